@@ -1,0 +1,46 @@
+"""The ``mctslab`` command. Each sub-command lives in ``experiments.commands.<name>`` and exposes
+``register(subparsers)``; bad input of any kind ends in one line on stderr and exit code 2."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .commands import COMMANDS
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line naming the problem, not the whole usage."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _OneLineParser(
+        prog="mctslab", description="A laboratory for Monte-Carlo Tree Search research."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_OneLineParser)
+    for command in COMMANDS:
+        command.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args) or 0
+    except (ValueError, FileNotFoundError, FileExistsError) as error:
+        print(f"mctslab {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        print(f"mctslab {args.command}: interrupted; results already written are kept",
+              file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,5 @@
+"""Sub-commands of ``mctslab``, in the order ``--help`` lists them."""
+
+from . import analyze
+
+COMMANDS = [analyze]

@@ -1,0 +1,6 @@
+"""Figures drawn from computed or stored results (never re-running a study)."""
+
+from .analysis import plot_delta, plot_score_histogram, plot_threshold_analysis
+from .style import new_figure, save
+
+__all__ = ["new_figure", "plot_delta", "plot_score_histogram", "plot_threshold_analysis", "save"]

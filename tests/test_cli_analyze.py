@@ -1,0 +1,48 @@
+"""``mctslab analyze``: table, JSON keys of DESIGN.md §8, figure, and one-line errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from experiments.cli import main
+
+
+def test_json_keys_and_values(capsys):
+    assert main(["analyze", "constant'(1,13)", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("tree", "optimal_move", "thresholds", "win_rate_optimal", "win_rate_suboptimal",
+                "delta", "static_threshold"):
+        assert key in out
+    assert out["tree"] == "constant'(1,13)" and out["static_threshold"] == 12.5
+    i = out["thresholds"].index(0.0)
+    assert out["win_rate_optimal"][i] == pytest.approx(0.875)
+
+
+def test_table_and_plot(tmp_path, capsys):
+    figure = tmp_path / "fig2.png"
+    assert main(["analyze", "constant(1,5)", "--plot", str(figure)]) == 0
+    out = capsys.readouterr().out
+    assert "static threshold" in out and "<- static" in out
+    assert figure.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["analyze", "bogus(1,2)"], "unknown tree spec"),
+    (["analyze", "constant(1,5)", "--depth", "7"], "must be even"),
+    (["analyze", "constant(1,5)", "--depth", "-2"], "must be even"),
+    (["analyze", "constant(1,5)", "--branching", "1"], "--branching 2 or more"),
+    (["analyze", "constant(1,5)", "--depth", "40"], "--depth 12 or less"),
+    (["analyze", "constant(1,5)", "--tree-seed", "-1"], "negative"),
+])
+def test_bad_input_is_one_line_exit_2(argv, words, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_console_script_rejects_bad_option():
+    done = subprocess.run([sys.executable, "-m", "experiments.cli", "analyze", "constant(1,5)",
+                           "--depth", "x"], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--depth" in done.stderr

@@ -1,0 +1,142 @@
+"""Exact threshold analysis of a tree instance, no sampling (seed 001, Sect. IV-A, Eq. 5).
+
+For each root move i, the distribution of terminal scores reached by a uniformly random playout
+that starts with move i; the max player's win rate
+    mu_i(theta) = P(S_i > theta) + 0.5 * P(S_i = theta);
+the gap Delta(theta) = mu_* - max_{i != *} mu_i; and the Static threshold argmax Delta
+(ties: the one nearest 0, then the lower).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .instance import TreeInstance, make_tree
+from .spec import TreeSpec, parse_tree_spec
+
+
+@dataclass(frozen=True, eq=False)
+class ThresholdAnalysis:
+    tree: str
+    branching: int
+    depth: int
+    tree_seed: int
+    optimal_move: int
+    support: np.ndarray  # int64 [n_scores]; every integer from the lowest to the highest score
+    pmf: np.ndarray  # float64 [b, n_scores]; P(S_i = support[j])
+    thresholds: np.ndarray  # float64 [n_thresholds]; integers and half-integers
+    win_rates: np.ndarray  # float64 [b, n_thresholds]; mu_i(theta)
+
+    @property
+    def win_rate_optimal(self) -> np.ndarray:
+        return self.win_rates[self.optimal_move]
+
+    @property
+    def win_rate_suboptimal(self) -> np.ndarray:
+        """Best win rate among the suboptimal root moves, per threshold."""
+        return np.delete(self.win_rates, self.optimal_move, axis=0).max(axis=0)
+
+    @property
+    def delta(self) -> np.ndarray:
+        return self.win_rate_optimal - self.win_rate_suboptimal
+
+    @property
+    def static_threshold(self) -> float:
+        """argmax_theta Delta(theta); ties go to the threshold nearest 0, then the lower one."""
+        delta = self.delta
+        best = np.flatnonzero(np.isclose(delta, delta.max(), rtol=0.0, atol=1e-12))
+        candidates = self.thresholds[best]
+        return float(candidates[np.lexsort((candidates, np.abs(candidates)))[0]])
+
+    def win_rate(self, move: int, theta: float) -> float:
+        """mu_move(theta) for any threshold, including ones off the grid."""
+        return float(win_rates_at(self.support, self.pmf[move : move + 1], np.array([theta]))[0, 0])
+
+    def to_json(self) -> dict:
+        return {
+            "tree": self.tree,
+            "branching": self.branching,
+            "depth": self.depth,
+            "tree_seed": self.tree_seed,
+            "optimal_move": self.optimal_move,
+            "thresholds": self.thresholds.tolist(),
+            "win_rate_optimal": self.win_rate_optimal.tolist(),
+            "win_rate_suboptimal": self.win_rate_suboptimal.tolist(),
+            "delta": self.delta.tolist(),
+            "static_threshold": self.static_threshold,
+        }
+
+
+def win_rates_at(support: np.ndarray, pmf: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
+    """mu(theta) = P(S > theta) + 0.5 P(S = theta) for pmf [m, n_scores] on consecutive integer
+    ``support``; returns [m, n_thresholds]."""
+    cdf = np.concatenate([np.zeros((pmf.shape[0], 1)), np.cumsum(pmf, axis=1)], axis=1)
+    below_or_at = np.clip(np.floor(thresholds) - support[0] + 1, 0, support.size).astype(np.int64)
+    p_at_most = cdf[:, below_or_at]
+    is_integer = thresholds == np.floor(thresholds)
+    at = np.clip(thresholds - support[0], 0, support.size - 1).astype(np.int64)
+    inside = is_integer & (thresholds >= support[0]) & (thresholds <= support[-1])
+    p_equal = np.where(inside, pmf[:, at], 0.0)
+    return 1.0 - p_at_most + 0.5 * p_equal
+
+
+def _pmf_from_scores(scores: np.ndarray, low: int, high: int) -> np.ndarray:
+    """Empirical pmf over support low..high of score arrays [m, n] (each row equally likely)."""
+    counts = np.stack([np.bincount(row - low, minlength=high - low + 1) for row in scores])
+    return counts / scores.shape[1]
+
+
+def enumerated_pmf(instance: TreeInstance) -> tuple[np.ndarray, np.ndarray]:
+    """(support, pmf [b, n_scores]) by enumerating every leaf: under uniform playouts each leaf
+    below root move i has probability b**-(d-1)."""
+    scores = instance.leaf_scores().reshape(instance.branching, -1)
+    low, high = int(scores.min()), int(scores.max())
+    return np.arange(low, high + 1), _pmf_from_scores(scores, low, high)
+
+
+def convolved_pmf(spec: TreeSpec, branching: int, depth: int, optimal_move: int):
+    """(support, pmf [b, n_scores]) of a constant tree by convolution: below the root move the
+    score adds one independent step per ply, 0 w.p. 1/b and the suboptimal value otherwise."""
+    low, pmf = 0, np.ones(1)
+    for ply in range(1, depth):
+        value = spec.suboptimal_value(ply, depth)
+        step = np.zeros(abs(value) + 1)
+        step[0 if value > 0 else -1] += 1.0 / branching
+        step[-1 if value > 0 else 0] += (branching - 1) / branching
+        pmf = np.convolve(pmf, step)
+        low += min(value, 0)
+    root_value = spec.suboptimal_value(0, depth)
+    support = np.arange(low + root_value, low + pmf.size)
+    rows = np.zeros((branching, support.size))
+    for move in range(branching):
+        shift = 0 if move == optimal_move else root_value
+        rows[move, shift - root_value : shift - root_value + pmf.size] = pmf
+    return support, rows
+
+
+def analyze(
+    spec: str | TreeSpec | TreeInstance, branching: int = 4, depth: int = 8, tree_seed: int = 0
+) -> ThresholdAnalysis:
+    """Exact analysis of one instance; constant trees by convolution, random ones by enumeration."""
+    instance = spec if isinstance(spec, TreeInstance) else make_tree(
+        parse_tree_spec(spec), branching, depth, tree_seed
+    )
+    b, d = instance.branching, instance.depth
+    if instance.spec.model == "random":
+        support, pmf = enumerated_pmf(instance)
+    else:
+        support, pmf = convolved_pmf(instance.spec, b, d, instance.optimal_move)
+    thresholds = np.arange(2 * support[0] - 1, 2 * support[-1] + 2) / 2.0
+    return ThresholdAnalysis(
+        tree=instance.spec.text,
+        branching=b,
+        depth=d,
+        tree_seed=instance.seed,
+        optimal_move=instance.optimal_move,
+        support=support,
+        pmf=pmf,
+        thresholds=thresholds,
+        win_rates=win_rates_at(support, pmf, thresholds),
+    )

@@ -1,0 +1,100 @@
+"""Tree instances as flat arrays, readable from compiled code (DESIGN.md §2).
+
+Nodes are numbered in heap order: the root is 0 and child ``k`` (0-based) of node ``n`` is
+``n * b + 1 + k``, so the nodes of ply ``l`` are contiguous from ``(b**l - 1) // (b - 1)``.
+``edge_value[n]`` is the value of the move into node ``n``; a terminal's score is the sum of
+the edge values on its path. The whole tree is stored, so ``b**d`` is bounded by
+``MAX_NODES`` (about 33 million nodes: b=4 up to d=12, b=2 up to d=24).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .spec import TreeSpec, parse_tree_spec
+
+MAX_NODES = 2**25
+
+
+def node_count(branching: int, depth: int) -> int:
+    """Number of nodes of a uniform tree, ``(b**(d+1) - 1) / (b - 1)``."""
+    return (branching ** (depth + 1) - 1) // (branching - 1)
+
+
+def level_start(branching: int, ply: int) -> int:
+    """Heap index of the first node at ``ply``."""
+    return (branching**ply - 1) // (branching - 1)
+
+
+def check_shape(branching: int, depth: int) -> None:
+    """Raise a one-line ValueError unless b >= 2, d is even and positive, and the tree fits."""
+    if branching < 2:
+        raise ValueError(f"branching factor {branching} is too small: use --branching 2 or more")
+    if depth < 2 or depth % 2:
+        raise ValueError(f"depth {depth} must be even and at least 2: use e.g. --depth 8")
+    if node_count(branching, depth) > MAX_NODES:
+        deepest = max(d for d in range(2, 64, 2) if node_count(branching, d) <= MAX_NODES)
+        raise ValueError(
+            f"depth {depth} with branching {branching} needs {node_count(branching, depth):,} "
+            f"nodes, more than the {MAX_NODES:,} stored trees allow: use --depth {deepest} or less"
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class TreeInstance:
+    """One seeded instance of a tree model. The max player moves at even plies."""
+
+    spec: TreeSpec
+    branching: int
+    depth: int
+    seed: int
+    edge_value: np.ndarray  # int32 [n_nodes]; value of the move into node n (root: 0)
+    optimal_child: np.ndarray  # int32 [n_internal]; index k of the optimal move at node n
+
+    @property
+    def optimal_move(self) -> int:
+        """The optimal root move (its game-theoretic value is the root's, a draw at 0)."""
+        return int(self.optimal_child[0])
+
+    @property
+    def n_nodes(self) -> int:
+        return self.edge_value.shape[0]
+
+    def leaf_scores(self) -> np.ndarray:
+        """Terminal scores of all ``b**d`` leaves in heap order: int64 [b**d]."""
+        scores = np.zeros(1, dtype=np.int64)
+        b = self.branching
+        for ply in range(1, self.depth + 1):
+            start = level_start(b, ply)
+            values = self.edge_value[start : start + b**ply].reshape(-1, b)
+            scores = (scores[:, None] + values).ravel()
+        return scores
+
+
+def make_tree(
+    spec: str | TreeSpec, branching: int = 4, depth: int = 8, seed: int = 0
+) -> TreeInstance:
+    """Draw a tree instance: per internal node the optimal child's position uniformly, and for
+    random trees each suboptimal value uniformly in its range (seed 001, Sect. III)."""
+    spec = parse_tree_spec(spec)
+    check_shape(branching, depth)
+    if seed < 0:
+        raise ValueError(f"tree seed {seed} is negative: use a seed >= 0")
+    rng = np.random.default_rng(seed)
+    n_internal = node_count(branching, depth - 1)
+    optimal_child = rng.integers(branching, size=n_internal).astype(np.int32)
+    edge_value = np.zeros(node_count(branching, depth), dtype=np.int32)
+    for ply in range(depth):
+        parents = np.arange(level_start(branching, ply), level_start(branching, ply + 1))
+        if spec.model == "random":
+            low, high = spec.suboptimal_range(ply)
+            values = rng.integers(low, high + 1, size=(parents.size, branching))
+        else:
+            values = np.full((parents.size, branching), spec.suboptimal_value(ply, depth))
+        values[np.arange(parents.size), optimal_child[parents]] = 0
+        edge_value[parents[0] * branching + 1 : parents[-1] * branching + 1 + branching] = (
+            values.ravel()
+        )
+    return TreeInstance(spec, branching, depth, seed, edge_value, optimal_child)
