@@ -1,1 +1,30 @@
-"""enhancements"""
+"""Enhancements of MCTS: threshold adjusters (seed 001); reward shaping and variance reduction
+come with the real games."""
+
+from .thresholds import (
+    ADJUSTERS,
+    MAXFREQ,
+    PLAIN,
+    SCORE,
+    STATIC,
+    VALUE,
+    effective_threshold,
+    maxfreq_observe,
+    maxfreq_threshold,
+    score_situational,
+    value_situational,
+)
+
+__all__ = [
+    "ADJUSTERS",
+    "MAXFREQ",
+    "PLAIN",
+    "SCORE",
+    "STATIC",
+    "VALUE",
+    "effective_threshold",
+    "maxfreq_observe",
+    "maxfreq_threshold",
+    "score_situational",
+    "value_situational",
+]

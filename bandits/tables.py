@@ -1,0 +1,24 @@
+"""Precomputed terms of the bandit indices, shared read-only by every run of a kernel call:
+for counts 0..n the values ln t, sqrt(ln t), 1/sqrt(T) and 1/T (count 0 maps to 0 in all)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+
+class IndexTables(NamedTuple):
+    log: np.ndarray  # float64 [n + 1]; ln t
+    sqrt_log: np.ndarray  # float64 [n + 1]; sqrt(ln t)
+    inv_sqrt: np.ndarray  # float64 [n + 1]; 1 / sqrt(T)
+    inverse: np.ndarray  # float64 [n + 1]; 1 / T
+
+
+def index_tables(max_count: int) -> IndexTables:
+    """Tables for counts up to ``max_count`` (a run of t playouts needs t)."""
+    counts = np.arange(max_count + 1, dtype=np.float64)
+    counts[0] = np.inf
+    log = np.log(np.maximum(counts, 1.0))
+    log[0] = 0.0
+    return IndexTables(log, np.sqrt(log), 1.0 / np.sqrt(counts), 1.0 / counts)

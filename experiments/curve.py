@@ -1,0 +1,116 @@
+"""One failure-rate curve: a frozen configuration, varied with ``dataclasses.replace``."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import asdict, dataclass, field
+
+from trees import check_shape, parse_tree_spec
+
+POLICY_PARAMS = {"ucb1": {"c": math.sqrt(2.0)}, "klucb": {"c": 0.0}, "thompson": {}}
+ADJUSTER_PARAMS = {
+    "plain": {},
+    "static": {},
+    "score": {"s": 0.2, "c": 24.0, "interval": 1},
+    "value": {"x_lo": 0.05, "x_hi": 0.9, "interval": 10},
+    "maxfreq": {"offset": 0.0},
+}
+RESTART_BY_DEFAULT = {"maxfreq"}
+
+
+def _check_params(kind: str, name: str, given: dict, known: dict) -> dict:
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        allowed = ", ".join(known) or "none"
+        raise ValueError(f"unknown {kind} parameter {unknown[0]!r} for {name}: allowed {allowed}")
+    return {**known, **given}
+
+
+@dataclass(frozen=True)
+class Curve:
+    """A tree model, a bandit policy and a threshold adjuster, with run counts and budgets.
+
+    ``trees`` tree instances x ``runs`` runs per instance; budgets 2^0 .. ``max_budget``.
+    ``restart`` switches the exploration restart of seed 001, Eqs. 6-8 (None: on for maxfreq
+    only); ``freeze`` is the number of playouts a threshold must stay before it may change;
+    ``search_depth`` stops expansion at that depth (1: the one-ply search of Sect. IV-A).
+    """
+
+    tree: str
+    policy: str = "ucb1"
+    adjuster: str = "plain"
+    branching: int = 4
+    depth: int = 8
+    runs: int = 100
+    trees: int = 1
+    max_budget: int = 2**14
+    policy_params: dict = field(default_factory=dict, compare=True)
+    adjuster_params: dict = field(default_factory=dict, compare=True)
+    restart: bool | None = None
+    freeze: int = 10
+    search_depth: int | None = None
+
+    def __post_init__(self) -> None:
+        spec = parse_tree_spec(self.tree)
+        object.__setattr__(self, "tree", spec.text)
+        check_shape(self.branching, self.depth)
+        if self.policy not in POLICY_PARAMS:
+            raise ValueError(f"unknown policy {self.policy!r}: use one of {', '.join(POLICY_PARAMS)}")
+        if self.adjuster not in ADJUSTER_PARAMS:
+            raise ValueError(
+                f"unknown adjuster {self.adjuster!r}: use one of {', '.join(ADJUSTER_PARAMS)}"
+            )
+        for name, value in (("runs", self.runs), ("trees", self.trees)):
+            if value < 1:
+                raise ValueError(f"{name} = {value} must be at least 1")
+        if self.max_budget < 1:
+            raise ValueError(f"budget {self.max_budget} must be at least 1 playout")
+        if self.max_budget & (self.max_budget - 1):
+            raise ValueError(f"budget {self.max_budget} is not a power of two: use e.g. 16384")
+        if self.search_depth is None:
+            object.__setattr__(self, "search_depth", self.depth)
+        if not 1 <= self.search_depth <= self.depth:
+            raise ValueError(f"search_depth {self.search_depth} must lie in 1..{self.depth}")
+        if self.freeze < 1:
+            raise ValueError(f"freeze = {self.freeze} must be at least 1 playout")
+        policy = _check_params("policy", self.policy, self.policy_params, POLICY_PARAMS[self.policy])
+        adjuster = _check_params(
+            "adjuster", self.adjuster, self.adjuster_params, ADJUSTER_PARAMS[self.adjuster]
+        )
+        if self.adjuster == "maxfreq" and not -0.5 <= adjuster["offset"] <= 0.5:
+            raise ValueError(f"maxfreq offset {adjuster['offset']} must lie in [-0.5, 0.5]")
+        if self.adjuster in ("score", "value") and adjuster["interval"] < 1:
+            raise ValueError(f"{self.adjuster} interval must be at least 1 playout")
+        if self.adjuster == "value" and not 0 <= adjuster["x_lo"] < adjuster["x_hi"] <= 1:
+            raise ValueError("value adjuster needs 0 <= x_lo < x_hi <= 1")
+        object.__setattr__(self, "policy_params", policy)
+        object.__setattr__(self, "adjuster_params", adjuster)
+        if self.restart is None:
+            object.__setattr__(self, "restart", self.adjuster in RESTART_BY_DEFAULT)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    @property
+    def budgets(self) -> list[int]:
+        """Budgets 2^0 .. max_budget at which failure is recorded."""
+        return [2**k for k in range(self.max_budget.bit_length())]
+
+    @property
+    def total_runs(self) -> int:
+        return self.runs * self.trees
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @property
+    def key(self) -> str:
+        """A stable digest of the whole configuration (equal curves, equal keys)."""
+        text = json.dumps(self.to_dict(), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    @property
+    def label(self) -> str:
+        return f"{self.tree} {self.policy} {self.adjuster}"

@@ -1,0 +1,164 @@
+"""Failure-rate runs: the probability that MCTS picks a wrong root move after t playouts
+(seed 001, Sect. V-A), for t = 2^0 .. 2^n, each run yielding the whole curve.
+
+Seeds: tree instance j of a curve is drawn from SeedSequence(seed, spawn_key=(0, j)) and run r
+on it from SeedSequence(seed, spawn_key=(1, j, r)), so any split of the runs into blocks,
+threads or workers gives the same numbers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from functools import lru_cache
+
+import numba
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from bandits import POLICY_VALUES, index_tables
+from enhancements import ADJUSTERS
+from mcts import SearchConfig, memory_per_run, run_searches
+from trees import TreeInstance, analyze, level_start, make_tree
+
+from .curve import Curve
+
+_TREE, _RUN = 0, 1
+CHUNK_RUNS = 64
+
+
+def tree_seed(seed: int, tree_index: int) -> int:
+    return int(np.random.SeedSequence(seed, spawn_key=(_TREE, tree_index)).generate_state(1, np.uint64)[0])
+
+
+def run_seeds(seed: int, tree_index: int, first_run: int, n_runs: int) -> np.ndarray:
+    """uint64 [n_runs] seeds of runs first_run .. first_run + n_runs - 1 on one tree."""
+    return np.array(
+        [np.random.SeedSequence(seed, spawn_key=(_RUN, tree_index, r)).generate_state(1, np.uint64)[0]
+         for r in range(first_run, first_run + n_runs)],
+        dtype=np.uint64,
+    )
+
+
+@lru_cache(maxsize=256)
+def tree_instance(tree: str, branching: int, depth: int, seed: int, tree_index: int) -> TreeInstance:
+    return make_tree(tree, branching, depth, tree_seed(seed, tree_index))
+
+
+def score_bounds(instance: TreeInstance) -> tuple[int, int]:
+    """Lowest and highest terminal score any path could reach (sum of per-ply extremes)."""
+    low = high = 0
+    b = instance.branching
+    for ply in range(1, instance.depth + 1):
+        level = instance.edge_value[level_start(b, ply) : level_start(b, ply + 1)]
+        low, high = low + int(level.min()), high + int(level.max())
+    return low, high
+
+
+def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
+    p, a = curve.policy_params, curve.adjuster_params
+    low, high = score_bounds(instance)
+    return SearchConfig(
+        branching=curve.branching,
+        depth=curve.depth,
+        search_depth=curve.search_depth,
+        c=float(p.get("c", 0.0)),
+        adjuster=ADJUSTERS[curve.adjuster],
+        restart=bool(curve.restart),
+        freeze=int(curve.freeze),
+        static_theta=analyze(instance).static_threshold if curve.adjuster == "static" else 0.0,
+        score_s=float(a.get("s", 0.0)),
+        score_c=float(a.get("c", 0.0)),
+        interval=int(a.get("interval", 1)),
+        x_lo=float(a.get("x_lo", 0.0)),
+        x_hi=float(a.get("x_hi", 1.0)),
+        offset=float(a.get("offset", 0.0)),
+        score_low=low,
+        score_high=high,
+    )
+
+
+def failure_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, seed: int) -> np.ndarray:
+    """bool [n_runs, len(curve.budgets)]: True where run first_run + r on tree instance
+    ``tree_index`` picked a wrong root move at budget curve.budgets[k]."""
+    if n_runs < 1 or first_run < 0:
+        raise ValueError(f"a block needs n_runs >= 1 and first_run >= 0, got {n_runs}, {first_run}")
+    instance = tree_instance(curve.tree, curve.branching, curve.depth, seed, tree_index)
+    config = search_config(curve, instance)
+    seeds = run_seeds(seed, tree_index, first_run, n_runs)
+    return run_searches(instance.edge_value, instance.optimal_move, config, curve.max_budget,
+                        seeds, _tables(curve.max_budget), POLICY_VALUES[curve.policy])
+
+
+@lru_cache(maxsize=8)
+def _tables(budget: int):
+    return index_tables(budget)
+
+
+def _as_curve(tree, policy, adjuster, runs, trees, budgets, branching, depth, options) -> Curve:
+    if isinstance(budgets, (int, np.integer)):
+        max_budget = int(budgets)
+    else:
+        budgets = [int(x) for x in budgets]
+        if not budgets:
+            raise ValueError("budgets is empty: give e.g. budgets=16384 or [1, 2, 4, ..., 16384]")
+        max_budget = max(budgets)
+    return Curve(tree=tree, policy=policy, adjuster=adjuster, runs=runs, trees=trees,
+                 max_budget=max_budget, branching=branching, depth=depth, **options)
+
+
+def failure_counts(curve: Curve, seed: int = 0, workers: int | None = None,
+                   progress: bool = False) -> tuple[np.ndarray, float]:
+    """Failures per budget summed over all runs of the curve, and the seconds it took."""
+    if workers is not None:
+        if workers < 1:
+            raise ValueError(f"workers = {workers} must be at least 1")
+        numba.set_num_threads(min(workers, numba.config.NUMBA_NUM_THREADS))
+    failures = np.zeros(len(curve.budgets), np.int64)
+    start = time.perf_counter()
+    blocks = [(j, r, min(CHUNK_RUNS, curve.runs - r))
+              for j in range(curve.trees) for r in range(0, curve.runs, CHUNK_RUNS)]
+    with tqdm(total=curve.total_runs, unit="run", disable=not progress, leave=False,
+              desc=curve.label) as bar:
+        for j, r, n in blocks:
+            failures += failure_block(curve, j, r, n, seed).sum(axis=0)
+            bar.update(n)
+    return failures, time.perf_counter() - start
+
+
+def curve_frame(curve: Curve, failures: np.ndarray) -> pd.DataFrame:
+    """Tidy rows (budget, failure_rate, stderr, runs) from failure counts per budget."""
+    n = curve.total_runs
+    rate = failures / n
+    return pd.DataFrame({
+        "budget": curve.budgets,
+        "failure_rate": rate,
+        "stderr": np.sqrt(rate * (1.0 - rate) / max(n - 1, 1)),
+        "runs": n,
+    })
+
+
+def failure_rate(tree, policy: str = "ucb1", adjuster: str = "plain", *, runs: int = 100,
+                 trees: int = 1, budgets=2**14, seed: int = 0, branching: int = 4, depth: int = 8,
+                 workers: int | None = None, progress: bool = False, **options) -> pd.DataFrame:
+    """One failure-rate curve as a DataFrame with columns budget, failure_rate, stderr, runs.
+
+    ``budgets`` is the largest budget (a power of two) or a list of powers of two; ``runs`` are
+    per tree instance, ``trees`` instances (random trees). Other options go to :class:`Curve`
+    (policy_params, adjuster_params, restart, freeze).
+    """
+    curve = _as_curve(tree, policy, adjuster, runs, trees, budgets, branching, depth, options)
+    failures, _ = failure_counts(curve, seed, workers, progress)
+    frame = curve_frame(curve, failures)
+    if not isinstance(budgets, (int, np.integer)):
+        missing = sorted(set(int(x) for x in budgets) - set(curve.budgets))
+        if missing:
+            raise ValueError(f"budget {missing[0]} is not a power of two: failures are recorded at 2^k")
+        frame = frame[frame.budget.isin(budgets)].reset_index(drop=True)
+    return frame
+
+
+def memory_per_curve_run(curve: Curve) -> int:
+    instance = tree_instance(curve.tree, curve.branching, curve.depth, 0, 0)
+    return memory_per_run(search_config(dataclasses.replace(curve), instance), curve.max_budget)

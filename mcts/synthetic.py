@@ -1,0 +1,324 @@
+"""Compiled MCTS on synthetic trees, many independent runs at once (DESIGN.md §3-5).
+
+One iteration: select from the root by the bandit policy to a leaf of the search tree; a leaf
+visited before is expanded (all b children) and one child, drawn uniformly, is played out;
+uniformly random playout to a terminal, rewarded against the current effective threshold
+(terminals reached inside the tree: threshold 0, and proven); negamax backup; MCTS-Solver with
+draws; then the threshold adjuster. After playout t = 2^k the most visited root child not proven
+losing is the chosen move. One kernel serves every policy and adjuster.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from enhancements.thresholds import (
+    MAXFREQ,
+    SCORE,
+    STATIC,
+    VALUE,
+    effective_threshold,
+    maxfreq_observe,
+    maxfreq_threshold,
+    score_situational,
+    value_situational,
+)
+
+from bandits.rng import randint, seed_state
+
+UNPROVEN, WIN, DRAW, LOSS = 0, 1, 2, 3  # proven values, from the view of the node's mover
+NO_CHILD = -1
+
+
+class SearchConfig(NamedTuple):
+    """Everything a search needs besides the tree; policy/adjuster ids as in their registries."""
+
+    branching: int
+    depth: int
+    search_depth: int  # nodes at this depth are never expanded (depth: no limit; 1: one-ply)
+    c: float  # UCB1 exploration constant, or KL-UCB's c
+    adjuster: int
+    restart: bool  # exploration restart of seed 001, Eqs. 6-8
+    freeze: int  # playouts under a threshold before it may change
+    static_theta: float
+    score_s: float
+    score_c: float
+    interval: int  # score: playouts between updates; value: window before a decision
+    x_lo: float
+    x_hi: float
+    offset: float  # maxfreq
+    score_low: int  # bounds of every terminal score (maxfreq histogram)
+    score_high: int
+
+
+class SearchTree(NamedTuple):
+    """One run's search tree, nodes in creation order; node 0 is the root. A node's b children
+    are consecutive rows, so selection reads one cache line of ``stats`` (b = 4)."""
+
+    stats: np.ndarray  # int32 [capacity, 4]; columns VISITS, HALF_REWARDS, FIRST_CHILD, TREE_NODE
+    proven: np.ndarray  # int8 [capacity]; UNPROVEN, WIN, DRAW or LOSS for the node's mover
+    snapshot: np.ndarray  # int32 [capacity or 1, 3]; BASE_EPOCH, PARENT_BASE, CHILD_BASE
+
+
+VISITS, HALF_REWARDS, FIRST_CHILD, TREE_NODE = 0, 1, 2, 3  # HALF_REWARDS: 2 x reward sum, exact
+BASE_EPOCH, PARENT_BASE, CHILD_BASE = 0, 1, 2  # restart: t' = t - PARENT_BASE, T' = T - CHILD_BASE
+
+
+@njit(cache=True)
+def node_capacity(branching, budget):
+    """Nodes a run can create: the root plus b per playout (one expansion per playout)."""
+    return 1 + branching * budget
+
+
+def memory_per_run(config: SearchConfig, budget: int) -> int:
+    """Bytes of working memory one run allocates."""
+    per_node = 16 + 1 + (12 if config.restart else 0)
+    return node_capacity(config.branching, budget) * per_node + 8 * (
+        config.score_high - config.score_low + 1
+    )
+
+
+@njit(cache=True)
+def _new_tree(capacity, restart):
+    stats = np.zeros((capacity, 4), np.int32)
+    stats[:, FIRST_CHILD] = NO_CHILD
+    return SearchTree(stats, np.zeros(capacity, np.int8),
+                      np.zeros((capacity if restart else 1, 3), np.int32))
+
+
+@njit(inline="always")
+def _max_reward(score, theta):
+    """The max player's reward: 1 above theta, 0.5 at it, 0 below."""
+    if score > theta:
+        return 1.0
+    if score < theta:
+        return 0.0
+    return 0.5
+
+
+@njit(inline="always")
+def _select(tree, parent, config, epoch, rng, tables, policy_value):
+    """Child of an expanded ``parent`` by the solver, then the policy (ties at random)."""
+    b, stats = config.branching, tree.stats
+    first = stats[parent, FIRST_CHILD]
+    wins, losses, pick = 0, 0, NO_CHILD
+    for child in range(first, first + b):
+        if tree.proven[child] == WIN:
+            wins += 1
+            if randint(rng, wins) == 0:
+                pick = child
+        elif tree.proven[child] == LOSS:
+            losses += 1
+    if wins > 0:
+        return pick
+    skip_losses = losses < b
+    t = stats[parent, VISITS]
+    if config.restart:
+        snapshot = tree.snapshot
+        if snapshot[parent, BASE_EPOCH] != epoch:
+            snapshot[parent, BASE_EPOCH] = epoch
+            snapshot[parent, PARENT_BASE] = t
+            for child in range(first, first + b):
+                snapshot[child, CHILD_BASE] = stats[child, VISITS]
+        t -= snapshot[parent, PARENT_BASE]
+    best, ties = -np.inf, 0
+    for child in range(first, first + b):
+        if skip_losses and tree.proven[child] == LOSS:
+            continue
+        n = stats[child, VISITS]
+        mean = 0.5 * stats[child, HALF_REWARDS] * tables.inverse[n]
+        n_explore = n - tree.snapshot[child, CHILD_BASE] if config.restart else n
+        value = policy_value(mean, n_explore, t, config.c, tables, rng)
+        if value > best:
+            best, pick, ties = value, child, 1
+        elif value == best:
+            ties += 1
+            if randint(rng, ties) == 0:
+                pick = child
+    return pick
+
+
+@njit(inline="always")
+def _expand(tree, node, n_nodes, b, epoch):
+    """Add all b children of ``node`` after the ``n_nodes`` existing ones; return the new count.
+    Children born after a threshold change have no earlier exploration to forget."""
+    tree.stats[node, FIRST_CHILD] = n_nodes
+    base = tree.stats[node, TREE_NODE] * b + 1
+    for k in range(b):
+        tree.stats[n_nodes + k, TREE_NODE] = base + k
+    if tree.snapshot.shape[0] > 1:
+        tree.snapshot[node, BASE_EPOCH] = epoch
+        tree.snapshot[node, PARENT_BASE] = 0
+    return n_nodes + b
+
+
+@njit(inline="always")
+def _playout(edge_value, tree_node, depth, score, b, d, rng):
+    """Uniformly random moves from ``tree_node`` at ``depth`` to a terminal; its score."""
+    for _ in range(depth, d):
+        tree_node = tree_node * b + 1 + randint(rng, b)
+        score += edge_value[tree_node]
+    return score
+
+
+@njit(inline="always")
+def _backup(tree, path, depth, max_reward):
+    """Visits +1 along the path; each move's mover adds its reward (negamax), in half points."""
+    half = int(2.0 * max_reward)
+    tree.stats[path[0], VISITS] += 1
+    for ply in range(1, depth + 1):
+        node = path[ply]
+        tree.stats[node, VISITS] += 1
+        tree.stats[node, HALF_REWARDS] += half if ply % 2 == 1 else 2 - half
+
+
+@njit(inline="always")
+def _prove(tree, path, depth, score, b):
+    """Mark the terminal at the end of ``path`` with its true value and propagate upwards:
+    a node is lost for its mover if some child is won for that child's mover, and once all
+    children are proven it takes the negation of the best of them (MCTS-Solver with draws)."""
+    max_moved = depth % 2 == 1
+    if score == 0:
+        tree.proven[path[depth]] = DRAW
+    else:
+        tree.proven[path[depth]] = WIN if (score > 0) == max_moved else LOSS
+    for ply in range(depth - 1, 0, -1):
+        node = path[ply]
+        first = tree.stats[node, FIRST_CHILD]
+        best = LOSS
+        for child in range(first, first + b):
+            value = tree.proven[child]
+            if value == WIN:
+                best = WIN
+                break
+            if value == UNPROVEN:
+                best = UNPROVEN
+            elif value == DRAW and best == LOSS:
+                best = DRAW
+        if best == UNPROVEN or tree.proven[node] != UNPROVEN:
+            return
+        tree.proven[node] = LOSS if best == WIN else WIN if best == LOSS else DRAW
+
+
+@njit(inline="always")
+def _chosen_move(tree, b, rng):
+    """Most visited root child not proven losing (ties at random); random before expansion."""
+    first = tree.stats[0, FIRST_CHILD]
+    if first == NO_CHILD:
+        return randint(rng, b)
+    losing = 0
+    for child in range(first, first + b):
+        losing += tree.proven[child] == LOSS
+    best, pick, ties = -1, 0, 0
+    for k in range(b):
+        if losing < b and tree.proven[first + k] == LOSS:
+            continue
+        n = tree.stats[first + k, VISITS]
+        if n > best:
+            best, pick, ties = n, k, 1
+        elif n == best:
+            ties += 1
+            if randint(rng, ties) == 0:
+                pick = k
+    return pick
+
+
+@njit(inline="always")
+def _settled_move(tree, b):
+    """The root move once every root child is proven and just one is not lost, else -1: from
+    then on the chosen move cannot change, so the remaining playouts need not run."""
+    first, settled = tree.stats[0, FIRST_CHILD], -1
+    for k in range(b):
+        value = tree.proven[first + k]
+        if value == UNPROVEN or (value != LOSS and settled >= 0):
+            return -1
+        if value != LOSS:
+            settled = k
+    return settled
+
+
+@njit(cache=True)
+def search(edge_value, optimal_move, config, budget, seed, tables, policy_value, failed):
+    """One run of ``budget`` playouts; ``failed[k]`` is set after playout 2^k. ``policy_value``
+    is a bandit core of ``bandits.POLICY_VALUES``; ``tables`` cover counts up to ``budget``.
+    Returns the search tree (for inspection)."""
+    b, d = config.branching, config.depth
+    rng = seed_state(seed)
+    tree = _new_tree(node_capacity(b, budget), config.restart)
+    path = np.zeros(d + 1, np.int64)
+    histogram = np.zeros(config.score_high - config.score_low + 1 if config.adjuster == MAXFREQ
+                         else 1, np.int64)
+    theta = config.static_theta if config.adjuster == STATIC else 0.0
+    theta_eff = effective_threshold(theta)
+    since_change, since_update, epoch = 0, 0, 0
+    excess_sum, win_sum, ratchet, mode = 0.0, 0.0, np.inf, config.score_low
+    n_nodes, record, next_record = 1, 0, 1
+    for t in range(1, budget + 1):
+        node, depth, score = 0, 0, 0
+        while tree.stats[node, FIRST_CHILD] != NO_CHILD:
+            node = _select(tree, node, config, epoch, rng, tables, policy_value)
+            depth += 1
+            score += edge_value[tree.stats[node, TREE_NODE]]
+            path[depth] = node
+        if depth < config.search_depth and tree.stats[node, VISITS] >= 1:
+            n_nodes = _expand(tree, node, n_nodes, b, epoch)
+            node = tree.stats[node, FIRST_CHILD] + randint(rng, b)
+            depth += 1
+            score += edge_value[tree.stats[node, TREE_NODE]]
+            path[depth] = node
+        if depth == d:
+            reward = _max_reward(score, 0.0)
+        else:
+            score = _playout(edge_value, tree.stats[node, TREE_NODE], depth, score, b, d, rng)
+            reward = _max_reward(score, theta_eff)
+        _backup(tree, path, depth, reward)
+        if depth == d:
+            _prove(tree, path, depth, score, b)
+            settled = _settled_move(tree, b)
+            if settled >= 0:
+                failed[record:] = settled != optimal_move
+                return tree
+
+        # threshold adjustment: observe this playout, then consult once the threshold is unfrozen
+        since_change += 1
+        since_update += 1
+        if config.adjuster == SCORE:
+            excess_sum += score - theta
+        elif config.adjuster == VALUE:
+            win_sum += reward
+        elif config.adjuster == MAXFREQ:
+            mode = maxfreq_observe(histogram, config.score_low, mode, score, theta)
+        if since_change >= config.freeze:
+            if config.adjuster == SCORE and since_update >= config.interval:
+                theta = score_situational(theta, excess_sum / since_update, config.score_s,
+                                          config.score_c)
+                excess_sum, since_update = 0.0, 0
+            elif config.adjuster == VALUE and since_change >= config.interval:
+                theta, ratchet = value_situational(theta, ratchet, win_sum / since_change,
+                                                   config.x_lo, config.x_hi)
+            elif config.adjuster == MAXFREQ:
+                theta = maxfreq_threshold(theta, mode, config.offset)
+            if effective_threshold(theta) != theta_eff:
+                theta_eff = effective_threshold(theta)
+                since_change, win_sum, epoch = 0, 0.0, epoch + 1
+
+        if t == next_record:
+            failed[record] = _chosen_move(tree, b, rng) != optimal_move
+            record += 1
+            next_record *= 2
+    return tree
+
+
+@njit(parallel=True, cache=True)
+def run_searches(edge_value, optimal_move, config, budget, seeds, tables, policy_value):
+    """Independent runs, one per seed, spread over the cores: bool [runs, log2(budget) + 1]."""
+    n_budgets = int(np.log2(budget)) + 1
+    failed = np.zeros((seeds.shape[0], n_budgets), np.bool_)
+    for run in prange(seeds.shape[0]):
+        search(edge_value, optimal_move, config, budget, seeds[run], tables, policy_value,
+               failed[run])
+    return failed

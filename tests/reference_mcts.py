@@ -1,0 +1,465 @@
+"""Plain-Python reference MCTS for the synthetic trees of seed 001 (Imagawa & Kaneko).
+
+An independent, deliberately simple implementation: one search is a tree of ``Node`` objects and
+one ``random.Random``. It is the statistical oracle for the compiled engine and the "plain-Python
+UCT" baseline of the speed benchmark, so it follows the lab's fixed decisions (DESIGN.md §3-5):
+
+* Selection by UCB1 / KL-UCB / Thompson sampling (seed 001, Eqs. 1-3), with the exploration
+  restart of Eqs. 6-8 after a threshold change (lazy per-node snapshots, see ``Node``).
+* A leaf is played out from on its first visit and expanded on its second: all b children are
+  added and one of them, drawn uniformly, is played out from. Terminals in the tree are scored at
+  threshold 0 and proven; MCTS-Solver with draws backs proofs up.
+* Playouts are uniformly random; their reward uses the current effective threshold.
+* Threshold adjusters: plain, static (the oracle threshold of Eq. 5), score and value situational
+  (Algorithms 1-2) and Maximum Frequency (Algorithm 3), with the 10-playout freeze.
+
+Rewards are in {0, 0.5, 1}. A node's ``reward_sum`` and its proven value are from the view of
+the player who made the move into it (max enters odd plies, min even ones).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable
+
+from trees import TreeInstance, analyze
+
+WIN, DRAW, LOSS = 1, 0, -1  # proven values, from the view of the player who moved into the node
+SQRT2 = math.sqrt(2.0)
+KLUCB_TOLERANCE = 1e-9
+
+
+def outcome(score: int, threshold: float) -> float:
+    """Max player's reward: 1 if score > threshold, 0.5 if equal, 0 below (seed 001, Sect. III)."""
+    if score > threshold:
+        return 1.0
+    return 0.5 if score == threshold else 0.0
+
+
+def effective_threshold(theta: float) -> float:
+    """theta itself when integral, else floor(theta) + 0.5: scores are integers (DESIGN.md §5)."""
+    return theta if theta == math.floor(theta) else math.floor(theta) + 0.5
+
+
+# --- bandit indices -------------------------------------------------------------------------
+# Each index takes the child's reward sum and visit count T_i (the mean uses all samples), the
+# exploration counts T'_i and t' (equal to T_i and t without the restart), and the search rng.
+
+Index = Callable[..., float]
+
+
+def ucb1_index(total: float, count: int, fresh_count: int, fresh_parent: int,
+               rng: random.Random, *, c: float = SQRT2) -> float:
+    """mean_i + c sqrt(ln t' / T'_i) (seed 001, Eqs. 1 and 6); +inf when T'_i = 0."""
+    if fresh_count == 0:
+        return math.inf
+    return total / count + c * math.sqrt(math.log(fresh_parent) / fresh_count)
+
+
+def bernoulli_kl(p: float, q: float) -> float:
+    """kl(p, q) = p ln(p/q) + (1-p) ln((1-p)/(1-q)) with 0 ln 0 = 0, for q < 1."""
+    kl = 0.0
+    if p > 0.0:
+        kl += p * math.log(p / q)
+    if p < 1.0:
+        kl += (1.0 - p) * math.log((1.0 - p) / (1.0 - q))
+    return kl
+
+
+def klucb_upper(mean: float, bound: float) -> float:
+    """Largest q in [mean, 1] with kl(mean, q) <= bound, by bisection to ``KLUCB_TOLERANCE``;
+    exactly the mean when bound <= 0."""
+    if bound <= 0.0 or mean >= 1.0:
+        return mean
+    low, high = mean, 1.0
+    while high - low > KLUCB_TOLERANCE:
+        middle = 0.5 * (low + high)
+        if bernoulli_kl(mean, middle) <= bound:
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def klucb_index(total: float, count: int, fresh_count: int, fresh_parent: int,
+                rng: random.Random, *, c: float = 0.0) -> float:
+    """max q: T'_i kl(mean_i, q) <= ln t' + c ln(max(ln t', 1)) (seed 001, Eqs. 2 and 7).
+
+    +inf when T'_i = 0; for t' <= 1 the right-hand side is 0, so q = mean_i."""
+    if fresh_count == 0:
+        return math.inf
+    log_t = math.log(fresh_parent)
+    bound = log_t + c * math.log(max(log_t, 1.0))
+    return klucb_upper(total / count, bound / fresh_count)
+
+
+def thompson_index(total: float, count: int, fresh_count: int, fresh_parent: int,
+                   rng: random.Random) -> float:
+    """A draw from Beta(alpha + 1, beta + 1), alpha = mean_i T'_i, beta = (1 - mean_i) T'_i
+    (seed 001, Eqs. 3 and 8); an unvisited child draws from Beta(1, 1)."""
+    mean = total / count if count else 0.0
+    return rng.betavariate(mean * fresh_count + 1.0, (1.0 - mean) * fresh_count + 1.0)
+
+
+POLICIES: dict[str, Index] = {"ucb1": ucb1_index, "klucb": klucb_index,
+                              "thompson": thompson_index}
+
+
+# --- threshold adjusters --------------------------------------------------------------------
+# An adjuster owns theta. It observes every iteration's terminal score and max's reward, may set
+# theta when consulted (only after the freeze), and hears of every effective-threshold change.
+
+class FixedThreshold:
+    """``plain`` (theta = 0) and ``static`` (theta = argmax Delta of Eq. 5, an oracle)."""
+
+    def __init__(self, theta: float = 0.0):
+        self.theta = theta
+
+    def observe(self, score: int, reward: float) -> None:
+        pass
+
+    def consult(self) -> None:
+        pass
+
+    def threshold_changed(self) -> None:
+        pass
+
+
+class ScoreSituational(FixedThreshold):
+    """Dynamic komi by score (seed 001, Algorithm 1): every ``interval`` playouts,
+    theta += rate * mean(score - theta) over the playouts since the last update, with
+    rate = 1 / (1 + exp(c * phase)) and phase = 0 moves played + s."""
+
+    def __init__(self, *, s: float = 0.2, c: float = 24.0, interval: int = 1):
+        super().__init__(0.0)
+        self.rate = 1.0 / (1.0 + math.exp(c * s))
+        self.interval = interval
+        self.excess = 0.0  # sum of (score - theta) since the last update
+        self.count = 0  # playouts since the last update
+
+    def observe(self, score: int, reward: float) -> None:
+        self.excess += score - self.theta
+        self.count += 1
+
+    def consult(self) -> None:
+        if self.count >= self.interval:
+            self.theta += self.rate * self.excess / self.count
+            self.excess, self.count = 0.0, 0
+
+
+class ValueSituational(FixedThreshold):
+    """Dynamic komi by value (seed 001, Algorithm 2): X = max's mean reward since the last
+    threshold change, read once ``interval`` playouts ran under the current threshold. If
+    X < x_lo: the ratchet takes theta when theta > 0, and theta -= 1; elif X > x_hi and
+    theta < ratchet: theta += 1. The ratchet starts at +inf."""
+
+    def __init__(self, *, x_lo: float = 0.05, x_hi: float = 0.9, interval: int = 10):
+        super().__init__(0.0)
+        self.x_lo, self.x_hi, self.interval = x_lo, x_hi, interval
+        self.ratchet = math.inf
+        self.wins = 0.0  # sum of max's rewards since the last change
+        self.count = 0  # playouts since the last change (= the schedule's n_since_change)
+
+    def observe(self, score: int, reward: float) -> None:
+        self.wins += reward
+        self.count += 1
+
+    def consult(self) -> None:
+        if self.count < self.interval:
+            return
+        x = self.wins / self.count
+        if x < self.x_lo:
+            if self.theta > 0:
+                self.ratchet = self.theta
+            self.theta -= 1
+        elif x > self.x_hi and self.theta < self.ratchet:
+            self.theta += 1
+
+    def threshold_changed(self) -> None:
+        self.wins, self.count = 0.0, 0
+
+
+class MaxFrequency(FixedThreshold):
+    """Maximum Frequency (seed 001, Algorithm 3): theta = mode of all playout scores + offset,
+    no effect while the mode is 0. The mode is kept incrementally: the score just counted takes
+    over when its count exceeds the mode's, or equals it and the score is strictly nearer theta
+    (on an equal distance the incumbent stays; the first score observed is the first mode)."""
+
+    def __init__(self, *, offset: float = 0.0):
+        if not -0.5 <= offset <= 0.5:
+            raise ValueError(f"maxfreq offset {offset} must lie in [-0.5, 0.5]")
+        super().__init__(0.0)
+        self.offset = offset
+        self.histogram: dict[int, int] = {}
+        self.mode: int | None = None
+
+    def observe(self, score: int, reward: float) -> None:
+        count = self.histogram.get(score, 0) + 1
+        self.histogram[score] = count
+        if self.mode is None:
+            self.mode = score
+        elif score != self.mode:
+            mode_count = self.histogram[self.mode]
+            if count > mode_count or (
+                count == mode_count and abs(score - self.theta) < abs(self.mode - self.theta)
+            ):
+                self.mode = score
+
+    def consult(self) -> None:
+        if self.mode is not None and self.mode != 0:
+            self.theta = self.mode + self.offset
+
+
+ADJUSTERS = ("plain", "static", "score", "value", "maxfreq")
+
+
+def make_adjuster(name: str, instance: TreeInstance, params: dict | None = None) -> FixedThreshold:
+    """The adjuster ``name`` with keyword ``params``; ``static`` reads the exact analysis."""
+    params = params or {}
+    if name == "plain":
+        return FixedThreshold(**params)
+    if name == "static":
+        return FixedThreshold(analyze(instance).static_threshold)
+    if name == "score":
+        return ScoreSituational(**params)
+    if name == "value":
+        return ValueSituational(**params)
+    if name == "maxfreq":
+        return MaxFrequency(**params)
+    raise ValueError(f"unknown adjuster {name!r}: use one of {', '.join(ADJUSTERS)}")
+
+
+class ThresholdSchedule:
+    """The effective threshold around an adjuster: it is consulted after an iteration only once
+    ``freeze`` iterations ran under the current effective threshold (seed 001, end of
+    Sect. IV-B); every change of the effective threshold opens a new epoch (t_c of Eqs. 6-8)."""
+
+    def __init__(self, adjuster: FixedThreshold, freeze: int = 10):
+        self.adjuster = adjuster
+        self.freeze = freeze
+        self.threshold = effective_threshold(adjuster.theta)
+        self.n_since_change = 0
+        self.epoch = 0
+
+    def record(self, score: int, reward: float) -> bool:
+        """Account for one finished iteration; True when the effective threshold changed."""
+        self.n_since_change += 1
+        self.adjuster.observe(score, reward)
+        if self.n_since_change < self.freeze:
+            return False
+        self.adjuster.consult()
+        threshold = effective_threshold(self.adjuster.theta)
+        if threshold == self.threshold:
+            return False
+        self.threshold = threshold
+        self.n_since_change = 0
+        self.epoch += 1
+        self.adjuster.threshold_changed()
+        return True
+
+
+# --- the search -----------------------------------------------------------------------------
+
+class Node:
+    """A search-tree node: heap index into the tree instance, statistics of the move into it.
+
+    ``child_base`` is T_i(t_c) of Eqs. 6-8 (taken by the parent), ``parent_base`` the node's own
+    t_c (taken when it selects among its children) and ``snap_epoch`` the epoch in which the node
+    last refreshed them. A node expanded in epoch e starts with (e, 0): its children's visits all
+    come after t_c."""
+
+    __slots__ = (
+        "children",
+        "depth",
+        "index",
+        "proven",
+        "reward_sum",
+        "child_base",
+        "parent_base",
+        "snap_epoch",
+        "visits",
+    )
+
+    def __init__(self, index: int, depth: int, epoch: int):
+        self.index = index
+        self.depth = depth
+        self.visits = 0
+        self.reward_sum = 0.0
+        self.children: list[Node] | None = None
+        self.proven: int | None = None
+        self.parent_base = 0
+        self.child_base = 0
+        self.snap_epoch = epoch
+
+
+def solved_value(children: list[Node]) -> int | None:
+    """MCTS-Solver with draws: the value of a node for its mover from its children's values
+    (for their mover): LOSS if a child is a WIN, else once all are proven minus the best."""
+    values = [child.proven for child in children]
+    if WIN in values:
+        return LOSS
+    if None in values:
+        return None
+    return -max(values)
+
+
+class ReferenceSearch:
+    """One MCTS search on a tree instance; ``step()`` runs one playout (iteration)."""
+
+    def __init__(self, instance: TreeInstance, *, policy: str = "ucb1",
+                 adjuster: str = "plain", policy_params: dict | None = None,
+                 adjuster_params: dict | None = None, restart: bool | None = None,
+                 freeze: int = 10, rng: random.Random | int | None = None):
+        if policy not in POLICIES:
+            raise ValueError(f"unknown policy {policy!r}: use one of {', '.join(POLICIES)}")
+        self.branching = instance.branching
+        self.depth = instance.depth
+        self.edges = instance.edge_value.tolist()
+        self.index_params = policy_params or {}
+        self.index = POLICIES[policy]
+        self.restart = adjuster == "maxfreq" if restart is None else restart
+        self.schedule = ThresholdSchedule(make_adjuster(adjuster, instance, adjuster_params),
+                                          freeze)
+        self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+        self.root = Node(0, 0, 0)
+
+    def step(self) -> None:
+        """One iteration: select, expand on a second visit, play out (or score a terminal at
+        threshold 0), back up, then let the threshold schedule see the score and reward."""
+        path, score = self._select()
+        leaf = path[-1]
+        if leaf.depth < self.depth and leaf.visits >= 1:
+            leaf = self._expand(leaf)
+            path.append(leaf)
+            score += self.edges[leaf.index]
+        if leaf.depth == self.depth:
+            reward = self._reach_terminal(path, score)
+        else:
+            score = self._playout(leaf, score)
+            reward = outcome(score, self.schedule.threshold)
+        self._backup(path, reward)
+        self.schedule.record(score, reward)
+
+    def _select(self) -> tuple[list[Node], int]:
+        """Descend while the node is expanded; returns the path and the score along it."""
+        node, score, path = self.root, 0, [self.root]
+        while node.children is not None:
+            node = self._choose_child(node)
+            score += self.edges[node.index]
+            path.append(node)
+        return path, score
+
+    def _choose_child(self, node: Node) -> Node:
+        """A proven win if any (uniformly); else the policy's argmax over the children not
+        proven lost (over all if all are), ties uniformly at random."""
+        if self.restart and node.snap_epoch < self.schedule.epoch:
+            self._refresh_snapshots(node)
+        children = node.children
+        winning = [child for child in children if child.proven == WIN]
+        if winning:
+            return self._pick(winning)
+        allowed = [child for child in children if child.proven != LOSS] or children
+        parent_count = node.visits - node.parent_base if self.restart else node.visits
+        best, ties = -math.inf, []
+        for child in allowed:
+            count = child.visits - child.child_base if self.restart else child.visits
+            value = self.index(child.reward_sum, child.visits, count, parent_count, self.rng,
+                               **self.index_params)
+            if value > best:
+                best, ties = value, [child]
+            elif value == best:
+                ties.append(child)
+        return self._pick(ties)
+
+    def _refresh_snapshots(self, node: Node) -> None:
+        """Lazy T_i(t_c) of Eqs. 6-8: on the first selection at a node in a new epoch."""
+        node.snap_epoch = self.schedule.epoch
+        node.parent_base = node.visits
+        for child in node.children:
+            child.child_base = child.visits
+
+    def _expand(self, node: Node) -> Node:
+        """Add all b children (heap indices n*b+1+k) and return one drawn uniformly."""
+        first = node.index * self.branching + 1
+        node.snap_epoch, node.parent_base = self.schedule.epoch, 0
+        node.children = [Node(first + k, node.depth + 1, self.schedule.epoch)
+                         for k in range(self.branching)]
+        return self._pick(node.children)
+
+    def _playout(self, node: Node, score: int) -> int:
+        """Uniformly random moves from ``node`` down to depth d; the terminal score."""
+        index, b, edges, randrange = node.index, self.branching, self.edges, self.rng.randrange
+        for _ in range(node.depth, self.depth):
+            index = index * b + 1 + randrange(b)
+            score += edges[index]
+        return score
+
+    def _reach_terminal(self, path: list[Node], score: int) -> float:
+        """Prove a terminal in the tree at threshold 0 and back the proof up; max's reward."""
+        terminal = path[-1]
+        if terminal.proven is None:
+            max_value = (score > 0) - (score < 0)
+            terminal.proven = max_value if terminal.depth % 2 else -max_value
+            for parent in reversed(path[1:-1]):  # the root is never marked
+                if parent.proven is not None:
+                    break
+                parent.proven = solved_value(parent.children)
+                if parent.proven is None:
+                    break
+        return outcome(score, 0)
+
+    @staticmethod
+    def _backup(path: list[Node], reward: float) -> None:
+        """visits += 1 on the path; the reward for the mover into each non-root node."""
+        path[0].visits += 1
+        for node in path[1:]:
+            node.visits += 1
+            node.reward_sum += reward if node.depth % 2 else 1.0 - reward
+
+    def _pick(self, nodes: list[Node]) -> Node:
+        return nodes[0] if len(nodes) == 1 else self.rng.choice(nodes)
+
+    def best_move(self) -> int:
+        """The most visited root move not proven lost for max (among all if all are), ties
+        uniformly; a uniformly random move while the root is unexpanded."""
+        children = self.root.children
+        if children is None:
+            return self.rng.randrange(self.branching)
+        allowed = [child for child in children if child.proven != LOSS] or children
+        most = max(child.visits for child in allowed)
+        chosen = self._pick([child for child in allowed if child.visits == most])
+        return chosen.index - 1
+
+
+def reference_run(instance: TreeInstance, budgets: Iterable[int], *, policy: str = "ucb1",
+                  adjuster: str = "plain", policy_params: dict | None = None,
+                  adjuster_params: dict | None = None, restart: bool | None = None,
+                  freeze: int = 10, rng: random.Random | int | None = None) -> list[int]:
+    """One search of max(budgets) playouts; the move chosen right after playout t, for each t in
+    ``budgets`` (in the given order). ``rng`` is a ``random.Random`` or a seed for one."""
+    budgets = list(budgets)
+    if not budgets or min(budgets) < 1:
+        raise ValueError(f"budgets {budgets} must be a non-empty list of positive integers")
+    search = ReferenceSearch(instance, policy=policy, adjuster=adjuster,
+                             policy_params=policy_params, adjuster_params=adjuster_params,
+                             restart=restart, freeze=freeze, rng=rng)
+    wanted, moves = set(budgets), {}
+    for t in range(1, max(budgets) + 1):
+        search.step()
+        if t in wanted:
+            moves[t] = search.best_move()
+    return [moves[t] for t in budgets]
+
+
+def reference_failure_rate(instance: TreeInstance, budgets: Iterable[int], runs: int, *,
+                           seed: int = 0, **options) -> list[float]:
+    """Fraction of ``runs`` searches (run k seeded by "seed:k") whose move after t playouts is
+    not the optimal one, for each t in ``budgets``; ``options`` go to ``reference_run``."""
+    budgets = list(budgets)
+    failures = [0] * len(budgets)
+    for run in range(runs):
+        moves = reference_run(instance, budgets, rng=random.Random(f"{seed}:{run}"), **options)
+        for i, move in enumerate(moves):
+            failures[i] += move != instance.optimal_move
+    return [count / runs for count in failures]

@@ -1,0 +1,153 @@
+"""The compiled synthetic-tree engine against an independent reference, exact analysis,
+brute-force minimax, and the curve shapes of seed 001."""
+
+import math
+
+import numba
+import numpy as np
+import pytest
+
+from bandits import POLICY_VALUES, index_tables
+from experiments import Curve, failure_block, failure_rate
+from experiments.failure import search_config, tree_instance
+from mcts.synthetic import DRAW, FIRST_CHILD, HALF_REWARDS, LOSS, TREE_NODE, VISITS, WIN, search
+from reference_mcts import reference_failure_rate
+from trees import analyze, make_tree
+
+
+def _run(curve, instance, budget, seed):
+    failed = np.zeros(int(math.log2(budget)) + 1, np.bool_)
+    tree = search(instance.edge_value, instance.optimal_move, search_config(curve, instance),
+                  budget, np.uint64(seed), index_tables(budget), POLICY_VALUES[curve.policy],
+                  failed)
+    return failed, tree
+
+
+AGREEMENT_CASES = [
+    ("constant'(1,5)", "ucb1", "plain", {}),
+    ("constant'(1,5)", "klucb", "plain", {}),
+    ("constant'(1,5)", "thompson", "plain", {}),
+    ("random(3,2)", "ucb1", "static", {}),
+    ("random(3,2)", "ucb1", "score", {}),
+    ("random(3,2)", "ucb1", "value", {}),
+    ("constant(1,3)", "ucb1", "maxfreq", {}),
+    ("constant(1,3)", "thompson", "maxfreq", {"adjuster_params": {"offset": -0.5}}),
+    ("random(3,2)", "klucb", "value", {"restart": True}),
+]
+
+
+@pytest.mark.parametrize("tree, policy, adjuster, options", AGREEMENT_CASES)
+def test_kernel_agrees_with_reference(tree, policy, adjuster, options):
+    """Failure rates per budget agree with the plain-Python reference (|z| < 4 per budget)."""
+    curve = Curve(tree, policy, adjuster, branching=3, depth=4, runs=4000, max_budget=64,
+                  **options)
+    kernel = failure_block(curve, 0, 0, curve.runs, seed=5).mean(axis=0)
+    instance = tree_instance(curve.tree, 3, 4, 5, 0)
+    runs = 300 if policy == "klucb" else 1000
+    reference = np.array(reference_failure_rate(
+        instance, curve.budgets, runs, seed=9, policy=policy, adjuster=adjuster,
+        policy_params=options.get("policy_params"), adjuster_params=options.get("adjuster_params"),
+        restart=curve.restart))
+    pooled = (kernel * curve.runs + reference * runs) / (curve.runs + runs)
+    se = np.sqrt(pooled * (1 - pooled) * (1 / curve.runs + 1 / runs)) + 1e-12
+    assert np.all(np.abs(kernel - reference) / se < 4.0), (kernel, reference)
+
+
+def test_first_budgets_by_hand():
+    """b=2, d=2, Constant(1,5): after 1 and 2 playouts the choice is a coin flip. At t=4 both
+    root moves have one playout (optimal: reward 1/2 or 1; other: 0 or 1), UCB1 revisits the
+    better one (ties at random), P = 1/4 + 1/8 for the other, and expands it into a terminal:
+    score -1 proves it lost, score 4 (p 1/2) leaves it chosen. Failure 3/8 * 1/2 = 3/16."""
+    curve = Curve("constant(1,5)", branching=2, depth=2, runs=40000, max_budget=4)
+    rates = failure_block(curve, 0, 0, curve.runs, seed=1).mean(axis=0)
+    assert rates == pytest.approx([0.5, 0.5, 3 / 16], abs=0.01)
+
+
+def test_failure_starts_at_three_quarters_for_b4():
+    rates = failure_rate("constant(1,5)", runs=4000, budgets=[1, 2])
+    assert rates.failure_rate.tolist() == pytest.approx([0.75, 0.75], abs=0.03)
+
+
+def test_one_ply_search_is_a_bandit_on_the_exact_win_rates():
+    """With expansion stopped at depth 1 every root child is an arm whose mean reward is the
+    exact mu_i(0) of the analysis (seed 001, Sect. IV-A)."""
+    curve = Curve("constant'(1,13)", search_depth=1, max_budget=2048)
+    instance = tree_instance(curve.tree, 4, 8, 0, 0)
+    exact = analyze(instance)
+    half_rewards, visits = np.zeros(4), np.zeros(4)
+    for seed in range(40):
+        _, tree = _run(curve, instance, 2048, seed)
+        first = tree.stats[0, FIRST_CHILD]
+        assert (tree.stats[first:first + 4, FIRST_CHILD] == -1).all()  # never expanded
+        half_rewards += tree.stats[first:first + 4, HALF_REWARDS]
+        visits += tree.stats[first:first + 4, VISITS]
+    means = half_rewards / 2 / visits
+    expected = [exact.win_rate(move, 0.0) for move in range(4)]
+    assert np.all(np.abs(means - expected) < 4 * 0.5 / np.sqrt(visits)), (means, expected)
+
+
+def _minimax(edge_value, node, depth, d, b):
+    """Max player's minimax outcome (1, 0.5, 0) at heap index ``node``: the score of the path
+    from the root plus the minimax score of the subtree below."""
+    def below(n, ply):
+        if ply == d:
+            return 0
+        children = [edge_value[n * b + 1 + k] + below(n * b + 1 + k, ply + 1) for k in range(b)]
+        return max(children) if ply % 2 == 0 else min(children)
+    path, n = 0, node
+    while n > 0:
+        path, n = path + edge_value[n], (n - 1) // b
+    s = path + below(node, depth)
+    return 1.0 if s > 0 else 0.5 if s == 0 else 0.0
+
+
+@pytest.mark.parametrize("spec, seed", [("constant(1,3)", 0), ("random(2,1)", 4)])
+def test_solver_proves_nodes_to_their_minimax_value(spec, seed):
+    curve = Curve(spec, branching=2, depth=6, max_budget=4096)
+    instance = make_tree(spec, 2, 6, seed)
+    _, tree = _run(curve, instance, 4096, seed)
+    proven = np.flatnonzero(tree.proven)
+    assert tree.proven[tree.stats[0, FIRST_CHILD]:tree.stats[0, FIRST_CHILD] + 2].all()
+    depth_of = {0: 0}
+    for node in range(tree.stats.shape[0]):
+        first = tree.stats[node, FIRST_CHILD]
+        if node in depth_of and first >= 0:
+            depth_of.update({first + k: depth_of[node] + 1 for k in range(2)})
+    for node in proven:
+        depth = depth_of[node]
+        max_outcome = _minimax(instance.edge_value, tree.stats[node, TREE_NODE], depth, 6, 2)
+        mover_outcome = max_outcome if depth % 2 == 1 else 1 - max_outcome
+        expected = WIN if mover_outcome == 1 else DRAW if mover_outcome == 0.5 else LOSS
+        assert tree.proven[node] == expected
+    first = tree.stats[0, FIRST_CHILD]
+    assert tree.proven[first + instance.optimal_move] == DRAW
+
+
+def test_same_seed_same_numbers_whatever_the_chunks_and_threads():
+    curve = Curve("random(4,3)", "thompson", "maxfreq", runs=24, max_budget=256)
+    whole = failure_block(curve, 1, 0, 24, seed=3)
+    parts = np.vstack([failure_block(curve, 1, 0, 7, seed=3), failure_block(curve, 1, 7, 17, seed=3)])
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        single = failure_block(curve, 1, 0, 24, seed=3)
+    finally:
+        numba.set_num_threads(threads)
+    assert np.array_equal(whole, parts) and np.array_equal(whole, single)
+    assert not np.array_equal(whole, failure_block(curve, 1, 0, 24, seed=4))
+
+
+def test_paper_curve_shapes_constant_trees():
+    """Seed 001, Figs. 3a and 4a: Constant(1,1) is solved within a few hundred playouts while
+    Constant(1,5) still fails most of the time at 10,000 under plain UCT."""
+    easy = failure_rate("constant(1,1)", runs=200, budgets=512)
+    hard = failure_rate("constant(1,5)", runs=200, budgets=8192)
+    assert easy.failure_rate.iloc[-1] < 0.02
+    assert hard.failure_rate.iloc[-1] > 0.4
+
+
+def test_paper_curve_shapes_random_trees():
+    """Seed 001, Fig. 7a: Random(4,0) converges by about 1,000 playouts, Random(4,3) does not."""
+    easy = failure_rate("random(4,0)", runs=10, trees=20, budgets=[1024])
+    hard = failure_rate("random(4,3)", runs=10, trees=20, budgets=[1024])
+    assert easy.failure_rate.iloc[0] < 0.05 and hard.failure_rate.iloc[0] > 0.3
