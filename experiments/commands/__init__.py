@@ -1,5 +1,5 @@
 """Sub-commands of ``mctslab``, in the order ``--help`` lists them."""
 
-from . import analyze
+from . import analyze, games
 
-COMMANDS = [analyze]
+COMMANDS = [analyze, games]

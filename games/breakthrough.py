@@ -1,0 +1,163 @@
+"""Breakthrough, 8x8, compiled rules (seed 000, Sect. 6; DESIGN §9).
+
+Each player starts with 16 pawns on their two home rows. A pawn moves one square straight or
+diagonally forward onto an empty square, and captures only diagonally forward. A player wins by
+reaching the far row or by capturing every enemy pawn. A draw is impossible and a player always
+has a move (the most advanced pawn can always step diagonally), so the game ends only by a win.
+
+State: ``int8[68]``; cells ``row * 8 + col`` (row 0 at the top, as rendered) hold 0 (empty) or
+owner + 1; player 0 (White, ``w``) starts on rows 6-7, moves first and moves up (row - 1).
+Header: ``state[64]`` player to move, ``[65]`` winner (-1 while playing), ``[66:68]`` pawn counts.
+Action: ``from_cell * 3 + k``, k = 0, 1, 2 for the steps to column - 1, straight, column + 1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from bandits.rng import randint
+
+SIZE = 8
+TO_MOVE, WINNER, COUNT = 64, 65, 66
+STATE_SIZE = 68
+MAX_ACTIONS = 48
+NUM_ACTIONS = 3 * SIZE * SIZE
+PIECES = ".wb"
+
+
+def initial_state() -> np.ndarray:
+    state = np.zeros(STATE_SIZE, dtype=np.int8)
+    state[: 2 * SIZE] = 2
+    state[6 * SIZE: 8 * SIZE] = 1
+    state[WINNER] = -1
+    state[COUNT: COUNT + 2] = 2 * SIZE
+    return state
+
+
+def from_board(rows: list[str], to_move: int = 0) -> np.ndarray:
+    """A position from 8 rows of ``.wb`` (top row first), with ``to_move`` to play."""
+    state = initial_state()
+    state[: SIZE * SIZE] = _cells(rows, PIECES, SIZE)
+    state[TO_MOVE] = to_move
+    for player in (0, 1):
+        state[COUNT + player] = np.count_nonzero(state[: SIZE * SIZE] == player + 1)
+    home_run = [np.any(state[:SIZE] == 1), np.any(state[SIZE * (SIZE - 1): SIZE * SIZE] == 2)]
+    for player in (0, 1):
+        if home_run[player] or state[COUNT + 1 - player] == 0:
+            state[WINNER] = player
+    return state
+
+
+def _cells(rows: list[str], pieces: str, side: int) -> np.ndarray:
+    if len(rows) != side or any(len(row) != side or set(row) - set(pieces) for row in rows):
+        raise ValueError(f"a board is {side} rows of {side} characters from {pieces!r}")
+    return np.array([pieces.index(ch) for row in rows for ch in row], dtype=np.int8)
+
+
+@njit(cache=True)
+def current_player(state):
+    return np.int64(state[TO_MOVE])
+
+
+@njit(cache=True)
+def is_terminal(state):
+    return state[WINNER] >= 0
+
+
+@njit(cache=True)
+def winner(state):
+    """The winner (0 or 1) of a finished game; -1 while playing."""
+    return np.int64(state[WINNER])
+
+
+@njit(cache=True)
+def legal_actions(state, out):
+    """Write the legal actions into ``out`` and return their number (0 iff terminal)."""
+    if state[WINNER] >= 0:
+        return 0
+    player = state[TO_MOVE]
+    step = -SIZE if player == 0 else SIZE
+    n = 0
+    for cell in range(SIZE * SIZE):
+        if state[cell] != player + 1:
+            continue
+        col = cell % SIZE
+        for k in range(3):
+            dc = k - 1
+            if col + dc < 0 or col + dc >= SIZE:
+                continue
+            target = state[cell + step + dc]
+            if target == 0 or (dc != 0 and target == 2 - player):
+                out[n] = cell * 3 + k
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _target(player, action):
+    return action // 3 + (-SIZE if player == 0 else SIZE) + action % 3 - 1
+
+
+@njit(cache=True)
+def _is_decisive(state, player, action):
+    to = _target(player, action)
+    far = to < SIZE if player == 0 else to >= SIZE * (SIZE - 1)
+    return far or (state[to] != 0 and state[COUNT + 1 - player] == 1)
+
+
+@njit(cache=True)
+def apply_action(state, action):
+    """Play ``action`` (a legal one) in place."""
+    player = state[TO_MOVE]
+    to = _target(player, action)
+    decisive = _is_decisive(state, player, action)
+    if state[to] != 0:
+        state[COUNT + 1 - player] -= 1
+    state[to] = player + 1
+    state[action // 3] = 0
+    if decisive:
+        state[WINNER] = player
+    state[TO_MOVE] = 1 - player
+
+
+@njit(cache=True)
+def quality(state):
+    """q = 1/2 + (winner's pawns - loser's pawns) / 33, in (0, 1): the piece difference of seed
+    000 Sect. 6.1 mapped affinely (the Qualitative Bonus standardises q, so the map is free)."""
+    w = state[WINNER]
+    return 0.5 + (state[COUNT + w] - state[COUNT + 1 - w]) / 33.0
+
+
+@njit(cache=True)
+def policy_action(state, out, rng):
+    """The playout policy of seed 000: a decisive move (reaching the far row or taking the last
+    pawn) whenever one exists, else a uniformly random move; ties between decisive moves are
+    broken uniformly at random (reservoir sampling). Returns -1 at a terminal."""
+    n = legal_actions(state, out)
+    if n == 0:
+        return -1
+    player = state[TO_MOVE]
+    chosen, seen = -1, 0
+    for i in range(n):
+        if _is_decisive(state, player, out[i]):
+            seen += 1
+            if randint(rng, seen) == 0:
+                chosen = out[i]
+    return chosen if seen > 0 else out[randint(rng, n)]
+
+
+def cell_name(cell: int) -> str:
+    return "abcdefgh"[cell % SIZE] + str(SIZE - cell // SIZE)
+
+
+def action_to_string(state: np.ndarray, action: int) -> str:
+    """Algebraic, e.g. ``a2a3``, with ``x`` for a capture (``b5xc6``)."""
+    to = int(_target(int(state[TO_MOVE]), action))
+    return cell_name(action // 3) + ("x" if state[to] else "") + cell_name(to)
+
+
+def render(state: np.ndarray) -> str:
+    rows = [f"{SIZE - r} " + "".join(PIECES[v] for v in state[r * SIZE: (r + 1) * SIZE])
+            for r in range(SIZE)]
+    return "\n".join(rows + ["  abcdefgh"])

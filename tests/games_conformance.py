@@ -1,0 +1,68 @@
+"""The conformance test every game's tests call (STYLE rule 6): random games through the checked
+protocol, plus the compiled kernels, must keep the invariants of ``games.compiled``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bandits.rng import seed_state
+from games import Game, compiled
+
+MAX_PLIES = 2000
+
+
+def check_game_conformance(game: Game, n_games: int = 10, seed: int = 0) -> None:
+    """Random games: legal actions non-empty exactly until the terminal, distinct and within the
+    buffer; ``legal_actions`` and ``child`` leave the state alone; replays are deterministic;
+    returns are zero-sum in {-1, 0, 1} and q lies in (0, 1) at terminals; compiled playouts are
+    determined by their seed and end at terminals."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n_games):
+        _check_random_game(game, rng)
+    _check_compiled_playouts(game, seed)
+
+
+def _check_random_game(game: Game, rng: np.random.Generator) -> None:
+    state = game.new_initial_state()
+    history = []
+    while not state.is_terminal():
+        assert len(history) < MAX_PLIES, "game too long"
+        actions = state.legal_actions()
+        assert actions and len(set(actions)) == len(actions) <= game.max_actions
+        assert state.current_player() == len(history) % 2
+        assert state.chance_outcomes() is None
+        before = state.array.copy()
+        action = actions[rng.integers(len(actions))]
+        child = state.child(action)
+        assert np.array_equal(state.array, before) and state.legal_actions() == actions
+        assert state.string_to_action(state.action_to_string(action)) == action
+        state.apply(action)
+        assert np.array_equal(state.array, child.array)
+        history.append(action)
+    assert state.legal_actions() == []
+    returns = state.returns()
+    assert returns in {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)} and sum(returns) == 0
+    assert 0.0 < state.quality() < 1.0
+    with pytest.raises(ValueError, match="not legal"):
+        state.apply(0)
+    replay = game.new_initial_state()
+    for action in history:
+        replay.apply(action)
+    assert np.array_equal(replay.array, state.array)
+    assert isinstance(state.render(), str)
+
+
+def _check_compiled_playouts(game: Game, seed: int) -> None:
+    out = np.empty(game.max_actions, dtype=np.int64)
+    for uniform in (True, False):
+        ends = []
+        for run_seed in (seed, seed, seed + 1):
+            state = game.initial_array()
+            moves = compiled.playout(game.game_id, state, out, seed_state(run_seed), uniform)
+            assert moves > 0 and compiled.is_terminal(game.game_id, state)
+            assert compiled.legal_actions(game.game_id, state, out) == 0
+            assert 0.0 < compiled.quality(game.game_id, state) < 1.0
+            assert compiled.winner(game.game_id, state) in (-1, 0, 1)
+            ends.append((moves, state))
+        assert ends[0][0] == ends[1][0] and np.array_equal(ends[0][1], ends[1][1])
