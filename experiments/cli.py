@@ -27,7 +27,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as done:  # --help, or a usage error already printed in one line
+        return done.code
     try:
         return args.run(args) or 0
     except (ValueError, FileNotFoundError, FileExistsError) as error:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from dataclasses import asdict, dataclass, field
 
+from bandits import KLUCB, UCB1
 from trees import check_shape, parse_tree_spec
 
-POLICY_PARAMS = {"ucb1": {"c": math.sqrt(2.0)}, "klucb": {"c": 0.0}, "thompson": {}}
+POLICY_PARAMS = {"ucb1": UCB1()._asdict(), "klucb": KLUCB()._asdict(), "thompson": {}}
 ADJUSTER_PARAMS = {
     "plain": {},
     "static": {},
@@ -107,8 +107,14 @@ class Curve:
 
     @property
     def key(self) -> str:
-        """A stable digest of the whole configuration (equal curves, equal keys)."""
-        text = json.dumps(self.to_dict(), sort_keys=True)
+        """A stable digest of the configuration (equal curves, equal keys). Settings equal to
+        their defaults are left out, so adding a setting later keeps stored keys valid."""
+        baseline = Curve(self.tree, self.policy, self.adjuster, branching=self.branching,
+                         depth=self.depth).to_dict()
+        identity = ("tree", "policy", "adjuster", "branching", "depth", "runs", "trees",
+                    "max_budget")
+        text = json.dumps({name: value for name, value in self.to_dict().items()
+                           if name in identity or value != baseline[name]}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     @property

@@ -1,14 +1,14 @@
 """Failure-rate runs: the probability that MCTS picks a wrong root move after t playouts
 (seed 001, Sect. V-A), for t = 2^0 .. 2^n, each run yielding the whole curve.
 
-Seeds: tree instance j of a curve is drawn from SeedSequence(seed, spawn_key=(0, j)) and run r
-on it from SeedSequence(seed, spawn_key=(1, j, r)), so any split of the runs into blocks,
-threads or workers gives the same numbers.
+Seeds: tree instance j of a curve is drawn from SeedSequence(tree_seed, spawn_key=(0, j)) and
+run r on it from SeedSequence(seed, spawn_key=(1, j, r)), so any split of the runs into blocks,
+threads or workers gives the same numbers. ``tree_seed`` defaults to ``seed``; a study passes its
+own seed so that every curve of a tree model searches the same instances (as in seed 001).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from functools import lru_cache
 
@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from bandits import POLICY_VALUES, index_tables
+from bandits import index_tables, make_policy
 from enhancements import ADJUSTERS
 from mcts import SearchConfig, memory_per_run, run_searches
 from trees import TreeInstance, analyze, level_start, make_tree
@@ -28,7 +28,8 @@ _TREE, _RUN = 0, 1
 CHUNK_RUNS = 64
 
 
-def tree_seed(seed: int, tree_index: int) -> int:
+def instance_seed(seed: int, tree_index: int) -> int:
+    """Seed of tree instance ``tree_index`` under ``seed``."""
     return int(np.random.SeedSequence(seed, spawn_key=(_TREE, tree_index)).generate_state(1, np.uint64)[0])
 
 
@@ -43,7 +44,7 @@ def run_seeds(seed: int, tree_index: int, first_run: int, n_runs: int) -> np.nda
 
 @lru_cache(maxsize=256)
 def tree_instance(tree: str, branching: int, depth: int, seed: int, tree_index: int) -> TreeInstance:
-    return make_tree(tree, branching, depth, tree_seed(seed, tree_index))
+    return make_tree(tree, branching, depth, instance_seed(seed, tree_index))
 
 
 def score_bounds(instance: TreeInstance) -> tuple[int, int]:
@@ -57,13 +58,12 @@ def score_bounds(instance: TreeInstance) -> tuple[int, int]:
 
 
 def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
-    p, a = curve.policy_params, curve.adjuster_params
+    a = curve.adjuster_params
     low, high = score_bounds(instance)
     return SearchConfig(
         branching=curve.branching,
         depth=curve.depth,
         search_depth=curve.search_depth,
-        c=float(p.get("c", 0.0)),
         adjuster=ADJUSTERS[curve.adjuster],
         restart=bool(curve.restart),
         freeze=int(curve.freeze),
@@ -79,16 +79,25 @@ def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
     )
 
 
-def failure_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, seed: int) -> np.ndarray:
+def failure_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, seed: int,
+                  tree_seed: int | None = None) -> np.ndarray:
     """bool [n_runs, len(curve.budgets)]: True where run first_run + r on tree instance
     ``tree_index`` picked a wrong root move at budget curve.budgets[k]."""
+    return simulate_block(curve, tree_index, first_run, n_runs, seed, tree_seed)[0]
+
+
+def simulate_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, seed: int,
+                   tree_seed: int | None = None):
+    """(failures as in :func:`failure_block`, playouts simulated per run int64 [n_runs])."""
     if n_runs < 1 or first_run < 0:
         raise ValueError(f"a block needs n_runs >= 1 and first_run >= 0, got {n_runs}, {first_run}")
-    instance = tree_instance(curve.tree, curve.branching, curve.depth, seed, tree_index)
+    instance = tree_instance(curve.tree, curve.branching, curve.depth,
+                             seed if tree_seed is None else tree_seed, tree_index)
     config = search_config(curve, instance)
     seeds = run_seeds(seed, tree_index, first_run, n_runs)
     return run_searches(instance.edge_value, instance.optimal_move, config, curve.max_budget,
-                        seeds, _tables(curve.max_budget), POLICY_VALUES[curve.policy])
+                        seeds, _tables(curve.max_budget),
+                        make_policy(curve.policy, **curve.policy_params))
 
 
 @lru_cache(maxsize=8)
@@ -109,22 +118,25 @@ def _as_curve(tree, policy, adjuster, runs, trees, budgets, branching, depth, op
 
 
 def failure_counts(curve: Curve, seed: int = 0, workers: int | None = None,
-                   progress: bool = False) -> tuple[np.ndarray, float]:
-    """Failures per budget summed over all runs of the curve, and the seconds it took."""
+                   progress: bool = False) -> tuple[np.ndarray, int, float]:
+    """Failures per budget summed over all runs of the curve, the playouts simulated, and the
+    seconds it took."""
     if workers is not None:
         if workers < 1:
             raise ValueError(f"workers = {workers} must be at least 1")
         numba.set_num_threads(min(workers, numba.config.NUMBA_NUM_THREADS))
-    failures = np.zeros(len(curve.budgets), np.int64)
+    failures, played = np.zeros(len(curve.budgets), np.int64), 0
     start = time.perf_counter()
     blocks = [(j, r, min(CHUNK_RUNS, curve.runs - r))
               for j in range(curve.trees) for r in range(0, curve.runs, CHUNK_RUNS)]
     with tqdm(total=curve.total_runs, unit="run", disable=not progress, leave=False,
               desc=curve.label) as bar:
         for j, r, n in blocks:
-            failures += failure_block(curve, j, r, n, seed).sum(axis=0)
+            failed, simulated = simulate_block(curve, j, r, n, seed)
+            failures += failed.sum(axis=0)
+            played += int(simulated.sum())
             bar.update(n)
-    return failures, time.perf_counter() - start
+    return failures, played, time.perf_counter() - start
 
 
 def curve_frame(curve: Curve, failures: np.ndarray) -> pd.DataFrame:
@@ -149,7 +161,7 @@ def failure_rate(tree, policy: str = "ucb1", adjuster: str = "plain", *, runs: i
     (policy_params, adjuster_params, restart, freeze).
     """
     curve = _as_curve(tree, policy, adjuster, runs, trees, budgets, branching, depth, options)
-    failures, _ = failure_counts(curve, seed, workers, progress)
+    failures, _, _ = failure_counts(curve, seed, workers, progress)
     frame = curve_frame(curve, failures)
     if not isinstance(budgets, (int, np.integer)):
         missing = sorted(set(int(x) for x in budgets) - set(curve.budgets))
@@ -160,5 +172,6 @@ def failure_rate(tree, policy: str = "ucb1", adjuster: str = "plain", *, runs: i
 
 
 def memory_per_curve_run(curve: Curve) -> int:
+    """Bytes of working memory one run of the curve allocates (one run per thread at a time)."""
     instance = tree_instance(curve.tree, curve.branching, curve.depth, 0, 0)
-    return memory_per_run(search_config(dataclasses.replace(curve), instance), curve.max_budget)
+    return memory_per_run(search_config(curve, instance), curve.max_budget)

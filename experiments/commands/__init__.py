@@ -1,5 +1,5 @@
 """Sub-commands of ``mctslab``, in the order ``--help`` lists them."""
 
-from . import analyze, games
+from . import analyze, games, plot, study
 
-COMMANDS = [analyze, games]
+COMMANDS = [analyze, study, plot, games]

@@ -1,0 +1,30 @@
+"""``mctslab plot DIR``: figures of a study's stored failure-rate curves (never re-running it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("plot", help="draw the failure-rate curves stored in a study folder")
+    p.add_argument("folder", metavar="DIR", help="folder of a study's results")
+    p.add_argument("--out", metavar="FOLDER",
+                   help="where the figures go (default: DIR/figures)")
+    p.add_argument("--format", default="png", choices=["png", "pdf", "svg"],
+                   help="figure file format (default png)")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from experiments.study import load_results
+    from plots.failure import failure_figures
+    from plots.style import save
+
+    frame = load_results(args.folder)
+    if frame.empty:
+        raise ValueError(f"{args.folder} holds no finished shard yet: "
+                         f"run `mctslab study run STUDY.toml --out {args.folder}` first")
+    out = Path(args.out) if args.out else Path(args.folder) / "figures"
+    for name, figure in failure_figures(frame).items():
+        print(f"figure written to {save(figure, out / f'{name}.{args.format}')}")
+    return 0

@@ -1,0 +1,64 @@
+"""``mctslab study run STUDY.toml --out DIR`` and ``mctslab study status DIR``."""
+
+from __future__ import annotations
+
+import sys
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("study", help="run a study of failure-rate curves, or show its state")
+    actions = p.add_subparsers(dest="action", required=True)
+
+    run_parser = actions.add_parser("run", help="compute (or resume) every shard of a study")
+    run_parser.add_argument("study", metavar="STUDY.toml", help="the study file")
+    run_parser.add_argument("--out", metavar="DIR", required=True, help="folder of the results")
+    run_parser.add_argument("--workers", type=int, metavar="N",
+                            help="local worker processes (default: all cores)")
+    run_parser.add_argument("--scheduler", metavar="ADDRESS",
+                            help="Dask scheduler address, or 'local' for a loopback LocalCluster")
+    run_parser.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    run_parser.set_defaults(run=run)
+
+    status_parser = actions.add_parser("status", help="shards and runs stored per curve")
+    status_parser.add_argument("folder", metavar="DIR", help="folder of a study's results")
+    status_parser.set_defaults(run=status)
+
+
+def run(args) -> int:
+    from experiments.execution import run_study
+    from experiments.study import read_study
+
+    study = read_study(args.study)
+    summary = run_study(study, args.out, workers=args.workers, scheduler=args.scheduler,
+                        progress=not args.quiet and sys.stderr.isatty())
+    if args.quiet:
+        return 0
+    if summary.computed:
+        rate = summary.playouts / summary.seconds
+        print(f"study {study.name}: {summary.shards} shards in {args.out} "
+              f"({summary.computed} computed, {summary.reused} already stored); "
+              f"{summary.playouts:,} playouts in {summary.seconds:.1f} s ({rate:,.0f}/s)")
+    else:
+        print(f"study {study.name}: all {summary.shards} shards already stored in {args.out}")
+    return 0
+
+
+def status(args) -> int:
+    from experiments.study import open_study, study_status
+
+    study = open_study(args.folder)
+    table = study_status(args.folder)
+    width = max(table["label"].str.len().max(), 5)
+    done, total = table["shards_done"].sum(), table["shards"].sum()
+    print(f"study {study.name} (seed {study.seed}, {study.block} runs per shard) in {args.folder}: "
+          f"{done}/{total} shards, {table['runs_done'].sum()}/{table['runs'].sum()} runs")
+    print(f"{'curve':<{width}} {'shards':>13} {'runs':>15}")
+    for row in table.itertuples():
+        shards, runs = f"{row.shards_done}/{row.shards}", f"{row.runs_done}/{row.runs}"
+        print(f"{row.label:<{width}} {shards:>13} {runs:>15}")
+    damaged = table["shards_damaged"].sum()
+    if damaged:
+        print(f"{damaged} damaged shard files will be recomputed by the next `mctslab study run`")
+    print("complete" if done == total else f"{total - done} shards to go: rerun "
+          f"`mctslab study run STUDY.toml --out {args.folder}` to finish")
+    return 0

@@ -1,0 +1,283 @@
+"""A study: a list of failure-rate curves with one seed, read from a TOML file, and its results.
+
+A study file::
+
+    [study]
+    name = "demo"          # optional, default: the file name
+    seed = 1               # required: every run's seed derives from it and the curve
+    block = 50             # optional, runs per shard (default 100): fixes the shards
+
+    [defaults]             # optional: keys every [[curves]] entry starts from
+    branching = 4
+    depth = 8
+
+    [[curves]]             # one entry per curve; a key holding a list gives one curve per
+    tree = "constant(1,5)" # element, several lists every combination of their elements
+    policy = ["ucb1", "thompson"]
+    adjuster = "maxfreq"
+    adjuster_params = { offset = -0.5 }
+    runs = 1000
+    max_budget = 16384
+
+Curve keys are the fields of ``Curve``: tree, policy, policy_params, adjuster, adjuster_params,
+restart, freeze, branching, depth, runs, trees, max_budget. Results come back as one tidy table
+(``load_results``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import tomllib
+from dataclasses import MISSING, dataclass, fields
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .curve import Curve
+from .shards import Shard, plan_shards
+from .storage import read_shard, read_study_file, shard_path
+
+DEFAULT_BLOCK = 100
+CURVE_KEYS = {
+    "tree": str,
+    "policy": str,
+    "policy_params": dict,
+    "adjuster": str,
+    "adjuster_params": dict,
+    "restart": bool,
+    "freeze": int,
+    "branching": int,
+    "depth": int,
+    "runs": int,
+    "trees": int,
+    "max_budget": int,
+    "search_depth": int,
+}
+STUDY_KEYS = {"name": str, "seed": int, "block": int}
+_TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "a table"}
+
+
+@dataclass(frozen=True)
+class Study:
+    """Curves computed under one study seed, split into shards of ``block`` runs."""
+
+    curves: tuple[Curve, ...]
+    seed: int
+    block: int = DEFAULT_BLOCK
+    name: str = "study"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "curves", tuple(self.curves))
+        if not self.curves:
+            raise ValueError("a study needs at least one curve: add a [[curves]] table")
+        if self.seed < 0:
+            raise ValueError(f"study seed {self.seed} is negative: use a seed >= 0")
+        if self.block < 1:
+            raise ValueError(f"block = {self.block} runs per shard must be at least 1")
+        seen = {}
+        for number, curve in enumerate(self.curves, 1):
+            if curve.key in seen:
+                raise ValueError(
+                    f"curves {seen[curve.key]} and {number} are the same ({curve.label}): "
+                    "remove one"
+                )
+            seen[curve.key] = number
+
+    def shards(self) -> list[Shard]:
+        """All shards of the study, curve by curve."""
+        return [s for curve in self.curves for s in plan_shards(curve, self.block, self.seed)]
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "seed": self.seed,
+            "block": self.block,
+            "curves": [curve.to_dict() for curve in self.curves],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Study:
+        curves = tuple(Curve(**curve) for curve in data["curves"])
+        return cls(curves, data["seed"], data["block"], data["name"])
+
+
+def _check_type(where: str, key: str, value, kind: type) -> None:
+    wrong_bool = isinstance(value, bool) and kind is not bool
+    if wrong_bool or not isinstance(value, kind):
+        raise ValueError(f"{where}: key {key!r} must be {_TYPE_NAMES[kind]}, not {value!r}")
+    if kind is dict:
+        for name, number in value.items():
+            if isinstance(number, bool) or not isinstance(number, (int, float)):
+                raise ValueError(f"{where}: {key}.{name} must be a number, not {number!r}")
+
+
+def _check_keys(where: str, table, allowed: dict) -> None:
+    if not isinstance(table, dict):
+        raise ValueError(f"{where} must be a table of keys, not {table!r}")
+    unknown = sorted(set(table) - set(allowed))
+    if unknown:
+        raise ValueError(f"{where}: unknown key {unknown[0]!r}: use {', '.join(allowed)}")
+
+
+def _expand(where: str, entry: dict) -> list[dict]:
+    """Check the keys of one [[curves]] entry and expand its lists into one dict per curve."""
+    _check_keys(where, entry, CURVE_KEYS)
+    if "tree" not in entry:
+        raise ValueError(f"{where}: key 'tree' is missing: add e.g. tree = \"constant(1,5)\"")
+    choices = {}
+    for key, value in entry.items():
+        values = value if isinstance(value, list) else [value]
+        if not values:
+            raise ValueError(f"{where}: key {key!r} is an empty list: give at least one value")
+        for one in values:
+            _check_type(where, key, one, CURVE_KEYS[key])
+        choices[key] = values
+    return [dict(zip(choices, combination)) for combination in itertools.product(*choices.values())]
+
+
+def read_study(path: str | Path) -> Study:
+    """Read a study file (TOML); any problem is a one-line ValueError naming file, key and fix."""
+    path = Path(path)
+    try:
+        document = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise ValueError(f"study file {path} not found: check the path") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"study file {path} is unreadable: {error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{path}: malformed TOML ({error}): fix the syntax") from None
+    _check_keys(str(path), document, {"study": dict, "defaults": dict, "curves": list})
+    settings = document.get("study", {})
+    _check_keys(f"{path}: [study]", settings, STUDY_KEYS)
+    if "seed" not in settings:
+        raise ValueError(f"{path}: key 'study.seed' is missing: add [study] with seed = 1")
+    for key, value in settings.items():
+        _check_type(f"{path}: [study]", key, value, STUDY_KEYS[key])
+    defaults = document.get("defaults", {})
+    _check_keys(f"{path}: [defaults]", defaults, CURVE_KEYS)
+    entries = document.get("curves")
+    if not isinstance(entries, list) or not entries:
+        raise ValueError(f"{path}: no [[curves]] entries: add at least one [[curves]] table")
+    curves = []
+    for number, entry in enumerate(entries, 1):
+        where = f"{path}: [[curves]] entry {number}"
+        if not isinstance(entry, dict):
+            raise ValueError(f"{where} must be a table: write it as [[curves]]")
+        for config in _expand(where, {**defaults, **entry}):
+            try:
+                curves.append(Curve(**config))
+            except ValueError as error:
+                raise ValueError(f"{where}: {error}") from None
+    try:
+        return Study(
+            tuple(curves),
+            settings["seed"],
+            settings.get("block", DEFAULT_BLOCK),
+            settings.get("name", path.stem),
+        )
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
+
+
+def open_study(folder: str | Path) -> Study:
+    """The study that owns ``folder`` (from its ``study.json``)."""
+    data = read_study_file(folder)
+    try:
+        return Study.from_dict(data)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(
+            f"{folder}/study.json is damaged ({type(error).__name__}: {error}): "
+            f"delete {folder} and run the study again"
+        ) from None
+
+
+def study_status(folder: str | Path) -> pd.DataFrame:
+    """Per curve of the study in ``folder``: shards and runs planned, stored and damaged
+    (files present but unreadable or not the shard's, recomputed by the next run)."""
+    study = open_study(folder)
+    rows = []
+    for curve in study.curves:
+        shards = plan_shards(curve, study.block, study.seed)
+        stored = [read_shard(folder, shard) is not None for shard in shards]
+        present = [shard_path(folder, shard).exists() for shard in shards]
+        rows.append({
+            "label": describe(curve),
+            "shards": len(shards),
+            "shards_done": sum(stored),
+            "shards_damaged": sum(p and not s for p, s in zip(present, stored)),
+            "runs": curve.total_runs,
+            "runs_done": sum(shard.n_runs for shard, s in zip(shards, stored) if s),
+        })
+    return pd.DataFrame(rows)
+
+
+def _left_out(curve: Curve, name: str):
+    """The value field ``name`` of ``curve`` would take if the study file left it out (None
+    when leaving it out is not a valid curve)."""
+    field = next(f for f in fields(Curve) if f.name == name)
+    default = field.default_factory() if field.default is MISSING else field.default
+    try:
+        return getattr(Curve(**{**curve.to_dict(), name: default}), name)
+    except ValueError:
+        return None
+
+
+def describe(curve: Curve) -> str:
+    """``curve.label`` followed by every setting that leaving out would change, e.g.
+    ``constant(1,5) ucb1 maxfreq offset=-0.5 depth=6 runs=1000``."""
+    extras = []
+    for field in fields(Curve):
+        if field.name in ("tree", "policy", "adjuster"):
+            continue
+        value, default = getattr(curve, field.name), _left_out(curve, field.name)
+        if isinstance(value, dict):
+            extras += [f"{k}={v:g}" for k, v in value.items() if (default or {}).get(k) != v]
+        elif value != default:
+            extras.append(f"{field.name}={value}")
+    return " ".join([curve.label, *extras])
+
+
+def _curve_columns(curve: Curve) -> dict:
+    """The curve's configuration as table columns (parameters as JSON text; the curve's
+    ``runs`` per tree instance as ``runs_per_tree``, ``runs`` being the runs stored)."""
+    config = curve.to_dict()
+    config["runs_per_tree"] = config.pop("runs")
+    for name in ("policy_params", "adjuster_params"):
+        config[name] = json.dumps(config[name], sort_keys=True)
+    return {"curve_key": curve.key, "label": describe(curve), **config,
+            "planned_runs": curve.total_runs}
+
+
+def load_results(folder: str | Path) -> pd.DataFrame:
+    """The stored results of the study in ``folder`` as one tidy table, a row per curve and
+    budget: the curve's configuration, ``budget``, ``failures``, ``runs`` (stored so far; a
+    curve with none is left out), ``failure_rate`` = failures / runs, ``std`` (sample standard
+    deviation of the per-run failure indicator, ddof 1) and ``stderr`` = std / sqrt(runs).
+
+    Two curves at a budget compare with Welch's test,
+    ``scipy.stats.ttest_ind_from_stats(m1, s1, n1, m2, s2, n2, equal_var=False)`` on
+    (failure_rate, std, runs).
+    """
+    study = open_study(folder)
+    parts = []
+    for curve in study.curves:
+        failures = np.zeros(len(curve.budgets), dtype=np.int64)
+        runs = 0
+        for shard in plan_shards(curve, study.block, study.seed):
+            counts = read_shard(folder, shard)
+            if counts is not None:
+                failures += counts
+                runs += shard.n_runs
+        if runs:
+            part = pd.DataFrame({"budget": curve.budgets, "failures": failures, "runs": runs})
+            parts.append(part.assign(**_curve_columns(curve)))
+    columns = [*_curve_columns(study.curves[0]), "budget", "failures", "runs"]
+    frame = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
+    frame = frame[columns]
+    n = frame["runs"].astype(float)
+    rate = frame["failures"] / n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        std = np.sqrt(n * rate * (1.0 - rate) / (n - 1.0))
+    return frame.assign(failure_rate=rate, std=std, stderr=std / np.sqrt(n))

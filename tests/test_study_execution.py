@@ -1,0 +1,181 @@
+"""Running studies with the real engine: the same stored numbers whatever the workers, the
+backend (local pool or a loopback Dask cluster), the order, or a kill -9 and a resume."""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from experiments.cli import main
+from experiments.execution import run_study
+from experiments.failure import failure_block
+from experiments.shards import count_failures
+from experiments.storage import SHARD_FOLDER, claim_folder, read_shard, shard_path, write_shard
+from experiments.study import load_results, open_study, read_study
+
+# About 200 small shards: enough that a run is still writing them a moment after it started.
+# One policy only: the engine compiles per policy, a few seconds in every fresh process.
+STUDY = """
+[study]
+name = "small"
+seed = 11
+block = 2
+
+[defaults]
+branching = 4
+depth = 4
+runs = 150
+max_budget = 64
+
+[[curves]]
+tree = "constant(1,3)"
+adjuster = ["plain", "maxfreq"]
+
+[[curves]]
+tree = "random(4,3)"
+branching = 2
+trees = 4
+runs = 25
+max_budget = 32
+adjuster = "value"
+"""
+
+
+@pytest.fixture(scope="module")
+def study_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("study") / "small.toml"
+    path.write_text(STUDY)
+    return path
+
+
+@pytest.fixture(scope="module")
+def reference(study_file, tmp_path_factory):
+    """The study computed uninterrupted, in this process (one worker)."""
+    folder = tmp_path_factory.mktemp("reference")
+    summary = run_study(read_study(study_file), folder, workers=1, progress=False)
+    assert summary.computed == summary.shards == 75 + 75 + 4 * 13
+    return folder
+
+
+def _stored(folder) -> dict[str, list[int]]:
+    """Failure counts per shard key, as stored in ``folder``."""
+    return {shard.key: read_shard(folder, shard).tolist() for shard in open_study(folder).shards()}
+
+
+def test_counts_equal_the_engine_on_whole_curves(study_file, reference):
+    """Shards of 2 runs sum to what one block of all runs gives: the split does not matter."""
+    frame = load_results(reference)
+    study = read_study(study_file)
+    for curve in study.curves:
+        seed = next(s.seed for s in study.shards() if s.curve == curve)
+        whole = sum(failure_block(curve, j, 0, curve.runs, seed, tree_seed=study.seed)
+                    .sum(axis=0) for j in range(curve.trees))
+        rows = frame[frame.curve_key == curve.key]
+        assert rows.failures.tolist() == whole.tolist()
+        assert (rows.runs == curve.total_runs).all()
+    plain = frame[(frame.tree == "constant(1,3)") & (frame.adjuster == "plain")]
+    assert 0.6 < plain.failure_rate.iloc[0] < 0.9  # a random one of 4 root moves: 3/4 fail
+
+
+def test_order_does_not_matter(study_file, reference, tmp_path):
+    study = read_study(study_file)
+    folder = tmp_path / "shuffled"
+    claim_folder(folder, study.to_dict())
+    shards = study.shards()
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)  # blocks of 2 runs: waking more threads costs more than it gains
+    try:
+        for index in np.random.default_rng(0).permutation(len(shards)):
+            write_shard(folder, shards[index], count_failures(shards[index]))
+    finally:
+        numba.set_num_threads(threads)
+    pd.testing.assert_frame_equal(load_results(folder), load_results(reference))
+
+
+def test_progress_shows_shards_rate_and_eta(study_file, reference, tmp_path, capsys):
+    folder = tmp_path / "progress"
+    shutil.copytree(reference, folder)
+    study = read_study(study_file)
+    removed = study.shards()[::70]
+    for shard in removed:
+        shard_path(folder, shard).unlink()
+    summary = run_study(study, folder, workers=1, progress=True)
+    assert (summary.computed, summary.playouts) == (3, sum(s.playouts for s in removed))
+    err = capsys.readouterr().err
+    assert "202/202 shards" in err and "playouts/s" in err and "<00:00" in err
+
+
+def test_dask_local_cluster_gives_the_same_rows(study_file, reference, tmp_path, capsys):
+    argv = ["study", "run", str(study_file), "--out", str(tmp_path / "dask"),
+            "--scheduler", "local", "--workers", "1", "--quiet"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""
+    assert _stored(tmp_path / "dask") == _stored(reference)
+    pd.testing.assert_frame_equal(load_results(tmp_path / "dask"), load_results(reference))
+
+
+def test_damaged_shards_are_recomputed_and_finished_ones_kept(study_file, reference, tmp_path):
+    folder = tmp_path / "copy"
+    shutil.copytree(reference, folder)
+    shards = read_study(study_file).shards()
+    partial, garbage, foreign, short = (shard_path(folder, s) for s in shards[3:7])
+    partial.write_bytes(partial.read_bytes()[:100])
+    garbage.write_bytes(b"\x00" * 64)
+    shutil.copy(shard_path(folder, shards[0]), foreign)
+    pq.write_table(pq.read_table(short).slice(1), short)
+    kept = {p: p.stat().st_mtime_ns for p in (folder / SHARD_FOLDER).iterdir()
+            if p not in (partial, garbage, foreign, short)}
+    summary = run_study(read_study(study_file), folder, workers=1, progress=False)
+    assert (summary.computed, summary.reused) == (4, len(shards) - 4)
+    assert all(p.stat().st_mtime_ns == mtime for p, mtime in kept.items())
+    assert _stored(folder) == _stored(reference)
+    again = run_study(read_study(study_file), folder, workers=1, progress=False)
+    assert (again.computed, again.playouts) == (0, 0)
+
+
+def test_killed_study_resumes_to_the_same_rows(study_file, reference, tmp_path):
+    """kill -9 a two-worker run once a third of its shards are stored, resume it with one
+    worker: the same rows as the uninterrupted one-worker run."""
+    folder = tmp_path / "killed"
+    shards = folder / SHARD_FOLDER
+    total = len(read_study(study_file).shards())
+    command = [sys.executable, "-m", "experiments.cli", "study", "run", str(study_file),
+               "--out", str(folder), "--workers", "2", "--quiet"]
+    process = subprocess.Popen(command, start_new_session=True, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while not shards.is_dir() or len(list(shards.glob("*.parquet"))) < total // 3:
+        assert process.poll() is None, process.stderr.read().decode()
+        assert time.monotonic() < deadline, "too few shards written within 120 s"
+        time.sleep(0.002)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    process.stderr.close()
+    (shards / ".left-by-a-killed-run.parquet.tmp").write_bytes(b"PAR1")
+    done = len(list(shards.glob("*.parquet")))
+    assert done < total, f"the run was not killed mid-way ({done}/{total} shards)"
+    summary = run_study(read_study(study_file), folder, workers=1, progress=False)
+    assert (summary.reused, summary.computed) == (done, total - done)  # atomic writes
+    assert not any(p.name.endswith(".tmp") for p in shards.iterdir())
+    assert _stored(folder) == _stored(reference)
+    pd.testing.assert_frame_equal(load_results(folder), load_results(reference))
+
+
+def test_study_run_command_reports_and_resumes(study_file, reference, tmp_path, capsys):
+    folder = tmp_path / "cli"
+    shutil.copytree(reference, folder)
+    next(Path(folder, SHARD_FOLDER).glob("*.parquet")).unlink()
+    argv = ["study", "run", str(study_file), "--out", str(folder), "--workers", "1"]
+    assert main(argv) == 0
+    assert "(1 computed, 201 already stored)" in capsys.readouterr().out
+    assert main(argv) == 0
+    assert "all 202 shards already stored" in capsys.readouterr().out
