@@ -10,7 +10,6 @@ losing is the chosen move. One kernel serves every policy and adjuster.
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
@@ -28,6 +27,7 @@ from enhancements.thresholds import (
     value_situational,
 )
 
+from bandits import policy_value
 from bandits.rng import randint, seed_state
 
 UNPROVEN, WIN, DRAW, LOSS = 0, 1, 2, 3  # proven values, from the view of the node's mover
@@ -40,7 +40,6 @@ class SearchConfig(NamedTuple):
     branching: int
     depth: int
     search_depth: int  # nodes at this depth are never expanded (depth: no limit; 1: one-ply)
-    c: float  # UCB1 exploration constant, or KL-UCB's c
     adjuster: int
     restart: bool  # exploration restart of seed 001, Eqs. 6-8
     freeze: int  # playouts under a threshold before it may change
@@ -101,7 +100,7 @@ def _max_reward(score, theta):
 
 
 @njit(inline="always")
-def _select(tree, parent, config, epoch, rng, tables, policy_value):
+def _select(tree, parent, config, epoch, rng, tables, policy):
     """Child of an expanded ``parent`` by the solver, then the policy (ties at random)."""
     b, stats = config.branching, tree.stats
     first = stats[parent, FIRST_CHILD]
@@ -132,7 +131,7 @@ def _select(tree, parent, config, epoch, rng, tables, policy_value):
         n = stats[child, VISITS]
         mean = 0.5 * stats[child, HALF_REWARDS] * tables.inverse[n]
         n_explore = n - tree.snapshot[child, CHILD_BASE] if config.restart else n
-        value = policy_value(mean, n_explore, t, config.c, tables, rng)
+        value = policy_value(policy, mean, n_explore, t, tables, rng)
         if value > best:
             best, pick, ties = value, child, 1
         elif value == best:
@@ -242,10 +241,10 @@ def _settled_move(tree, b):
 
 
 @njit(cache=True)
-def search(edge_value, optimal_move, config, budget, seed, tables, policy_value, failed):
-    """One run of ``budget`` playouts; ``failed[k]`` is set after playout 2^k. ``policy_value``
-    is a bandit core of ``bandits.POLICY_VALUES``; ``tables`` cover counts up to ``budget``.
-    Returns the search tree (for inspection)."""
+def search(edge_value, optimal_move, config, budget, seed, tables, policy, failed):
+    """One run of ``budget`` playouts; ``failed[k]`` is set after playout 2^k. ``policy``
+    is a typed bandit policy (``bandits.make_policy``); ``tables`` cover counts up to ``budget``.
+    Returns the search tree (for inspection); its root's visits are the playouts simulated."""
     b, d = config.branching, config.depth
     rng = seed_state(seed)
     tree = _new_tree(node_capacity(b, budget), config.restart)
@@ -260,7 +259,7 @@ def search(edge_value, optimal_move, config, budget, seed, tables, policy_value,
     for t in range(1, budget + 1):
         node, depth, score = 0, 0, 0
         while tree.stats[node, FIRST_CHILD] != NO_CHILD:
-            node = _select(tree, node, config, epoch, rng, tables, policy_value)
+            node = _select(tree, node, config, epoch, rng, tables, policy)
             depth += 1
             score += edge_value[tree.stats[node, TREE_NODE]]
             path[depth] = node
@@ -314,11 +313,14 @@ def search(edge_value, optimal_move, config, budget, seed, tables, policy_value,
 
 
 @njit(parallel=True, cache=True)
-def run_searches(edge_value, optimal_move, config, budget, seeds, tables, policy_value):
-    """Independent runs, one per seed, spread over the cores: bool [runs, log2(budget) + 1]."""
+def run_searches(edge_value, optimal_move, config, budget, seeds, tables, policy):
+    """Independent runs, one per seed, spread over the cores: failures bool
+    [runs, log2(budget) + 1] and playouts simulated int64 [runs] (fewer once a root is solved)."""
     n_budgets = int(np.log2(budget)) + 1
     failed = np.zeros((seeds.shape[0], n_budgets), np.bool_)
+    played = np.zeros(seeds.shape[0], np.int64)
     for run in prange(seeds.shape[0]):
-        search(edge_value, optimal_move, config, budget, seeds[run], tables, policy_value,
-               failed[run])
-    return failed
+        tree = search(edge_value, optimal_move, config, budget, seeds[run], tables, policy,
+                      failed[run])
+        played[run] = tree.stats[0, VISITS]
+    return failed, played

@@ -7,7 +7,7 @@ import numba
 import numpy as np
 import pytest
 
-from bandits import POLICY_VALUES, index_tables
+from bandits import index_tables, make_policy
 from experiments import Curve, failure_block, failure_rate
 from experiments.failure import search_config, tree_instance
 from mcts.synthetic import DRAW, FIRST_CHILD, HALF_REWARDS, LOSS, TREE_NODE, VISITS, WIN, search
@@ -18,7 +18,8 @@ from trees import analyze, make_tree
 def _run(curve, instance, budget, seed):
     failed = np.zeros(int(math.log2(budget)) + 1, np.bool_)
     tree = search(instance.edge_value, instance.optimal_move, search_config(curve, instance),
-                  budget, np.uint64(seed), index_tables(budget), POLICY_VALUES[curve.policy],
+                  budget, np.uint64(seed), index_tables(budget),
+                  make_policy(curve.policy, **curve.policy_params),
                   failed)
     return failed, tree
 
@@ -101,9 +102,14 @@ def _minimax(edge_value, node, depth, d, b):
     return 1.0 if s > 0 else 0.5 if s == 0 else 0.0
 
 
-@pytest.mark.parametrize("spec, seed", [("constant(1,3)", 0), ("random(2,1)", 4)])
-def test_solver_proves_nodes_to_their_minimax_value(spec, seed):
-    curve = Curve(spec, branching=2, depth=6, max_budget=4096)
+@pytest.mark.parametrize("spec, seed, adjuster", [
+    ("constant(1,3)", 0, "plain"), ("random(2,1)", 4, "plain"),
+    ("constant(1,3)", 1, "maxfreq"), ("random(2,1)", 2, "static"), ("random(2,1)", 3, "score"),
+    ("constant(1,3)", 5, "value"),
+])
+def test_solver_proves_nodes_to_their_minimax_value(spec, seed, adjuster):
+    """Terminals are valued at threshold 0 whatever the adjuster does, so every proof holds."""
+    curve = Curve(spec, adjuster=adjuster, branching=2, depth=6, max_budget=4096)
     instance = make_tree(spec, 2, 6, seed)
     _, tree = _run(curve, instance, 4096, seed)
     proven = np.flatnonzero(tree.proven)

@@ -1,0 +1,67 @@
+"""Bandit policies as small typed parameter tuples, for compiled engines.
+
+Each policy is its own NamedTuple type, so a kernel taking ``policy`` is compiled (and cached)
+once per policy with only that policy's index in its inner loop; ``policy_value(policy, ...)``
+dispatches on the type at compile time to the policy's scalar core.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from numba.extending import overload
+
+from .klucb import klucb_arm_value
+from .thompson import thompson_value
+from .ucb1 import ucb1_value
+
+
+class UCB1(NamedTuple):
+    """Seed 001, Eq. 1: exploration constant c (default sqrt 2)."""
+
+    c: float = math.sqrt(2.0)
+
+
+class KLUCB(NamedTuple):
+    """Seed 001, Eq. 2: the c of ln t + c ln ln t (default 0)."""
+
+    c: float = 0.0
+
+
+class Thompson(NamedTuple):
+    """Seed 001, Eq. 3: no parameter (``c`` is unused, kept for a uniform layout)."""
+
+    c: float = 0.0
+
+
+POLICIES = {"ucb1": UCB1, "klucb": KLUCB, "thompson": Thompson}
+_CORES = {UCB1: ucb1_value, KLUCB: klucb_arm_value, Thompson: thompson_value}
+
+
+def make_policy(name: str, **params) -> NamedTuple:
+    """``make_policy("ucb1", c=0.5)``; unknown names or parameters are a one-line ValueError."""
+    if name not in POLICIES:
+        raise ValueError(f"unknown policy {name!r}: use one of {', '.join(POLICIES)}")
+    kind = POLICIES[name]
+    unknown = sorted(set(params) - set(kind._fields) - ({"c"} if name == "thompson" else set()))
+    if unknown or (name == "thompson" and params):
+        bad = unknown[0] if unknown else next(iter(params))
+        raise ValueError(f"unknown {name} parameter {bad!r}: allowed "
+                         f"{', '.join(kind._fields) if name != 'thompson' else 'none'}")
+    return kind(**{key: float(value) for key, value in params.items()})
+
+
+def policy_value(policy, mean, count, parent_count, tables, rng):
+    """The index of one arm under ``policy`` (compiled code only; see the cores)."""
+    raise NotImplementedError("policy_value runs inside compiled kernels only")
+
+
+@overload(policy_value, jit_options={"cache": True})
+def _policy_value(policy, mean, count, parent_count, tables, rng):
+    core = _CORES[policy.instance_class]
+
+    def impl(policy, mean, count, parent_count, tables, rng):
+        return core(mean, count, parent_count, policy.c, tables, rng)
+
+    return impl

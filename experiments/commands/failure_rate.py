@@ -1,0 +1,97 @@
+"""``mctslab failure-rate``: one failure-rate curve (seed 001, Sect. V-A)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from experiments.curve import Curve
+from experiments.failure import curve_frame, failure_counts, memory_per_curve_run
+from experiments.params import parse_params
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("failure-rate", help="failure rate of MCTS against playouts")
+    p.add_argument("--tree", required=True, help="tree spec, e.g. constant(1,5) or random(4,3)")
+    p.add_argument("--policy", default="ucb1", help="ucb1, klucb or thompson (default ucb1)")
+    p.add_argument("--adjuster", default="plain",
+                   help="plain, static, score, value or maxfreq (default plain)")
+    p.add_argument("--runs", type=int, default=100, help="runs per tree instance (default 100)")
+    p.add_argument("--trees", type=int, default=1, help="tree instances (default 1)")
+    p.add_argument("--max-budget", type=int, default=2**14,
+                   help="largest budget, a power of two (default 16384)")
+    p.add_argument("--seed", type=int, default=0, help="seed of trees and runs (default 0)")
+    p.add_argument("--branching", type=int, default=4, help="branching factor (default 4)")
+    p.add_argument("--depth", type=int, default=8, help="even tree depth (default 8)")
+    p.add_argument("--policy-param", action="append", default=[], metavar="NAME=VALUE",
+                   help="policy parameter, e.g. c=0.5 (repeatable)")
+    p.add_argument("--adjuster-param", action="append", default=[], metavar="NAME=VALUE",
+                   help="adjuster parameter, e.g. offset=-0.5 (repeatable)")
+    restart = p.add_mutually_exclusive_group()
+    restart.add_argument("--restart", dest="restart", action="store_true", default=None,
+                         help="restart exploration after a threshold change (Eqs. 6-8)")
+    restart.add_argument("--no-restart", dest="restart", action="store_false",
+                         help="never restart exploration (default except for maxfreq)")
+    p.add_argument("--search-depth", type=int, help="stop expansion at this depth (1: one-ply)")
+    p.add_argument("--workers", type=int, help="threads (default: all cores)")
+    p.add_argument("--out", metavar="FILE", help="write the curve (.parquet or .csv)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--plot", metavar="FILE", help="write a log-x figure of the curve")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    if args.out and Path(args.out).suffix not in (".parquet", ".csv"):
+        raise ValueError(f"--out {args.out}: use a .parquet or .csv file name")
+    curve = Curve(
+        tree=args.tree, policy=args.policy, adjuster=args.adjuster, branching=args.branching,
+        depth=args.depth, runs=args.runs, trees=args.trees, max_budget=args.max_budget,
+        policy_params=parse_params(args.policy_param, "--policy-param"),
+        adjuster_params=parse_params(args.adjuster_param, "--adjuster-param"),
+        restart=args.restart, search_depth=args.search_depth,
+    )
+    progress = not args.quiet and sys.stderr.isatty()
+    failures, played, seconds = failure_counts(curve, args.seed, args.workers, progress)
+    frame = curve_frame(curve, failures)
+    if args.out:
+        from experiments.storage import write_table
+
+        write_table(frame.assign(**_config_columns(curve, args.seed)), args.out)
+    if args.plot:
+        from plots import save
+        from plots.failure import plot_failure_curves
+
+        ax = plot_failure_curves(frame.assign(curve_key=curve.key, label=curve.label,
+                                              planned_runs=curve.total_runs))
+        save(ax.figure, args.plot)
+    summary = {
+        "tree": curve.tree,
+        "policy": curve.policy,
+        "adjuster": curve.adjuster,
+        "runs": curve.total_runs,
+        "budgets": curve.budgets,
+        "failure_rate": frame.failure_rate.tolist(),
+        "stderr": frame.stderr.tolist(),
+        "seconds": seconds,
+        "playouts_per_second": played / seconds,
+        "playouts": played,
+        "memory_per_run_bytes": memory_per_curve_run(curve),
+        "seed": args.seed,
+        "config": curve.to_dict(),
+    }
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"{curve.label}  b={curve.branching} d={curve.depth}  {curve.total_runs} runs "
+              f"({curve.trees} trees x {curve.runs})  seed {args.seed}")
+        print(frame.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+        print(f"{played:,} playouts in {seconds:.2f} s: {played / seconds / 1e6:.2f} M playouts/s;"
+              f" {summary['memory_per_run_bytes'] / 2**20:.1f} MiB per run")
+    return 0
+
+
+def _config_columns(curve: Curve, seed: int) -> dict:
+    return {"tree": curve.tree, "policy": curve.policy, "adjuster": curve.adjuster,
+            "seed": seed, "config": json.dumps(curve.to_dict(), sort_keys=True)}

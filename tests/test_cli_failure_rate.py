@@ -1,0 +1,63 @@
+"""``mctslab failure-rate``: JSON keys of DESIGN.md §8, files, and one-line errors."""
+
+import json
+
+import pandas as pd
+import pytest
+
+from experiments import failure_rate
+from experiments.cli import main
+
+SMALL = ["failure-rate", "--tree", "constant(1,3)", "--runs", "20", "--max-budget", "64",
+         "--branching", "3", "--depth", "4", "--seed", "3"]
+
+
+def test_json_keys_and_agreement_with_the_python_api(capsys):
+    assert main(SMALL + ["--json", "--policy", "thompson", "--adjuster", "maxfreq"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("tree", "policy", "adjuster", "runs", "budgets", "failure_rate", "stderr",
+                "seconds", "playouts_per_second"):
+        assert key in out
+    assert out["runs"] == 20 and out["budgets"] == [1, 2, 4, 8, 16, 32, 64]
+    frame = failure_rate("constant(1,3)", "thompson", "maxfreq", runs=20, budgets=64, seed=3,
+                         branching=3, depth=4)
+    assert out["failure_rate"] == frame.failure_rate.tolist()
+    assert list(frame.columns) == ["budget", "failure_rate", "stderr", "runs"]
+
+
+def test_trees_multiply_runs_and_parameters_reach_the_curve(capsys):
+    assert main(SMALL + ["--tree", "random(3,2)", "--trees", "3", "--json", "--policy-param",
+                         "c=0.5", "--adjuster", "maxfreq", "--adjuster-param", "offset=-0.5",
+                         "--no-restart"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["runs"] == 60
+    assert out["config"]["policy_params"] == {"c": 0.5}
+    assert out["config"]["adjuster_params"] == {"offset": -0.5}
+    assert out["config"]["restart"] is False
+
+
+def test_table_csv_and_plot(tmp_path, capsys):
+    csv, png = tmp_path / "curve.csv", tmp_path / "curve.png"
+    assert main(SMALL + ["--out", str(csv), "--plot", str(png)]) == 0
+    assert "M playouts/s" in capsys.readouterr().out
+    stored = pd.read_csv(csv)
+    assert stored.budget.tolist()[-1] == 64 and (stored.tree == "constant(1,3)").all()
+    assert png.stat().st_size > 5_000
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--policy", "ucb2"], "unknown policy"),
+    (["--adjuster", "komi"], "unknown adjuster"),
+    (["--max-budget", "0"], "at least 1"),
+    (["--max-budget", "100"], "power of two"),
+    (["--runs", "0"], "runs = 0"),
+    (["--tree", "constant(1"], "unknown tree spec"),
+    (["--policy-param", "c"], "NAME=VALUE"),
+    (["--policy-param", "k=2"], "unknown policy parameter"),
+    (["--adjuster", "maxfreq", "--adjuster-param", "offset=2"], "[-0.5, 0.5]"),
+    (["--out", "x.txt"], ".parquet or .csv"),
+])
+def test_bad_input_is_one_line_exit_2(extra, words, capsys):
+    assert main(SMALL + extra) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
