@@ -1,0 +1,48 @@
+"""Projected wall time of ``mctslab reproduce imagawa --scale paper`` (issue: under 45 minutes
+on 2 cores for about 2.2e10 playouts).
+
+Runs a fixed sample of ``--sample`` runs of every curve of the paper-scale study on all cores
+(the engine's own threads, as one worker per core would), and extrapolates each curve by its
+full run count. Run: ``python benchmarks/bench_reproduce.py [--sample 32] [--scale paper]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import defaultdict
+
+from experiments.failure import simulate_block
+from experiments.imagawa import imagawa_study
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sample", type=int, default=32, help="runs per curve measured")
+    parser.add_argument("--scale", default="paper", choices=("quick", "paper"))
+    args = parser.parse_args()
+    study = imagawa_study(args.scale)
+    for curve in {c.policy: c for c in study.curves}.values():  # compile / load the cache
+        simulate_block(curve, 0, 0, 2, 0)
+    projected, playouts = defaultdict(float), defaultdict(int)
+    start = time.perf_counter()
+    for curve in study.curves:
+        runs = min(args.sample, curve.total_runs)
+        begin = time.perf_counter()
+        simulate_block(curve, 0, 0, runs, study.seed)
+        seconds = time.perf_counter() - begin
+        projected[curve.policy] += seconds * curve.total_runs / runs
+        playouts[curve.policy] += curve.total_runs * curve.max_budget
+    measured = time.perf_counter() - start
+    total = sum(projected.values())
+    print(f"{args.scale} scale: {len(study.curves)} curves, "
+          f"{sum(playouts.values()):.3g} playouts budgeted; sample of {args.sample} runs per "
+          f"curve took {measured:.1f} s")
+    for policy, seconds in projected.items():
+        print(f"  {policy:9s} {playouts[policy]:.3g} playouts, projected {seconds / 60:6.1f} min "
+              f"({playouts[policy] / seconds / 1e6:.2f} M playouts/s)")
+    print(f"projected total: {total / 60:.1f} min")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+"""``mctslab reproduce PAPER``: the figures and tables of a seed paper, run or resumed."""
+
+from __future__ import annotations
+
+import sys
+
+
+def _imagawa(args):
+    from experiments.reproduce_imagawa import reproduce_imagawa
+
+    return reproduce_imagawa(args.out or f"results/imagawa-{args.scale}", args.scale,
+                             workers=args.workers, scheduler=args.scheduler, seed=args.seed,
+                             progress=False if args.quiet else None)
+
+
+# paper -> (help, function(args) -> path of the report)
+PAPERS = {
+    "imagawa": ("Imagawa & Kaneko, biased game trees: Figs. 2-9, Welch tests, ablations",
+                _imagawa),
+}
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("reproduce", help="reproduce a seed paper's figures and tables")
+    p.add_argument("paper", choices=sorted(PAPERS), help="; ".join(
+        f"{name}: {text}" for name, (text, _) in PAPERS.items()))
+    p.add_argument("--scale", choices=("quick", "paper"), default="quick",
+                   help="quick: about 1/20 of the paper's runs (default); paper: all of them")
+    p.add_argument("--out", metavar="DIR", help="results folder (default results/PAPER-SCALE); "
+                   "running again resumes it")
+    p.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="a Dask scheduler address, or 'local' for a LocalCluster")
+    p.add_argument("--seed", type=int, default=2015, help="study seed (default 2015)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    report = PAPERS[args.paper][1](args)
+    print(f"report: {report}", file=sys.stdout)
+    print(f"figures, tables and stored results: {report.parent}/")
+    return 0

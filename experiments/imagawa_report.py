@@ -1,0 +1,203 @@
+"""The report of the seed 001 reproduction: each claim of the paper beside our numbers, with a
+verdict computed from the stored results (never typed in), then the figures and Welch tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .imagawa import (
+    ALL_ADJUSTER_TREES,
+    SIGNIFICANCE,
+    curve_rates,
+    mean_failure,
+    significant_share,
+    welch_markdown,
+)
+
+
+@dataclass(frozen=True)
+class Claim:
+    figure: str
+    paper: str  # what the paper reports
+    ours: str  # what we measured
+    agrees: bool
+
+
+def _have(frame: pd.DataFrame, *pairs) -> bool:
+    return all(not curve_rates(frame, tree, policy, adjuster).empty
+               for tree, policy, adjuster in pairs)
+
+
+def _mean(frame, tree, policy, adjuster) -> str:
+    return f"{mean_failure(frame, tree, policy, adjuster):.3f}"
+
+
+def claims(frame: pd.DataFrame, tests: pd.DataFrame) -> list[Claim]:
+    """The paper's claims that our curves can confirm or contradict. 'Mean failure' is the
+    average over budgets 2^6..2^14 (area under the log-x curve); 'significant' is Welch's
+    two-tailed test at 0.05 against Plain per budget >= 256."""
+    found = []
+    first = frame[frame.budget == 1]
+    rate = first.failures.sum() / first.runs.sum()
+    found.append(Claim("3-9", "failure rate is initially about 0.75 (a random move of four)",
+                       f"{rate:.3f} at t=1 over all {first.runs.sum():,} runs",
+                       abs(rate - 0.75) < 0.02))
+    if _have(frame, ("constant(1,1)", "ucb1", "plain"), ("constant(1,5)", "ucb1", "plain")):
+        easy = curve_rates(frame, "constant(1,1)", "ucb1", "plain")
+        hard = curve_rates(frame, "constant(1,5)", "ucb1", "plain")
+        found.append(Claim(
+            "3a", "plain UCT converges quickly on Constant(1,1) but keeps a high failure rate "
+            "on Constant(1,5) until 10,000 playouts",
+            f"Constant(1,1) {easy[1024]:.3f} at 1,024; Constant(1,5) {hard[8192]:.3f} at 8,192",
+            easy[1024] < 0.05 and hard[8192] > 0.3))
+    for policy, figure in (("ucb1", "3b"), ("thompson", "4b"), ("klucb", "-")):
+        trees = [t for t in ("constant(1,3)", "constant(1,5)", "constant'(1,13)")
+                 if _have(frame, (t, policy, "plain"), (t, policy, "maxfreq"))]
+        if trees:
+            pairs = [(t, mean_failure(frame, t, policy, "maxfreq"),
+                      mean_failure(frame, t, policy, "plain")) for t in trees]
+            found.append(Claim(
+                figure, f"MaxFrequency speeds up convergence in biased constant trees ({policy})",
+                "; ".join(f"{t}: {m:.3f} vs plain {p:.3f}" for t, m, p in pairs),
+                all(m < p for _, m, p in pairs)))
+    if _have(frame, ("constant(1,1)", "ucb1", "plain"), ("constant(1,1)", "ucb1", "maxfreq")):
+        m, p = (mean_failure(frame, "constant(1,1)", "ucb1", a) for a in ("maxfreq", "plain"))
+        found.append(Claim("3b, note 3", "MaxFrequency is somewhat inefficient in the unbiased "
+                           "Constant(1,1)", f"mean failure {m:.3f} vs plain {p:.3f}", m >= p))
+    for tree, figure in (("constant(1,5)", "5"), ("random(4,3)", "9")):
+        for policy in ("ucb1", "klucb", "thompson"):
+            enhanced = [a for a in ("static", "score", "value", "maxfreq")
+                        if _have(frame, (tree, policy, a), (tree, policy, "plain"))]
+            if not enhanced:
+                continue
+            shares = {a: significant_share(tests, tree, policy, a) for a in enhanced}
+            text = "; ".join(f"{a} {_mean(frame, tree, policy, a)} ({s[0]}/{s[1]} budgets "
+                             f"significantly better)" for a, s in shares.items())
+            text += f"; plain {_mean(frame, tree, policy, 'plain')}"
+            if tree == "constant(1,5)":
+                found.append(Claim(figure, f"on {tree} every enhancement lowers the failure "
+                                   f"rate earlier than Plain ({policy})", text,
+                                   all(2 * s[0] >= s[1] for s in shares.values())))
+            else:
+                better = {a: mean_failure(frame, tree, policy, a)
+                          < mean_failure(frame, tree, policy, "plain") for a in enhanced}
+                found.append(Claim(figure, f"on {tree} MaxFrequency and Value improve on Plain "
+                                   f"({policy})", text,
+                                   better.get("maxfreq", True) and better.get("value", True)))
+    if _have(frame, *(("constant'(1,13)", "ucb1", a) for a in ("plain", "score", "value",
+                                                                "static", "maxfreq"))):
+        tree = "constant'(1,13)"
+        shares = {a: significant_share(tests, tree, "ucb1", a)
+                  for a in ("score", "value", "static", "maxfreq")}
+        text = "; ".join(f"{a} {_mean(frame, tree, 'ucb1', a)} ({s[0]}/{s[1]} significantly "
+                         f"better)" for a, s in shares.items())
+        text += f"; plain {_mean(frame, tree, 'ucb1', 'plain')}"
+        found.append(Claim("6", "on Constant'(1,13) Score and Value (dynamic komi) do not beat "
+                           "Plain while Static and MaxFrequency do (UCT)", text,
+                           3 * shares["score"][0] <= shares["score"][1]
+                           and 3 * shares["value"][0] <= shares["value"][1]
+                           and mean_failure(frame, tree, "ucb1", "maxfreq")
+                           < mean_failure(frame, tree, "ucb1", "plain")))
+    for tree in ("constant(1,5)", "constant'(1,13)"):
+        if _have(frame, *((tree, p, "plain") for p in ("ucb1", "klucb", "thompson"))):
+            means = {p: mean_failure(frame, tree, p, "plain") for p in ("ucb1", "klucb",
+                                                                         "thompson")}
+            found.append(Claim("5-6", f"without enhancement KL-UCB and Thompson sampling do "
+                               f"better than UCT ({tree})",
+                               "; ".join(f"{p} {m:.3f}" for p, m in means.items()),
+                               means["klucb"] < means["ucb1"] and means["thompson"]
+                               < means["ucb1"]))
+    if _have(frame, ("random(4,0)", "ucb1", "plain"), ("random(4,3)", "ucb1", "plain")):
+        easy = curve_rates(frame, "random(4,0)", "ucb1", "plain")[1024]
+        hard = curve_rates(frame, "random(4,3)", "ucb1", "plain")[1024]
+        found.append(Claim("7a", "plain UCT converges by about 1,000 playouts on Random(4,0) "
+                           "but not on Random(4,3)",
+                           f"Random(4,0) {easy:.3f}, Random(4,3) {hard:.3f} at 1,024",
+                           easy < 0.05 and hard > 0.2))
+    worse = [(p, b) for p in ("ucb1", "klucb", "thompson")
+             for b in tests[(tests.tree == "random(4,3)") & (tests.policy == p)
+                            & (tests.adjuster == "score") & tests.significant
+                            & (tests.difference > 0)].budget]
+    if not tests[(tests.tree == "random(4,3)") & (tests.adjuster == "score")].empty:
+        found.append(Claim("9", "on Random(4,3) Score sometimes has a higher failure rate than "
+                           "Plain", f"significantly higher at {len(worse)} (policy, budget) "
+                           f"pairs: {', '.join(f'{p}@{b}' for p, b in worse[:6]) or 'none'}",
+                           bool(worse)))
+    return found
+
+
+def compare_curves(a: pd.DataFrame, b: pd.DataFrame) -> pd.Series:
+    """Welch p-values per budget of curve a against curve b (rows indexed by budget, columns
+    failure_rate, std, runs); budgets where neither varies count as no difference."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        _, p = stats.ttest_ind_from_stats(
+            *(frame[column].to_numpy(float) for frame in (a, b)
+              for column in ("failure_rate", "std", "runs")), equal_var=False)
+    return pd.Series(p, index=a.index).fillna(1.0)
+
+
+def ablation_markdown(frame: pd.DataFrame) -> str:
+    """MaxFrequency variants against the default (offset 0, restart on), UCT."""
+    lines = ["| tree | variant | mean failure | default maxfreq | budgets significantly "
+             "better / worse |", "|---|---|---:|---:|---:|"]
+    for tree in ALL_ADJUSTER_TREES:
+        rows = frame[(frame.tree == tree) & (frame.policy == "ucb1")
+                     & (frame.adjuster == "maxfreq")]
+        default = rows[(rows.adjuster_params == '{"offset": 0.0}') & rows.restart]
+        for name, variant in (("offset -0.5", rows[rows.adjuster_params == '{"offset": -0.5}']),
+                              ("restart off", rows[~rows.restart.astype(bool)])):
+            if default.empty or variant.empty:
+                continue
+            d, v = default.set_index("budget"), variant.set_index("budget")
+            p = compare_curves(v, d)
+            keep = v.index >= 2**6
+            better = int(((p < SIGNIFICANCE) & (v.failure_rate < d.failure_rate))[keep].sum())
+            worse = int(((p < SIGNIFICANCE) & (v.failure_rate > d.failure_rate))[keep].sum())
+            lines.append(f"| {tree} | {name} | {v.failure_rate[keep].mean():.3f} | "
+                         f"{d.failure_rate[keep].mean():.3f} | {better} / {worse} |")
+    return "\n".join(lines)
+
+
+def report_markdown(frame: pd.DataFrame, tests: pd.DataFrame, title: str, figures: list[str],
+                    preamble: str) -> str:
+    found = claims(frame, tests)
+    agree = sum(c.agrees for c in found)
+    rows = "\n".join(f"| {c.figure} | {c.paper} | {c.ours} | "
+                     f"{'agrees' if c.agrees else '**differs**'} |" for c in found)
+    images = "\n".join(f"![{name}]({name}.png)" for name in figures)
+    return f"""# {title}
+
+{preamble}
+
+## The paper's claims beside our numbers
+
+{agree} of {len(found)} claims hold on our results. Mean failure = average failure rate over
+budgets 2^6..2^14; "significantly better" counts budgets >= 256 where a two-tailed Welch t-test
+against Plain rejects at {SIGNIFICANCE}.
+
+| fig. | the paper says | we measured | verdict |
+|---|---|---|---|
+{rows}
+
+## Figures
+
+{images}
+
+## Ablations the paper leaves open (UCT, MaxFrequency)
+
+Offset -0.5 is the variant the paper's derivation "t = s - 0.5" suggests; "restart off" drops
+the exploration restart of Eqs. 6-8. Compared with the default MaxFrequency per budget >= 64.
+
+{ablation_markdown(frame)}
+
+## Welch t-tests against Plain
+
+Each cell: failure rate (difference to Plain; * where p < {SIGNIFICANCE}). Full table:
+`welch_tests.csv`.
+
+{welch_markdown(tests)}
+"""

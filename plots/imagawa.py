@@ -1,0 +1,114 @@
+"""Seed 001's Figs. 3-9 (and the ablations) from a study's stored results."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from experiments.imagawa import (
+    ADJUSTERS,
+    ALL_ADJUSTER_TREES,
+    CONSTANT_TREES,
+    POLICIES,
+    RANDOM_TREES,
+    is_default,
+)
+
+from .style import new_figure
+
+POLICY_NAMES = {"ucb1": "UCT (UCB1)", "klucb": "KL-UCB", "thompson": "Thompson sampling"}
+ADJUSTER_NAMES = {"plain": "Plain", "static": "Static", "score": "Score", "value": "Value",
+                  "maxfreq": "MaxFrequency"}
+
+# name -> (title, fixed column values, panel column and values, line column and values)
+FIGURES = {
+    "fig3_ucb1_constant": ("UCT in Constant trees", {"policy": "ucb1"},
+                           ("adjuster", ("plain", "maxfreq")), ("tree", CONSTANT_TREES)),
+    "fig4_thompson_constant": ("Thompson sampling in Constant trees", {"policy": "thompson"},
+                               ("adjuster", ("plain", "maxfreq")), ("tree", CONSTANT_TREES)),
+    "fig4x_klucb_constant": ("KL-UCB in Constant trees (omitted in the paper)",
+                             {"policy": "klucb"}, ("adjuster", ("plain", "maxfreq")),
+                             ("tree", CONSTANT_TREES)),
+    "fig5_constant(1,5)": ("Enhancements in Constant(1,5)", {"tree": "constant(1,5)"},
+                           ("policy", POLICIES), ("adjuster", ADJUSTERS)),
+    "fig6_constant'(1,13)": ("Enhancements in Constant'(1,13)", {"tree": "constant'(1,13)"},
+                             ("policy", POLICIES), ("adjuster", ADJUSTERS)),
+    "fig7_ucb1_random": ("UCT in Random trees", {"policy": "ucb1"},
+                         ("adjuster", ("plain", "maxfreq")), ("tree", RANDOM_TREES)),
+    "fig8_thompson_random": ("Thompson sampling in Random trees", {"policy": "thompson"},
+                             ("adjuster", ("plain", "maxfreq")), ("tree", RANDOM_TREES)),
+    "fig8x_klucb_random": ("KL-UCB in Random trees (omitted in the paper)", {"policy": "klucb"},
+                           ("adjuster", ("plain", "maxfreq")), ("tree", RANDOM_TREES)),
+    "fig9_random(4,3)": ("Enhancements in Random(4,3)", {"tree": "random(4,3)"},
+                         ("policy", POLICIES), ("adjuster", ADJUSTERS)),
+}
+
+
+def _name(column: str, value: str) -> str:
+    return {"policy": POLICY_NAMES, "adjuster": ADJUSTER_NAMES}.get(column, {}).get(value, value)
+
+
+def plot_curve(ax, rows: pd.DataFrame, label: str, colour: str):
+    """One failure-rate curve with a +-1 standard-error band, log-x."""
+    rows = rows.sort_values("budget")
+    ax.plot(rows.budget, rows.failure_rate, color=colour, lw=1.2, marker=".", ms=3, label=label)
+    ax.fill_between(rows.budget, rows.failure_rate - rows.stderr,
+                    rows.failure_rate + rows.stderr, color=colour, alpha=0.2, lw=0)
+    ax.set_xscale("log", base=2)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("playouts")
+    return ax
+
+
+def paper_figure(frame: pd.DataFrame, name: str):
+    """The figure ``name`` of FIGURES from results, or None when none of its curves is stored."""
+    title, fixed, (panel_by, panels), (line_by, lines) = FIGURES[name]
+    rows = frame[is_default(frame)]
+    for column, value in fixed.items():
+        rows = rows[rows[column] == value]
+    panels = [p for p in panels if (rows[panel_by] == p).any()]
+    if not panels:
+        return None
+    fig, axes = new_figure(1, len(panels), figsize=(4.0 * len(panels), 3.3), sharey=True,
+                           squeeze=False)
+    for letter, (ax, panel) in zip("abcdefgh", zip(axes[0], panels)):
+        for number, line in enumerate(lines):
+            curve = rows[(rows[panel_by] == panel) & (rows[line_by] == line)]
+            if not curve.empty:
+                runs = int(curve.runs.iloc[0])
+                plot_curve(ax, curve, f"{_name(line_by, line)}", f"C{number}")
+        ax.set_title(f"({letter}) {_name(panel_by, panel)}", fontsize=9)
+        ax.legend(fontsize=7)
+    axes[0][0].set_ylabel("failure rate")
+    fig.suptitle(f"{title}  ({runs:,} runs per curve)", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def ablation_figure(frame: pd.DataFrame):
+    """UCT with MaxFrequency: default vs offset -0.5 vs no restart, beside Plain."""
+    rows = frame[frame.policy == "ucb1"]
+    trees = [t for t in ALL_ADJUSTER_TREES if (rows.tree == t).any()]
+    if not trees:
+        return None
+    fig, axes = new_figure(1, len(trees), figsize=(4.0 * len(trees), 3.3), sharey=True,
+                           squeeze=False)
+    variants = (
+        ("Plain", lambda r: (r.adjuster == "plain")),
+        ("MaxFrequency", lambda r: (r.adjuster == "maxfreq") & (r.adjuster_params
+                                    == '{"offset": 0.0}') & r.restart.astype(bool)),
+        ("offset -0.5", lambda r: (r.adjuster == "maxfreq")
+         & (r.adjuster_params == '{"offset": -0.5}')),
+        ("restart off", lambda r: (r.adjuster == "maxfreq") & ~r.restart.astype(bool)),
+    )
+    for ax, tree in zip(axes[0], trees):
+        at = rows[rows.tree == tree]
+        for number, (label, select) in enumerate(variants):
+            curve = at[select(at)]
+            if not curve.empty:
+                plot_curve(ax, curve, label, f"C{number}")
+        ax.set_title(tree, fontsize=9)
+        ax.legend(fontsize=7)
+    axes[0][0].set_ylabel("failure rate")
+    fig.suptitle("Ablations of MaxFrequency (UCT)", fontsize=10)
+    fig.tight_layout()
+    return fig

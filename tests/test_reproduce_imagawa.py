@@ -1,0 +1,54 @@
+"""``mctslab reproduce imagawa`` end to end on a tiny scale: every figure, the Welch tables and
+the report are written, and a second run resumes without recomputing."""
+
+import pandas as pd
+import pytest
+
+import experiments.imagawa as imagawa
+from experiments.cli import main
+from experiments.imagawa import imagawa_study
+from experiments.reproduce_imagawa import reproduce_imagawa
+
+
+def test_study_covers_every_curve_of_figs_3_to_9():
+    study = imagawa_study("paper")
+    keys = {(c.tree, c.policy, c.adjuster) for c in study.curves}
+    assert ("constant(1,1)", "thompson", "maxfreq") in keys
+    assert ("random(4,0)", "klucb", "plain") in keys
+    for tree in ("constant(1,5)", "constant'(1,13)", "random(4,3)"):
+        for policy in ("ucb1", "klucb", "thompson"):
+            for adjuster in ("plain", "static", "score", "value", "maxfreq"):
+                assert (tree, policy, adjuster) in keys
+    runs = {c.tree: c.total_runs for c in study.curves}
+    assert runs["constant(1,5)"] == 1000 and runs["random(4,3)"] == 40_000
+    assert all(c.max_budget == 2**14 and c.branching == 4 and c.depth == 8 for c in study.curves)
+    quick = imagawa_study("quick")
+    assert {c.tree: c.total_runs for c in quick.curves}["random(4,3)"] == 2000  # 1/20
+
+
+def test_tiny_reproduction_writes_everything_and_resumes(tmp_path, monkeypatch):
+    monkeypatch.setitem(imagawa.SCALES, "quick", {"constant": (1, 4), "random": (1, 4)})
+    report = reproduce_imagawa(tmp_path, "quick", workers=1, progress=False)
+    text = report.read_text()
+    assert "## The paper's claims beside our numbers" in text and "| 7a |" in text
+    for stem in ("fig2_constantprime-1-13", "fig3_ucb1_constant", "fig4_thompson_constant",
+                 "fig5_constant-1-5", "fig6_constantprime-1-13", "fig7_ucb1_random",
+                 "fig8_thompson_random", "fig9_random-4-3", "ablations_maxfreq"):
+        assert (tmp_path / f"{stem}.png").stat().st_size > 10_000
+        assert (tmp_path / f"{stem}.pdf").exists()
+    tests = pd.read_csv(tmp_path / "welch_tests.csv")
+    assert set(tests.adjuster) == {"static", "score", "value", "maxfreq"}
+    assert tests.p.between(0, 1).all()
+    again = reproduce_imagawa(tmp_path, "quick", workers=1, progress=False)
+    assert "computed 0 of" in again.read_text()
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["reproduce", "nobody"], "invalid choice"),
+    (["reproduce", "imagawa", "--scale", "huge"], "invalid choice"),
+    (["reproduce", "imagawa", "--workers", "0"], "at least 1"),
+])
+def test_bad_options_are_one_line(argv, words, capsys, tmp_path):
+    assert main(argv + ["--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
