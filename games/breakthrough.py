@@ -130,13 +130,9 @@ def quality(state):
 
 
 @njit(cache=True)
-def policy_action(state, out, rng):
-    """The playout policy of seed 000: a decisive move (reaching the far row or taking the last
-    pawn) whenever one exists, else a uniformly random move; ties between decisive moves are
-    broken uniformly at random (reservoir sampling). Returns -1 at a terminal."""
-    n = legal_actions(state, out)
-    if n == 0:
-        return -1
+def decisive_action(state, out, n, rng):
+    """A decisive move (reaching the far row or taking the last pawn) among ``out[:n]``, drawn
+    uniformly at random (reservoir sampling); -1 when there is none."""
     player = state[TO_MOVE]
     chosen, seen = -1, 0
     for i in range(n):
@@ -144,7 +140,18 @@ def policy_action(state, out, rng):
             seen += 1
             if randint(rng, seen) == 0:
                 chosen = out[i]
-    return chosen if seen > 0 else out[randint(rng, n)]
+    return chosen
+
+
+@njit(cache=True)
+def policy_action(state, out, rng):
+    """The playout policy of seed 000: a decisive move whenever one exists (``decisive_action``),
+    else a uniformly random move. Returns -1 at a terminal."""
+    n = legal_actions(state, out)
+    if n == 0:
+        return -1
+    chosen = decisive_action(state, out, n, rng)
+    return chosen if chosen >= 0 else out[randint(rng, n)]
 
 
 def cell_name(cell: int) -> str:

@@ -16,7 +16,8 @@ Contract, for every game (states are small ``int8`` arrays, actions ``int64``):
   ``quality`` (q in (0, 1) for the winner, DESIGN §9; 1/2 for a draw).
 - ``policy_action(gid, state, out, rng) -> action``: one step of the game's playout policy
   (seed 000 Sect. 6.1), -1 at a terminal; ``random_action`` is the uniform policy. ``rng`` is
-  a ``bandits.rng.seed_state(seed)`` array.
+  a ``bandits.rng.seed_state(seed)`` array. ``decisive_action(gid, state, out, n, rng)``: the
+  moves the policy always plays (-1 if none; games without such a rule need no branch).
 - ``playout(gid, state, out, rng, uniform) -> moves``: play to the end in place.
 Adding a game: give it these functions in its module and one branch in each dispatcher here.
 """
@@ -95,6 +96,15 @@ def policy_action(gid, state, out, rng):
     if gid == CHECKERS:
         return checkers.policy_action(state, out, rng)
     return amazons.policy_action(state, out, rng)
+
+
+@njit(cache=True)
+def decisive_action(gid, state, out, n, rng):
+    """A move among ``out[:n]`` that the game's playout policy always plays (seed 000 Sect. 6.1:
+    decisive moves in Breakthrough), drawn uniformly; -1 if none or the game has no such rule."""
+    if gid == BREAKTHROUGH:
+        return breakthrough.decisive_action(state, out, n, rng)
+    return -1
 
 
 @njit(cache=True)

@@ -1,51 +1,73 @@
 """Compiled MCTS for the real games (DESIGN §6, §9; seed 000, Algorithm 1), one search per call.
 
-One iteration: select from the root by UCT (mean + C sqrt(ln N / n), unvisited children first,
-ties at random) to a leaf of the search tree; a non-terminal leaf is expanded (all its moves
-added) and a playout by the game's policy starts from one child drawn uniformly; negamax backup
-(each node keeps the sum of rewards of the player who made its move). MCTS-Solver with draws: a
-terminal reached in the tree is proven; a node whose child is a proven win for the child's mover
-is a proven loss for its own mover, and once all children are proven it takes the best of them.
+One iteration: select from the root by the bandit policy to a leaf of the search tree; a
+non-terminal leaf is expanded (all its moves added) and a playout (``mcts.playouts``: uniform,
+the game's policy, or MAST epsilon-greedy) starts from one child drawn uniformly; the reward
+(``mcts.rewards``: outcome, quality bonuses, or terminal quality) is backed up negamax (each node
+keeps the sum of rewards of the player who made its move). MCTS-Solver with draws: a terminal
+reached in the tree is proven; a node whose child is a proven win for the child's mover is a
+proven loss for its own mover, and once all children are proven it takes the best of them.
 Selection takes a proven-winning child and avoids proven-losing ones; a solved root stops the
 search. The move played: a proven win, else the most visited root child not proven losing.
 
-Shaped rewards (seed 000, Eqs. 4-8): the winner's reward 1 becomes 1 + a b(lambda) per enabled
-bonus, b(lambda) = -1 + 2 / (1 + exp(-k lambda)), with lambda_r = (mean_D[w] - d) / sd_D[w]
-(Relative Bonus, d = depth of the playout's start node + playout length) and lambda_q =
-(q - mean_Q[w]) / sd_Q[w] (Qualitative Bonus); draws get no bonus. Statistics are per winner,
-per search, updated after use; the first 5% of the budget is not shaped. a is fixed, or online
-(``ONLINE``): a' = |Cov(Y^w, Y) / Var(Y)| with Y^w = Y when the searching player wins, else 0
-(Eqs. 9-10), estimated from the playouts so far.
+Selection policies are the bandit cores of ``bandits`` (DESIGN §4) on a child's mean m, its visits
+T_i and its parent's t: UCT m + C sqrt(ln t / T_i) on the reward scale; KL-UCB and Thompson on
+p = (m + R) / (2R) in [0, 1] (``mcts.rewards.unit_mean``; their rewards are clipped to [-R, R]).
+Unvisited children come first under UCT and KL-UCB; Thompson draws Beta(1, 1) for them. Ties are
+broken uniformly at random.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
+from bandits import index_tables, klucb_arm_value, thompson_value, ucb1_value
 from bandits.rng import randint, seed_state
 from games import Game, State, compiled
+
+from .playouts import MAST, POLICY, mast_key, mast_update, new_table, playout
+from .rewards import ONLINE, WARMUP, reward_bound, unit_mean, winner_reward
 
 UNPROVEN, WIN, DRAW, LOSS = 0, 1, 2, 3  # proven values, from the view of the node's mover
 ACTION, FIRST_CHILD, N_CHILDREN, MOVER = 0, 1, 2, 3  # columns of ``nodes``
 VISITS, REWARDS = 0, 1  # columns of ``stats``
-ONLINE = -1.0  # a bonus weight a of ONLINE means a' of seed 000, Eq. 10
-WARMUP = 0.05  # share of the budget played before rewards are shaped
+UCT, KLUCB, THOMPSON = 0, 1, 2  # selection policies
+POLICIES = {"uct": UCT, "klucb": KLUCB, "thompson": THOMPSON}
+
+__all__ = [
+    "DEFAULT",
+    "DRAW",
+    "KLUCB",
+    "LOSS",
+    "ONLINE",
+    "POLICIES",
+    "THOMPSON",
+    "UCT",
+    "UNPROVEN",
+    "WARMUP",
+    "WIN",
+    "GameSearchConfig",
+    "SearchResult",
+    "search",
+]
 
 
 class GameSearchConfig(NamedTuple):
-    """UCT constant and the bonuses; k = 0 disables a bonus."""
+    """Selection policy, rewards and playouts of one search; k = 0 disables a bonus."""
 
-    c: float = 0.8
+    c: float = 0.8  # UCT's C, or KL-UCB's c in ln t + c ln ln t (Thompson: unused)
+    policy: int = UCT  # UCT, KLUCB or THOMPSON
     rb_k: float = 0.0  # Relative Bonus slope (seed 000 Table 1: 8.0 for Breakthrough)
     rb_a: float = 0.25  # its weight, or ONLINE
     qb_k: float = 0.0  # Qualitative Bonus slope (seed 000 Table 3: 2.0 for Breakthrough)
     qb_a: float = 0.25
-    uniform: bool = False  # uniform random playouts instead of the game's policy
+    quality: bool = False  # reward = terminal quality q alone (seed 000 Table 4)
+    playout: int = POLICY  # mcts.playouts.UNIFORM, POLICY or MAST
+    epsilon: float = 1.0  # MAST: probability of a uniformly random playout move
 
 
 @dataclass(frozen=True)
@@ -72,7 +94,8 @@ def search(game: Game, state: State | np.ndarray, budget: int,
     if compiled.is_terminal(game.game_id, array):
         raise ValueError("the position is terminal; search a position with legal moves")
     nodes, stats, proven, playouts, action = _search(
-        game.game_id, array.copy(), game.max_actions, budget, config, seed_state(seed))
+        game.game_id, array.copy(), game.max_actions, budget, config, reward_bound(config),
+        index_tables(budget + 1), seed_state(seed))
     first, count = nodes[0, FIRST_CHILD], nodes[0, N_CHILDREN]
     children = slice(first, first + count)
     visits = stats[children, VISITS]
@@ -82,7 +105,7 @@ def search(game: Game, state: State | np.ndarray, budget: int,
 
 
 @njit(cache=True)
-def _search(gid, root, max_actions, budget, config, rng):
+def _search(gid, root, max_actions, budget, config, bound, tables, rng):
     capacity = 1024
     nodes = np.full((capacity, 4), -1, dtype=np.int64)
     stats = np.zeros((capacity, 2))
@@ -92,8 +115,11 @@ def _search(gid, root, max_actions, budget, config, rng):
     n_nodes = 1
     out = np.empty(max_actions, dtype=np.int64)
     path = np.empty(budget + 2, dtype=np.int64)
-    shaping = np.zeros((2, 2, 3))  # [bonus RB/QB, winner, count/mean/M2]
-    online = np.zeros((2, 5))  # [bonus, n / sum Y / sum Y^2 / sum Y^w / sum Y^w Y]
+    moments = np.zeros((2, 2, 3))  # [bonus RB/QB, winner, count/mean/M2]
+    sums = np.zeros((2, 5))  # [bonus, n / sum Y / sum Y^2 / sum Y^w / sum Y^w Y]
+    keys, values, used = new_table()
+    trail = np.empty(256, dtype=np.int64)
+    clip = config.policy != UCT
     state = root.copy()
     playouts = 0
     while playouts < budget and proven[0] == UNPROVEN:
@@ -101,7 +127,7 @@ def _search(gid, root, max_actions, budget, config, rng):
         node, depth = 0, 0
         path[0] = 0
         while nodes[node, FIRST_CHILD] >= 0:
-            node = _select(nodes, stats, proven, node, config.c, rng)
+            node = _select(nodes, stats, proven, node, config, bound, tables, rng)
             compiled.apply_action(gid, state, nodes[node, ACTION])
             depth += 1
             path[depth] = node
@@ -125,31 +151,54 @@ def _search(gid, root, max_actions, budget, config, rng):
         if terminal:
             _prove(nodes, proven, path, depth, compiled.winner(gid, state))
         else:
-            length = compiled.playout(gid, state, out, rng, config.uniform)
+            length, trail = playout(gid, state, out, rng, config.playout, config.epsilon, keys,
+                                    values, trail)
         w = compiled.winner(gid, state)
-        reward = 1.0
+        reward = 0.0
         if w >= 0:
-            q = compiled.quality(gid, state)
-            shaped = playouts >= WARMUP * budget
-            if config.rb_k > 0:
-                reward += _bonus(shaping[0], online[0], w, me, depth + length, -1.0,
-                                 config.rb_k, config.rb_a, shaped)
-            if config.qb_k > 0:
-                reward += _bonus(shaping[1], online[1], w, me, q, 1.0, config.qb_k, config.qb_a,
-                                 shaped)
+            reward = winner_reward(config, moments, sums, w, me, depth + length,
+                                   compiled.quality(gid, state), playouts >= WARMUP * budget)
+            if clip:
+                reward = min(max(reward, -bound), bound)
         for ply in range(depth + 1):
             at = path[ply]
             stats[at, VISITS] += 1.0
             if w >= 0:
                 stats[at, REWARDS] += reward if nodes[at, MOVER] == w else -reward
+        if config.playout == MAST:
+            for ply in range(1, depth + 1):
+                at = path[ply]
+                keys, values = mast_update(keys, values, used,
+                                           mast_key(nodes[at, ACTION], nodes[at, MOVER]),
+                                           _outcome(nodes[at, MOVER], w))
+            for i in range(length):
+                keys, values = mast_update(keys, values, used, trail[i],
+                                           _outcome(trail[i] & 1, w))
         playouts += 1
     return nodes, stats, proven, playouts, _final_action(nodes, stats, proven, rng)
 
 
+@njit(inline="always")
+def _outcome(player, w):
+    """+1, -1 or 0: the unshaped outcome of a game won by w (-1 a draw) for ``player``."""
+    return 0.0 if w < 0 else (1.0 if player == w else -1.0)
+
+
 @njit(cache=True)
-def _select(nodes, stats, proven, parent, c, rng):
-    """The child of ``parent`` to descend to: a proven win, else the best UCT value among the
-    children not proven lost (unvisited ones first); ties uniformly at random."""
+def _index(config, mean, count, parent_count, bound, tables, rng):
+    """The selection index of one child (``bandits`` cores; see the module's docstring)."""
+    if config.policy == UCT:
+        return ucb1_value(mean, count, parent_count, config.c, tables, rng)
+    p = unit_mean(mean, bound)
+    if config.policy == KLUCB:
+        return klucb_arm_value(p, count, parent_count, config.c, tables, rng)
+    return thompson_value(p, count, parent_count, config.c, tables, rng)
+
+
+@njit(cache=True)
+def _select(nodes, stats, proven, parent, config, bound, tables, rng):
+    """The child of ``parent`` to descend to: a proven win, else the best index among the
+    children not proven lost; ties uniformly at random."""
     first, count = nodes[parent, FIRST_CHILD], nodes[parent, N_CHILDREN]
     losses, wins, pick = 0, 0, -1
     for child in range(first, first + count):
@@ -162,13 +211,14 @@ def _select(nodes, stats, proven, parent, c, rng):
     if wins > 0:
         return pick
     skip_losses = losses < count
-    log_n = math.log(max(stats[parent, VISITS], 1.0))
+    parent_count = np.int64(stats[parent, VISITS])
     best, ties = -np.inf, 0
     for child in range(first, first + count):
         if skip_losses and proven[child] == LOSS:
             continue
         n = stats[child, VISITS]
-        value = np.inf if n == 0 else stats[child, REWARDS] / n + c * math.sqrt(log_n / n)
+        mean = stats[child, REWARDS] / n if n > 0 else 0.0
+        value = _index(config, mean, np.int64(n), parent_count, bound, tables, rng)
         if value > best:
             best, pick, ties = value, child, 1
         elif value == best:
@@ -199,34 +249,6 @@ def _prove(nodes, proven, path, depth, w):
         if best == UNPROVEN:
             return
         proven[node] = LOSS if best == WIN else (WIN if best == LOSS else DRAW)
-
-
-@njit(cache=True)
-def _bonus(moments, sums, w, me, y, sign, k, a, shaped):
-    """a b(lambda) for one observation y of a game won by w (0 during the warm-up), then the
-    update of w's running mean and variance (Welford) and of the sums behind a'.
-    ``sign`` = -1 for the Relative Bonus (short is good), +1 for the Qualitative Bonus."""
-    count, mean, m2 = moments[w, 0], moments[w, 1], moments[w, 2]
-    bonus = 0.0
-    if shaped and count > 1 and m2 > 0:
-        lam = sign * (y - mean) / math.sqrt(m2 / (count - 1))
-        weight = a
-        if a == ONLINE:
-            n, s, ss, sw, swy = sums[0], sums[1], sums[2], sums[3], sums[4]
-            var = ss - s * s / n
-            weight = abs((swy - sw * s / n) / var) if var > 0 else 0.0
-        bonus = weight * (-1.0 + 2.0 / (1.0 + math.exp(-k * lam)))
-    count += 1
-    delta = y - mean
-    mean += delta / count
-    moments[w, 0], moments[w, 1], moments[w, 2] = count, mean, m2 + delta * (y - mean)
-    y_w = y if w == me else 0.0
-    sums[0] += 1
-    sums[1] += y
-    sums[2] += y * y
-    sums[3] += y_w
-    sums[4] += y_w * y
-    return bonus
 
 
 @njit(cache=True)

@@ -3,7 +3,8 @@
 import pytest
 
 from games import get_game
-from mcts.games import LOSS, ONLINE, WIN, GameSearchConfig, search
+from mcts.games import KLUCB, LOSS, ONLINE, THOMPSON, WIN, GameSearchConfig, search
+from mcts.playouts import MAST, UNIFORM
 
 
 def board(size, **cells):
@@ -13,19 +14,26 @@ def board(size, **cells):
     return ["".join(row) for row in rows]
 
 
-def test_breakthrough_win_in_one_is_proven_and_played():
+@pytest.mark.parametrize("config", [
+    GameSearchConfig(), GameSearchConfig(policy=KLUCB, c=0.0, qb_k=2.0),
+    GameSearchConfig(policy=THOMPSON, playout=MAST, epsilon=0.7),
+], ids=["uct", "klucb+qb", "thompson+mast"])
+def test_breakthrough_win_in_one_is_proven_and_played(config):
     game = get_game("breakthrough")
     state = game.from_board(board(8, c7="w", a2="w", h2="b", g3="b"))
-    result = search(game, state, 500, seed=1)
+    result = search(game, state, 500, config, seed=1)
     assert state.action_to_string(result.action) in ("c7c8", "c7b8", "c7d8")
     assert WIN in result.proven and result.playouts < 500
 
 
-def test_breakthrough_must_stop_the_runner():
+@pytest.mark.parametrize("config", [
+    GameSearchConfig(), GameSearchConfig(policy=KLUCB, c=0.0), GameSearchConfig(policy=THOMPSON),
+], ids=["uct", "klucb", "thompson"])
+def test_breakthrough_must_stop_the_runner(config):
     """Black threatens b2-b1 (and a1/c1); White's only defence is capturing b2 with a1 or c1."""
     game = get_game("breakthrough")
     state = game.from_board(board(8, b2="b", a1="w", c1="w", h7="b", h5="w"))
-    result = search(game, state, 3000, seed=2)
+    result = search(game, state, 3000, config, seed=2)
     assert state.action_to_string(result.action) in ("a1xb2", "c1xb2")
     losing = [state.action_to_string(a)
               for a, p in zip(result.actions, result.proven, strict=True) if p == LOSS]
@@ -53,7 +61,9 @@ def test_amazons_move_that_walls_in_the_opponent():
 
 @pytest.mark.parametrize("config", [
     GameSearchConfig(), GameSearchConfig(rb_k=8.0), GameSearchConfig(qb_k=2.0, qb_a=ONLINE),
-    GameSearchConfig(rb_k=8.0, rb_a=ONLINE, qb_k=2.0, uniform=True),
+    GameSearchConfig(rb_k=8.0, rb_a=ONLINE, qb_k=2.0, playout=UNIFORM),
+    GameSearchConfig(playout=MAST, epsilon=0.7), GameSearchConfig(quality=True),
+    GameSearchConfig(policy=KLUCB, c=0.0, qb_k=2.0), GameSearchConfig(policy=THOMPSON, rb_k=8.0),
 ])
 def test_budget_and_seed_determine_the_search(config):
     game = get_game("breakthrough")

@@ -1,5 +1,5 @@
 """Sub-commands of ``mctslab``, in the order ``--help`` lists them."""
 
-from . import analyze, failure_rate, games, plot, reproduce, study
+from . import analyze, failure_rate, games, play, plot, reproduce, study, tournament
 
-COMMANDS = [analyze, failure_rate, reproduce, study, plot, games]
+COMMANDS = [analyze, failure_rate, reproduce, study, plot, games, play, tournament]

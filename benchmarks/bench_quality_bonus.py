@@ -1,0 +1,51 @@
+"""The headline check of seed 000 (Tables 1 and 3) in Breakthrough: at equal playouts per move,
+uct+qb beats plain uct clearly, while uct+rb stays close to 50%. Runs the tournaments (seats
+swapped every other game) and prints A's win rate with its 95% Wilson interval.
+
+    python benchmarks/bench_quality_bonus.py [--games N] [--playouts P] [--workers W] [--out DIR]
+        [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from experiments.tournament import Tournament, run_tournament, summarize
+
+PAIRINGS = [("uct+qb", "uct"), ("uct+rb", "uct")]
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="breakthrough")
+    parser.add_argument("--games", type=int, default=300, help="games per pairing")
+    parser.add_argument("--playouts", type=int, default=1000, help="playouts per move")
+    parser.add_argument("--workers", type=int, help="processes (default: all cores)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", help="folder for the tournaments' blocks (resumable)")
+    parser.add_argument("--json", action="store_true", help="print JSON lines")
+    args = parser.parse_args(argv)
+    rows = []
+    for a, b in PAIRINGS:
+        tournament = Tournament(args.game, a, b, args.games, args.playouts, args.seed)
+        folder = Path(args.out) / f"{a}-vs-{b}" if args.out else None
+        start = time.perf_counter()
+        results = run_tournament(tournament, folder, workers=args.workers)
+        row = {"a": a, "b": b, "playouts": args.playouts, **summarize(results),
+               "seconds": round(time.perf_counter() - start, 1)}
+        rows.append(row)
+        if args.json:
+            print(json.dumps(row), flush=True)
+        else:
+            lo, hi = row["ci95"]
+            print(f"{a:>8} vs {b:<4} {row['games']} games at {args.playouts} playouts: "
+                  f"win rate of A {row['win_rate_a']:.3f} (95% Wilson {lo:.3f}-{hi:.3f}), "
+                  f"{row['seconds']:.0f} s", flush=True)
+    return rows
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+"""Player specs: strings such as ``uct``, ``uct+qb``, ``uct(c=0.8)+rb(k=8)+qb(k=2,a=online)``,
+``thompson+qb``, ``klucb``, ``uct+quality``, parsed into a ``GameSearchConfig`` for one game.
+
+Grammar: ``part ("+" part)*`` with ``part = name ["(" key=value ("," key=value)* ")"]``; the first
+part is the selection policy, the others enhancements, each at most once:
+
+| part | meaning | parameters (default) |
+|---|---|---|
+| ``uct`` | UCT, mean + C sqrt(ln t / T_i) | c (the game's C, ``mcts.presets``) |
+| ``klucb`` | KL-UCB on rewards mapped to [0, 1] | c of ln t + c ln ln t (0) |
+| ``thompson`` | Thompson sampling, Beta posterior on [0, 1] | none |
+| ``rb`` | Relative Bonus (seed 000 Eq. 6) | k (the game's k_RB), a (0.25 or ``online``) |
+| ``qb`` | Qualitative Bonus (seed 000 Eq. 8) | k (the game's k_QB), a (0.25 or ``online``) |
+| ``quality`` | reward = terminal quality alone (seed 000 Table 4) | none |
+| ``mast`` | MAST epsilon-greedy playouts | eps (the game's, else 0.1) |
+| ``random`` | uniformly random playouts (no decisive moves, no MAST) | none |
+
+Without ``mast`` or ``random`` a player uses the game's playout policy (``mcts.presets``).
+OpenSpiel games (``openspiel:NAME``) take the selection policy only (``mcts.generic``).
+Anything else is a ``ValueError`` of one line naming the part or parameter and what is allowed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from games import Game
+from games.openspiel import PREFIX
+
+from .games import POLICIES, UCT, GameSearchConfig, SearchResult, search
+from .generic import GenericResult, check_config, generic_search
+from .playouts import MAST, UNIFORM
+from .presets import preset
+from .rewards import ONLINE
+
+_PARAMETERS = {"uct": ("c",), "klucb": ("c",), "thompson": (), "rb": ("k", "a"),
+               "qb": ("k", "a"), "quality": (), "mast": ("eps",), "random": ()}
+_PART = re.compile(r"([a-z]+)(?:\((.*)\))?")
+_MAST_EPSILON = 0.1  # for games whose preset has no MAST
+
+
+@dataclass(frozen=True)
+class Player:
+    """An MCTS player: its spec as written and the search configuration it stands for."""
+
+    spec: str
+    config: GameSearchConfig
+
+    def search(self, game, state, playouts: int, seed: int) -> SearchResult | GenericResult:
+        """The compiled engine (``mcts.games``) for our games, ``mcts.generic`` for others."""
+        if isinstance(game, Game):
+            return search(game, state, playouts, self.config, seed)
+        return generic_search(game, state, playouts, self.config, np.random.default_rng(seed))
+
+
+def parse_player(spec: str, game: str) -> Player:
+    """The player ``spec`` describes in the game named ``game`` (whose presets fill defaults)."""
+    text = "".join(spec.split())
+    parts = [_parse_part(part, spec) for part in text.split("+")] if text else []
+    if not parts or parts[0][0] not in POLICIES:
+        raise ValueError(f"player spec {spec!r} must start with a selection policy: "
+                         f"one of {', '.join(POLICIES)} (e.g. uct+qb)")
+    names = [name for name, _ in parts]
+    for name in set(names):
+        if names.count(name) > 1:
+            raise ValueError(f"player spec {spec!r} names {name!r} twice; give each part once")
+    if sum(name in POLICIES for name in names) > 1:
+        raise ValueError(f"player spec {spec!r} names two selection policies; keep one")
+    for a, b in (("quality", "rb"), ("quality", "qb"), ("mast", "random")):
+        if a in names and b in names:
+            raise ValueError(f"player spec {spec!r} combines {a!r} and {b!r}, which exclude each "
+                             f"other; drop one")
+    config = _config(dict(parts), game)
+    if game.startswith(PREFIX):
+        check_config(config)
+    return Player(text, config)
+
+
+def _parse_part(part: str, spec: str) -> tuple[str, dict[str, str]]:
+    match = _PART.fullmatch(part)
+    name = part.partition("(")[0]
+    if name not in _PARAMETERS:
+        raise ValueError(f"unknown part {name!r} in player spec {spec!r}; "
+                         f"known parts: {', '.join(_PARAMETERS)}")
+    if match is None:
+        raise ValueError(f"cannot read {part!r} in player spec {spec!r}; write parameters as "
+                         f"{name}(key=value,...)")
+    params = {}
+    for item in filter(None, (match.group(2) or "").split(",")):
+        key, sep, value = item.partition("=")
+        if key not in _PARAMETERS[name] or not sep:
+            allowed = (f"takes {', '.join(_PARAMETERS[name])} (as key=value)"
+                       if _PARAMETERS[name] else "takes no parameters")
+            raise ValueError(f"bad parameter {item!r} of {name!r} in player spec {spec!r}; "
+                             f"{name} {allowed}")
+        params[key] = value
+    return name, params
+
+
+def _number(name: str, key: str, value: str, low: float, high: float = float("inf"),
+            positive: bool = False) -> float:
+    """``value`` as a number in [low, high] (and > 0 if ``positive``); ``ValueError`` else."""
+    try:
+        number = float(value)
+    except ValueError:
+        number = float("nan")
+    if not low <= number <= high or (positive and number <= 0):
+        span = ("> 0" if positive else f">= {low:g}") if high == float("inf") \
+            else f"in [{low:g}, {high:g}]"
+        raise ValueError(f"bad parameter {key}={value} of {name!r}: {key} must be a number {span}"
+                         + (" or online" if key == "a" else ""))
+    return number
+
+
+def _weight(name: str, value: str) -> float:
+    if value == "online":
+        return ONLINE
+    return _number(name, "a", value, 0.0)
+
+
+def _config(parts: dict[str, dict[str, str]], game: str) -> GameSearchConfig:
+    defaults = preset(game)
+    policy_name = next(name for name in parts if name in POLICIES)
+    policy = POLICIES[policy_name]
+    c_default = defaults.c if policy == UCT else 0.0
+    c = _number(policy_name, "c", parts[policy_name].get("c", str(c_default)), 0.0)
+    config = GameSearchConfig(c=c, policy=policy, playout=defaults.playout,
+                              epsilon=defaults.epsilon)
+    for bonus, k_default in (("rb", defaults.rb_k), ("qb", defaults.qb_k)):
+        if bonus in parts:
+            params = parts[bonus]
+            k = _number(bonus, "k", params.get("k", str(k_default)), 0.0, positive=True)
+            config = config._replace(**{f"{bonus}_k": k,
+                                        f"{bonus}_a": _weight(bonus, params.get("a", "0.25"))})
+    if "quality" in parts:
+        config = config._replace(quality=True)
+    if "random" in parts:
+        config = config._replace(playout=UNIFORM)
+    if "mast" in parts:
+        fallback = defaults.epsilon if defaults.playout == MAST else _MAST_EPSILON
+        eps = _number("mast", "eps", parts["mast"].get("eps", str(fallback)), 0.0, 1.0)
+        config = config._replace(playout=MAST, epsilon=eps)
+    return config

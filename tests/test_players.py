@@ -1,0 +1,69 @@
+"""Player specs: the examples of DESIGN §8, per-game defaults, and one-line errors."""
+
+import pytest
+
+from mcts.games import KLUCB, THOMPSON, UCT
+from mcts.players import parse_player
+from mcts.playouts import MAST, POLICY, UNIFORM
+from mcts.rewards import ONLINE
+
+
+def test_plain_uct_takes_the_games_defaults():
+    bt, ch = parse_player("uct", "breakthrough").config, parse_player("uct", "checkers").config
+    assert (bt.policy, bt.c, bt.playout, bt.epsilon) == (UCT, 0.8, MAST, 0.7)
+    assert (ch.c, ch.playout) == (1.0, POLICY)
+    assert bt.rb_k == bt.qb_k == 0 and not bt.quality
+
+
+def test_the_full_example():
+    config = parse_player("uct(c=0.8)+rb(k=8)+qb(k=2,a=online)", "amazons").config
+    assert (config.c, config.rb_k, config.rb_a, config.qb_k, config.qb_a) == (
+        0.8, 8.0, 0.25, 2.0, ONLINE)
+
+
+@pytest.mark.parametrize("spec, fields", [
+    ("uct+qb", {"qb_k": 2.0, "qb_a": 0.25, "rb_k": 0.0}),
+    ("uct + rb", {"rb_k": 8.0}),
+    ("thompson+qb", {"policy": THOMPSON, "qb_k": 2.0}),
+    ("klucb", {"policy": KLUCB, "c": 0.0}),
+    ("klucb(c=3)", {"policy": KLUCB, "c": 3.0}),
+    ("uct+quality", {"quality": True}),
+    ("uct+random", {"playout": UNIFORM}),
+    ("uct+mast(eps=0.2)", {"playout": MAST, "epsilon": 0.2}),
+])
+def test_specs(spec, fields):
+    config = parse_player(spec, "breakthrough").config
+    assert {key: getattr(config, key) for key in fields} == fields
+
+
+def test_mast_on_a_game_without_it_and_amazons_defaults():
+    assert parse_player("uct+mast", "checkers").config.epsilon == 0.1
+    config = parse_player("uct+qb+rb", "amazons").config
+    assert (config.c, config.rb_k, config.qb_k, config.epsilon) == (0.4, 2.2, 1.6, 0.3)
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("", "must start with a selection policy"),
+    ("qb", "must start with a selection policy"),
+    ("uct+foo", "unknown part 'foo'"),
+    ("uct(x=1)", "bad parameter 'x=1' of 'uct'"),
+    ("uct(c=abc)", "c must be a number >= 0"),
+    ("uct+rb(k=0)", "k must be a number > 0"),
+    ("uct+qb(a=x)", "or online"),
+    ("uct+mast(eps=2)", "eps must be a number in [0, 1]"),
+    ("thompson(c=1)", "takes no parameters"),
+    ("uct+qb+qb", "twice"),
+    ("uct+klucb", "two selection policies"),
+    ("uct+quality+qb", "exclude each other"),
+    ("uct(c=1", "cannot read"),
+])
+def test_bad_specs_are_one_line_value_errors(spec, words):
+    with pytest.raises(ValueError) as error:
+        parse_player(spec, "breakthrough")
+    assert words in str(error.value) and "\n" not in str(error.value)
+
+
+def test_openspiel_games_take_the_selection_policy_only():
+    assert parse_player("thompson", "openspiel:tic_tac_toe").config.policy == THOMPSON
+    with pytest.raises(ValueError, match="selection policy only"):
+        parse_player("uct+qb", "openspiel:tic_tac_toe")

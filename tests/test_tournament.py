@@ -1,0 +1,107 @@
+"""Tournaments: seats swapped, results fixed by the seed whatever the workers, resumption after
+a kill without recomputing finished blocks, the Wilson interval, and the CLI."""
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+from experiments.cli import main
+from experiments.tournament import Tournament, run_tournament, summarize, wilson_interval
+
+SMALL = Tournament("breakthrough", "uct+qb", "uct", games=6, playouts=20, seed=3, block=2)
+
+
+def test_seats_alternate_and_scores_match_winners():
+    results = run_tournament(SMALL, workers=1)
+    assert results["game"].tolist() == list(range(6))
+    assert results["a_seat"].tolist() == [0, 1, 0, 1, 0, 1]
+    won = results["winner"] == results["a_seat"]
+    assert (results["a_score"] == won.astype(float)).all()  # Breakthrough has no draws
+
+
+def test_seed_fixes_the_results(tmp_path):
+    """(Other worker counts: see the resumption test.)"""
+    one = run_tournament(SMALL, workers=1)
+    pd.testing.assert_frame_equal(one, run_tournament(SMALL, tmp_path, workers=1))
+    pd.testing.assert_frame_equal(one, run_tournament(SMALL, tmp_path, workers=1))  # from disk
+    other = run_tournament(Tournament(**{**SMALL.to_dict(), "seed": 4}), workers=1)
+    assert not one.equals(other)
+
+
+def test_a_folder_holds_one_tournament(tmp_path):
+    run_tournament(Tournament("breakthrough", "uct", "uct", 2, 5, block=2), tmp_path, workers=1)
+    with pytest.raises(ValueError, match="holds another tournament"):
+        run_tournament(Tournament("breakthrough", "uct", "uct", 2, 6, block=2), tmp_path)
+
+
+def test_killed_tournament_resumes_without_recomputing(tmp_path):
+    argv = ["tournament", "breakthrough", "--a", "uct+qb", "--b", "uct", "--games", "16",
+            "--playouts", "30", "--block", "2", "--seed", "7"]
+    out = tmp_path / "killed"
+    code = f"import sys; from experiments.cli import main; sys.exit(main({argv + ['--workers', '1', '--out', str(out)]!r}))"
+    process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    blocks = out / "blocks"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(blocks.glob("*.parquet"))) < 2:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    kept = {path.name: path.stat().st_mtime_ns for path in blocks.glob("*.parquet")}
+    assert 2 <= len(kept) < 8, "the tournament should be killed midway"
+    assert main(argv + ["--workers", "2", "--out", str(out), "--json"]) == 0
+    assert {p.name: p.stat().st_mtime_ns for p in blocks.glob("*.parquet") if p.name in kept} \
+        == kept
+    resumed = run_tournament(Tournament("breakthrough", "uct+qb", "uct", 16, 30, 7, 2), out)
+    whole = run_tournament(Tournament("breakthrough", "uct+qb", "uct", 16, 30, 7, 2), workers=1)
+    pd.testing.assert_frame_equal(resumed, whole)
+
+
+def test_wilson_interval_by_hand():
+    lo, hi = wilson_interval(0.5, 100)
+    assert abs(lo - 0.4038) < 1e-4 and abs(hi - 0.5962) < 1e-4
+    assert wilson_interval(1.0, 10)[1] == pytest.approx(1.0)
+    assert wilson_interval(0.0, 10)[0] == pytest.approx(0.0)
+
+
+def test_summary_counts_draws_half():
+    results = pd.DataFrame({"game": range(4), "a_seat": [0, 1, 0, 1], "winner": [0, -1, 1, 0],
+                            "a_score": [1.0, 0.5, 0.0, 0.0], "plies": [9, 9, 9, 9]})
+    summary = summarize(results)
+    assert (summary["wins_a"], summary["draws"], summary["losses_a"]) == (1, 1, 2)
+    assert summary["win_rate_a"] == 0.375 and summary["win_rate_a_first"] == 0.5
+
+
+def test_cli_json_keys(capsys):
+    assert main(["tournament", "openspiel:tic_tac_toe", "--a", "uct", "--b", "thompson",
+                 "--games", "2", "--playouts", "50", "--workers", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {"games", "wins_a", "draws", "win_rate_a", "ci95"} <= out.keys()
+    assert out["games"] == 2 and len(out["ci95"]) == 2
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["tournament", "breakthrough", "--a", "uct+x", "--b", "uct", "--games", "2",
+      "--playouts", "5"], "unknown part 'x'"),
+    (["tournament", "breakthrough", "--a", "uct", "--b", "uct", "--games", "0",
+      "--playouts", "5"], "--games 0 must be at least 1"),
+    (["play", "chess", "--player1", "uct", "--player2", "uct"], "unknown game 'chess'"),
+    (["play", "breakthrough", "--player1", "uct(c=-1)", "--player2", "uct"], "c must be"),
+])
+def test_bad_input_is_one_line_exit_2(argv, words, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+
+
+def test_play_shows_every_move(capsys):
+    assert main(["play", "breakthrough", "--player1", "uct+qb", "--player2", "klucb",
+                 "--playouts", "30", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "1. player1 (uct+qb):" in out and "2. player2 (klucb):" in out
+    assert out.rstrip().splitlines()[-1].endswith("moves") and "wins after" in out
