@@ -12,6 +12,9 @@ def perft(game: Game | str, depth: int, state: State | None = None) -> int:
     from ``state`` (default: the start) to ``depth`` plies; ``perft(game, 0) == 1``."""
     if isinstance(game, str):
         game = get_game(game)
+    if not isinstance(game, Game):
+        raise ValueError(f"perft counts moves of the two-player games; {game.name} is a dice "
+                         f"game: pick one of the others in `mctslab games list`")
     if depth < 0:
         raise ValueError(f"perft depth {depth} is negative; use --depth 0 or more")
     array = (state.array if state is not None else game.initial_array()).copy()

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import amazons, breakthrough, checkers, compiled
+from . import amazons, breakthrough, cantstop, chance, checkers, compiled, pig
 from .protocol import Game
+from .solitaire import SolitaireGame
 
-GAMES: dict[str, Game] = {
+GAMES: dict[str, Game | SolitaireGame] = {
     game.name: game
     for game in (
         Game("breakthrough", "Breakthrough 8x8", compiled.BREAKTHROUGH, breakthrough,
@@ -18,11 +19,16 @@ GAMES: dict[str, Game] = {
              partial(amazons.initial_state, 10), amazons.max_actions(10)),
         Game("amazons8", "Amazons 8x8 (the seed's framework)", compiled.AMAZONS, amazons,
              partial(amazons.initial_state, 8), amazons.max_actions(8)),
+        SolitaireGame("pig", f"Pig solitaire, two dice, {pig.DEFAULT_TURNS} turns (seed 003)",
+                      chance.PIG, pig, pig.initial_state, pig.MAX_ACTIONS, ucb_c=100.0),
+        SolitaireGame("cantstop", f"Can't Stop solitaire, {cantstop.DEFAULT_TURNS} turns "
+                      "(seed 003)", chance.CANT_STOP, cantstop, cantstop.initial_state,
+                      cantstop.MAX_ACTIONS, ucb_c=5500.0),
     )
 }
 
 
-def get_game(name: str) -> Game:
+def get_game(name: str) -> Game | SolitaireGame:
     """The game called ``name``; ``ValueError`` naming the known games otherwise."""
     try:
         return GAMES[name]

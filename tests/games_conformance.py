@@ -1,5 +1,6 @@
 """The conformance test every game's tests call (STYLE rule 6): random games through the checked
-protocol, plus the compiled kernels, must keep the invariants of ``games.compiled``."""
+protocol, plus the compiled kernels, must keep the invariants of ``games.compiled`` (two-player
+games) or ``games.chance`` (one-player chance games)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,19 @@ import numpy as np
 import pytest
 
 from bandits.rng import seed_state
-from games import Game, compiled
+from games import CHANCE, Game, SolitaireGame, chance, compiled
 
 MAX_PLIES = 2000
 
 
-def check_game_conformance(game: Game, n_games: int = 10, seed: int = 0) -> None:
+def check_game_conformance(game: Game | SolitaireGame, n_games: int = 10, seed: int = 0) -> None:
     """Random games: legal actions non-empty exactly until the terminal, distinct and within the
     buffer; ``legal_actions`` and ``child`` leave the state alone; replays are deterministic;
     returns are zero-sum in {-1, 0, 1} and q lies in (0, 1) at terminals; compiled playouts are
-    determined by their seed and end at terminals."""
+    determined by their seed and end at terminals. Chance games: ``check_chance_conformance``."""
+    if isinstance(game, SolitaireGame):
+        check_chance_conformance(game, n_games, seed)
+        return
     rng = np.random.default_rng(seed)
     for _ in range(n_games):
         _check_random_game(game, rng)
@@ -66,3 +70,56 @@ def _check_compiled_playouts(game: Game, seed: int) -> None:
             assert compiled.winner(game.game_id, state) in (-1, 0, 1)
             ends.append((moves, state))
         assert ends[0][0] == ends[1][0] and np.array_equal(ends[0][1], ends[1][1])
+
+
+def check_chance_conformance(game: SolitaireGame, n_games: int = 10, seed: int = 0) -> None:
+    """The same invariants for a one-player chance game: the player is 0 at decision nodes and
+    ``CHANCE`` exactly where ``chance_outcomes`` is a distribution over the legal outcomes;
+    replaying actions and outcomes is deterministic; ``returns`` is the score; compiled playouts
+    are determined by their seed and end at terminals with the score they report."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n_games):
+        _check_random_chance_game(game, rng)
+    out = np.empty(game.max_actions, dtype=np.int64)
+    ends = []
+    for run_seed in (seed, seed, seed + 1):
+        state = game.initial_array()
+        moves = chance.playout(game.game_id, state, out, seed_state(run_seed))
+        assert moves > 0 and chance.is_terminal(game.game_id, state)
+        assert chance.legal_actions(game.game_id, state, out) == 0
+        ends.append((moves, state))
+    assert ends[0][0] == ends[1][0] and np.array_equal(ends[0][1], ends[1][1])
+
+
+def _check_random_chance_game(game: SolitaireGame, rng: np.random.Generator) -> None:
+    state = game.new_initial_state()
+    history = []
+    while not state.is_terminal():
+        assert len(history) < MAX_PLIES, "game too long"
+        actions = state.legal_actions()
+        assert actions and len(set(actions)) == len(actions) <= game.max_actions
+        outcomes = state.chance_outcomes()
+        if state.current_player() == CHANCE:
+            assert [o for o, _ in outcomes] == actions
+            assert all(p > 0 for _, p in outcomes) and abs(sum(p for _, p in outcomes) - 1) < 1e-12
+        else:
+            assert state.current_player() == 0 and outcomes is None
+        before = state.array.copy()
+        action = actions[rng.integers(len(actions))]
+        child = state.child(action)
+        assert np.array_equal(state.array, before) and state.legal_actions() == actions
+        assert state.string_to_action(state.action_to_string(action)) == action
+        state.apply(action)
+        assert np.array_equal(state.array, child.array)
+        history.append(action)
+    assert state.legal_actions() == [] and state.chance_outcomes() is None
+    assert state.returns() == (state.score(),) and np.isfinite(state.score())
+    with pytest.raises(ValueError, match="not legal"):
+        state.apply(0)
+    with pytest.raises(ValueError, match="one-player"):
+        state.quality()
+    replay = game.new_initial_state()
+    for action in history:
+        replay.apply(action)
+    assert np.array_equal(replay.array, state.array)
+    assert isinstance(state.render(), str)

@@ -1,4 +1,5 @@
-"""``mctslab games list`` and ``mctslab games perft GAME --depth N``: the real games' rules."""
+"""``mctslab games list``, ``mctslab games perft GAME --depth N`` and ``mctslab games solve pig
+--turns T``: the real games' rules."""
 
 from __future__ import annotations
 
@@ -19,6 +20,12 @@ def register(subparsers) -> None:
     counting.add_argument("--depth", type=int, required=True, help="plies (whole moves)")
     counting.add_argument("--json", action="store_true", help="print JSON (key nodes)")
     counting.set_defaults(run=run_perft)
+    solving = sub.add_parser("solve", help="exact solution by expectimax (Pig solitaire)")
+    solving.add_argument("game", help="pig (the only game small enough to solve)")
+    solving.add_argument("--turns", type=int, required=True, help="turns in the game")
+    solving.add_argument("--json", action="store_true",
+                         help="print JSON (keys value, q_roll, q_stop, action)")
+    solving.set_defaults(run=run_solve)
 
 
 def run_list(args) -> int:
@@ -41,4 +48,26 @@ def run_perft(args) -> int:
                           "seconds": round(seconds, 4)}))
     else:
         print(f"perft({game.name}, {args.depth}) = {nodes}  ({seconds:.2f} s)")
+    return 0
+
+
+def run_solve(args) -> int:
+    from games import pig
+    from games.pig_solver import solve_pig
+
+    if args.game != "pig":
+        raise ValueError(f"only pig can be solved exactly, not {args.game!r}: "
+                         f"use `mctslab games solve pig --turns T`")
+    start = pig.initial_state(args.turns)
+    solution = solve_pig(args.turns)
+    q_roll, q_stop = solution.q_values(start)
+    action = pig.action_to_string(start, solution.optimal_action(start))
+    if args.json:
+        print(json.dumps({"game": "pig", "turns": args.turns, "value": solution.value(start),
+                          "q_roll": q_roll, "q_stop": q_stop, "action": action,
+                          "stop_from": solution.stop_from}))
+    else:
+        print(f"Pig solitaire, {args.turns} turns: optimal expected score {solution.value(start):.4f}"
+              f" (roll {q_roll:.4f}, stop {q_stop:.4f}: {action}); stopping is optimal at every"
+              f" turn total >= {solution.stop_from}")
     return 0

@@ -13,10 +13,22 @@ def _imagawa(args):
                              progress=False if args.quiet else None)
 
 
+
+def _veness(args):
+    from experiments.execution import default_workers
+    from experiments.reproduce_veness import reproduce_veness
+
+    if args.scheduler:
+        raise ValueError("--scheduler is supported by `reproduce imagawa` only; use --workers")
+    return reproduce_veness(args.out or f"results/veness-{args.scale}", args.scale,
+                            workers=args.workers or default_workers(), seed=args.seed)
+
+
 # paper -> (help, function(args) -> path of the report)
 PAPERS = {
     "imagawa": ("Imagawa & Kaneko, biased game trees: Figs. 2-9, Welch tests, ablations",
                 _imagawa),
+    "veness": ("Veness, Lanctot & Bowling, variance reduction: Figs. 1-2 on Pig", _veness),
 }
 
 

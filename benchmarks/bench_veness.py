@@ -1,0 +1,45 @@
+"""Pig solitaire: UCT against UCT+CV+CRN (seed 003 Fig. 2) at equal simulations, with 95%
+intervals and the engine's speed.
+
+    python benchmarks/bench_veness.py [--budgets 64 256] [--games 3000] [--turns 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import pandas as pd
+
+from experiments.veness import game_scores, score_summary
+
+
+def compare(budgets, games, turns, methods=("uct", "uct+cv+crn"), seed=2011):
+    """Rows (method, budget, games, mean, ci95_low, ci95_high, seconds)."""
+    rows = []
+    for budget in budgets:
+        for method in methods:
+            start = time.perf_counter()
+            summary = score_summary(game_scores(turns, method, budget, games, seed))
+            rows.append(summary.assign(seconds=time.perf_counter() - start))
+    return pd.concat(rows, ignore_index=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budgets", type=int, nargs="+", default=[64, 256])
+    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--turns", type=int, default=10)
+    args = parser.parse_args()
+    table = compare(args.budgets, args.games, args.turns)
+    print(table[["method", "budget", "games", "mean", "ci95_low", "ci95_high", "seconds"]]
+          .to_string(index=False, float_format="%.2f"))
+    for budget, rows in table.groupby("budget"):
+        base, best = rows.set_index("method").loc[["uct", "uct+cv+crn"]].itertuples()
+        apart = best.ci95_low > base.ci95_high
+        print(f"budget {budget}: UCT+CV+CRN - UCT = {best.mean - base.mean:+.2f}; 95% intervals "
+              f"{'do not overlap' if apart else 'overlap'}")
+
+
+if __name__ == "__main__":
+    main()
