@@ -5,8 +5,8 @@ and a batched ``<policy>_index`` looping over that core. Compiled engines take a
 typed parameter tuple (``make_policy("ucb1", c=...)``) and call ``policy_value(policy, ...)``.
 """
 
-from .policies import KLUCB, POLICIES, UCB1, Thompson, make_policy, policy_value
 from .klucb import bernoulli_kl, klucb_arm_value, klucb_bound, klucb_index, klucb_value
+from .policies import KLUCB, POLICIES, UCB1, Thompson, make_policy, policy_value
 from .tables import IndexTables, index_tables
 from .thompson import thompson_index, thompson_value
 from .ucb1 import ucb1_index, ucb1_value
@@ -14,12 +14,12 @@ from .ucb1 import ucb1_index, ucb1_value
 POLICY_INDICES = {"ucb1": ucb1_index, "klucb": klucb_index, "thompson": thompson_index}
 
 __all__ = [
-    "IndexTables",
     "KLUCB",
     "POLICIES",
     "POLICY_INDICES",
-    "Thompson",
     "UCB1",
+    "IndexTables",
+    "Thompson",
     "bernoulli_kl",
     "index_tables",
     "klucb_arm_value",

@@ -45,9 +45,10 @@ _NORMAL_K, _NORMAL_W, _NORMAL_F = _ziggurat(
     lambda x: math.exp(-0.5 * x * x),
     lambda y: math.sqrt(-2.0 * math.log(y)),
     _NORMAL_R,
-    _NORMAL_R * math.exp(-0.5 * _NORMAL_R**2) + math.sqrt(0.5 * math.pi) * math.erfc(_NORMAL_R / math.sqrt(2.0)),
+    _NORMAL_R * math.exp(-0.5 * _NORMAL_R**2)
+    + math.sqrt(0.5 * math.pi) * math.erfc(_NORMAL_R / math.sqrt(2.0)),
 )
-_EXP_R = 7.69711747013104972
+_EXP_R = 7.69711747013104972  # v = (r + 1) e^-r
 _EXP_K, _EXP_W, _EXP_F = _ziggurat(
     lambda x: math.exp(-x), lambda y: -math.log(y), _EXP_R, (_EXP_R + 1.0) * math.exp(-_EXP_R)
 )
@@ -102,25 +103,30 @@ def randint(state, n):
 
 @njit(inline="always")
 def normal(state):
-    """A standard normal deviate by the ziggurat: bits 0-7 pick the layer, bit 8 the sign,
-    bits 11-63 the abscissa; the tail beyond r by Marsaglia's (1964) exponential rejection."""
+    """A standard normal deviate by the ziggurat: bits 0-7 of a draw pick the layer and its top
+    54 bits, read as a signed integer s, give x = s x_i 2^-53 (the sign is bit 63)."""
     while True:
         bits = next_u64(state)
         layer = np.intp(bits & _LOW8)
-        u = np.int64(bits >> np.uint64(11))
-        x = u * _NORMAL_W[layer]
-        if u >= _NORMAL_K[layer]:
-            if layer == 0:
-                while True:
-                    x = -math.log(1.0 - uniform(state)) / _NORMAL_R
-                    if -2.0 * math.log(1.0 - uniform(state)) > x * x:
-                        break
-                x += _NORMAL_R
-            else:
-                f0, f1 = _NORMAL_F[layer], _NORMAL_F[layer + 1]
-                if f0 + uniform(state) * (f1 - f0) >= math.exp(-0.5 * x * x):
-                    continue
-        return -x if bits & np.uint64(256) else x
+        s = np.int64(bits) >> np.int64(10)
+        x = s * _NORMAL_W[layer]
+        if abs(s) < _NORMAL_K[layer]:
+            return x
+        if layer == 0:
+            return math.copysign(_NORMAL_R + _normal_tail(state), x)
+        f0, f1 = _NORMAL_F[layer], _NORMAL_F[layer + 1]
+        if f0 + uniform(state) * (f1 - f0) < math.exp(-0.5 * x * x):
+            return x
+
+
+@njit(cache=True)
+def _normal_tail(state):
+    """|x| - r for a normal x conditioned on |x| > r, by Marsaglia's (1964) rejection: t ~ Exp(r)
+    accepted when an Exp(1) deviate exceeds t^2 / 2 (out of line: 1 draw in 3900)."""
+    while True:
+        t = -math.log(1.0 - uniform(state)) / _NORMAL_R
+        if -2.0 * math.log(1.0 - uniform(state)) > t * t:
+            return t
 
 
 @njit(inline="always")

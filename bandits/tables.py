@@ -1,5 +1,6 @@
 """Precomputed terms of the bandit indices, shared read-only by every run of a kernel call:
-for counts 0..n the values ln t, sqrt(ln t), 1/sqrt(T) and 1/T (count 0 maps to 0 in all)."""
+for counts 0..n the values ln t, ln max(ln t, 1), sqrt(ln t), 1/sqrt(T) and 1/T (count 0 maps to
+0 in all)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import numpy as np
 
 class IndexTables(NamedTuple):
     log: np.ndarray  # float64 [n + 1]; ln t
+    log_log: np.ndarray  # float64 [n + 1]; ln max(ln t, 1), KL-UCB's ln ln t
     sqrt_log: np.ndarray  # float64 [n + 1]; sqrt(ln t)
     inv_sqrt: np.ndarray  # float64 [n + 1]; 1 / sqrt(T)
     inverse: np.ndarray  # float64 [n + 1]; 1 / T
@@ -21,4 +23,5 @@ def index_tables(max_count: int) -> IndexTables:
     counts[0] = np.inf
     log = np.log(np.maximum(counts, 1.0))
     log[0] = 0.0
-    return IndexTables(log, np.sqrt(log), 1.0 / np.sqrt(counts), 1.0 / counts)
+    log_log = np.log(np.maximum(log, 1.0))
+    return IndexTables(log, log_log, np.sqrt(log), 1.0 / np.sqrt(counts), 1.0 / counts)

@@ -2,6 +2,8 @@
 
 Each arm draws from Beta(alpha_i + 1, beta_i + 1) with alpha_i = mean_i * T'_i and
 beta_i = (1 - mean_i) * T'_i (non-integer values are fine); the arm with the highest draw wins.
+The draw is exact: Gamma ratio with ziggurat normals inside Marsaglia & Tsang's Gamma, Exp(1)
+for the frequent shape 1 (a mean of 0 or 1), a uniform for Beta(1, 1) (see ``bandits.rng``).
 """
 
 from __future__ import annotations

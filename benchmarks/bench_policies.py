@@ -1,0 +1,77 @@
+"""Cost of the bandit policies inside the compiled search: ns per playout, single thread.
+
+One run is ``mcts.synthetic.search`` with a budget of ``--playouts`` playouts on a constant(1,5)
+tree, b = 4, d = 8, plain adjuster; its time is divided by the playouts it simulated (a run ends
+early once its root is solved). Each figure is the median over ``--repeats`` runs (different
+seeds, policies interleaved so that load from other processes hits all alike); the ratio to UCB1
+is the ratio of medians. Numba's cache keys ``search`` on mcts/synthetic.py only, so after
+editing bandits/ run with a fresh ``NUMBA_CACHE_DIR``.
+
+    python benchmarks/bench_policies.py [--playouts N] [--repeats K] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+import numpy as np
+
+from bandits import POLICIES, make_policy
+from experiments.curve import Curve
+from experiments.failure import _tables, search_config, tree_instance
+from mcts.synthetic import VISITS, search
+
+TREE = "constant(1,5)"
+
+
+def _setup(policy: str, playouts: int):
+    curve = Curve(TREE, policy=policy)
+    instance = tree_instance(curve.tree, 4, 8, 0, 0)
+    config = search_config(curve, instance)
+    failed = np.zeros(int(np.log2(playouts)) + 1, np.bool_)
+    return instance, config, failed, _tables(playouts), make_policy(policy, **curve.policy_params)
+
+
+def time_run(setup, playouts: int, seed: int) -> float:
+    """Seconds per simulated playout of one run with a budget of ``playouts``."""
+    instance, config, failed, tables, policy = setup
+    start = time.perf_counter()
+    tree = search(instance.edge_value, instance.optimal_move, config, playouts, np.uint64(seed),
+                  tables, policy, failed)
+    return (time.perf_counter() - start) / tree.stats[0, VISITS]
+
+
+def bench(policies, playouts: int = 16384, repeats: int = 15) -> dict[str, float]:
+    """Median ns per playout of each policy."""
+    setups = {p: _setup(p, playouts) for p in policies}
+    for p in policies:
+        time_run(setups[p], playouts, 0)  # compile
+    times = {p: [] for p in policies}
+    for seed in range(1, repeats + 1):
+        for p in policies:
+            times[p].append(time_run(setups[p], playouts, seed))
+    return {p: 1e9 * statistics.median(t) for p, t in times.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--playouts", type=int, default=16384)
+    parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--policies", nargs="+", default=list(POLICIES))
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result = bench(args.policies, args.playouts, args.repeats)
+    if args.json:
+        print(json.dumps(result))
+        return
+    base = result.get("ucb1")
+    for p, ns in result.items():
+        ratio = f"  {ns / base:5.2f}x UCB1" if base else ""
+        print(f"{p:10s} {ns:8.1f} ns/playout{ratio}")
+
+
+if __name__ == "__main__":
+    main()

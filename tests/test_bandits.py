@@ -1,0 +1,121 @@
+"""Bandit indices and the compiled samplers: UCB1 by hand, KL-UCB against scipy's brentq, the
+ziggurat normal/exponential, Gamma and Beta against scipy.stats (moments, Kolmogorov-Smirnov)."""
+
+import math
+
+import numpy as np
+import pytest
+from numba import njit
+from scipy import stats
+from scipy.optimize import brentq
+
+from bandits import bernoulli_kl, klucb_index, klucb_value, thompson_index, ucb1_index
+from bandits import rng as R
+
+N_DRAWS = 200_000
+
+
+def test_ucb1_by_hand():
+    got = ucb1_index([3.0, 1.0, 0.0, 2.0], [4, 2, 0, 2], [6, 6, 6, 9], c=1.5)
+    expected = [0.75 + 1.5 * math.sqrt(math.log(6) / 4), 0.5 + 1.5 * math.sqrt(math.log(6) / 2),
+                np.inf, 1.0 + 1.5 * math.sqrt(math.log(9) / 2)]
+    np.testing.assert_allclose(got, expected, rtol=1e-15)
+
+
+def _kl(p, q):
+    return (p * math.log(p / q) if p > 0 else 0.0) + (1 - p) * math.log((1 - p) / (1 - q))
+
+
+def _klucb_exact(p, level):
+    """The KL-UCB root by brentq (the reference)."""
+    if p >= 1 or level <= 0:
+        return p
+    if _kl(p, 1 - 1e-15) <= level:
+        return 1.0
+    return brentq(lambda q: _kl(p, q) - level, p, 1 - 1e-15, xtol=1e-15)
+
+
+def _check_klucb(p, counts, parents, c=0.0):
+    got = klucb_index(p * counts, counts, parents, c=c)
+    log_t = np.log(parents)
+    bound = log_t + c * np.log(np.maximum(log_t, 1.0))
+    exact = [_klucb_exact(pi, b / n) for pi, b, n in zip(p, bound, counts)]
+    np.testing.assert_allclose(got, exact, rtol=0, atol=1e-6)
+
+
+def test_klucb_random_cases_match_brentq():
+    rng = np.random.default_rng(0)
+    counts = rng.integers(1, 3000, 2000)
+    p = rng.integers(0, 2 * counts + 1) / (2 * counts)
+    parents = rng.integers(counts, 20000)
+    _check_klucb(p, counts, parents)
+    _check_klucb(p[:300], counts[:300], parents[:300], c=3.0)
+
+
+def test_klucb_every_regime_matches_brentq():
+    """p from 1e-6 to 1 - 1e-12 against r = L / (p (1-p)) from 1e-4 to 1e4: the one- and two-step
+    Halley regimes near the mean and the iteration in y beyond, up to q = 1."""
+    for p in np.concatenate([np.geomspace(1e-6, 0.5, 30), 1 - np.geomspace(1e-12, 0.5, 30)]):
+        for level in np.geomspace(1e-4, 1e4, 41) * p * (1 - p):
+            assert klucb_value(p, level, 1) == pytest.approx(_klucb_exact(p, level), abs=1e-6)
+
+
+def test_klucb_edge_cases():
+    got = klucb_index([0.0, 3.0, 0.0, 2.0], [5, 3, 0, 4], [100, 100, 100, 1])
+    assert got[0] == pytest.approx(-math.expm1(-math.log(100) / 5), abs=1e-15)  # kl(0, q) = -ln(1-q)
+    assert got[1] == 1.0 and got[2] == np.inf and got[3] == 0.5
+    q = got[0]
+    assert 5 * bernoulli_kl(0.0, q) == pytest.approx(math.log(100))
+
+
+@njit(cache=True)
+def _draws(kind, a, b, n, seed):
+    state = R.seed_state(seed)
+    out = np.empty(n)
+    for i in range(n):
+        if kind == 0:
+            out[i] = R.normal(state)
+        elif kind == 1:
+            out[i] = R.exponential(state)
+        elif kind == 2:
+            out[i] = R.gamma(state, a)
+        else:
+            out[i] = R.beta(state, a, b)
+    return out
+
+
+def _check_law(draws, law):
+    """Mean and variance within 5 standard errors, and a KS test at level 1e-3 (fixed seeds)."""
+    n = draws.size
+    assert abs(draws.mean() - law.mean()) < 5 * law.std() / math.sqrt(n)
+    assert abs(draws.var() / law.var() - 1) < 5 * math.sqrt((law.stats(moments="k") + 2) / n)
+    assert stats.kstest(draws, law.cdf).pvalue > 1e-3
+
+
+def test_ziggurat_normal_and_exponential():
+    normal = _draws(0, 0.0, 0.0, 1_000_000, 1)
+    _check_law(normal, stats.norm())
+    tail = np.count_nonzero(np.abs(normal) > R._NORMAL_R)  # the rarely taken tail branch
+    assert stats.binomtest(tail, normal.size, 2 * stats.norm.sf(R._NORMAL_R)).pvalue > 1e-3
+    exponential = _draws(1, 0.0, 0.0, 1_000_000, 2)
+    _check_law(exponential, stats.expon())
+    tail = np.count_nonzero(exponential > R._EXP_R)
+    assert stats.binomtest(tail, exponential.size, stats.expon.sf(R._EXP_R)).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("shape", [1.0, 1.0001, 1.3, 4.5, 1000.5])
+def test_gamma(shape):
+    _check_law(_draws(2, shape, 0.0, N_DRAWS, 3), stats.gamma(shape))
+
+
+@pytest.mark.parametrize("a, b", [(1.0, 1.0), (1.0, 3.7), (2.5, 1.0), (1.5, 2.25), (1.0, 1000.5),
+                                  (300.5, 1000.5), (12345.25, 7.5), (1.0001, 1.0001)])
+def test_beta(a, b):
+    _check_law(_draws(3, a, b, N_DRAWS, 4), stats.beta(a, b))
+
+
+def test_thompson_draws_beta_of_the_counts():
+    n = 50_000
+    draws = thompson_index(np.full(n, 2.5), np.full(n, 4), seed=5)
+    _check_law(draws, stats.beta(3.5, 2.5))
+    np.testing.assert_array_equal(draws, thompson_index(np.full(n, 2.5), np.full(n, 4), seed=5))
