@@ -15,6 +15,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from bandits import policy_value
+from bandits.rng import randint, seed_state
 from enhancements.thresholds import (
     MAXFREQ,
     SCORE,
@@ -26,9 +28,6 @@ from enhancements.thresholds import (
     score_situational,
     value_situational,
 )
-
-from bandits import policy_value
-from bandits.rng import randint, seed_state
 
 UNPROVEN, WIN, DRAW, LOSS = 0, 1, 2, 3  # proven values, from the view of the node's mover
 NO_CHILD = -1
@@ -227,6 +226,14 @@ def _chosen_move(tree, b, rng):
 
 
 @njit(inline="always")
+def _proven_reward(value, depth):
+    """The max player's reward of a node proven ``value`` for the mover into it at ``depth``."""
+    if value == DRAW:
+        return 0.5
+    return 1.0 if (value == WIN) == (depth % 2 == 1) else 0.0
+
+
+@njit(inline="always")
 def _settled_move(tree, b):
     """The root move once every root child is proven and just one is not lost, else -1: from
     then on the chosen move cannot change, so the remaining playouts need not run."""
@@ -256,6 +263,11 @@ def search(edge_value, optimal_move, config, budget, seed, tables, policy, faile
     since_change, since_update, epoch = 0, 0, 0
     excess_sum, win_sum, ratchet, mode = 0.0, 0.0, np.inf, config.score_low
     n_nodes, record, next_record = 1, 0, 1
+    # Below a proven node the search follows proven wins and avoids proven losses down to a
+    # terminal of exactly the proven value, so its reward is known at the node: stop there
+    # (same rewards and root statistics in distribution). Score-observing adjusters need the
+    # terminal's score, so for them the descent goes on.
+    stop_at_proven = config.adjuster != SCORE and config.adjuster != MAXFREQ
     for t in range(1, budget + 1):
         node, depth, score = 0, 0, 0
         while tree.stats[node, FIRST_CHILD] != NO_CHILD:
@@ -263,24 +275,31 @@ def search(edge_value, optimal_move, config, budget, seed, tables, policy, faile
             depth += 1
             score += edge_value[tree.stats[node, TREE_NODE]]
             path[depth] = node
-        if depth < config.search_depth and tree.stats[node, VISITS] >= 1:
-            n_nodes = _expand(tree, node, n_nodes, b, epoch)
-            node = tree.stats[node, FIRST_CHILD] + randint(rng, b)
-            depth += 1
-            score += edge_value[tree.stats[node, TREE_NODE]]
-            path[depth] = node
-        if depth == d:
-            reward = _max_reward(score, 0.0)
+            if stop_at_proven and tree.proven[node] != UNPROVEN:
+                break
+        if stop_at_proven and tree.proven[node] != UNPROVEN:
+            reward = _proven_reward(tree.proven[node], depth)
+            _backup(tree, path, depth, reward)
         else:
-            score = _playout(edge_value, tree.stats[node, TREE_NODE], depth, score, b, d, rng)
-            reward = _max_reward(score, theta_eff)
-        _backup(tree, path, depth, reward)
-        if depth == d:
-            _prove(tree, path, depth, score, b)
-            settled = _settled_move(tree, b)
-            if settled >= 0:
-                failed[record:] = settled != optimal_move
-                return tree
+            if depth < config.search_depth and tree.stats[node, VISITS] >= 1:
+                n_nodes = _expand(tree, node, n_nodes, b, epoch)
+                node = tree.stats[node, FIRST_CHILD] + randint(rng, b)
+                depth += 1
+                score += edge_value[tree.stats[node, TREE_NODE]]
+                path[depth] = node
+            if depth == d:
+                reward = _max_reward(score, 0.0)
+            else:
+                score = _playout(edge_value, tree.stats[node, TREE_NODE], depth, score, b, d,
+                                 rng)
+                reward = _max_reward(score, theta_eff)
+            _backup(tree, path, depth, reward)
+            if depth == d:
+                _prove(tree, path, depth, score, b)
+                settled = _settled_move(tree, b)
+                if settled >= 0:
+                    failed[record:] = settled != optimal_move
+                    return tree
 
         # threshold adjustment: observe this playout, then consult once the threshold is unfrozen
         since_change += 1

@@ -6,12 +6,12 @@ import math
 import numba
 import numpy as np
 import pytest
+from reference_mcts import reference_failure_rate
 
 from bandits import index_tables, make_policy
 from experiments import Curve, failure_block, failure_rate
 from experiments.failure import search_config, tree_instance
 from mcts.synthetic import DRAW, FIRST_CHILD, HALF_REWARDS, LOSS, TREE_NODE, VISITS, WIN, search
-from reference_mcts import reference_failure_rate
 from trees import analyze, make_tree
 
 
@@ -37,14 +37,20 @@ AGREEMENT_CASES = [
 ]
 
 
-@pytest.mark.parametrize("tree, policy, adjuster, options", AGREEMENT_CASES)
+@pytest.mark.parametrize("tree, policy, adjuster, options", AGREEMENT_CASES + [
+    # b=2, d=6 to 256 playouts: most of the tree gets proven, so the kernel's stop at proven
+    # nodes (the reference always descends to the terminal) is exercised
+    ("constant(1,3)", "thompson", "plain", {"branching": 2, "depth": 6, "max_budget": 256}),
+    ("random(2,1)", "ucb1", "value", {"branching": 2, "depth": 6, "max_budget": 256}),
+])
 def test_kernel_agrees_with_reference(tree, policy, adjuster, options):
     """Failure rates per budget agree with the plain-Python reference (|z| < 4 per budget)."""
-    curve = Curve(tree, policy, adjuster, branching=3, depth=4, runs=4000, max_budget=64,
-                  **options)
+    shape = {"branching": 3, "depth": 4, "max_budget": 64, **options}
+    options = {k: v for k, v in options.items() if k not in shape}
+    curve = Curve(tree, policy, adjuster, runs=4000, **shape, **options)
     kernel = failure_block(curve, 0, 0, curve.runs, seed=5).mean(axis=0)
-    instance = tree_instance(curve.tree, 3, 4, 5, 0)
-    runs = 300 if policy == "klucb" else 1000
+    instance = tree_instance(curve.tree, curve.branching, curve.depth, 5, 0)
+    runs = 300 if policy == "klucb" else 600 if curve.max_budget > 64 else 1000
     reference = np.array(reference_failure_rate(
         instance, curve.budgets, runs, seed=9, policy=policy, adjuster=adjuster,
         policy_params=options.get("policy_params"), adjuster_params=options.get("adjuster_params"),
