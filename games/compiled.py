@@ -29,9 +29,9 @@ from numba import njit
 
 from bandits.rng import randint
 
-from . import amazons, breakthrough, checkers
+from . import amazons, breakthrough, cannon, checkers, chinese_checkers, pentalath
 
-BREAKTHROUGH, CHECKERS, AMAZONS = 0, 1, 2
+BREAKTHROUGH, CHECKERS, AMAZONS, CANNON, CHINESE_CHECKERS, PENTALATH = 0, 1, 2, 3, 4, 5
 
 
 @njit(cache=True)
@@ -40,6 +40,12 @@ def legal_actions(gid, state, out):
         return breakthrough.legal_actions(state, out)
     if gid == CHECKERS:
         return checkers.legal_actions(state, out)
+    if gid == CANNON:
+        return cannon.legal_actions(state, out)
+    if gid == CHINESE_CHECKERS:
+        return chinese_checkers.legal_actions(state, out)
+    if gid == PENTALATH:
+        return pentalath.legal_actions(state, out)
     return amazons.legal_actions(state, out)
 
 
@@ -49,6 +55,12 @@ def apply_action(gid, state, action):
         breakthrough.apply_action(state, action)
     elif gid == CHECKERS:
         checkers.apply_action(state, action)
+    elif gid == CANNON:
+        cannon.apply_action(state, action)
+    elif gid == CHINESE_CHECKERS:
+        chinese_checkers.apply_action(state, action)
+    elif gid == PENTALATH:
+        pentalath.apply_action(state, action)
     else:
         amazons.apply_action(state, action)
 
@@ -59,6 +71,12 @@ def current_player(gid, state):
         return breakthrough.current_player(state)
     if gid == CHECKERS:
         return checkers.current_player(state)
+    if gid == CANNON:
+        return cannon.current_player(state)
+    if gid == CHINESE_CHECKERS:
+        return chinese_checkers.current_player(state)
+    if gid == PENTALATH:
+        return pentalath.current_player(state)
     return amazons.current_player(state)
 
 
@@ -68,6 +86,12 @@ def is_terminal(gid, state):
         return breakthrough.is_terminal(state)
     if gid == CHECKERS:
         return checkers.is_terminal(state)
+    if gid == CANNON:
+        return cannon.is_terminal(state)
+    if gid == CHINESE_CHECKERS:
+        return chinese_checkers.is_terminal(state)
+    if gid == PENTALATH:
+        return pentalath.is_terminal(state)
     return amazons.is_terminal(state)
 
 
@@ -77,6 +101,12 @@ def winner(gid, state):
         return breakthrough.winner(state)
     if gid == CHECKERS:
         return checkers.winner(state)
+    if gid == CANNON:
+        return cannon.winner(state)
+    if gid == CHINESE_CHECKERS:
+        return chinese_checkers.winner(state)
+    if gid == PENTALATH:
+        return pentalath.winner(state)
     return amazons.winner(state)
 
 
@@ -86,6 +116,12 @@ def quality(gid, state):
         return breakthrough.quality(state)
     if gid == CHECKERS:
         return checkers.quality(state)
+    if gid == CANNON:
+        return cannon.quality(state)
+    if gid == CHINESE_CHECKERS:
+        return chinese_checkers.quality(state)
+    if gid == PENTALATH:
+        return pentalath.quality(state)
     return amazons.quality(state)
 
 
@@ -95,15 +131,26 @@ def policy_action(gid, state, out, rng):
         return breakthrough.policy_action(state, out, rng)
     if gid == CHECKERS:
         return checkers.policy_action(state, out, rng)
+    if gid == CANNON:
+        return cannon.policy_action(state, out, rng)
+    if gid == CHINESE_CHECKERS:
+        return chinese_checkers.policy_action(state, out, rng)
+    if gid == PENTALATH:
+        return pentalath.policy_action(state, out, rng)
     return amazons.policy_action(state, out, rng)
 
 
 @njit(cache=True)
 def decisive_action(gid, state, out, n, rng):
     """A move among ``out[:n]`` that the game's playout policy always plays (seed 000 Sect. 6.1:
-    decisive moves in Breakthrough), drawn uniformly; -1 if none or the game has no such rule."""
+    decisive moves in Breakthrough, Cannon and Chinese Checkers), drawn uniformly; -1 if none or
+    the game has no such rule."""
     if gid == BREAKTHROUGH:
         return breakthrough.decisive_action(state, out, n, rng)
+    if gid == CANNON:
+        return cannon.decisive_action(state, out, n, rng)
+    if gid == CHINESE_CHECKERS:
+        return chinese_checkers.decisive_action(state, out, n, rng)
     return -1
 
 

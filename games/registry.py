@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import amazons, breakthrough, cantstop, chance, checkers, compiled, pig
+from . import (
+    amazons,
+    breakthrough,
+    cannon,
+    cantstop,
+    chance,
+    checkers,
+    chinese_checkers,
+    compiled,
+    pentalath,
+    pig,
+)
 from .protocol import Game
 from .solitaire import SolitaireGame
 
@@ -19,6 +30,13 @@ GAMES: dict[str, Game | SolitaireGame] = {
              partial(amazons.initial_state, 10), amazons.max_actions(10)),
         Game("amazons8", "Amazons 8x8 (the seed's framework)", compiled.AMAZONS, amazons,
              partial(amazons.initial_state, 8), amazons.max_actions(8)),
+        Game("cannon", f"Cannon 10x10 (Whitcher 2003), draw after {cannon.DRAW_AFTER} plies "
+             "without capture", compiled.CANNON, cannon, cannon.initial_state, cannon.MAX_ACTIONS),
+        Game("chinesecheckers", "Chinese Checkers for two, 73-cell star, 6 pieces each",
+             compiled.CHINESE_CHECKERS, chinese_checkers, chinese_checkers.initial_state,
+             chinese_checkers.MAX_ACTIONS),
+        Game("pentalath", "Pentalath, hexhex board of side 5", compiled.PENTALATH, pentalath,
+             pentalath.initial_state, pentalath.MAX_ACTIONS),
         SolitaireGame("pig", f"Pig solitaire, two dice, {pig.DEFAULT_TURNS} turns (seed 003)",
                       chance.PIG, pig, pig.initial_state, pig.MAX_ACTIONS, ucb_c=100.0),
         SolitaireGame("cantstop", f"Can't Stop solitaire, {cantstop.DEFAULT_TURNS} turns "

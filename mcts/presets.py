@@ -2,10 +2,14 @@
 
 UCT C and the bonus slopes k_RB / k_QB are those of DESIGN §9 (seed 000 Tables 1 and 3; C as in
 the seed's framework ``tpepels/mcts_gameframe``, tuned without enhancements). Playouts: MAST with
-epsilon-greedy in Amazons and Breakthrough (epsilon = share of random moves, the framework's
-``mastEps``: 0.3 and 0.7), decisive moves always played in Breakthrough (part of its policy), and
-uniformly random moves in Checkers (its own policy). Games without an entry (stochastic games,
-OpenSpiel games) get ``GENERIC``: their own playout policy, C = 0.8 and k = 2.
+epsilon-greedy in Amazons and Breakthrough (epsilon = share of the game's own policy moves, the
+rest greedy on MAST: 0.3 and 0.7, see ``mcts.playouts``); Breakthrough's own policy always plays
+decisive and anti-decisive moves and prefers captures (``games.breakthrough.policy_action``);
+uniformly random moves in Checkers (its own policy). Pentalath: MAST with the framework's
+``mastEps`` 0.95 over uniform placements; Cannon and Chinese Checkers: their own policies, which
+always play decisive moves (``games.cannon``, ``games.chinese_checkers``). Games without an
+entry (stochastic games, OpenSpiel games) get ``GENERIC``: their own playout policy, C = 0.8 and
+k = 2.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ class GamePreset:
     rb_k: float = 2.0  # Relative Bonus slope
     qb_k: float = 2.0  # Qualitative Bonus slope
     playout: int = POLICY  # mcts.playouts.POLICY or MAST
-    epsilon: float = 1.0  # MAST's share of random playout moves
+    epsilon: float = 1.0  # MAST's share of the game's own policy moves
 
 
 GENERIC = GamePreset()
@@ -33,6 +37,9 @@ PRESETS: dict[str, GamePreset] = {
     "amazons8": _AMAZONS,
     "breakthrough": GamePreset(c=0.8, rb_k=8.0, qb_k=2.0, playout=MAST, epsilon=0.7),
     "checkers": GamePreset(c=1.0, rb_k=2.8, qb_k=2.0),
+    "cannon": GamePreset(c=0.8, rb_k=3.0, qb_k=4.0),
+    "chinesecheckers": GamePreset(c=0.8, rb_k=1.2, qb_k=2.8),
+    "pentalath": GamePreset(c=0.8, rb_k=1.0, qb_k=1.6, playout=MAST, epsilon=0.95),
 }
 
 
