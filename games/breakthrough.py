@@ -124,34 +124,81 @@ def apply_action(state, action):
 @njit(cache=True)
 def quality(state):
     """q = 1/2 + (winner's pawns - loser's pawns) / 33, in (0, 1): the piece difference of seed
-    000 Sect. 6.1 mapped affinely (the Qualitative Bonus standardises q, so the map is free)."""
+    000 Sect. 6.1 mapped affinely. lambda_q (Eq. 7) does not see the map; the online weight a'
+    (Eq. 10) is not invariant to a shift of q, but from the start position it comes out 0.49
+    with this q and 0.51 with the framework's difference / 16 (4000 playouts)."""
     w = state[WINNER]
     return 0.5 + (state[COUNT + w] - state[COUNT + 1 - w]) / 33.0
 
 
+CAPTURE_WEIGHT, SAFE_CAPTURE_WEIGHT = 2, 5  # playout weights of captures (a quiet move: 1)
+
+
+@njit(cache=True)
+def _is_anti_decisive(state, player, action):
+    """A capture of an enemy pawn one step from our home row (it would win next move)."""
+    to = _target(player, action)
+    row = to // SIZE
+    return state[to] != 0 and (row == SIZE - 2 if player == 0 else row == 1)
+
+
+@njit(cache=True)
+def _weight(state, player, action):
+    """Playout weight: 5 for a capture that cannot be recaptured at once, 2 for another capture,
+    1 for a quiet move (the seed's framework, ``breakthrough.game.Board.getPlayoutMoves``)."""
+    to = _target(player, action)
+    if state[to] == 0:
+        return 1
+    ahead = to + (-SIZE if player == 0 else SIZE)
+    if 0 <= ahead < SIZE * SIZE:
+        col = to % SIZE
+        for dc in (-1, 1):
+            if 0 <= col + dc < SIZE and state[ahead + dc] == 2 - player:
+                return CAPTURE_WEIGHT
+    return SAFE_CAPTURE_WEIGHT
+
+
 @njit(cache=True)
 def decisive_action(state, out, n, rng):
-    """A decisive move (reaching the far row or taking the last pawn) among ``out[:n]``, drawn
-    uniformly at random (reservoir sampling); -1 when there is none."""
+    """A move among ``out[:n]`` that the playout policy always plays, drawn uniformly at random
+    (reservoir sampling): a decisive move (reaching the far row or taking the last pawn), else
+    an anti-decisive one (taking a pawn that threatens to win next move); -1 when there is
+    none."""
     player = state[TO_MOVE]
-    chosen, seen = -1, 0
+    chosen, seen, saving, saves = -1, 0, -1, 0
     for i in range(n):
         if _is_decisive(state, player, out[i]):
             seen += 1
             if randint(rng, seen) == 0:
                 chosen = out[i]
-    return chosen
+        elif seen == 0 and _is_anti_decisive(state, player, out[i]):
+            saves += 1
+            if randint(rng, saves) == 0:
+                saving = out[i]
+    return chosen if seen > 0 else saving
 
 
 @njit(cache=True)
 def policy_action(state, out, rng):
-    """The playout policy of seed 000: a decisive move whenever one exists (``decisive_action``),
-    else a uniformly random move. Returns -1 at a terminal."""
+    """The playout policy of seed 000 Sect. 6.1 as its framework plays it: a move of
+    ``decisive_action`` whenever one exists, else a move drawn with probability proportional
+    to ``_weight`` (captures preferred). Returns -1 at a terminal."""
     n = legal_actions(state, out)
     if n == 0:
         return -1
     chosen = decisive_action(state, out, n, rng)
-    return chosen if chosen >= 0 else out[randint(rng, n)]
+    if chosen >= 0:
+        return chosen
+    player = state[TO_MOVE]
+    total = 0
+    for i in range(n):
+        total += _weight(state, player, out[i])
+    pick = randint(rng, total)
+    for i in range(n):
+        pick -= _weight(state, player, out[i])
+        if pick < 0:
+            return out[i]
+    return out[n - 1]
 
 
 def cell_name(cell: int) -> str:

@@ -67,7 +67,7 @@ class GameSearchConfig(NamedTuple):
     qb_a: float = 0.25
     quality: bool = False  # reward = terminal quality q alone (seed 000 Table 4)
     playout: int = POLICY  # mcts.playouts.UNIFORM, POLICY or MAST
-    epsilon: float = 1.0  # MAST: probability of a uniformly random playout move
+    epsilon: float = 1.0  # MAST: probability of a move of the game's own playout policy
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,14 @@ policy, and MAST with epsilon-greedy selection (Finnsson & Bjornsson 2008).
 MAST learns, per search (reset for every move), the mean outcome Q(p, a) in [-1, 1] of each action
 code a whenever player p played it in an iteration, tree path and playout alike, from p's view:
 +1 win, -1 loss, 0 draw (the unshaped outcome, as the seed's framework does). One MAST playout
-step: a decisive move if the game's policy has one (``games.compiled.decisive_action``); else,
-with probability epsilon, a uniformly random legal move; else the legal move of highest Q (moves
-never seen have Q = 0; ties uniformly at random). So epsilon is the share of random moves, as the
-framework's ``mastEps`` (0.7 Breakthrough, 0.3 Amazons, 0.95 Pentalath), and epsilon = 1 is the
-game's decisive-else-uniform policy.
+step: a move the game's policy always plays if there is one (``games.compiled.decisive_action``:
+decisive moves in Breakthrough); else, with probability epsilon, a move of the game's own
+playout policy (uniform, or weighted as Breakthrough's capture preference: the framework draws its
+random move from the same weighted list); else the legal move of highest Q (moves never seen have
+Q = 0; ties uniformly at random). So epsilon is the share of policy moves and epsilon = 1 is the
+game's own policy. The framework's ``mastEps`` changed meaning over its history (first the share
+of random moves, later that of greedy ones, its Breakthrough value rewritten from 0.7 to
+1 - 0.7): both readings give Breakthrough 70% random moves and 30% greedy ones, our 0.7.
 
 The table is keyed by ``2 * action + player`` in an open-addressing hash table (linear probing,
 load kept at most 1/2, capacity doubled beyond), so it serves any game's action encoding (whole
@@ -90,7 +93,7 @@ def mast_action(gid, state, out, rng, epsilon, keys, stats):
     if action >= 0:
         return action
     if uniform(rng) < epsilon:
-        return out[randint(rng, n)]
+        return compiled.policy_action(gid, state, out, rng)
     player = compiled.current_player(gid, state)
     best, ties = -np.inf, 0
     for i in range(n):
