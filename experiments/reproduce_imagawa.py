@@ -7,9 +7,9 @@ import re
 import time
 from pathlib import Path
 
+from .execution import run_study
 from .imagawa import imagawa_study, welch_tests
 from .imagawa_report import report_markdown
-from .execution import run_study
 from .study import load_results
 
 

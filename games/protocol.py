@@ -105,7 +105,7 @@ class State:
 
     def chance_outcomes(self) -> None:
         """None: these games are deterministic."""
-        return None
+        return
 
     def action_to_string(self, action: int) -> str:
         return self.game.rules.action_to_string(self.array, action)

@@ -270,13 +270,13 @@ class Node:
     come after t_c."""
 
     __slots__ = (
+        "child_base",
         "children",
         "depth",
         "index",
+        "parent_base",
         "proven",
         "reward_sum",
-        "child_base",
-        "parent_base",
         "snap_epoch",
         "visits",
     )

@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
+from games_conformance import check_game_conformance
 
 from games import CHANCE, cantstop, get_game
-from games_conformance import check_game_conformance
 from mcts.stochastic import StochasticConfig, search
 
 GAME = get_game("cantstop")

@@ -1,9 +1,9 @@
 """Amazons: conformance (10x10 and 8x8), perft, and scripted positions (blocking, losing)."""
 
 import pytest
+from games_conformance import check_game_conformance
 
 from games import get_game, perft
-from games_conformance import check_game_conformance
 
 GAME = get_game("amazons")
 SMALL = get_game("amazons8")

@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
+from games_conformance import check_game_conformance
 
 from bandits.rng import seed_state
 from games import cannon, compiled, get_game, perft
-from games_conformance import check_game_conformance
 
 GAME = get_game("cannon")
 TOWNS = {"e1": "D", "e10": "L"}

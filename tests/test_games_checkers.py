@@ -1,9 +1,9 @@
 """English checkers: conformance, perft, and scripted positions for the tricky rules."""
 
 import pytest
+from games_conformance import check_game_conformance
 
 from games import get_game, perft
-from games_conformance import check_game_conformance
 
 GAME = get_game("checkers")
 

@@ -3,11 +3,11 @@ generator against OpenSpiel's ``chinese_checkers`` on its 121-cell board."""
 
 import numpy as np
 import pytest
+from games_conformance import check_game_conformance
 
 from bandits.rng import seed_state
 from games import chinese_checkers as cc
 from games import compiled, get_game, perft
-from games_conformance import check_game_conformance
 
 GAME = get_game("chinesecheckers")
 INDEX = {tuple(c): i for i, c in enumerate(cc.COORDS.tolist())}

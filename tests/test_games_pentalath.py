@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
+from games_conformance import check_game_conformance
 
 from games import get_game, perft
 from games import pentalath as pl
-from games_conformance import check_game_conformance
 
 GAME = get_game("pentalath")
 INDEX = {tuple(c): i for i, c in enumerate(pl.COORDS.tolist())}

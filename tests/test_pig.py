@@ -6,11 +6,11 @@ from functools import cache
 
 import numpy as np
 import pytest
+from games_conformance import check_game_conformance
 
 from experiments.cli import main
 from games import CHANCE, get_game, pig
 from games.pig_solver import solve_pig
-from games_conformance import check_game_conformance
 
 GAME = get_game("pig")
 

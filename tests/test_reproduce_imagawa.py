@@ -4,7 +4,7 @@ the report are written, and a second run resumes without recomputing."""
 import pandas as pd
 import pytest
 
-import experiments.imagawa as imagawa
+from experiments import imagawa
 from experiments.cli import main
 from experiments.imagawa import imagawa_study
 from experiments.reproduce_imagawa import reproduce_imagawa

@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from trees import analyze, convolved_pmf, enumerated_pmf, make_tree, parse_tree_spec, TreeSpec
+from trees import TreeSpec, analyze, convolved_pmf, enumerated_pmf, make_tree, parse_tree_spec
 
 
 def test_parse_specs():
