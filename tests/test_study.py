@@ -276,3 +276,11 @@ def test_bad_worker_options_are_one_line(study_file, tmp_path, capsys):
             "--scheduler", "tcp://127.0.0.1:8786"]
     assert main(argv) == 2
     assert "a remote Dask cluster brings its own workers" in capsys.readouterr().err
+
+
+def test_status_suggests_the_command_that_made_the_study():
+    from experiments.commands.study import _resume_command
+
+    assert _resume_command("imagawa-quick", "out") == \
+        "mctslab reproduce imagawa --scale quick --out out"
+    assert _resume_command("demo", "out") == "mctslab study run STUDY.toml --out out"
