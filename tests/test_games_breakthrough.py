@@ -65,3 +65,32 @@ def test_policy_always_plays_a_decisive_move():
     for _ in range(50):
         action = compiled.policy_action(GAME.game_id, state.array, out, rng)
         assert state.action_to_string(action) in ("a7a8", "a7b8")
+
+
+def _policy_counts(state, draws, seed=0):
+    """How often the compiled playout policy picks each move from ``state``."""
+    out, rng = np.empty(GAME.max_actions, np.int64), seed_state(np.uint64(seed))
+    counts = {}
+    for _ in range(draws):
+        action = compiled.policy_action(compiled.BREAKTHROUGH, state.array.copy(), out, rng)
+        name = state.action_to_string(action)
+        counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def test_playout_policy_weights_captures_as_the_framework():
+    """Quiet moves weigh 1, a capture that can be taken back 2, a safe capture 5 (seed 000's
+    framework, Board.getPlayoutMoves): here 1 + 2 + 5 + 1 + 1 = 10 in all."""
+    state = GAME.from_board(board(d4="w", a1="w", c5="b", b6="b", e5="b"))
+    draws = 20_000
+    counts = _policy_counts(state, draws)
+    expected = {"d4d5": 0.1, "d4xc5": 0.2, "d4xe5": 0.5, "a1a2": 0.1, "a1b2": 0.1}
+    assert set(counts) == set(expected)
+    for move, p in expected.items():
+        assert abs(counts[move] / draws - p) < 4 * np.sqrt(p * (1 - p) / draws), (move, counts)
+
+
+def test_playout_policy_always_stops_a_breakthrough():
+    """A pawn one step from our home row is captured whenever it can be (anti-decisive)."""
+    state = GAME.from_board(board(d1="w", a4="w", c2="b", h8="b"))
+    assert _policy_counts(state, 300) == {"d1xc2": 300}
