@@ -24,10 +24,21 @@ def _veness(args):
                             workers=args.workers or default_workers(), seed=args.seed)
 
 
+def _pepels(args):
+    from experiments.reproduce_pepels import reproduce_pepels
+
+    if args.scheduler:
+        raise ValueError("--scheduler is supported by `reproduce imagawa` only; use --workers")
+    return reproduce_pepels(args.out or f"results/pepels-{args.scale}", args.scale,
+                            workers=args.workers, seed=args.seed,
+                            progress=False if args.quiet else None)
+
+
 # paper -> (help, function(args) -> path of the report)
 PAPERS = {
     "imagawa": ("Imagawa & Kaneko, biased game trees: Figs. 2-9, Welch tests, ablations",
                 _imagawa),
+    "pepels": ("Pepels et al., quality-based rewards: Tables 1, 3, 4 in six games", _pepels),
     "veness": ("Veness, Lanctot & Bowling, variance reduction: Figs. 1-2 on Pig", _veness),
 }
 
