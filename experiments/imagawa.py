@@ -57,9 +57,9 @@ def imagawa_study(scale: str = "quick", seed: int = 2015) -> Study:
 def is_default(frame: pd.DataFrame) -> pd.Series:
     """Rows of curves with the adjuster's default parameters and restart (not ablations)."""
     defaults = {a: Curve("constant(1,1)", adjuster=a) for a in ADJUSTERS}
-    return frame.apply(
-        lambda row: row["adjuster_params"] == _params_json(defaults[row["adjuster"]])
-        and bool(row["restart"]) == defaults[row["adjuster"]].restart, axis=1)
+    params = frame.adjuster.map({a: _params_json(c) for a, c in defaults.items()})
+    restart = frame.adjuster.map({a: c.restart for a, c in defaults.items()})
+    return (frame.adjuster_params == params) & (frame.restart.astype(bool) == restart)
 
 
 def _params_json(curve: Curve) -> str:

@@ -13,6 +13,7 @@ from .imagawa import (
     ALL_ADJUSTER_TREES,
     SIGNIFICANCE,
     curve_rates,
+    is_default,
     mean_failure,
     significant_share,
     welch_markdown,
@@ -142,12 +143,12 @@ def compare_curves(a: pd.DataFrame, b: pd.DataFrame) -> pd.Series:
 
 def ablation_markdown(frame: pd.DataFrame) -> str:
     """MaxFrequency variants against the default (offset 0, restart on), UCT."""
-    lines = ["| tree | variant | mean failure | default maxfreq | budgets significantly "
-             "better / worse |", "|---|---|---:|---:|---:|"]
+    lines = [("| tree | variant | mean failure | default maxfreq | budgets significantly "
+              "better / worse |"), "|---|---|---:|---:|---:|"]
     for tree in ALL_ADJUSTER_TREES:
         rows = frame[(frame.tree == tree) & (frame.policy == "ucb1")
                      & (frame.adjuster == "maxfreq")]
-        default = rows[(rows.adjuster_params == '{"offset": 0.0}') & rows.restart]
+        default = rows[is_default(rows)]
         for name, variant in (("offset -0.5", rows[rows.adjuster_params == '{"offset": -0.5}']),
                               ("restart off", rows[~rows.restart.astype(bool)])):
             if default.empty or variant.empty:

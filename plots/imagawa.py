@@ -94,8 +94,7 @@ def ablation_figure(frame: pd.DataFrame):
                            squeeze=False)
     variants = (
         ("Plain", lambda r: (r.adjuster == "plain")),
-        ("MaxFrequency", lambda r: (r.adjuster == "maxfreq") & (r.adjuster_params
-                                    == '{"offset": 0.0}') & r.restart.astype(bool)),
+        ("MaxFrequency", lambda r: (r.adjuster == "maxfreq") & is_default(r)),
         ("offset -0.5", lambda r: (r.adjuster == "maxfreq")
          & (r.adjuster_params == '{"offset": -0.5}')),
         ("restart off", lambda r: (r.adjuster == "maxfreq") & ~r.restart.astype(bool)),
