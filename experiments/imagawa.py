@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
 from scipy import stats
 
@@ -66,29 +67,36 @@ def _params_json(curve: Curve) -> str:
     return json.dumps(curve.adjuster_params, sort_keys=True)
 
 
+def welch(a: pd.DataFrame, b: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Two-tailed Welch t-test, row by row, of curve rows ``a`` against aligned rows ``b``
+    (columns failure_rate, std, runs): (t, p). Where neither varies the rates are exact: p is 1
+    when they are equal and 0 when they differ."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t, p = stats.ttest_ind_from_stats(
+            *(rows[column].to_numpy(float) for rows in (a, b)
+              for column in ("failure_rate", "std", "runs")), equal_var=False)
+    exact = (a["std"].to_numpy() == 0) & (b["std"].to_numpy() == 0)
+    same = a["failure_rate"].to_numpy() == b["failure_rate"].to_numpy()
+    return np.where(exact, 0.0, t), np.where(exact, np.where(same, 1.0, 0.0), p)
+
+
 def welch_tests(frame: pd.DataFrame) -> pd.DataFrame:
     """Every default enhancement against Plain with the same tree and policy, per budget:
     two-tailed Welch t-test on the per-run failure indicators (significance 0.05)."""
     main = frame[is_default(frame)]
-    plain = main[main.adjuster == "plain"].set_index(["tree", "policy", "budget"])
-    rows = []
-    for _, row in main[main.adjuster != "plain"].iterrows():
-        key = (row["tree"], row["policy"], row["budget"])
-        if key not in plain.index:
-            continue
-        base = plain.loc[key]
-        if row["std"] == 0 and base["std"] == 0:
-            t, p = 0.0, 1.0 if row["failure_rate"] == base["failure_rate"] else 0.0
-        else:
-            t, p = stats.ttest_ind_from_stats(row["failure_rate"], row["std"], row["runs"],
-                                              base["failure_rate"], base["std"], base["runs"],
-                                              equal_var=False)
-        rows.append({"tree": key[0], "policy": key[1], "adjuster": row["adjuster"],
-                     "budget": key[2], "plain": base["failure_rate"],
-                     "enhanced": row["failure_rate"],
-                     "difference": row["failure_rate"] - base["failure_rate"],
-                     "t": t, "p": p, "significant": bool(p < SIGNIFICANCE)})
-    return pd.DataFrame(rows)
+    keys = ["tree", "policy", "budget"]
+    pairs = main[main.adjuster != "plain"].merge(main[main.adjuster == "plain"], on=keys,
+                                                 suffixes=("", "_plain"))
+    plain = pairs[["failure_rate_plain", "std_plain", "runs_plain"]].set_axis(
+        ["failure_rate", "std", "runs"], axis=1)
+    t, p = welch(pairs, plain)
+    return pd.DataFrame({
+        "tree": pairs.tree, "policy": pairs.policy, "adjuster": pairs.adjuster,
+        "budget": pairs.budget, "plain": pairs.failure_rate_plain,
+        "enhanced": pairs.failure_rate,
+        "difference": pairs.failure_rate - pairs.failure_rate_plain,
+        "t": t, "p": p, "significant": p < SIGNIFICANCE,
+    })
 
 
 def welch_markdown(tests: pd.DataFrame) -> str:

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
-from scipy import stats
 
 from .imagawa import (
     ALL_ADJUSTER_TREES,
@@ -16,6 +14,7 @@ from .imagawa import (
     is_default,
     mean_failure,
     significant_share,
+    welch,
     welch_markdown,
 )
 
@@ -131,16 +130,6 @@ def claims(frame: pd.DataFrame, tests: pd.DataFrame) -> list[Claim]:
     return found
 
 
-def compare_curves(a: pd.DataFrame, b: pd.DataFrame) -> pd.Series:
-    """Welch p-values per budget of curve a against curve b (rows indexed by budget, columns
-    failure_rate, std, runs); budgets where neither varies count as no difference."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        _, p = stats.ttest_ind_from_stats(
-            *(frame[column].to_numpy(float) for frame in (a, b)
-              for column in ("failure_rate", "std", "runs")), equal_var=False)
-    return pd.Series(p, index=a.index).fillna(1.0)
-
-
 def ablation_markdown(frame: pd.DataFrame) -> str:
     """MaxFrequency variants against the default (offset 0, restart on), UCT."""
     lines = [("| tree | variant | mean failure | default maxfreq | budgets significantly "
@@ -154,7 +143,7 @@ def ablation_markdown(frame: pd.DataFrame) -> str:
             if default.empty or variant.empty:
                 continue
             d, v = default.set_index("budget"), variant.set_index("budget")
-            p = compare_curves(v, d)
+            p = pd.Series(welch(v, d)[1], index=v.index)
             keep = v.index >= 2**6
             better = int(((p < SIGNIFICANCE) & (v.failure_rate < d.failure_rate))[keep].sum())
             worse = int(((p < SIGNIFICANCE) & (v.failure_rate > d.failure_rate))[keep].sum())

@@ -52,3 +52,18 @@ def test_bad_options_are_one_line(argv, words, capsys, tmp_path):
     assert main(argv + ["--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
+
+
+def test_welch_is_scipys_test_with_exact_rates_where_nothing_varies():
+    from scipy import stats
+
+    from experiments.imagawa import welch
+
+    a = pd.DataFrame({"failure_rate": [0.3, 0.0, 1.0], "std": [0.46, 0.0, 0.0],
+                      "runs": [100, 50, 50]})
+    b = pd.DataFrame({"failure_rate": [0.5, 0.0, 0.0], "std": [0.5, 0.0, 0.0],
+                      "runs": [80, 50, 50]})
+    t, p = welch(a, b)
+    expected = stats.ttest_ind_from_stats(0.3, 0.46, 100, 0.5, 0.5, 80, equal_var=False)
+    assert t[0] == pytest.approx(expected.statistic) and p[0] == pytest.approx(expected.pvalue)
+    assert p[1] == 1.0 and p[2] == 0.0
