@@ -53,16 +53,44 @@ class Game:
         return State(self, self.rules.from_board(rows, to_move, **options))
 
 
-class State:
-    """A position of ``game`` held in ``array`` (owned: callers pass a copy they won't touch)."""
+class Position:
+    """What the checked positions of every kind of game share: the game, the array it owns
+    (callers pass a copy they won't touch), an action buffer, and moves as text."""
 
-    def __init__(self, game: Game, array: np.ndarray):
+    def __init__(self, game, array: np.ndarray):
         self.game = game
         self.array = array
         self._buffer = np.empty(game.max_actions, dtype=np.int64)
 
-    def clone(self) -> State:
-        return State(self.game, self.array.copy())
+    def clone(self):
+        return type(self)(self.game, self.array.copy())
+
+    def child(self, action: int):
+        """A copy with ``action`` applied."""
+        state = self.clone()
+        state.apply(action)
+        return state
+
+    def action_to_string(self, action: int) -> str:
+        return self.game.rules.action_to_string(self.array, action)
+
+    def string_to_action(self, text: str) -> int:
+        """The legal action written ``text`` (as ``action_to_string`` writes it)."""
+        for action in self.legal_actions():
+            if self.action_to_string(action) == text:
+                return action
+        raise ValueError(f"{text!r} is not a legal {self.game.name} move here; "
+                         f"legal: {', '.join(map(self.action_to_string, self.legal_actions()))}")
+
+    def render(self) -> str:
+        return self.game.rules.render(self.array)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class State(Position):
+    """A position of a two-player deterministic ``game`` (``games.compiled``)."""
 
     def current_player(self) -> int:
         return int(compiled.current_player(self.game.game_id, self.array))
@@ -77,11 +105,6 @@ class State:
             raise ValueError(f"action {action} is not legal in this {self.game.name} position; "
                              f"pick one of legal_actions()")
         compiled.apply_action(self.game.game_id, self.array, action)
-
-    def child(self, action: int) -> State:
-        state = self.clone()
-        state.apply(action)
-        return state
 
     def is_terminal(self) -> bool:
         return bool(compiled.is_terminal(self.game.game_id, self.array))
@@ -106,22 +129,6 @@ class State:
     def chance_outcomes(self) -> None:
         """None: these games are deterministic."""
         return
-
-    def action_to_string(self, action: int) -> str:
-        return self.game.rules.action_to_string(self.array, action)
-
-    def string_to_action(self, text: str) -> int:
-        """The legal action written ``text`` (as ``action_to_string`` writes it)."""
-        for action in self.legal_actions():
-            if self.action_to_string(action) == text:
-                return action
-        raise ValueError(f"{text!r} is not a legal {self.game.name} move here; "
-                         f"legal: {', '.join(map(self.action_to_string, self.legal_actions()))}")
-
-    def render(self) -> str:
-        return self.game.rules.render(self.array)
-
-    __str__ = render
 
     def _require_terminal(self, what: str) -> None:
         if not self.is_terminal():

@@ -15,6 +15,7 @@ from types import ModuleType
 import numpy as np
 
 from . import chance
+from .protocol import Position
 
 CHANCE = -1
 
@@ -44,16 +45,8 @@ class SolitaireGame:
         return SolitaireState(self, np.asarray(array, dtype=np.int64).copy())
 
 
-class SolitaireState:
-    """A position of ``game`` held in ``array`` (owned)."""
-
-    def __init__(self, game: SolitaireGame, array: np.ndarray):
-        self.game = game
-        self.array = array
-        self._buffer = np.empty(game.max_actions, dtype=np.int64)
-
-    def clone(self) -> SolitaireState:
-        return SolitaireState(self.game, self.array.copy())
+class SolitaireState(Position):
+    """A position of a one-player chance ``game`` (``games.chance``)."""
 
     def is_chance_node(self) -> bool:
         return chance.n_outcomes(self.game.game_id, self.array) > 0
@@ -82,11 +75,6 @@ class SolitaireState:
         else:
             chance.apply_action(self.game.game_id, self.array, action)
 
-    def child(self, action: int) -> SolitaireState:
-        state = self.clone()
-        state.apply(action)
-        return state
-
     def is_terminal(self) -> bool:
         return bool(chance.is_terminal(self.game.game_id, self.array))
 
@@ -100,18 +88,3 @@ class SolitaireState:
     def quality(self) -> float:
         raise ValueError(f"{self.game.name} is a one-player game with a score; quality "
                          f"(seed 000) is for two-player games: use returns()")
-
-    def action_to_string(self, action: int) -> str:
-        return self.game.rules.action_to_string(self.array, action)
-
-    def string_to_action(self, text: str) -> int:
-        for action in self.legal_actions():
-            if self.action_to_string(action) == text:
-                return action
-        raise ValueError(f"{text!r} is not legal in this {self.game.name} position; legal: "
-                         f"{', '.join(map(self.action_to_string, self.legal_actions()))}")
-
-    def render(self) -> str:
-        return self.game.rules.render(self.array)
-
-    __str__ = render
