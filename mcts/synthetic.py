@@ -123,6 +123,8 @@ def _select(tree, parent, config, epoch, rng, tables, policy):
             for child in range(first, first + b):
                 snapshot[child, CHILD_BASE] = stats[child, VISITS]
         t -= snapshot[parent, PARENT_BASE]
+    # random ties by reservoir sampling, written out: an inlined shared helper returning
+    # (best, pick, ties) made this loop several times slower under numba
     best, ties = -np.inf, 0
     for child in range(first, first + b):
         if skip_losses and tree.proven[child] == LOSS:
