@@ -164,7 +164,7 @@ def failure_rate(tree, policy: str = "ucb1", adjuster: str = "plain", *, runs: i
     failures, _, _ = failure_counts(curve, seed, workers, progress)
     frame = curve_frame(curve, failures)
     if not isinstance(budgets, (int, np.integer)):
-        missing = sorted(set(int(x) for x in budgets) - set(curve.budgets))
+        missing = sorted({int(x) for x in budgets} - set(curve.budgets))
         if missing:
             raise ValueError(f"budget {missing[0]} is not a power of two: failures are recorded at 2^k")
         frame = frame[frame.budget.isin(budgets)].reset_index(drop=True)

@@ -172,9 +172,8 @@ def legal_actions(state, out):
     n = 0
     for cell in range(SIZE * SIZE):
         piece = state[cell]
-        if piece != 0 and _owner(piece) == player:
-            if _first_jump(state, cell, piece):
-                n = _jumps(state, cell, out, n)
+        if piece != 0 and _owner(piece) == player and _first_jump(state, cell, piece):
+            n = _jumps(state, cell, out, n)
     if n > 0:
         return n
     for cell in range(SIZE * SIZE):

@@ -44,5 +44,5 @@ def test_bad_input_is_one_line_exit_2(argv, words, capsys):
 
 def test_console_script_rejects_bad_option():
     done = subprocess.run([sys.executable, "-m", "experiments.cli", "analyze", "constant(1,5)",
-                           "--depth", "x"], capture_output=True, text=True)
+                           "--depth", "x"], capture_output=True, text=True, check=False)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--depth" in done.stderr

@@ -7,9 +7,9 @@ from games import get_game, perft
 
 GAME = get_game("amazons")
 SMALL = get_game("amazons8")
-BOXED_WHITE = dict(a1="W", a2="#", b1="#", b2="#", h1="W", h2="#", g1="#", g2="#",
-                   a8="W", a7="#", b8="#", b7="#", h8="W", h7="#", g8="#", g7="#",
-                   d4="B", d5="B", e4="B", e5="B")
+BOXED_WHITE = {"a1": "W", "a2": "#", "b1": "#", "b2": "#", "h1": "W", "h2": "#", "g1": "#",
+               "g2": "#", "a8": "W", "a7": "#", "b8": "#", "b7": "#", "h8": "W", "h7": "#",
+               "g8": "#", "g7": "#", "d4": "B", "d5": "B", "e4": "B", "e5": "B"}
 
 
 def board(**cells):

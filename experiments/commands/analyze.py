@@ -42,8 +42,9 @@ def format_table(result) -> str:
     keep = np.union1d(keep, np.searchsorted(result.thresholds, [0.0, result.static_threshold]))
     lines = [
         f"{result.tree}  b={result.branching} d={result.depth} tree seed {result.tree_seed}",
-        f"optimal root move {result.optimal_move}; static threshold {result.static_threshold:g} "
-        f"(Delta {delta.max():.4f}); at threshold 0 Delta {result.delta[np.searchsorted(result.thresholds, 0.0)]:.4f}",
+        (f"optimal root move {result.optimal_move}; static threshold "
+         f"{result.static_threshold:g} (Delta {delta.max():.4f}); at threshold 0 Delta "
+         f"{result.delta[np.searchsorted(result.thresholds, 0.0)]:.4f}"),
         f"{'theta':>8} {'mu_opt':>8} {'mu_other':>8} {'Delta':>8}",
     ]
     for i in keep:
