@@ -1,5 +1,7 @@
 """The matches of seed 000 Sect. 6 (Pepels et al., quality-based rewards): every enhanced player
-of Tables 1, 3 and 4 against plain ``uct`` in the six games, at two budgets.
+of Tables 1, 3 and 4 against plain ``uct`` in the six games at two budgets, an analogue of
+Table 2 (Relative Bonus with the GGP settings k = 2 and 1.4, a = 0.25) in the three games that
+table shares with ours, and win rate against k of the Qualitative Bonus in Breakthrough.
 
 Matches, per game (enhanced player = A, ``uct`` = B, seats swapped every game):
 
@@ -12,6 +14,8 @@ Matches, per game (enhanced player = A, ``uct`` = B, seats swapped every game):
 | ``rbqb-online`` | ``uct+rb(a=online)+qb(a=online)`` | Table 4, a' |
 | ``rbqb-0.25`` | ``uct+rb(a=0.25)+qb(a=0.25)`` | Table 4, a = 0.25 |
 | ``quality`` | ``uct+quality`` | Table 4, reward = quality (1 second only, 500 games) |
+| ``rb-k2-0.25``, ``rb-k1.4-0.25`` | ``uct+rb(k=2,a=0.25)``, ``uct+rb(k=1.4,a=0.25)`` | Table 2 (CadiaPlayer), lower budget, Checkers, Breakthrough, Chinese Checkers |
+| ``qb-k<k>-0.25`` | ``uct+qb(k=<k>,a=0.25)`` | the k figure, lower budget, Breakthrough |
 
 k of each bonus and UCT C are the game's (``mcts.presets``, the paper's Tables 1 and 3).
 The paper gives each player a search *time* (1 s and 5 s on a 2.2 GHz Opteron); we give both
@@ -19,16 +23,29 @@ players the same number of playouts per move instead, so results do not depend o
 and a player whose enhancement is slower is not penalised for it (the paper's are; see
 ``report.md``). The two budgets stand for 1 s and 5 s (ratio 5):
 
-| scale | budgets (playouts per move) | games per match | reward = quality |
-|---|---|---|---|
-| quick | 300 and 1,500 | 50 | 50, lower budget only |
-| paper | 5,000 and 25,000 | 1,000 (the paper: 5,000) | 500 (as the paper), lower budget only |
+| scale | budgets (playouts per move) | games per match | reward = quality | Table 2, each k point |
+|---|---|---|---|---|
+| quick | 100 and 500 | 40 | 80, lower budget only | 80 |
+| paper | 5,000 and 25,000 | 1,000 (the paper: 5,000) | 500 (as the paper), lower budget only | 1,000 |
 
-Cost, estimated from single games of ``uct+rb(a=online)+qb(a=online)`` vs ``uct`` on one core:
-per game, about 35 s at 300 playouts (28 s of it Chinese Checkers, whose games at this budget
-run to the 1000-ply draw) and 42 s at 1,500 (22 s Amazons). Quick is then about 25,000
-core-seconds (7 core-hours); paper, scaling time per move with the playouts, about 1,400
-core-hours. Estimates only: game lengths change with the budget and the players.
+Cost of quick, from the CPU time (``time.process_time``, so other load on the machine does not
+count) of 3 games per game and budget of ``uct+qb(a=0.25)`` and ``uct+rb(a=online)`` against
+``uct``, seconds per game: 100 playouts: Amazons 1.2, Breakthrough 0.17, Cannon 0.43, Checkers
+0.18, Chinese Checkers 0.40, Pentalath 0.44; 500 playouts: 6.1, 0.78, 1.6, 1.0, 1.35, 1.5. A
+game of all six costs 2.8 s at 100 and 12.3 s at 500; the 13 matches of 40 games per game
+cost 40 (7 x 2.8 + 6 x 12.3) = 3,700 core-seconds, the rest 300 more. A tenth of quick (every
+match with a tenth of its games) took 433 CPU-seconds in its 2 workers: quick is then about
+4,400 core-seconds, 37 minutes with ``--workers 2`` on an idle 2-core machine (on one shared
+with other jobs, that tenth took 9 minutes of wall time instead of 4). The 500-playout
+Amazons matches take a third of it: its root has 2,176 moves, more than either budget, so
+at these budgets both players open nearly at random. At 300 and
+1,500 playouts (the first quick scale) a game costs about 3 and 5 times more. Paper: about
+1,000 times quick's cost.
+
+Chinese Checkers used to run to the 1000-ply draw at low budgets: without a rule against it, a
+losing UCT player keeps pieces in its starting triangle (the opponent's target) and the game
+cannot end. ``games.chinese_checkers`` now lets a full target win whoever holds part of it, as
+the seed's framework does; games between these players then last 40-110 plies.
 
 Storage: each match is a tournament (``experiments.tournament``) stored in
 ``DIR/<game>/<key>-p<playouts>/`` (``tournament_store``), so a rerun skips finished blocks.
@@ -38,9 +55,12 @@ independent random streams and a match's results do not depend on which others a
 
 from __future__ import annotations
 
+import math
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+
+from mcts.presets import preset
 
 from .tournament import Tournament
 
@@ -62,19 +82,30 @@ ENHANCED = {
 }
 LOW_BUDGET_ONLY = ("quality",)  # the paper plays reward = quality at 1 second only
 
+# Table 2 (Relative Bonus in the GGP agent CadiaPlayer, a = 0.25): the games it shares with ours
+# (in its order) and its two k, played at the lower budget
+TABLE2_GAMES = ("checkers", "breakthrough", "chinesecheckers")
+TABLE2 = {"rb-k2-0.25": "uct+rb(k=2,a=0.25)", "rb-k1.4-0.25": "uct+rb(k=1.4,a=0.25)"}
+# The k figure: the Qualitative Bonus (a = 0.25) in Breakthrough, the game where it gains most
+K_FIGURE_GAME = "breakthrough"
+
 # scale -> budgets (low, high), games per match, games of the quality match, games per block,
-# the games played
+# the games played, games of each Table 2 match and of each point of the k figure, the k values
 SCALES: dict[str, dict] = {
-    "quick": {"budgets": (300, 1500), "games": 50, "quality_games": 50, "block": 5,
-              "game_list": GAMES},
+    "quick": {"budgets": (100, 500), "games": 40, "quality_games": 80, "block": 5,
+              "game_list": GAMES, "table2_games": 80, "k_games": 80,
+              "k_values": (0.5, 1.0, 2.0, 4.0, 8.0)},
     "paper": {"budgets": (5000, 25000), "games": 1000, "quality_games": 500, "block": 10,
-              "game_list": GAMES},
+              "game_list": GAMES, "table2_games": 1000, "k_games": 1000,
+              "k_values": (0.5, 1.0, 2.0, 4.0, 8.0)},
 }
 
 # The paper's tables as (column label, match key, budget index 0 = "1 second", 1 = "5 seconds")
 TABLES = {
     "1": ("Relative Bonus", [("1 s, a'", "rb-online", 0), ("1 s, a=0.25", "rb-0.25", 0),
                              ("5 s, a'", "rb-online", 1), ("5 s, a=0.25", "rb-0.25", 1)]),
+    "2": ("Relative Bonus with the GGP settings (paper: CadiaPlayer, a different engine), a=0.25",
+          [("k=2", "rb-k2-0.25", 0), ("k=1.4", "rb-k1.4-0.25", 0)]),
     "3": ("Qualitative Bonus", [("1 s, a'", "qb-online", 0), ("1 s, a=0.25", "qb-0.25", 0),
                                 ("5 s, a'", "qb-online", 1), ("5 s, a=0.25", "qb-0.25", 1)]),
     "4": ("Relative and Qualitative Bonus combined; reward = terminal quality",
@@ -83,8 +114,9 @@ TABLES = {
            ("1 s, reward = q", "quality", 0)]),
 }
 
-# The paper's numbers (seed 000 Tables 1, 3, 4): (win %, 95% half-width, bold in the paper),
-# in the column order of ``TABLES``. The paper bolds significant *gains* only.
+# The paper's numbers (seed 000 Tables 1-4): (win %, 95% half-width, bold in the paper), in the
+# column order of ``TABLES``. The paper bolds significant *gains* only. Games per cell: 5,000
+# (Table 4's reward = q: 500; Table 2: at least 950).
 _b, _n = True, False
 PAPER = {
     "1": {
@@ -94,6 +126,11 @@ PAPER = {
         "checkers": [(52.1, 0.8, _b), (52.7, 0.8, _b), (48.9, 0.7, _n), (50.7, 0.6, _b)],
         "chinesecheckers": [(56.8, 1.4, _b), (53.2, 1.4, _b), (54.9, 1.4, _b), (52.5, 1.4, _b)],
         "pentalath": [(51.4, 1.4, _b), (50.3, 1.4, _n), (49.3, 1.4, _n), (49.5, 1.4, _n)],
+    },
+    "2": {
+        "checkers": [(54.4, 3.0, _b), (52.1, 3.2, _n)],
+        "breakthrough": [(51.3, 2.9, _n), (51.0, 2.9, _n)],
+        "chinesecheckers": [(56.3, 1.8, _b), (56.0, 1.8, _b)],
     },
     "3": {
         "amazons": [(64.5, 1.3, _b), (58.0, 1.4, _b), (63.0, 1.3, _b), (57.7, 1.4, _b)],
@@ -118,18 +155,24 @@ PAPER = {
                       (27.0, 3.9, _n)],
     },
 }
-K = {"amazons": (2.2, 1.6), "breakthrough": (8.0, 2.0), "cannon": (3.0, 4.0),
-     "checkers": (2.8, 2.0), "chinesecheckers": (1.2, 2.8), "pentalath": (1.0, 1.6)}
+# The paper's k column (Tables 1 and 3): (k_RB, k_QB); ``mcts.presets`` must agree (tested)
+PAPER_K = {"amazons": (2.2, 1.6), "breakthrough": (8.0, 2.0), "cannon": (3.0, 4.0),
+           "checkers": (2.8, 2.0), "chinesecheckers": (1.2, 2.8), "pentalath": (1.0, 1.6)}
+K = {game: (preset(game).rb_k, preset(game).qb_k) for game in GAMES}  # what our players use
 
 
 @dataclass(frozen=True)
 class Match:
-    """One tournament of the study: ``key``'s enhanced player against ``uct`` in ``game``."""
+    """One tournament of the study: ``key``'s enhanced player against ``uct`` in ``game``.
+    ``part``: ``"tables"`` (Tables 1, 3, 4), ``"table2"`` or ``"k"`` (the k figure, whose QB
+    slope is ``k``)."""
 
     game: str
     key: str
     budget_index: int  # 0: stands for 1 second, 1: for 5 seconds
     tournament: Tournament
+    part: str = "tables"
+    k: float = math.nan
 
     @property
     def folder_name(self) -> str:
@@ -144,20 +187,36 @@ def match_seed(seed: int, game: str, key: str, playouts: int) -> int:
     return (seed << 32) | zlib.crc32(f"{game}/{key}/{playouts}".encode())
 
 
+def k_key(k: float) -> str:
+    """The match key of the k figure's point at QB slope ``k``."""
+    return f"qb-k{k:g}-0.25"
+
+
 def pepels_matches(scale: str = "quick", seed: int = 2015) -> list[Match]:
-    """Every match of ``scale``, the lower budget first (its results come in sooner)."""
+    """Every match of ``scale``, the lower budget first (its results come in sooner): Tables 1,
+    3 and 4, then Table 2 and the k figure, then the higher budget."""
     if scale not in SCALES:
         raise ValueError(f"unknown scale {scale!r}; choose one of {', '.join(SCALES)}")
     config = SCALES[scale]
-    matches = []
-    for index, playouts in enumerate(config["budgets"]):
-        for game in config["game_list"]:
-            for key, spec in ENHANCED.items():
-                if index > 0 and key in LOW_BUDGET_ONLY:
-                    continue
-                games = config["quality_games"] if key == "quality" else config["games"]
-                tournament = Tournament(game, spec, BASELINE, games, playouts,
-                                        seed=match_seed(seed, game, key, playouts),
-                                        block=min(config["block"], games))
-                matches.append(Match(game, key, index, tournament))
+
+    def match(game, key, spec, index, games, **extra):
+        playouts = config["budgets"][index]
+        tournament = Tournament(game, spec, BASELINE, games, playouts,
+                                seed=match_seed(seed, game, key, playouts),
+                                block=min(config["block"], games))
+        return Match(game, key, index, tournament, **extra)
+
+    matches = [match(game, key, spec, 0,
+                     config["quality_games"] if key == "quality" else config["games"])
+               for game in config["game_list"] for key, spec in ENHANCED.items()]
+    matches += [match(game, key, spec, 0, config["table2_games"], part="table2")
+                for game in TABLE2_GAMES if game in config["game_list"]
+                for key, spec in TABLE2.items()]
+    if K_FIGURE_GAME in config["game_list"]:
+        matches += [match(K_FIGURE_GAME, k_key(k), f"uct+qb(k={k:g},a=0.25)", 0,
+                          config["k_games"], part="k", k=float(k))
+                    for k in config["k_values"]]
+    matches += [match(game, key, spec, 1, config["games"])
+                for game in config["game_list"] for key, spec in ENHANCED.items()
+                if key not in LOW_BUDGET_ONLY]
     return matches

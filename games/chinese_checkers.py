@@ -9,7 +9,12 @@ beyond; a chain may stop after any hop and never revisits a cell. A move is name
 and end cells only (chains to the same end are one move). A piece in its target triangle may
 not leave it: neither its step nor any hop of its chain may land outside (a piece that enters
 the target during a chain may leave it again in the same chain). The side triangles are open to
-both players. A player wins once all 6 pieces are in the target; the game is drawn after
+both players. A player wins once every cell of its target is occupied and at least one of them
+by its own pieces: all 6 of its pieces home, or fewer with the rest of the target held by
+opponent pieces that never left (the seed's framework ``tpepels/mcts_gameframe`` counts the
+occupied cells of the target, whoever holds them). Without that rule a losing player spoils:
+it keeps pieces in its starting triangle, the opponent can never complete its target, and games
+between low-budget UCT players ran to the draw (``experiments.pepels``). The game is drawn after
 ``DRAW_AFTER`` plies (DESIGN §9: 1000 moves). A player to move without a move (all pieces
 walled in; never seen in random play) loses, as in the seed's framework.
 
@@ -171,11 +176,31 @@ def _home(state, player):
 
 
 @njit(cache=True)
+def _occupied(state, player):
+    """The number of occupied cells of ``player``'s target triangle (either player's pieces)."""
+    count = 0
+    for cell in range(CELLS):
+        if state[cell] != 0 and TARGETS[player, cell]:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _completes(state, player):
+    """Whether ``player``'s target is full and holds at least one of its pieces (a win)."""
+    return _occupied(state, player) == PIECES_EACH and _home(state, player) > 0
+
+
+@njit(cache=True)
 def _settle(state, mover):
-    """Decide the game after a move of ``mover``: all pieces home wins, the ply limit draws, and
-    an opponent left without a move loses."""
-    if _home(state, mover) == PIECES_EACH:
+    """Decide the game after a move of ``mover``: a completed target wins (the mover's; the
+    opponent's only if the mover filled it by stepping back into its own start), the ply limit
+    draws, and an opponent left without a move loses. One move fills at most one target cell,
+    so at most one player completes."""
+    if _completes(state, mover):
         state[RESULT] = mover
+    elif _completes(state, 1 - mover):
+        state[RESULT] = 1 - mover
     elif np.int64(state[PLIES]) * 100 + state[PLIES + 1] >= DRAW_AFTER:
         state[RESULT] = DRAW
     else:
@@ -210,10 +235,10 @@ def quality(state):
 
 @njit(cache=True)
 def decisive_action(state, out, n, rng):
-    """A winning move among ``out[:n]`` (the last piece entering the target), drawn uniformly at
-    random (reservoir sampling); -1 when there is none."""
+    """A winning move among ``out[:n]`` (a piece entering the last empty cell of the target),
+    drawn uniformly at random (reservoir sampling); -1 when there is none."""
     player = state[TO_MOVE]
-    if _home(state, player) != PIECES_EACH - 1:
+    if _occupied(state, player) != PIECES_EACH - 1:
         return -1
     chosen, seen = -1, 0
     for i in range(n):

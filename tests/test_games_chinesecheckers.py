@@ -85,6 +85,34 @@ def test_the_last_piece_home_wins():
     assert state.quality() == pytest.approx(1 - 2.5 / 7)
 
 
+def test_a_target_full_with_a_spoilers_piece_wins():
+    """The seed's framework counts occupied target cells: an opponent piece left in the target
+    (here o's on the tip) does not stop x from winning by filling the rest."""
+    x = [(2, -5), (3, -5), (1, -4), (2, -4), (2, -3), (0, 0)]
+    o = [(3, -6), (-3, 6), (-3, 5), (-2, 5), (-3, 4), (-1, 0)]
+    state = position(x, o)
+    out = np.empty(GAME.max_actions, dtype=np.int64)
+    action = compiled.policy_action(GAME.game_id, state.array, out, seed_state(3))
+    assert action == INDEX[2, -3] * cc.CELLS + INDEX[3, -4]  # the decisive move
+    play(state, (2, -3), (3, -4))
+    assert state.is_terminal() and state.returns() == (1.0, -1.0)
+    assert state.quality() == pytest.approx(1 - 4.5 / 7)  # o has 4 pieces home
+
+
+def test_stepping_back_home_to_fill_the_opponents_target_loses():
+    x = [(-2, 4), (-1, 3), (2, -3), (3, -3), (1, -2), (2, -2)]
+    o = [(-3, 6), (-3, 5), (-2, 5), (-3, 4), (0, 0), (1, 0)]
+    state = position(x, o)
+    play(state, (-1, 3), (-1, 4))  # the last empty cell of o's target, x's own start
+    assert state.is_terminal() and state.returns() == (-1.0, 1.0)
+
+
+def test_a_target_full_of_the_opponents_start_pieces_is_no_win():
+    state = GAME.new_initial_state()
+    play(state, (-1, 4), (-1, 3))  # x's target is still full, of o's pieces only
+    assert not state.is_terminal()
+
+
 def test_draw_after_1000_plies():
     state = position([(-3, 6), (-3, 5), (-2, 5), (-3, 4), (-2, 4), (-1, 4)],
                      plies=cc.DRAW_AFTER - 1)

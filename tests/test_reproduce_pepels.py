@@ -1,58 +1,106 @@
-"""``mctslab reproduce pepels`` end to end on a tiny scale: tables and report are written from
-the stored tournaments, and a second run resumes without replaying a game."""
+"""``mctslab reproduce pepels`` end to end on a tiny scale: tables, the k figure and report are
+written from the stored tournaments, and a second run resumes without replaying a game."""
 
 import pandas as pd
 
 from experiments import pepels
 from experiments.cli import main
-from experiments.pepels import ENHANCED, GAMES, PAPER, TABLES, pepels_matches
-from experiments.reproduce_pepels import reproduce_pepels
+from experiments.pepels import (
+    ENHANCED,
+    GAMES,
+    PAPER,
+    PAPER_K,
+    TABLE2,
+    TABLE2_GAMES,
+    TABLES,
+    K,
+    pepels_matches,
+)
+from experiments.reproduce_pepels import AMAZONS_OPENING_MOVES, reproduce_pepels
+from games import get_game
 
 TINY = {"budgets": (10, 20), "games": 2, "quality_games": 2, "block": 1,
-        "game_list": ("breakthrough", "pentalath")}
+        "game_list": ("breakthrough", "pentalath"), "table2_games": 2, "k_games": 2,
+        "k_values": (1.0, 2.0)}
 
 
-def test_matches_cover_tables_1_3_4():
+def test_matches_cover_tables_1_to_4_and_the_k_figure():
     matches = pepels_matches("paper")
     keys = {(m.game, m.key, m.tournament.playouts) for m in matches}
-    assert len(matches) == len(GAMES) * (2 * len(ENHANCED) - 1)
+    k_values = pepels.SCALES["paper"]["k_values"]
+    assert len(matches) == (len(GAMES) * (2 * len(ENHANCED) - 1)
+                            + len(TABLE2_GAMES) * len(TABLE2) + len(k_values))
     for game in GAMES:
         for key in ENHANCED:
             assert (game, key, 5000) in keys
             assert ((game, key, 25000) in keys) == (key != "quality")
-    assert all(m.tournament.b == "uct" and m.tournament.games in (1000, 500) for m in matches)
+    for game in TABLE2_GAMES:
+        assert {(game, key, 5000) for key in TABLE2} <= keys
+    figure = [m for m in matches if m.part == "k"]
+    assert [m.k for m in figure] == list(k_values)
+    assert all(m.game == "breakthrough" and m.tournament.playouts == 5000 for m in figure)
+    assert figure[2].tournament.a == "uct+qb(k=2,a=0.25)"
+    assert all(m.tournament.b == "uct" for m in matches)
+    assert {m.tournament.games for m in matches} == {1000, 500}
     assert len({m.tournament.seed for m in matches}) == len(matches)
+    budgets = [m.budget_index for m in matches]
+    assert budgets == sorted(budgets)  # the lower budget first
     for table, (_, columns) in TABLES.items():
-        assert all(len(PAPER[table][game]) == len(columns) for game in GAMES)
+        assert all(len(row) == len(columns) for row in PAPER[table].values())
+    assert set(PAPER["2"]) == set(TABLE2_GAMES)
 
 
-def test_tiny_reproduction_writes_tables_and_report_and_resumes(tmp_path, monkeypatch):
+def test_presets_use_the_papers_k():
+    """Tables 1 and 3 give each game's k_RB and k_QB; the players take theirs from presets."""
+    assert K == PAPER_K
+
+
+def test_amazons_opening_moves():
+    start = get_game("amazons").new_initial_state()
+    assert len(start.legal_actions()) == AMAZONS_OPENING_MOVES
+
+
+def test_tiny_reproduction_writes_tables_figure_report_and_resumes(tmp_path, monkeypatch):
     monkeypatch.setitem(pepels.SCALES, "quick", TINY)
     report = reproduce_pepels(tmp_path, "quick", workers=1, progress=False)
     text = report.read_text()
-    assert "## Verdicts, game by game" in text and "| Breakthrough |" in text
-    assert "computed 52 of 52 blocks" in text  # 2 x 13 matches of 2 one-game blocks
+    # 2 x 13 matches of Tables 1, 3, 4, 2 of Table 2 (Breakthrough), 2 k values: 2 blocks each
+    assert "computed 60 of 60 blocks" in text
+    assert "## Verdicts, game by game (pooled)" in text and "| Breakthrough | QB | 4 | 8 |" in text
+    assert "![win rate against k](fig_k_qb_breakthrough.png)" in text
     for table in ("1", "3", "4"):
         body = (tmp_path / f"table{table}.md").read_text()
         assert body.count("| Pentalath |") == 1
+    table2 = (tmp_path / "table2.md").read_text()
+    assert "CadiaPlayer k=2" in table2 and "| Breakthrough |" in table2
+    assert "Pentalath" not in table2
+    for suffix in ("png", "pdf"):
+        assert (tmp_path / f"fig_k_qb_breakthrough.{suffix}").stat().st_size > 0
     assert (tmp_path / "breakthrough" / "rb-online-p10" / "tournament.json").exists()
+    assert (tmp_path / "breakthrough" / "qb-k1-0.25-p10" / "tournament.json").exists()
     assert not (tmp_path / "breakthrough" / "quality-p20").exists()
     results = pd.read_csv(tmp_path / "results.csv")
-    assert len(results) == 2 * 13 and results.win_rate.between(0, 100).all()
+    assert len(results) == 30 and results.win_rate.between(0, 100).all()
+    assert results[results.part == "k"].k.tolist() == [1.0, 2.0]
     comp = pd.read_csv(tmp_path / "comparison.csv")
-    assert len(comp) == 2 * (4 + 4 + 5)
+    assert len(comp) == 2 * (4 + 4 + 5) + 2
+    verdicts = pd.read_csv(tmp_path / "verdicts.csv")
+    assert len(verdicts) == 2 * 4 + 1  # RB, QB, RB+QB, reward = q; Table 2 in Breakthrough
+    assert set(verdicts[verdicts.finding == "QB"].games) == {8}
     blocks = sorted(tmp_path.glob("*/*/blocks/*.parquet"))
     stamps = [path.stat().st_mtime_ns for path in blocks]
     again = reproduce_pepels(tmp_path, "quick", workers=1, progress=False)
-    assert "computed 0 of 52 blocks" in again.read_text()
+    assert "computed 0 of 60 blocks" in again.read_text()
     assert [path.stat().st_mtime_ns for path in blocks] == stamps
     assert pd.read_csv(tmp_path / "results.csv").equals(results)
 
 
 def test_cli_reproduce_pepels(tmp_path, monkeypatch, capsys):
-    tiny = dict(TINY, budgets=(5, 10), game_list=("breakthrough",), games=1, quality_games=1)
+    tiny = dict(TINY, budgets=(5, 10), game_list=("checkers",), games=1, quality_games=1,
+                table2_games=1)
     monkeypatch.setitem(pepels.SCALES, "quick", tiny)
     assert main(["reproduce", "pepels", "--out", str(tmp_path), "--workers", "1",
                  "--quiet"]) == 0
     assert "report.md" in capsys.readouterr().out
-    assert (tmp_path / "table4.md").exists()
+    assert (tmp_path / "table4.md").exists() and (tmp_path / "table2.md").exists()
+    assert not (tmp_path / "fig_k_qb_breakthrough.png").exists()  # no Breakthrough, no figure
