@@ -1,37 +1,43 @@
-"""Pig solitaire: UCT against UCT+CV+CRN (seed 003 Fig. 2) at equal simulations, with 95%
-intervals and the engine's speed.
+"""Seed 003 Fig. 2: UCT against UCT+CV+CRN at equal simulations on one game of its panels,
+with 95% intervals and the engine's speed.
 
-    python benchmarks/bench_veness.py [--budgets 64 256] [--games 3000] [--turns 10]
+    python benchmarks/bench_veness.py [--game pig|cantstop] [--budgets 64 256] [--games 3000]
+                                      [--turns 10]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 
 import pandas as pd
 
-from experiments.veness import game_scores, score_summary
+from experiments.veness import PANELS, game_scores, score_summary
 
 
-def compare(budgets, games, turns, methods=("uct", "uct+cv+crn"), seed=2011):
+def compare(panel, budgets, games, methods=("uct", "uct+cv+crn"), seed=2011):
     """Rows (method, budget, games, mean, ci95_low, ci95_high, seconds)."""
     rows = []
     for budget in budgets:
         for method in methods:
             start = time.perf_counter()
-            summary = score_summary(game_scores(turns, method, budget, games, seed))
+            summary = score_summary(game_scores(panel, method, budget, games, seed))
             rows.append(summary.assign(seconds=time.perf_counter() - start))
     return pd.concat(rows, ignore_index=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(PANELS), default="pig")
     parser.add_argument("--budgets", type=int, nargs="+", default=[64, 256])
     parser.add_argument("--games", type=int, default=3000)
-    parser.add_argument("--turns", type=int, default=10)
+    parser.add_argument("--turns", type=int, help="default: the panel's")
     args = parser.parse_args()
-    table = compare(args.budgets, args.games, args.turns)
+    panel = PANELS[args.game]
+    if args.turns:
+        panel = dataclasses.replace(panel, turns=args.turns)
+    table = compare(panel, args.budgets, args.games)
     print(table[["method", "budget", "games", "mean", "ci95_low", "ci95_high", "seconds"]]
           .to_string(index=False, float_format="%.2f"))
     for budget, rows in table.groupby("budget"):

@@ -7,8 +7,9 @@ Contract, for every game (states are small ``int64`` arrays, actions and outcome
 - ``legal_actions(gid, state, out) -> n``: at a decision node the actions; at a chance node the
   outcomes ``0..n-1``; n == 0 iff terminal. ``out`` needs ``SolitaireGame.max_actions`` slots.
 - ``apply_action(gid, state, action)``: in place; an action with a random effect leaves the
-  state at a chance node, where ``n_outcomes > 0`` and ``apply_outcome`` resolves it. Outcomes
-  are equiprobable (dice faces, the cards left in a deck).
+  state at a chance node, where ``n_outcomes > 0`` and ``apply_outcome`` resolves it; one
+  outcome may lead to the next chance node (Dominion draws card by card). Outcomes are
+  equiprobable (dice faces, the cards left in a deck).
 - ``score``: the points so far (the final score at a terminal); returns are on this scale.
 - ``policy_action(gid, state, out, rng)``: one step of the default playout policy (decision
   nodes only), -1 at a terminal.
@@ -25,13 +26,15 @@ from numba import njit
 
 from bandits.rng import randint
 
-from . import cantstop, die_bet, pig
+from . import cantstop, die_bet, dominion, pig
 
-PIG, DIE_BET, CANT_STOP = 0, 1, 2
+PIG, DIE_BET, CANT_STOP, DOMINION = 0, 1, 2, 3
 
 
 @njit(cache=True)
 def legal_actions(gid, state, out):
+    if gid == DOMINION:
+        return dominion.legal_actions(state, out)
     if gid == CANT_STOP:
         return cantstop.legal_actions(state, out)
     if gid == PIG:
@@ -41,7 +44,9 @@ def legal_actions(gid, state, out):
 
 @njit(cache=True)
 def apply_action(gid, state, action):
-    if gid == CANT_STOP:
+    if gid == DOMINION:
+        dominion.apply_action(state, action)
+    elif gid == CANT_STOP:
         cantstop.apply_action(state, action)
     elif gid == PIG:
         pig.apply_action(state, action)
@@ -51,6 +56,8 @@ def apply_action(gid, state, action):
 
 @njit(cache=True)
 def n_outcomes(gid, state):
+    if gid == DOMINION:
+        return dominion.n_outcomes(state)
     if gid == CANT_STOP:
         return cantstop.n_outcomes(state)
     if gid == PIG:
@@ -60,7 +67,9 @@ def n_outcomes(gid, state):
 
 @njit(cache=True)
 def apply_outcome(gid, state, outcome):
-    if gid == CANT_STOP:
+    if gid == DOMINION:
+        dominion.apply_outcome(state, outcome)
+    elif gid == CANT_STOP:
         cantstop.apply_outcome(state, outcome)
     elif gid == PIG:
         pig.apply_outcome(state, outcome)
@@ -70,6 +79,8 @@ def apply_outcome(gid, state, outcome):
 
 @njit(cache=True)
 def is_terminal(gid, state):
+    if gid == DOMINION:
+        return dominion.is_terminal(state)
     if gid == CANT_STOP:
         return cantstop.is_terminal(state)
     if gid == PIG:
@@ -79,6 +90,8 @@ def is_terminal(gid, state):
 
 @njit(cache=True)
 def score(gid, state):
+    if gid == DOMINION:
+        return dominion.score(state)
     if gid == CANT_STOP:
         return cantstop.score(state)
     if gid == PIG:
@@ -88,6 +101,8 @@ def score(gid, state):
 
 @njit(cache=True)
 def policy_action(gid, state, out, rng):
+    if gid == DOMINION:
+        return dominion.policy_action(state, out, rng)
     if gid == CANT_STOP:
         return cantstop.policy_action(state, out, rng)
     if gid == PIG:
@@ -97,6 +112,8 @@ def policy_action(gid, state, out, rng):
 
 @njit(cache=True)
 def feature(gid, state, outcome):
+    if gid == DOMINION:
+        return dominion.feature(state, outcome)
     if gid == CANT_STOP:
         return cantstop.feature(state, outcome)
     if gid == PIG:
@@ -106,6 +123,8 @@ def feature(gid, state, outcome):
 
 @njit(cache=True)
 def feature_probability(gid, state):
+    if gid == DOMINION:
+        return dominion.feature_probability(state)
     if gid == CANT_STOP:
         return cantstop.feature_probability(state)
     if gid == PIG:
@@ -115,6 +134,8 @@ def feature_probability(gid, state):
 
 @njit(cache=True)
 def ranked_outcome(gid, state, rank):
+    if gid == DOMINION:
+        return dominion.ranked_outcome(state, rank)
     if gid == CANT_STOP:
         return cantstop.ranked_outcome(state, rank)
     if gid == PIG:

@@ -13,6 +13,7 @@ from . import (
     checkers,
     chinese_checkers,
     compiled,
+    dominion,
     pentalath,
     pig,
 )
@@ -41,7 +42,10 @@ GAMES: dict[str, Game | SolitaireGame] = {
                       chance.PIG, pig, pig.initial_state, pig.MAX_ACTIONS, ucb_c=100.0),
         SolitaireGame("cantstop", f"Can't Stop solitaire, {cantstop.DEFAULT_TURNS} turns "
                       "(seed 003)", chance.CANT_STOP, cantstop, cantstop.initial_state,
-                      cantstop.MAX_ACTIONS, ucb_c=5500.0),
+                      cantstop.MAX_ACTIONS, ucb_c=300.0, cv_offline=77.0),
+        SolitaireGame("dominion", "Dominion solitaire, First Game kingdom, "
+                      f"{dominion.DEFAULT_TURNS} turns (seed 003)", chance.DOMINION, dominion,
+                      dominion.initial_state, dominion.MAX_ACTIONS, ucb_c=100.0, cv_offline=-0.7),
     )
 }
 

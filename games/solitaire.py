@@ -22,8 +22,11 @@ CHANCE = -1
 
 @dataclass(frozen=True)
 class SolitaireGame:
-    """A one-player chance game: its rules module, its id for ``games.chance``, its start and
-    the UCB constant of seed 003 (Sect. 4.3) for point-scale returns."""
+    """A one-player chance game: its rules module, its id for ``games.chance``, its start, the
+    UCB constant of seed 003 (Sect. 4.3) for point-scale returns and the offline control-variate
+    coefficient c used while T_{s,a} < 50 (Sect. 4.2: 6.0 Pig, -0.7 Dominion; Can't Stop's 77
+    is measured on our score scale, see ``games.cantstop``; pass it as
+    ``StochasticConfig.cv_offline``)."""
 
     name: str
     title: str
@@ -32,6 +35,7 @@ class SolitaireGame:
     make_initial: Callable[[], np.ndarray]
     max_actions: int  # size of the ``out`` buffer of legal_actions (actions or outcomes)
     ucb_c: float
+    cv_offline: float = 6.0
     players: int = 1
 
     def initial_array(self) -> np.ndarray:

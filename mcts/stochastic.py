@@ -5,10 +5,11 @@ The tree holds decision states; an edge (s, a) keeps the moments of the returns 
 score, point scale) and control variates Y of the trajectories through it, and its children are
 the distinct states its chance outcomes led to. One simulation: from the root, UCB (Eq. 1:
 X_bar + c sqrt(log T_s / T_{s,a}), unexplored actions first, ties at random) picks the action;
-the chance outcome is drawn and the trajectory moves to the matching child. A state not yet in
-the tree is added (expansion, one node per simulation), its first action and the rest of the
-trajectory follow the default policy (rollout). Backup: every edge of the tree on the trajectory
-observes (X, Y), Y being the sum of I[b] - P[b] over the chance events after it (Eq. 4).
+its chance outcomes (one or several in a row) are drawn and the trajectory moves to the
+matching child. A state not yet in the tree is added (expansion, one node per simulation), its
+first action and the rest of the trajectory follow the default policy (rollout). Backup: every
+edge of the tree on the trajectory observes (X, Y), Y being the sum of I[b] - P[b] over the
+chance events after it (Eq. 4).
 
 Variance reduction, any combination (``StochasticConfig``):
 - ``cv``: edges are valued by the control-variate estimate of Eq. 2/3 (``enhancements.variance``).
@@ -151,7 +152,7 @@ def _search(gid, root, max_actions, budget, config, marks, rng):
                 action = chance.policy_action(gid, state, out, rng)
             chance.apply_action(gid, state, action)
             n = chance.n_outcomes(gid, state)
-            if n > 0:
+            while n > 0:  # one chance event, or several in a row (Dominion's draws)
                 if streamed:
                     rank = randint(stream, n)
                     if mirrored:
@@ -163,6 +164,7 @@ def _search(gid, root, max_actions, budget, config, marks, rng):
                     y_sum += (1.0 if chance.feature(gid, state, outcome) else 0.0) \
                         - chance.feature_probability(gid, state)
                 chance.apply_outcome(gid, state, outcome)
+                n = chance.n_outcomes(gid, state)
             if not in_tree:
                 continue
             if fresh:

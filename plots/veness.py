@@ -1,11 +1,16 @@
-"""Seed 003's Figs. 1 and 2 from computed results (``experiments.veness``)."""
+"""Seed 003's Figs. 1 and 2 from computed results (``experiments.veness``); Fig. 2 is drawn one
+panel (game) at a time."""
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import pandas as pd
+
+from experiments.veness import METHODS
 
 from .style import new_figure
 
+_METHOD_ORDER = {method: i for i, method in enumerate(METHODS)}  # one colour a method, every panel
 QUANTITY_TITLES = {"roll": "Estimate of Q(s1, roll)",
                    "difference": "Estimate of Q(s1, roll) - Q(s1, stop)"}
 
@@ -27,13 +32,18 @@ def plot_bias_variance(table: pd.DataFrame, quantity: str, method: str = "uct", 
 
 
 def plot_scores(summary: pd.DataFrame, title: str = "Pig", ax=None):
-    """Fig. 2, one panel: average score against simulations per method, 95% intervals."""
+    """Fig. 2, one panel (one game's rows of ``score_summary``): average score against
+    simulations per method, 95% intervals."""
     if ax is None:
         ax = new_figure()[1]
-    for method, rows in summary.groupby("method", sort=False):
+    groups = sorted(summary.groupby("method", sort=False), key=lambda g: _METHOD_ORDER[g[0]])
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, (method, rows) in enumerate(groups):
         rows = rows.sort_values("budget")
-        ax.errorbar(rows["budget"], rows["mean"], yerr=rows["ci95_high"] - rows["mean"],
-                    marker="o", markersize=3, capsize=2, label=method.upper())
+        shift = 2 ** (0.03 * (i - (len(groups) - 1) / 2))  # side by side, so the bars show
+        ax.errorbar(rows["budget"] * shift, rows["mean"], yerr=rows["ci95_high"] - rows["mean"],
+                    marker="o", markersize=3, capsize=2, label=method.upper(),
+                    color=colours[_METHOD_ORDER[method] % len(colours)])
     ax.set_xscale("log", base=2)
     ax.set_xlabel("simulations")
     ax.set_ylabel("average score")

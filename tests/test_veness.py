@@ -1,19 +1,45 @@
-"""Seed 003's experiments at a tiny scale: the Fig. 1 split, the Fig. 2 summary, the report and
-``mctslab reproduce veness``."""
+"""Seed 003's experiments at a tiny scale: the Fig. 1 split, the Fig. 2 summary, equivalent
+simulations, the per-game panels, the report and ``mctslab reproduce veness``."""
 
+import dataclasses
+import math
+
+import numpy as np
 import pandas as pd
 import pytest
 
 from experiments import veness
 from experiments.cli import main
-from experiments.veness import METHODS, VenessScale, bias_variance, score_summary
-
-TINY = VenessScale(3, (2, 8), 10, (4, 8), 6)
+from experiments.reproduce_veness import equivalent_budget, equivalent_ratios, gains, isotonic
+from experiments.veness import (
+    METHODS,
+    PANELS,
+    Effort,
+    Fig1Scale,
+    StochasticConfig,
+    bias_variance,
+    score_summary,
+)
+from games import get_game
 
 
 def test_methods_are_every_combination():
-    assert len(METHODS) == 8 and METHODS["uct"] == veness.StochasticConfig()
-    assert METHODS["uct+cv+crn"].cv and METHODS["uct+cv+crn"].crn
+    assert len(METHODS) == 8 and METHODS[0] == "uct"
+    pig = PANELS["pig"]
+    assert pig.config("uct") == StochasticConfig() and pig.methods == METHODS
+    assert pig.config("uct+cv+crn").cv and pig.config("uct+cv+crn").crn
+    no_av = dataclasses.replace(pig, techniques=("cv", "crn"))
+    assert no_av.methods == ("uct", "uct+cv", "uct+crn", "uct+cv+crn")
+    with pytest.raises(ValueError, match="unknown method"):
+        no_av.config("uct+av")
+
+
+def test_panels_take_the_registry_ucb_constant():
+    for panel in PANELS.values():
+        assert panel.config("uct").c == get_game(panel.game).ucb_c
+        for scale in veness.SCALES:
+            effort = panel.effort(scale)
+            assert effort.games > 0 and list(effort.budgets) == sorted(set(effort.budgets))
 
 
 def test_bias_variance_by_hand():
@@ -33,16 +59,74 @@ def test_score_summary_interval():
     assert row["mean"] == 10 and row["ci95_high"] - row["mean"] == pytest.approx(1.96 * 10 / 3**0.5)
 
 
-def test_reproduce_veness_cli_writes_report_and_resumes(tmp_path, monkeypatch, capsys):
-    monkeypatch.setitem(veness.SCALES, "quick", TINY)
+def test_isotonic_pools_violators():
+    assert np.allclose(isotonic([1, 3, 2, 4]), [1, 2.5, 2.5, 4])
+    assert np.allclose(isotonic([5, 4, 3]), [4, 4, 4])
+    assert np.allclose(isotonic([1, 2]), [1, 2])
+
+
+def test_equivalent_budget_interpolates_in_log_budget():
+    budgets, means = [16, 32, 64], [10.0, 20.0, 30.0]
+    assert equivalent_budget(budgets, means, 20.0) == pytest.approx(32)
+    assert equivalent_budget(budgets, means, 25.0) == pytest.approx(32 * 2**0.5)
+    assert equivalent_budget(budgets, means, 10.0) == 16
+    assert equivalent_budget(budgets, means, 5.0) == 0.0
+    assert equivalent_budget(budgets, means, 31.0) == math.inf
+    assert equivalent_budget(budgets, [10.0, 22.0, 18.0], 15.0) == pytest.approx(
+        2 ** (4 + 5 / 10))  # the curve pooled to 10, 20, 20
+
+
+def test_equivalent_ratios_and_gains_by_hand():
+    summary = pd.DataFrame({
+        "panel": "pig", "method": ["uct", "uct", "uct+cv", "uct+cv"], "budget": [16, 32, 16, 32],
+        "games": 4, "mean": [10.0, 20.0, 20.0, 24.0], "sd": 2.0})
+    summary = summary.assign(ci95_low=summary["mean"] - 1.96, ci95_high=summary["mean"] + 1.96)
+    ratios = equivalent_ratios(summary).set_index(["method", "budget"])
+    assert ratios.loc[("uct+cv", 16), "ratio"] == pytest.approx(2.0)
+    assert ratios.loc[("uct+cv", 32), "ratio"] == math.inf
+    assert ratios.loc[("uct+cv", 32), "high_bound"] == 1.0
+    assert ratios.loc[("uct", 32), "ratio"] == pytest.approx(1.0)
+    table = gains(summary).set_index("method")
+    assert table.loc["uct+cv", "gain"] == pytest.approx(7.0)
+    assert table.loc["uct+cv", "se"] == pytest.approx(np.sqrt(4 * 4 / 4) / 2)
+
+
+TINY_PANELS = {
+    "pig": dataclasses.replace(PANELS["pig"], turns=3, quick=Effort((4, 8), 6)),
+    "cantstop": dataclasses.replace(PANELS["cantstop"], turns=1, quick=Effort((4, 8), 4)),
+    "dominion": dataclasses.replace(PANELS["dominion"], turns=2, quick=Effort((4, 8), 3)),
+}
+
+
+def test_reproduce_veness_cli_writes_report_and_resumes(tmp_path, monkeypatch):
+    monkeypatch.setitem(veness.SCALES, "quick", Fig1Scale((2, 8), 10))
+    monkeypatch.setattr(veness, "PANELS", TINY_PANELS)
+    monkeypatch.setattr("experiments.reproduce_veness.PANELS", TINY_PANELS)
     out = tmp_path / "veness"
     argv = ["reproduce", "veness", "--out", str(out), "--workers", "1"]
     assert main(argv) == 0
     report = (out / "report.md").read_text()
     assert "Fig. 1 left" in report and "uct+cv+crn" in report
+    assert "### Can't Stop" in report and "50-60% more simulations" in report
+    assert "### Dominion" in report and "25-40% more simulations" in report
     assert (out / "fig1_bias_variance.png").exists() and (out / "fig2_scores.png").exists()
-    stamp = (out / "scores" / "uct-4.parquet").stat().st_mtime_ns
+    point = out / "scores" / "cantstop" / "uct+av-4.parquet"
+    stamp = point.stat().st_mtime_ns
     assert main(argv) == 0
-    assert (out / "scores" / "uct-4.parquet").stat().st_mtime_ns == stamp
+    assert point.stat().st_mtime_ns == stamp
     fig2 = pd.read_csv(out / "fig2_scores.csv")
-    assert set(fig2["games"]) == {6} and len(fig2) == 16
+    assert fig2.groupby("panel")["games"].first().to_dict() == {"cantstop": 4, "dominion": 3,
+                                                                "pig": 6}
+    assert len(fig2) == 2 * 16 + 2 * 4  # Dominion: base UCT, cv, crn, cv+crn
+    scores = pd.read_parquet(point)
+    assert (scores["c"] == get_game("cantstop").ucb_c).all() and (scores["turns"] == 1).all()
+
+
+def test_changed_settings_recompute_a_point(tmp_path, monkeypatch):
+    """A point stored with other settings (here the offline constant) is computed again."""
+    panel = TINY_PANELS["cantstop"]
+    veness._compute_point((tmp_path, panel, "uct+cv", 4, 3, 5))
+    path = veness._score_file(tmp_path, panel, "uct+cv", 4)
+    assert veness._stored(path, panel, "uct+cv", 3, 5)
+    assert not veness._stored(path, panel, "uct+cv", 3, 6)
+    assert not veness._stored(path, dataclasses.replace(panel, cv_offline=1.0), "uct+cv", 3, 5)

@@ -38,8 +38,10 @@ def _pepels(args):
 PAPERS = {
     "imagawa": ("Imagawa & Kaneko, biased game trees: Figs. 2-9, Welch tests, ablations",
                 _imagawa),
-    "pepels": ("Pepels et al., quality-based rewards: Tables 1, 3, 4 in six games", _pepels),
-    "veness": ("Veness, Lanctot & Bowling, variance reduction: Figs. 1-2 on Pig", _veness),
+    "pepels": ("Pepels et al., quality-based rewards: Tables 1-4 in six games, k figure",
+               _pepels),
+    "veness": ("Veness, Lanctot & Bowling, variance reduction: Fig. 1 on Pig, Fig. 2 per game",
+               _veness),
 }
 
 
@@ -48,7 +50,11 @@ def register(subparsers) -> None:
     p.add_argument("paper", choices=sorted(PAPERS), help="; ".join(
         f"{name}: {text}" for name, (text, _) in PAPERS.items()))
     p.add_argument("--scale", choices=("quick", "paper"), default="quick",
-                   help="quick: about 1/20 of the paper's runs (default); paper: all of them")
+                   help="quick (default), a reduced run: imagawa about 1/20 of the paper's "
+                   "runs; pepels 100 and 500 playouts per move, 40 games per match (about 37 "
+                   "min on 2 cores); veness fewer runs per point (sizes in its report). paper: "
+                   "the paper's runs (pepels: 5,000 and 25,000 playouts, 1,000 games per match, "
+                   "a fifth of the paper's)")
     p.add_argument("--out", metavar="DIR", help="results folder (default results/PAPER-SCALE); "
                    "running again resumes it")
     p.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
