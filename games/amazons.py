@@ -165,15 +165,16 @@ def apply_action(state, action):
 
 @njit(cache=True)
 def quality(state):
-    """q = (m + 1) / (m + 17), m = the winner's mobility (queen moves available, arrows not
-    counted) at the terminal: seed 000 Sect. 6.1's measure with the framework's scale 16,
-    mapped monotonically into (0, 1) (the winner may be immobile too, m = 0)."""
+    """q = m / 16, m = the winner's mobility (queen moves available, arrows not counted) at the
+    terminal: seed 000 Sect. 6.1's measure with the framework's normaliser (DESIGN §9), not
+    mapped into (0, 1) — lambda_q (Eq. 7) changes under a nonlinear map of q and the online
+    weight a' (Eq. 10) under a shift — so q exceeds 1 when the winner has more than 16 moves."""
     w = winner(state)
     side = np.int64(state[SIDE])
     m = 0
     for i in range(4):
         m += _reach(state, side, np.int64(state[QUEENS + 4 * w + i]))
-    return (m + 1.0) / (m + 17.0)
+    return m / 16.0
 
 
 @njit(cache=True)

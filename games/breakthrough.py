@@ -123,12 +123,13 @@ def apply_action(state, action):
 
 @njit(cache=True)
 def quality(state):
-    """q = 1/2 + (winner's pawns - loser's pawns) / 33, in (0, 1): the piece difference of seed
-    000 Sect. 6.1 mapped affinely. lambda_q (Eq. 7) does not see the map; the online weight a'
-    (Eq. 10) is not invariant to a shift of q, but from the start position it comes out 0.49
-    with this q and 0.51 with the framework's difference / 16 (4000 playouts)."""
+    """q = (winner's pawns - loser's pawns) / 16, in [-15/16, 1]: the piece difference of seed 000
+    Sect. 6.1 with the normaliser of its framework (``breakthrough.game.Board.getQuality``), 0 for
+    equal material. lambda_q (Eq. 7) would not see an affine map of q, but the online weight a'
+    (Eq. 10) does: with q shifted into (0, 1) it grows past 1.5 in the middle game where the
+    framework's q gives 0.35-0.5."""
     w = state[WINNER]
-    return 0.5 + (state[COUNT + w] - state[COUNT + 1 - w]) / 33.0
+    return (state[COUNT + w] - state[COUNT + 1 - w]) / 16.0
 
 
 CAPTURE_WEIGHT, SAFE_CAPTURE_WEIGHT = 2, 5  # playout weights of captures (a quiet move: 1)

@@ -233,13 +233,13 @@ def apply_action(state, action):
 
 @njit(cache=True)
 def quality(state):
-    """q = 1/2 + (winner's soldiers - loser's soldiers) / 31, in (0, 1): seed 000 Sect. 6.1's
-    soldier difference over the framework's 15, mapped affinely (QB standardises q); 1/2 for a
-    draw."""
+    """q = (winner's soldiers - loser's soldiers) / 15, in [-1, 1]: seed 000 Sect. 6.1's soldier
+    difference over the framework's normaliser (DESIGN §9), 0 for equal material — not shifted,
+    since the online weight a' (Eq. 10) depends on where q is 0; 0 for a draw (no bonus)."""
     w = state[RESULT]
     if w == DRAW:
-        return 0.5
-    return 0.5 + (state[COUNT + w] - state[COUNT + 1 - w]) / 31.0
+        return 0.0
+    return (state[COUNT + w] - state[COUNT + 1 - w]) / 15.0
 
 
 @njit(cache=True)

@@ -242,10 +242,10 @@ def apply_action(state, action):
 
 @njit(cache=True)
 def quality(state):
-    """q = winner's pieces / 13, in (0, 1) (seed 000 Sect. 6.1: the winner's pieces in play);
-    1/2 for a draw."""
+    """q = winner's pieces / 12, in (0, 1] (seed 000 Sect. 6.1: the winner's pieces in play, over
+    the framework's normaliser, DESIGN §9); 0 for a draw (no bonus)."""
     w = winner(state)
-    return 0.5 if w < 0 else state[COUNT + w] / 13.0
+    return 0.0 if w < 0 else state[COUNT + w] / 12.0
 
 
 @njit(cache=True)

@@ -225,12 +225,13 @@ def apply_action(state, action):
 
 @njit(cache=True)
 def quality(state):
-    """q = 1 - (L + 1/2) / 7, L = the loser's pieces in their target (0..5): seed 000 Sect. 6.1's
-    1 - L / 6 mapped affinely into (0, 1) (QB standardises q); 1/2 for a draw."""
+    """q = 1 - L / 6, L = the loser's pieces in their target (0..5): seed 000 Sect. 6.1's measure
+    with the framework's normaliser (DESIGN §9; the online weight a' of Eq. 10 depends on where
+    q is 0, so it is not shifted); 0 for a draw (no bonus)."""
     w = state[RESULT]
     if w == DRAW:
-        return 0.5
-    return 1.0 - (_home(state, 1 - w) + 0.5) / 7.0
+        return 0.0
+    return 1.0 - _home(state, 1 - w) / 6.0
 
 
 @njit(cache=True)

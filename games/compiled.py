@@ -13,7 +13,8 @@ Contract, for every game (states are small ``int8`` arrays, actions ``int64``):
   ``out`` needs ``Game.max_actions`` slots. The state is left unchanged.
 - ``apply_action(gid, state, action)``: in place (copy the state first to keep it).
 - ``current_player``, ``is_terminal``; at a terminal ``winner`` (0, 1 or -1 for a draw) and
-  ``quality`` (q in (0, 1) for the winner, DESIGN §9; 1/2 for a draw).
+  ``quality`` (q for the winner: the paper's measure over the framework's normaliser, DESIGN
+  §9, in [-1, 1] except Amazons' mobility / 16; 0 for a draw, which gets no bonus).
 - ``policy_action(gid, state, out, rng) -> action``: one step of the game's playout policy
   (seed 000 Sect. 6.1), -1 at a terminal; ``random_action`` is the uniform policy. ``rng`` is
   a ``bandits.rng.seed_state(seed)`` array. ``decisive_action(gid, state, out, n, rng)``: the

@@ -231,13 +231,13 @@ def longest_open_row(state, player):
 
 @njit(cache=True)
 def quality(state):
-    """q = 1 - (L + 1/2) / 6, L = the loser's longest open row (0..4, ``longest_open_row``):
-    seed 000 Sect. 6.1's 1 - L / 5 mapped affinely into (0, 1) (QB standardises q); 1/2 for a
-    draw."""
+    """q = 1 - L / 5, L = the loser's longest open row (0..4, ``longest_open_row``): seed 000
+    Sect. 6.1's measure with the framework's normaliser (DESIGN §9; the online weight a' of Eq.
+    10 depends on where q is 0, so it is not shifted); 0 for a draw (no bonus)."""
     w = state[RESULT]
     if w == DRAW:
-        return 0.5
-    return 1.0 - (longest_open_row(state, 1 - w) + 0.5) / 6.0
+        return 0.0
+    return 1.0 - longest_open_row(state, 1 - w) / 5.0
 
 
 @njit(cache=True)

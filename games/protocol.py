@@ -122,7 +122,8 @@ class State(Position):
         return (0.0, 0.0) if w < 0 else ((1.0, -1.0) if w == 0 else (-1.0, 1.0))
 
     def quality(self) -> float:
-        """q in (0, 1) of a terminal for its winner (seed 000 Sect. 3.2; DESIGN §9)."""
+        """q of a terminal for its winner, higher is better (seed 000 Sect. 3.2 with the
+        framework's normalisers of DESIGN §9: in [-1, 1], Amazons' mobility / 16 beyond)."""
         self._require_terminal("quality")
         return float(compiled.quality(self.game.game_id, self.array))
 

@@ -1,12 +1,15 @@
 """Compiled MCTS for the real games (DESIGN §6, §9; seed 000, Algorithm 1), one search per call.
 
-One iteration: select from the root by the bandit policy to a leaf of the search tree; a
-non-terminal leaf is expanded (all its moves added) and a playout (``mcts.playouts``: uniform,
-the game's policy, or MAST epsilon-greedy) starts from one child drawn uniformly; the reward
-(``mcts.rewards``: outcome, quality bonuses, or terminal quality) is backed up negamax (each node
-keeps the sum of rewards of the player who made its move). MCTS-Solver with draws: a terminal
-reached in the tree is proven; a node whose child is a proven win for the child's mover is a
-proven loss for its own mover, and once all children are proven it takes the best of them.
+One iteration (seed 000, Algorithm 1): select from the root by the bandit policy to a leaf of
+the search tree; a leaf on its first visit is played out from directly, a leaf visited before
+(and the root) is expanded (all its moves added) and a playout starts from one of its children,
+drawn uniformly; playouts are ``mcts.playouts`` (uniform, the game's policy, or MAST
+epsilon-greedy); the reward (``mcts.rewards``: outcome, quality bonuses, or terminal quality) is
+backed up negamax (each node keeps the sum of rewards of the player who made its move).
+MCTS-Solver with draws: a terminal reached in the tree is proven, and so is every child that
+ends the game when its parent is expanded (the seed's framework; a child that wins at once is
+then the one played out); a node whose child is a proven win for the child's mover is a proven
+loss for its own mover, and once all children are proven it takes the best of them.
 Selection takes a proven-winning child and avoids proven-losing ones; a solved root stops the
 search. The move played: a proven win, else the most visited root child not proven losing.
 
@@ -121,6 +124,7 @@ def _search(gid, root, max_actions, budget, config, bound, tables, rng):
     trail = np.empty(256, dtype=np.int64)
     clip = config.policy != UCT
     state = root.copy()
+    scratch = root.copy()
     playouts = 0
     while playouts < budget and proven[0] == UNPROVEN:
         state[:] = root
@@ -132,17 +136,9 @@ def _search(gid, root, max_actions, budget, config, bound, tables, rng):
             depth += 1
             path[depth] = node
         terminal = compiled.is_terminal(gid, state)
-        if not terminal:
-            n = compiled.legal_actions(gid, state, out)
-            if n_nodes + n > nodes.shape[0]:
-                nodes, stats, proven = _grow(nodes, stats, proven, n_nodes + n)
-            mover = compiled.current_player(gid, state)
-            for i in range(n):
-                nodes[n_nodes + i, ACTION] = out[i]
-                nodes[n_nodes + i, MOVER] = mover
-            nodes[node, FIRST_CHILD], nodes[node, N_CHILDREN] = n_nodes, n
-            node = n_nodes + randint(rng, n)
-            n_nodes += n
+        if not terminal and (node == 0 or stats[node, VISITS] > 0):
+            nodes, stats, proven, n_nodes, node = _expand(gid, nodes, stats, proven, n_nodes, node,
+                                                          state, out, scratch, rng)
             compiled.apply_action(gid, state, nodes[node, ACTION])
             depth += 1
             path[depth] = node
@@ -226,6 +222,35 @@ def _select(nodes, stats, proven, parent, config, bound, tables, rng):
             if randint(rng, ties) == 0:
                 pick = child
     return pick
+
+
+@njit(cache=True)
+def _expand(gid, nodes, stats, proven, n_nodes, node, state, out, scratch, rng):
+    """Add all children of ``node`` (position ``state``, not terminal) and return the grown
+    tree, its new size and the child to play out from: a move that wins at once if there is one,
+    else one drawn uniformly (both at random). Every child that ends the game is proven on the
+    spot, as the seed's framework does (``TreeNode.expand``)."""
+    n = compiled.legal_actions(gid, state, out)
+    if n_nodes + n > nodes.shape[0]:
+        nodes, stats, proven = _grow(nodes, stats, proven, n_nodes + n)
+    mover = compiled.current_player(gid, state)
+    wins, pick = 0, -1
+    for i in range(n):
+        child = n_nodes + i
+        nodes[child, ACTION], nodes[child, MOVER] = out[i], mover
+        scratch[:] = state
+        compiled.apply_action(gid, scratch, out[i])
+        if compiled.is_terminal(gid, scratch):
+            w = compiled.winner(gid, scratch)
+            proven[child] = DRAW if w < 0 else (WIN if w == mover else LOSS)
+            if proven[child] == WIN:
+                wins += 1
+                if randint(rng, wins) == 0:
+                    pick = child
+    nodes[node, FIRST_CHILD], nodes[node, N_CHILDREN] = n_nodes, n
+    if wins == 0:
+        pick = n_nodes + randint(rng, n)
+    return nodes, stats, proven, n_nodes + n, pick
 
 
 @njit(cache=True)

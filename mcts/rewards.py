@@ -10,7 +10,9 @@ The winner of a playout receives ``winner_reward`` and the loser its negation; a
   Statistics are per winner w, per search, updated after use; the first ``WARMUP`` share of the
   budget is not shaped (statistics still collected). a is fixed, or ``ONLINE``:
   a' = |Cov(Y^w, Y) / Var(Y)| with Y^w = Y when the searching player wins, else 0 (Eqs. 9-10).
-- Quality (Table 4, last column): q alone, i.e. sgn(r) q, so the winner's reward is q in (0, 1).
+- Quality (Table 4, last column): q alone, i.e. sgn(r) q, so the winner's reward is q (in [-1, 1]
+  but for Amazons' mobility / 16; a Breakthrough win a pawn down gives q < 0, as with the
+  framework's q).
 
 Map to [0, 1]: a shaped reward lies in [-R, R] with R = 1 + sum of the enabled bonus weights
 (R = 1 without bonuses or with the quality reward); an online weight a' is counted as 1 there

@@ -11,12 +11,13 @@ from bandits.rng import seed_state
 from games import CHANCE, Game, SolitaireGame, chance, compiled
 
 MAX_PLIES = 2000
+MAX_QUALITY = 16.0  # q = winner's mobility / 16 in Amazons exceeds 1 (DESIGN §9); others <= 1
 
 
 def check_game_conformance(game: Game | SolitaireGame, n_games: int = 10, seed: int = 0) -> None:
     """Random games: legal actions non-empty exactly until the terminal, distinct and within the
     buffer; ``legal_actions`` and ``child`` leave the state alone; replays are deterministic;
-    returns are zero-sum in {-1, 0, 1} and q lies in (0, 1) at terminals; compiled playouts are
+    returns are zero-sum in {-1, 0, 1} and q lies in [-1, MAX_QUALITY] at terminals; compiled playouts are
     determined by their seed and end at terminals. Chance games: ``check_chance_conformance``."""
     if isinstance(game, SolitaireGame):
         check_chance_conformance(game, n_games, seed)
@@ -47,7 +48,7 @@ def _check_random_game(game: Game, rng: np.random.Generator) -> None:
     assert state.legal_actions() == []
     returns = state.returns()
     assert returns in {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)} and sum(returns) == 0
-    assert 0.0 < state.quality() < 1.0
+    assert -1.0 <= state.quality() <= MAX_QUALITY
     with pytest.raises(ValueError, match="not legal"):
         state.apply(0)
     replay = game.new_initial_state()
@@ -66,7 +67,7 @@ def _check_compiled_playouts(game: Game, seed: int) -> None:
             moves = compiled.playout(game.game_id, state, out, seed_state(run_seed), uniform)
             assert moves > 0 and compiled.is_terminal(game.game_id, state)
             assert compiled.legal_actions(game.game_id, state, out) == 0
-            assert 0.0 < compiled.quality(game.game_id, state) < 1.0
+            assert -1.0 <= compiled.quality(game.game_id, state) <= MAX_QUALITY
             assert compiled.winner(game.game_id, state) in (-1, 0, 1)
             ends.append((moves, state))
         assert ends[0][0] == ends[1][0] and np.array_equal(ends[0][1], ends[1][1])

@@ -41,14 +41,14 @@ def test_reaching_the_far_row_wins():
     state = GAME.from_board(board(c7="w", h8="b", a5="b"))
     state.apply(state.string_to_action("c7c8"))
     assert state.is_terminal() and state.returns() == (1.0, -1.0)
-    assert state.quality() == pytest.approx(0.5 + (1 - 2) / 33)
+    assert state.quality() == pytest.approx((1 - 2) / 16)  # a win a pawn down: q < 0
 
 
 def test_capturing_every_enemy_pawn_wins():
     state = GAME.from_board(board(d4="w", e5="b", a2="w"), to_move=0)
     state.apply(state.string_to_action("d4xe5"))
     assert state.is_terminal() and state.winner() == 0
-    assert state.quality() == pytest.approx(0.5 + 2 / 33)
+    assert state.quality() == pytest.approx(2 / 16)
 
 
 def test_black_moves_down_and_wins_on_row_1():

@@ -91,23 +91,23 @@ def test_capturing_or_shooting_the_town_wins():
     state = GAME.from_board(board(e9="d", a5="d", b5="l", c5="l"))
     play(state, "e9xe10")
     assert state.is_terminal() and state.returns() == (1.0, -1.0)
-    assert state.quality() == pytest.approx(0.5 + (2 - 2) / 31)
+    assert state.quality() == pytest.approx((2 - 2) / 15)
     shot = GAME.from_board(board(e5="d", e6="d", e7="d", a4="l", j5="l"))
     play(shot, "e5*e10")
-    assert shot.winner() == 0 and shot.quality() == pytest.approx(0.5 + 1 / 31)
+    assert shot.winner() == 0 and shot.quality() == pytest.approx(1 / 15)
 
 
 def test_a_player_without_moves_loses():
     state = GAME.from_board(board(e5="d", e6="l"), to_move=0)
     play(state, "e5xe6")
     assert state.is_terminal() and state.winner() == 0
-    assert state.quality() == pytest.approx(0.5 + 1 / 31)
+    assert state.quality() == pytest.approx(1 / 15)
 
 
 def test_draw_after_100_plies_without_capture():
     state = GAME.from_board(board(b2="d", h8="l"), quiet=cannon.DRAW_AFTER - 1)
     play(state, "b2-b3")
-    assert state.is_terminal() and state.winner() == -1 and state.quality() == 0.5
+    assert state.is_terminal() and state.winner() == -1 and state.quality() == 0.0
 
 
 def test_policy_always_takes_the_town():

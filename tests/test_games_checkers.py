@@ -55,7 +55,7 @@ def test_kings_move_and_capture_backwards_men_do_not():
 def test_draw_after_40_moves_without_capture():
     state = GAME.from_board(board(d4="8", h8="*"), quiet=39)
     state.apply(state.string_to_action("d4c5"))
-    assert state.is_terminal() and state.returns() == (0.0, 0.0) and state.quality() == 0.5
+    assert state.is_terminal() and state.returns() == (0.0, 0.0) and state.quality() == 0.0
     capture = GAME.from_board(board(d4="8", e5="+", h8="*"), quiet=39)
     capture.apply(capture.legal_actions()[0])
     assert not capture.is_terminal()
@@ -64,4 +64,4 @@ def test_draw_after_40_moves_without_capture():
 def test_blocked_player_loses():
     state = GAME.from_board(board(b6="o", a7="+", c7="+", d8="+"))
     assert state.is_terminal() and state.legal_actions() == []
-    assert state.returns() == (-1.0, 1.0) and state.quality() == pytest.approx(3 / 13)
+    assert state.returns() == (-1.0, 1.0) and state.quality() == pytest.approx(3 / 12)

@@ -82,7 +82,7 @@ def test_the_last_piece_home_wins():
         assert action == INDEX[2, -3] * cc.CELLS + INDEX[3, -4]
     play(state, (2, -3), (3, -4))
     assert state.is_terminal() and state.returns() == (1.0, -1.0)
-    assert state.quality() == pytest.approx(1 - 2.5 / 7)
+    assert state.quality() == pytest.approx(1 - 2 / 6)
 
 
 def test_a_target_full_with_a_spoilers_piece_wins():
@@ -96,7 +96,7 @@ def test_a_target_full_with_a_spoilers_piece_wins():
     assert action == INDEX[2, -3] * cc.CELLS + INDEX[3, -4]  # the decisive move
     play(state, (2, -3), (3, -4))
     assert state.is_terminal() and state.returns() == (1.0, -1.0)
-    assert state.quality() == pytest.approx(1 - 4.5 / 7)  # o has 4 pieces home
+    assert state.quality() == pytest.approx(1 - 4 / 6)  # o has 4 pieces home
 
 
 def test_stepping_back_home_to_fill_the_opponents_target_loses():
@@ -117,7 +117,7 @@ def test_draw_after_1000_plies():
     state = position([(-3, 6), (-3, 5), (-2, 5), (-3, 4), (-2, 4), (-1, 4)],
                      plies=cc.DRAW_AFTER - 1)
     play(state, (-1, 4), (-1, 3))
-    assert state.is_terminal() and state.winner() == -1 and state.quality() == 0.5
+    assert state.is_terminal() and state.winner() == -1 and state.quality() == 0.0
 
 
 def test_moves_agree_with_openspiel_on_its_121_cell_board():

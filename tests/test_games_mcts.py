@@ -30,14 +30,15 @@ def test_breakthrough_win_in_one_is_proven_and_played(config):
     GameSearchConfig(), GameSearchConfig(policy=KLUCB, c=0.0), GameSearchConfig(policy=THOMPSON),
 ], ids=["uct", "klucb", "thompson"])
 def test_breakthrough_must_stop_the_runner(config):
-    """Black threatens b2-b1 (and a1/c1); White's only defence is capturing b2 with a1 or c1."""
+    """Black threatens b2-b1 (and a1/c1); White's only defence is capturing b2 with a1 or c1,
+    which wins (h5 outruns h7): the search proves it, or at least that h5h6 loses."""
     game = get_game("breakthrough")
     state = game.from_board(board(8, b2="b", a1="w", c1="w", h7="b", h5="w"))
     result = search(game, state, 3000, config, seed=2)
     assert state.action_to_string(result.action) in ("a1xb2", "c1xb2")
     losing = [state.action_to_string(a)
               for a, p in zip(result.actions, result.proven, strict=True) if p == LOSS]
-    assert "h5h6" in losing
+    assert WIN in result.proven or "h5h6" in losing
 
 
 def test_checkers_capture_of_the_last_piece():
@@ -49,14 +50,24 @@ def test_checkers_capture_of_the_last_piece():
 
 def test_amazons_move_that_walls_in_the_opponent():
     game = get_game("amazons8")
-    walled = dict(a1="B", a2="#", b2="#", h1="B", h2="#", g1="#", g2="#", a8="B", a7="#",
-                  b8="#", b7="#", h8="B", h7="#", g8="#", g7="#", d4="W", d5="W", e4="W",
-                  e5="W")
-    state = game.from_board(board(8, **walled))
+    state = game.from_board(board(8, a1="B", a2="#", b2="#", h1="B", h2="#", g1="#", g2="#",
+                                  a8="B", a7="#", b8="#", b7="#", h8="B", h7="#", g8="#", g7="#",
+                                  d4="W", d5="W", e4="W", e5="W"))
     result = search(game, state, 4000, seed=4)
     text = state.action_to_string(result.action)
     assert text.endswith("/b1"), text  # the only arrow that walls in the last black queen
     assert WIN in result.proven
+
+
+def test_expansion_proves_a_win_in_one_at_once():
+    """The root's expansion finds a winning step among 8 moves (the framework's solver): one
+    playout, from the winning child, settles the search."""
+    game = get_game("breakthrough")
+    state = game.from_board(board(8, d7="w", a2="w", b2="w", h2="b", g4="b"))
+    for seed in range(5):
+        result = search(game, state, 1000, GameSearchConfig(), seed=seed)
+        assert result.playouts == 1 and len(result.actions) == 8
+        assert state.action_to_string(result.action) in ("d7c8", "d7d8", "d7e8")
 
 
 @pytest.mark.parametrize("config", [

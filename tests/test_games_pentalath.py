@@ -100,7 +100,7 @@ def test_five_in_a_row_wins_and_quality_reads_the_losers_open_row():
     play(state, 2, 0)
     assert state.is_terminal() and state.returns() == (1.0, -1.0)
     assert pl.longest_open_row(state.array, 1) == 4 and state.quality() == pytest.approx(
-        1 - 4.5 / 6)
+        1 - 4 / 5)
 
 
 def test_a_row_closed_on_both_sides_does_not_count():
@@ -113,5 +113,5 @@ def test_no_legal_placement_is_a_draw():
     full = ["x" * w for w in WIDTHS]
     full[4] = "xxxx.xxxx"
     state = GAME.from_board(full, to_move=0)
-    assert state.is_terminal() and state.winner() == -1 and state.quality() == 0.5
+    assert state.is_terminal() and state.winner() == -1 and state.quality() == 0.0
     assert not GAME.from_board(full, to_move=1).is_terminal()  # o captures everything

@@ -114,6 +114,22 @@ def test_online_weight_of_the_other_player():
     assert theirs[4] == pytest.approx(1.0 + abs(1.0 - 0.23 / 0.13) * bonus)
 
 
+def test_online_weight_depends_on_the_zero_of_q():
+    """a' (Eq. 10) is invariant to the scale of q but not to its zero: Cov(Y^w + c 1_w, Y) =
+    Cov(Y^w, Y) + c Cov(1_w, Y). Breakthrough's q is therefore the framework's piece difference /
+    16 (0 at equal material), not a map into (0, 1). By hand, for me = 0: Y = 1/4, -1/4, 1/2, 0
+    (winners 0, 1, 0, 1) gives Cov/Var = (7/32) / (5/16) = 0.7; Y + 1/2 gives (15/32) / (5/16) =
+    1.5, and twice Y (a scale) 0.7 again. Winner 0's statistics give lambda = (1/8) / sqrt(1/32)
+    for the fifth playout in all three cases."""
+    config = GameSearchConfig(qb_k=2.0, qb_a=ONLINE)
+    winners = [0, 1, 0, 1, 0]
+    lam = 0.125 / math.sqrt(1.0 / 32.0)
+    for shift, scale, a in ((0.0, 1.0, 0.7), (0.5, 1.0, 1.5), (0.0, 2.0, 0.7)):
+        qs = [scale * q + shift for q in (0.25, -0.25, 0.5, 0.0, 0.5)]
+        rewards, _, _ = feed(config, [(w, 10, q) for w, q in zip(winners, qs, strict=True)])
+        assert rewards[4] == pytest.approx(1.0 + a * b(lam, 2.0))
+
+
 def test_reward_bound_and_unit_map():
     assert reward_bound(GameSearchConfig()) == 1.0
     assert reward_bound(GameSearchConfig(rb_k=8.0, qb_k=2.0, qb_a=ONLINE)) == 2.25
@@ -131,8 +147,8 @@ def test_quality_reward_is_q():
 @pytest.mark.slow
 def test_qualitative_bonus_beats_plain_uct_in_breakthrough():
     """Seed 000 Table 3: uct+qb beats uct in Breakthrough (72-79% there at 17k-85k playouts a
-    move). Seeded, so a golden result: 115 of 200 here at 1000 playouts (Wilson 0.506-0.641);
-    about 9 minutes on one core."""
+    move). Seeded, so a golden result: 130 of 200 here at 1000 playouts (Wilson 0.582-0.713);
+    about 11 minutes on one core."""
     from experiments.tournament import Tournament, run_tournament, summarize
 
     tournament = Tournament("breakthrough", "uct+qb", "uct", games=200, playouts=1000, seed=0)
