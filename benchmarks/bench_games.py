@@ -4,8 +4,8 @@ OpenSpiel runs its C++ rollouts only inside ``pyspiel.MCTSBot``; with a
 ``pyspiel.RandomRolloutEvaluator`` of R rollouts per evaluation, S simulations do S x R rollouts
 from (nearly) the start, so the tree's cost is amortised over R. OpenSpiel's Python evaluator
 (``open_spiel.python.algorithms.mcts.RandomRolloutEvaluator``) is measured too, and whole UCT
-searches (ours: ``mcts.games.search`` with the decisive-move policy; OpenSpiel: ``MCTSBot`` with
-random rollouts). Each figure is the median of ``--repeats`` timed runs.
+searches of the same number of simulations (ours: ``mcts.games.search`` with uniformly random
+playouts, and with Breakthrough's own policy; OpenSpiel: ``MCTSBot`` with random rollouts). Each figure is the median of ``--repeats`` timed runs.
 
     python benchmarks/bench_games.py [--playouts N] [--repeats K] [--json]
 """
@@ -46,12 +46,15 @@ def ours(n: int, seed: int, uniform: bool = True) -> tuple[float, float]:
     return n / (time.perf_counter() - start), moves / n
 
 
-def ours_mcts(n: int, seed: int) -> float:
-    """Simulations per second of our compiled UCT (mcts.games) from the start."""
-    from mcts.games import search
+def ours_mcts(n: int, seed: int, uniform: bool = True) -> float:
+    """Simulations per second of our compiled UCT (mcts.games) from the start, with uniformly
+    random playouts (as OpenSpiel's ``RandomRolloutEvaluator``) or the game's playout policy."""
+    from mcts.games import GameSearchConfig, search
+    from mcts.playouts import POLICY, UNIFORM
 
+    config = GameSearchConfig(playout=UNIFORM if uniform else POLICY)
     start = time.perf_counter()
-    search(GAME, GAME.new_initial_state(), n, seed=seed)
+    search(GAME, GAME.new_initial_state(), n, config, seed=seed)
     return n / (time.perf_counter() - start)
 
 
@@ -102,12 +105,16 @@ def main(argv: list[str] | None = None) -> dict:
     ours(100, 0)
     ours(100, 0, uniform=False)
     ours_mcts(100, 0)
+    ours_mcts(100, 0, uniform=False)
     runs = [ours(n, seed) for seed in range(k)]
     result = {
         "ours_random": statistics.median(r[0] for r in runs),
         "ours_random_length": statistics.median(r[1] for r in runs),
         "ours_decisive": statistics.median(ours(n, seed, uniform=False)[0] for seed in range(k)),
-        "ours_mcts_simulations": statistics.median(ours_mcts(n // 5, seed) for seed in range(k)),
+        # the same number of simulations as OpenSpiel's search below (a tree's cost grows)
+        "ours_mcts_simulations": statistics.median(ours_mcts(n // 20, seed) for seed in range(k)),
+        "ours_mcts_simulations_game_policy": statistics.median(
+            ours_mcts(n // 20, seed, uniform=False) for seed in range(k)),
     }
     try:
         result["openspiel_cpp_rollouts"] = statistics.median(
