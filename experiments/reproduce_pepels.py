@@ -15,10 +15,8 @@ finishes, so a killed run resumes with the blocks it had finished.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import pandas as pd
@@ -27,8 +25,8 @@ from tqdm import tqdm
 from .execution import default_workers
 from .pepels import GAME_NAMES, K_FIGURE_GAME, PAPER, PAPER_K, SCALES, TABLES, K, pepels_matches
 from .pepels_verdicts import FINDINGS, POWER, combined_better, headline_verdicts, significance
-from .tournament import play_block, summarize
-from .tournament_store import claim_tournament_folder, read_block, write_block
+from .tournament import play_blocks, stored_blocks, summarize
+from .tournament_store import write_block
 
 K_FIGURE = "fig_k_qb_breakthrough"
 AMAZONS_OPENING_MOVES = 2176  # legal moves of 10x10 Amazons' start position
@@ -39,31 +37,13 @@ def _pending(matches, out: Path):
     stored, todo = {}, []
     for i, match in enumerate(matches):
         t = match.tournament
-        folder = claim_tournament_folder(match.folder(out), t.to_dict())
+        _, done = stored_blocks(t, match.folder(out))
         for block in t.blocks():
-            table = read_block(folder, t.to_dict(), block)
-            if table is None:
-                todo.append((i, block))
+            if block.index in done:
+                stored[i, block.index] = done[block.index]
             else:
-                stored[i, block.index] = table
+                todo.append((i, block))
     return stored, todo
-
-
-def _play(matches, todo, workers: int):
-    """(match index, block, games) for every block of ``todo`` as it finishes."""
-    if workers == 1:
-        for i, block in todo:
-            yield i, block, play_block(matches[i].tournament, block)
-        return
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
-    try:
-        futures = {pool.submit(play_block, matches[i].tournament, block): (i, block)
-                   for i, block in todo}
-        for future in as_completed(futures):
-            i, block = futures[future]
-            yield i, block, future.result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run_matches(matches, out: Path, *, workers: int | None = None,
@@ -78,8 +58,9 @@ def run_matches(matches, out: Path, *, workers: int | None = None,
                disable=not (sys.stderr.isatty() if progress is None else progress))
     with bar:
         if todo:
-            for i, block, table in _play(matches, todo, min(workers or default_workers(),
-                                                            len(todo))):
+            jobs = [(matches[i].tournament, block) for i, block in todo]
+            for j, table in play_blocks(jobs, min(workers or default_workers(), len(todo))):
+                i, block = todo[j]
                 t = matches[i].tournament
                 write_block(matches[i].folder(out), t.to_dict(), block, table)
                 stored[i, block.index] = table

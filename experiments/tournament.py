@@ -99,20 +99,34 @@ def play_block(tournament: Tournament, block: Block) -> pd.DataFrame:
          "plies": "int32"})
 
 
-def _results(tournament: Tournament, blocks: list[Block],
-             workers: int) -> Iterator[tuple[Block, pd.DataFrame]]:
-    """Blocks' results in completion order; one worker plays in this process."""
+def play_blocks(jobs: list[tuple[Tournament, Block]],
+                workers: int) -> Iterator[tuple[int, pd.DataFrame]]:
+    """(index into ``jobs``, the block's games) in completion order, the jobs of any number of
+    tournaments sharing one pool of ``workers`` processes; one worker plays in this process."""
     if workers == 1:
-        for block in blocks:
-            yield block, play_block(tournament, block)
+        for i, (tournament, block) in enumerate(jobs):
+            yield i, play_block(tournament, block)
         return
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
     try:
-        futures = {pool.submit(play_block, tournament, block): block for block in blocks}
+        futures = {pool.submit(play_block, tournament, block): i
+                   for i, (tournament, block) in enumerate(jobs)}
         for future in as_completed(futures):
             yield futures[future], future.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def stored_blocks(tournament: Tournament, folder: str | Path) -> tuple[Path, dict]:
+    """Claim ``folder`` for ``tournament`` (another tournament's folder is refused); the folder
+    and the blocks stored in it so far, {block index: games}."""
+    folder = claim_tournament_folder(folder, tournament.to_dict())
+    done = {}
+    for block in tournament.blocks():
+        table = read_block(folder, tournament.to_dict(), block)
+        if table is not None:
+            done[block.index] = table
+    return folder, done
 
 
 def run_tournament(tournament: Tournament, folder: str | Path | None = None, *,
@@ -127,11 +141,7 @@ def run_tournament(tournament: Tournament, folder: str | Path | None = None, *,
     blocks = tournament.blocks()
     done: dict[int, pd.DataFrame] = {}
     if folder is not None:
-        folder = claim_tournament_folder(folder, tournament.to_dict())
-        for block in blocks:
-            table = read_block(folder, tournament.to_dict(), block)
-            if table is not None:
-                done[block.index] = table
+        folder, done = stored_blocks(tournament, folder)
     pending = [block for block in blocks if block.index not in done]
     bar = tqdm(total=tournament.games, initial=tournament.games - sum(b.count for b in pending),
                unit=" games", desc=f"{tournament.a} vs {tournament.b}", file=sys.stderr,
@@ -140,7 +150,8 @@ def run_tournament(tournament: Tournament, folder: str | Path | None = None, *,
     with bar:
         if pending:
             n_workers = min(workers or default_workers(), len(pending))
-            for block, table in _results(tournament, pending, n_workers):
+            for i, table in play_blocks([(tournament, block) for block in pending], n_workers):
+                block = pending[i]
                 if folder is not None:
                     write_block(folder, tournament.to_dict(), block, table)
                 done[block.index] = table
