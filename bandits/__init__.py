@@ -5,8 +5,17 @@ and a batched ``<policy>_index`` looping over that core. Compiled engines take a
 typed parameter tuple (``make_policy("ucb1", c=...)``) and call ``policy_value(policy, ...)``.
 """
 
-from .klucb import bernoulli_kl, klucb_arm_value, klucb_bound, klucb_index, klucb_value
-from .policies import KLUCB, POLICIES, UCB1, Thompson, make_policy, policy_value
+from .klucb import (
+    bernoulli_kl,
+    klucb_arm_value,
+    klucb_bound,
+    klucb_index,
+    klucb_level,
+    klucb_root,
+    klucb_slope,
+    klucb_value,
+)
+from .policies import KLUCB, POLICIES, UCB1, Thompson, caches_index, make_policy, policy_value
 from .tables import IndexTables, index_tables
 from .thompson import thompson_index, thompson_value
 from .ucb1 import ucb1_index, ucb1_value
@@ -21,10 +30,14 @@ __all__ = [
     "IndexTables",
     "Thompson",
     "bernoulli_kl",
+    "caches_index",
     "index_tables",
     "klucb_arm_value",
     "klucb_bound",
     "klucb_index",
+    "klucb_level",
+    "klucb_root",
+    "klucb_slope",
     "klucb_value",
     "make_policy",
     "policy_value",

@@ -99,7 +99,30 @@ def klucb_value(mean, bound, explore_count):
     """The largest q >= mean with T'_i kl(mean, q) <= bound (+inf when T'_i = 0)."""
     if explore_count <= 0:
         return np.inf
-    level = bound / explore_count
+    return klucb_root(mean, bound / explore_count)
+
+
+@njit(inline="always")
+def klucb_level(explore_count, parent_count, c, tables):
+    """L = (ln t' + c ln ln t') / T'_i for T'_i > 0, the level whose root is the index."""
+    return (tables.log[parent_count] + c * tables.log_log[parent_count]) * tables.inverse[explore_count]
+
+
+@njit(inline="always")
+def klucb_slope(mean, q):
+    """dq/dL of the root q(L) at q: 1 / (d kl(mean, q) / dq) = q (1-q) / (q - mean). q(L) is
+    concave (the inverse of kl(mean, .), convex and increasing on [mean, 1]), so
+    q(L') <= q(L) + slope (L' - L) for L' >= L. Infinite at L = 0 (q = mean), 0 once q = 1."""
+    if q >= 1.0:
+        return 0.0
+    if q <= mean:
+        return np.inf
+    return q * (1.0 - q) / (q - mean)
+
+
+@njit(inline="always")
+def klucb_root(mean, level):
+    """The largest q >= mean with kl(mean, q) <= level (see the module docstring)."""
     if level <= 0.0 or mean >= 1.0:
         return mean
     if mean <= 0.0:
@@ -116,7 +139,9 @@ def klucb_value(mean, bound, explore_count):
 @njit(inline="always")
 def klucb_arm_value(mean, count, parent_count, c, tables, rng):
     """Engine-facing form: the index of one arm with T'_i = count and t' = parent_count."""
-    return klucb_value(mean, tables.log[parent_count] + c * tables.log_log[parent_count], count)
+    if count <= 0:
+        return np.inf
+    return klucb_root(mean, klucb_level(count, parent_count, c, tables))
 
 
 @njit(cache=True)

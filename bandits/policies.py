@@ -65,3 +65,19 @@ def _policy_value(policy, mean, count, parent_count, tables, rng):
         return core(mean, count, parent_count, policy.c, tables, rng)
 
     return impl
+
+
+def caches_index(policy) -> bool:
+    """Whether engines keep each child's index between selections to skip re-solving it
+    (KL-UCB, whose index is a root; see ``mcts.synthetic``)."""
+    return isinstance(policy, KLUCB)
+
+
+@overload(caches_index, jit_options={"cache": True})
+def _caches_index(policy):
+    cached = policy.instance_class is KLUCB
+
+    def impl(policy):
+        return cached
+
+    return impl

@@ -174,4 +174,5 @@ def failure_rate(tree, policy: str = "ucb1", adjuster: str = "plain", *, runs: i
 def memory_per_curve_run(curve: Curve) -> int:
     """Bytes of working memory one run of the curve allocates (one run per thread at a time)."""
     instance = tree_instance(curve.tree, curve.branching, curve.depth, 0, 0)
-    return memory_per_run(search_config(curve, instance), curve.max_budget)
+    return memory_per_run(search_config(curve, instance), curve.max_budget,
+                          make_policy(curve.policy, **curve.policy_params))

@@ -15,7 +15,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from bandits import policy_value
+from bandits import caches_index, klucb_level, klucb_root, klucb_slope, policy_value
+from bandits.klucb import TOLERANCE
 from bandits.rng import randint, seed_state
 from enhancements.thresholds import (
     MAXFREQ,
@@ -60,10 +61,14 @@ class SearchTree(NamedTuple):
     stats: np.ndarray  # int32 [capacity, 4]; columns VISITS, HALF_REWARDS, FIRST_CHILD, TREE_NODE
     proven: np.ndarray  # int8 [capacity]; UNPROVEN, WIN, DRAW or LOSS for the node's mover
     snapshot: np.ndarray  # int32 [capacity or 1, 3]; BASE_EPOCH, PARENT_BASE, CHILD_BASE
+    index_cache: np.ndarray  # float64 [capacity or 1, 4]; SOLVED, LEVEL, SLOPE, AT_VISITS
 
 
 VISITS, HALF_REWARDS, FIRST_CHILD, TREE_NODE = 0, 1, 2, 3  # HALF_REWARDS: 2 x reward sum, exact
 BASE_EPOCH, PARENT_BASE, CHILD_BASE = 0, 1, 2  # restart: t' = t - PARENT_BASE, T' = T - CHILD_BASE
+SOLVED, LEVEL, SLOPE, AT_VISITS = 0, 1, 2, 3  # KL-UCB: root, its level and slope, T when solved
+INDEX, UPPER, STALE_LEVEL = 0, 1, 2  # rows of the selection's scratch values [3, b]
+_PRUNE_MARGIN = 4.0 * TOLERANCE  # a bound must clear the best solved index by this to skip a root
 
 
 @njit(cache=True)
@@ -72,20 +77,22 @@ def node_capacity(branching, budget):
     return 1 + branching * budget
 
 
-def memory_per_run(config: SearchConfig, budget: int) -> int:
-    """Bytes of working memory one run allocates."""
-    per_node = 16 + 1 + (12 if config.restart else 0)
+def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
+    """Bytes of working memory one run under the typed ``policy`` allocates."""
+    per_node = 16 + 1 + (12 if config.restart else 0) + (32 if caches_index(policy) else 0)
     return node_capacity(config.branching, budget) * per_node + 8 * (
         config.score_high - config.score_low + 1
     )
 
 
 @njit(cache=True)
-def _new_tree(capacity, restart):
+def _new_tree(capacity, restart, cached_index):
     stats = np.zeros((capacity, 4), np.int32)
     stats[:, FIRST_CHILD] = NO_CHILD
+    index_cache = np.zeros((capacity if cached_index else 1, 4))
+    index_cache[:, AT_VISITS] = -1.0
     return SearchTree(stats, np.zeros(capacity, np.int8),
-                      np.zeros((capacity if restart else 1, 3), np.int32))
+                      np.zeros((capacity if restart else 1, 3), np.int32), index_cache)
 
 
 @njit(inline="always")
@@ -99,8 +106,9 @@ def _max_reward(score, theta):
 
 
 @njit(inline="always")
-def _select(tree, parent, config, epoch, rng, tables, policy):
-    """Child of an expanded ``parent`` by the solver, then the policy (ties at random)."""
+def _select(tree, parent, config, epoch, rng, tables, policy, values):
+    """Child of an expanded ``parent`` by the solver, then the policy (ties at random);
+    ``values`` (float64 [3, b]) is scratch, its row INDEX the children's indices."""
     b, stats = config.branching, tree.stats
     first = stats[parent, FIRST_CHILD]
     wins, losses, pick = 0, 0, NO_CHILD
@@ -123,23 +131,100 @@ def _select(tree, parent, config, epoch, rng, tables, policy):
             for child in range(first, first + b):
                 snapshot[child, CHILD_BASE] = stats[child, VISITS]
         t -= snapshot[parent, PARENT_BASE]
-    # random ties by reservoir sampling, written out: an inlined shared helper returning
-    # (best, pick, ties) made this loop several times slower under numba
-    best, ties = -np.inf, 0
-    for child in range(first, first + b):
+    if tree.index_cache.shape[0] > 1:
+        best = _index_by_cached_roots(tree, first, b, t, skip_losses, config.restart, policy.c,
+                                      tables, values)
+        return _pick_best(values[INDEX], first, b, best, rng)
+    best = -np.inf
+    for k in range(b):
+        child = first + k
+        values[INDEX, k] = -np.inf
         if skip_losses and tree.proven[child] == LOSS:
             continue
         n = stats[child, VISITS]
-        mean = 0.5 * stats[child, HALF_REWARDS] * tables.inverse[n]
         n_explore = n - tree.snapshot[child, CHILD_BASE] if config.restart else n
-        value = policy_value(policy, mean, n_explore, t, tables, rng)
-        if value > best:
-            best, pick, ties = value, child, 1
-        elif value == best:
+        values[INDEX, k] = policy_value(policy, _mean(stats, child, tables), n_explore, t,
+                                        tables, rng)
+        best = max(best, values[INDEX, k])
+    return _pick_best(values[INDEX], first, b, best, rng)
+
+
+@njit(inline="always")
+def _pick_best(values, first, b, best, rng):
+    """``first + k`` for k drawn uniformly among the children whose value is ``best`` (one draw,
+    and only for a tie, so the random stream does not depend on which values were computed)."""
+    ties, pick = 0, 0
+    for k in range(b):
+        if values[k] == best:
             ties += 1
-            if randint(rng, ties) == 0:
-                pick = child
-    return pick
+            pick = k
+    if ties > 1:
+        rank = randint(rng, ties)
+        for k in range(b):
+            if values[k] == best:
+                if rank == 0:
+                    return first + k
+                rank -= 1
+    return first + pick
+
+
+@njit(inline="always")
+def _solve(tree, child, mean, level, visits):
+    """KL-UCB's root for ``child`` at ``level``, kept with its level, slope and the visits."""
+    value = klucb_root(mean, level)
+    tree.index_cache[child, SOLVED] = value
+    tree.index_cache[child, LEVEL] = level
+    tree.index_cache[child, SLOPE] = klucb_slope(mean, value)
+    tree.index_cache[child, AT_VISITS] = visits
+    return value
+
+
+@njit(inline="always")
+def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, values):
+    """KL-UCB's indices of the children into ``values[INDEX]`` and their maximum, solving few
+    roots. A child not visited since its root q0 was solved at level L0 has, at its level
+    L >= L0, an index in [q0, q0 + slope (L - L0)] (``bandits.klucb_slope``); it is solved
+    again only if that interval reaches the best lower bound, otherwise its index is left at
+    -inf: the best index and the children that reach it are those solving every root gives.
+    Mostly only the child visited last is solved."""
+    stats, cache = tree.stats, tree.index_cache
+    best_low = -np.inf
+    for k in range(b):
+        child = first + k
+        values[INDEX, k] = values[STALE_LEVEL, k] = -np.inf
+        if skip_losses and tree.proven[child] == LOSS:
+            continue
+        n = stats[child, VISITS]
+        n_explore = n - tree.snapshot[child, CHILD_BASE] if restart else n
+        if n_explore <= 0:
+            values[INDEX, k] = best_low = np.inf
+            continue
+        level = klucb_level(n_explore, t, c, tables)
+        if cache[child, AT_VISITS] != n or level < cache[child, LEVEL]:
+            values[INDEX, k] = _solve(tree, child, _mean(stats, child, tables), level, n)
+        else:
+            values[INDEX, k] = cache[child, SOLVED]
+            if level != cache[child, LEVEL]:
+                values[STALE_LEVEL, k] = level
+                values[UPPER, k] = cache[child, SOLVED] + cache[child, SLOPE] * (
+                    level - cache[child, LEVEL])
+        best_low = max(best_low, values[INDEX, k])
+    best = -np.inf
+    for k in range(b):
+        if values[STALE_LEVEL, k] >= 0.0:  # a lower bound: solve, or skip if it cannot reach
+            if values[UPPER, k] + _PRUNE_MARGIN < best_low:  # (a NaN bound never skips)
+                values[INDEX, k] = -np.inf
+                continue
+            values[INDEX, k] = _solve(tree, first + k, _mean(stats, first + k, tables),
+                                      values[STALE_LEVEL, k], stats[first + k, VISITS])
+        best = max(best, values[INDEX, k])
+    return best
+
+
+@njit(inline="always")
+def _mean(stats, node, tables):
+    """The mean reward of the move into ``node`` for its mover."""
+    return 0.5 * stats[node, HALF_REWARDS] * tables.inverse[stats[node, VISITS]]
 
 
 @njit(inline="always")
@@ -254,21 +339,24 @@ def search(edge_value, optimal_move, config, budget, seed, tables, policy, faile
     """One run of ``budget`` playouts; ``failed[k]`` is set after playout 2^k. ``policy``
     is a typed bandit policy (``bandits.make_policy``); ``tables`` cover counts up to ``budget``.
     Returns the search tree (for inspection); its root's visits are the playouts simulated."""
-    tree = _new_tree(node_capacity(config.branching, budget), config.restart)
+    tree = _new_tree(node_capacity(config.branching, budget), config.restart,
+                     caches_index(policy))
     path = np.zeros(config.depth + 1, np.int64)
     histogram = np.zeros(config.score_high - config.score_low + 1 if config.adjuster == MAXFREQ
                          else 1, np.int64)
-    _playouts(tree, path, histogram, seed_state(seed), edge_value, optimal_move, config, budget,
-              tables, policy, failed)
+    values = np.empty((3, config.branching))
+    _playouts(tree, path, values, histogram, seed_state(seed), edge_value, optimal_move, config,
+              budget, tables, policy, failed)
     return tree
 
 
 # Compiled without reference counting (numba's private ``_nrt`` flag): it allocates nothing, and
 # the increfs numba's pruning left in its loops made KL-UCB and Thompson runs twice as slow.
 @njit(cache=True, _nrt=False)
-def _playouts(tree, path, histogram, rng, edge_value, optimal_move, config, budget, tables,
-              policy, failed):
-    """The playouts of :func:`search` into its preallocated tree, path and histogram."""
+def _playouts(tree, path, values, histogram, rng, edge_value, optimal_move, config, budget,
+              tables, policy, failed):
+    """The playouts of :func:`search` into its preallocated tree, path, selection scratch and
+    score histogram."""
     b, d = config.branching, config.depth
     theta = config.static_theta if config.adjuster == STATIC else 0.0
     theta_eff = effective_threshold(theta)
@@ -283,7 +371,7 @@ def _playouts(tree, path, histogram, rng, edge_value, optimal_move, config, budg
     for t in range(1, budget + 1):
         node, depth, score = 0, 0, 0
         while tree.stats[node, FIRST_CHILD] != NO_CHILD:
-            node = _select(tree, node, config, epoch, rng, tables, policy)
+            node = _select(tree, node, config, epoch, rng, tables, policy, values)
             depth += 1
             score += edge_value[tree.stats[node, TREE_NODE]]
             path[depth] = node

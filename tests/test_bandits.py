@@ -9,7 +9,15 @@ from numba import njit
 from scipy import stats
 from scipy.optimize import brentq
 
-from bandits import bernoulli_kl, klucb_index, klucb_value, thompson_index, ucb1_index
+from bandits import (
+    bernoulli_kl,
+    klucb_index,
+    klucb_root,
+    klucb_slope,
+    klucb_value,
+    thompson_index,
+    ucb1_index,
+)
 from bandits import rng as R
 
 N_DRAWS = 200_000
@@ -50,6 +58,18 @@ def test_klucb_random_cases_match_brentq():
     parents = rng.integers(counts, 20000)
     _check_klucb(p, counts, parents)
     _check_klucb(p[:300], counts[:300], parents[:300], c=3.0)
+
+
+def test_klucb_root_lies_under_its_tangent_in_the_level():
+    """The engine skips re-solving a root while q0 + slope (L - L0) cannot reach the best
+    index: the root must be concave in L, under every tangent, in every regime."""
+    for p in [0.0, 1e-4, 0.1, 0.5, 0.9, 1 - 1e-6, 1.0]:
+        for level in np.geomspace(1e-5, 50.0, 40):
+            q = klucb_root(p, level)
+            slope = klucb_slope(p, q)
+            for later in level * np.array([1.0001, 1.01, 1.5, 4.0, 100.0]):
+                assert klucb_root(p, later) <= q + slope * (later - level) + 2e-6
+                assert klucb_root(p, later) >= q - 1e-6
 
 
 def test_klucb_every_regime_matches_brentq():

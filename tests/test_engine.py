@@ -9,9 +9,22 @@ import pytest
 from reference_mcts import reference_failure_rate
 
 from bandits import index_tables, make_policy
+from bandits.rng import seed_state
 from experiments import Curve, failure_block, failure_rate
 from experiments.failure import search_config, tree_instance
-from mcts.synthetic import DRAW, FIRST_CHILD, HALF_REWARDS, LOSS, TREE_NODE, VISITS, WIN, search
+from mcts.synthetic import (
+    DRAW,
+    FIRST_CHILD,
+    HALF_REWARDS,
+    LOSS,
+    TREE_NODE,
+    VISITS,
+    WIN,
+    _new_tree,
+    _playouts,
+    node_capacity,
+    search,
+)
 from trees import analyze, make_tree
 
 
@@ -133,6 +146,30 @@ def test_solver_proves_nodes_to_their_minimax_value(spec, seed, adjuster):
         assert tree.proven[node] == expected
     first = tree.stats[0, FIRST_CHILD]
     assert tree.proven[first + instance.optimal_move] == DRAW
+
+
+@pytest.mark.parametrize(("spec", "adjuster"), [("constant(1,5)", "plain"), ("random(4,0)", "plain"),
+                                               ("random(4,3)", "maxfreq"), ("constant'(1,13)", "value")])
+def test_cached_klucb_roots_choose_as_solving_every_root(spec, adjuster):
+    """KL-UCB keeps each child's root and skips re-solving it while its bound cannot reach the
+    best index: the whole search (tree, proofs, failures) equals one solving every root."""
+    curve = Curve(spec, "klucb", adjuster, max_budget=2048)
+    instance = tree_instance(curve.tree, 4, 8, 0, 0)
+    config = search_config(curve, instance)
+    tables, policy = index_tables(2048), make_policy("klucb")
+    for seed in range(3):
+        cached_failed, every_failed = np.zeros(12, np.bool_), np.zeros(12, np.bool_)
+        cached = search(instance.edge_value, instance.optimal_move, config, 2048, np.uint64(seed),
+                        tables, policy, cached_failed)
+        assert cached.index_cache.shape[0] > 1
+        every = _new_tree(node_capacity(4, 2048), config.restart, False)  # no cache: solve all
+        _playouts(every, np.zeros(9, np.int64), np.empty((3, 4)),
+                  np.zeros(config.score_high - config.score_low + 1, np.int64),
+                  seed_state(np.uint64(seed)), instance.edge_value, instance.optimal_move, config,
+                  2048, tables, policy, every_failed)
+        assert np.array_equal(cached.stats, every.stats)
+        assert np.array_equal(cached.proven, every.proven)
+        assert np.array_equal(cached_failed, every_failed)
 
 
 def test_same_seed_same_numbers_whatever_the_chunks_and_threads():
