@@ -5,7 +5,9 @@ visited before is expanded (all b children) and one child, drawn uniformly, is p
 uniformly random playout to a terminal, rewarded against the current effective threshold
 (terminals reached inside the tree: threshold 0, and proven); negamax backup; MCTS-Solver with
 draws; then the threshold adjuster. After playout t = 2^k the most visited root child not proven
-losing is the chosen move. One kernel serves every policy and adjuster.
+losing is the chosen move. One kernel serves every policy and adjuster; for KL-UCB it keeps
+each child's root between selections and re-solves only those that could be the best
+(``_index_by_cached_roots``), choosing exactly as solving every root would.
 """
 
 from __future__ import annotations
