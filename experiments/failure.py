@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import time
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
-import pandas as pd
 from tqdm.auto import tqdm
 
 from bandits import index_tables, make_policy
@@ -23,6 +23,9 @@ from mcts import SearchConfig, memory_per_run, run_searches
 from trees import TreeInstance, analyze, level_start, make_tree
 
 from .curve import Curve
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 _TREE, _RUN = 0, 1
 CHUNK_RUNS = 64
@@ -139,16 +142,20 @@ def failure_counts(curve: Curve, seed: int = 0, workers: int | None = None,
     return failures, played, time.perf_counter() - start
 
 
-def curve_frame(curve: Curve, failures: np.ndarray) -> pd.DataFrame:
-    """Tidy rows (budget, failure_rate, stderr, runs) from failure counts per budget."""
+def rates(curve: Curve, failures: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Failure rate per budget and its standard error sqrt(r (1 - r) / (n - 1))."""
     n = curve.total_runs
     rate = failures / n
-    return pd.DataFrame({
-        "budget": curve.budgets,
-        "failure_rate": rate,
-        "stderr": np.sqrt(rate * (1.0 - rate) / max(n - 1, 1)),
-        "runs": n,
-    })
+    return rate, np.sqrt(rate * (1.0 - rate) / max(n - 1, 1))
+
+
+def curve_frame(curve: Curve, failures: np.ndarray) -> pd.DataFrame:
+    """Tidy rows (budget, failure_rate, stderr, runs) from failure counts per budget."""
+    import pandas as pd  # on use: `mctslab failure-rate --json` starts faster without it
+
+    rate, stderr = rates(curve, failures)
+    return pd.DataFrame({"budget": curve.budgets, "failure_rate": rate, "stderr": stderr,
+                         "runs": curve.total_runs})
 
 
 def failure_rate(tree, policy: str = "ucb1", adjuster: str = "plain", *, runs: int = 100,

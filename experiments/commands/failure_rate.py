@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from experiments.curve import Curve
-from experiments.failure import curve_frame, failure_counts, memory_per_curve_run
+from experiments.failure import curve_frame, failure_counts, memory_per_curve_run, rates
 from experiments.params import parse_params
 
 
@@ -54,7 +54,8 @@ def run(args) -> int:
     )
     progress = not args.quiet and sys.stderr.isatty()
     failures, played, seconds = failure_counts(curve, args.seed, args.workers, progress)
-    frame = curve_frame(curve, failures)
+    rate, stderr = rates(curve, failures)
+    frame = curve_frame(curve, failures) if args.out or args.plot or not args.json else None
     if args.out:
         from experiments.storage import write_table
 
@@ -72,8 +73,8 @@ def run(args) -> int:
         "adjuster": curve.adjuster,
         "runs": curve.total_runs,
         "budgets": curve.budgets,
-        "failure_rate": frame.failure_rate.tolist(),
-        "stderr": frame.stderr.tolist(),
+        "failure_rate": rate.tolist(),
+        "stderr": stderr.tolist(),
         "seconds": seconds,
         "playouts_per_second": played / seconds,
         "playouts": played,
