@@ -341,15 +341,21 @@ def search(edge_value, optimal_move, config, budget, seed, tables, policy, faile
     """One run of ``budget`` playouts; ``failed[k]`` is set after playout 2^k. ``policy``
     is a typed bandit policy (``bandits.make_policy``); ``tables`` cover counts up to ``budget``.
     Returns the search tree (for inspection); its root's visits are the playouts simulated."""
-    tree = _new_tree(node_capacity(config.branching, budget), config.restart,
-                     caches_index(policy))
-    path = np.zeros(config.depth + 1, np.int64)
-    histogram = np.zeros(config.score_high - config.score_low + 1 if config.adjuster == MAXFREQ
-                         else 1, np.int64)
-    values = np.empty((3, config.branching))
+    tree, path, values, histogram = _workspace(config, budget, caches_index(policy))
     _playouts(tree, path, values, histogram, seed_state(seed), edge_value, optimal_move, config,
               budget, tables, policy, failed)
     return tree
+
+
+@njit(cache=True)
+def _workspace(config, budget, cached_index):
+    """What one run of ``budget`` playouts needs: a new tree (with KL-UCB's root cache if
+    ``cached_index``), the selection path, the selection scratch and the score histogram."""
+    tree = _new_tree(node_capacity(config.branching, budget), config.restart, cached_index)
+    path = np.zeros(config.depth + 1, np.int64)
+    histogram = np.zeros(config.score_high - config.score_low + 1 if config.adjuster == MAXFREQ
+                         else 1, np.int64)
+    return tree, path, np.empty((3, config.branching)), histogram
 
 
 # Compiled without reference counting (numba's private ``_nrt`` flag): it allocates nothing, and

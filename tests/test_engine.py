@@ -20,9 +20,8 @@ from mcts.synthetic import (
     TREE_NODE,
     VISITS,
     WIN,
-    _new_tree,
     _playouts,
-    node_capacity,
+    _workspace,
     search,
 )
 from trees import analyze, make_tree
@@ -162,11 +161,9 @@ def test_cached_klucb_roots_choose_as_solving_every_root(spec, adjuster):
         cached = search(instance.edge_value, instance.optimal_move, config, 2048, np.uint64(seed),
                         tables, policy, cached_failed)
         assert cached.index_cache.shape[0] > 1
-        every = _new_tree(node_capacity(4, 2048), config.restart, False)  # no cache: solve all
-        _playouts(every, np.zeros(9, np.int64), np.empty((3, 4)),
-                  np.zeros(config.score_high - config.score_low + 1, np.int64),
-                  seed_state(np.uint64(seed)), instance.edge_value, instance.optimal_move, config,
-                  2048, tables, policy, every_failed)
+        every, path, values, histogram = _workspace(config, 2048, False)  # no cache: solve all
+        _playouts(every, path, values, histogram, seed_state(np.uint64(seed)), instance.edge_value,
+                  instance.optimal_move, config, 2048, tables, policy, every_failed)
         assert np.array_equal(cached.stats, every.stats)
         assert np.array_equal(cached.proven, every.proven)
         assert np.array_equal(cached_failed, every_failed)
