@@ -5,6 +5,7 @@ and a batched ``<policy>_index`` looping over that core. Compiled engines take a
 typed parameter tuple (``make_policy("ucb1", c=...)``) and call ``policy_value(policy, ...)``.
 """
 
+from . import kernel_cache  # noqa: F401  (first: where the kernels below are cached)
 from .klucb import (
     bernoulli_kl,
     klucb_arm_value,

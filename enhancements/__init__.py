@@ -1,6 +1,8 @@
 """Enhancements of MCTS: threshold adjusters (seed 001); reward shaping and variance reduction
 come with the real games."""
 
+import bandits.kernel_cache  # noqa: F401  (first: where the kernels below are cached)
+
 from .thresholds import (
     ADJUSTERS,
     MAXFREQ,

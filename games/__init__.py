@@ -7,6 +7,8 @@ sequences. Compiled kernels draw random numbers from ``bandits.rng`` (one ``seed
 array per run).
 """
 
+import bandits.kernel_cache  # noqa: F401  (first: where the kernels below are cached)
+
 from . import chance, compiled
 from .perft import perft
 from .protocol import Game, GameState, State
