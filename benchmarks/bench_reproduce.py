@@ -2,8 +2,9 @@
 on 2 cores for about 2.2e10 playouts).
 
 Runs a fixed sample of ``--sample`` runs of every curve of the paper-scale study on all cores
-(the engine's own threads, as one worker per core would), and extrapolates each curve by its
-full run count. Run: ``python benchmarks/bench_reproduce.py [--sample 32] [--scale paper]``.
+(the engine's own threads, as one worker per core would; a random-tree curve's sample spread
+over its first 4 tree instances, whose costs differ), and extrapolates each curve by its full
+run count. Run: ``python benchmarks/bench_reproduce.py [--sample 64] [--scale paper]``.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from collections import defaultdict
 from experiments.failure import simulate_block
 from experiments.imagawa import imagawa_study
 
+SAMPLE_TREES = 4
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sample", type=int, default=32, help="runs per curve measured")
+    parser.add_argument("--sample", type=int, default=64, help="runs per curve measured")
     parser.add_argument("--scale", default="paper", choices=("quick", "paper"))
     args = parser.parse_args()
     study = imagawa_study(args.scale)
@@ -28,10 +31,12 @@ def main() -> None:
     start = time.perf_counter()
     for curve in study.curves:
         runs = min(args.sample, curve.total_runs)
+        trees = min(curve.trees, SAMPLE_TREES, runs)  # random trees: spread over instances
         begin = time.perf_counter()
-        simulate_block(curve, 0, 0, runs, study.seed)
+        for tree_index in range(trees):
+            simulate_block(curve, tree_index, 0, runs // trees, study.seed)
         seconds = time.perf_counter() - begin
-        projected[curve.policy] += seconds * curve.total_runs / runs
+        projected[curve.policy] += seconds * curve.total_runs / (runs // trees * trees)
         playouts[curve.policy] += curve.total_runs * curve.max_budget
     measured = time.perf_counter() - start
     total = sum(projected.values())
