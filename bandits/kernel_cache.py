@@ -56,13 +56,18 @@ def use_versioned_cache() -> None:
     """Point numba's cache at this version's directory (left as numba's default if the
     directory cannot be made: numba then caches beside the sources, or not at all)."""
     root = cache_root()
+    if not root.is_absolute():  # no home directory to be found
+        return
     current = root / source_stamp(Path(__file__).resolve().parents[1])
     try:
         current.mkdir(parents=True, exist_ok=True)
-        prune(root, current)
     except OSError:
         return
     numba.config.CACHE_DIR = str(current)
+    try:
+        prune(root, current)
+    except OSError:  # e.g. another process pruning at the same time
+        pass
 
 
 use_versioned_cache()
