@@ -105,7 +105,8 @@ def klucb_value(mean, bound, explore_count):
 @njit(inline="always")
 def klucb_level(explore_count, parent_count, c, tables):
     """L = (ln t' + c ln ln t') / T'_i for T'_i > 0, the level whose root is the index."""
-    return (tables.log[parent_count] + c * tables.log_log[parent_count]) * tables.inverse[explore_count]
+    t, n = np.uint64(parent_count), np.uint64(explore_count)  # unsigned: no index wraparound
+    return (tables.log[t] + c * tables.log_log[t]) * tables.inverse[n]
 
 
 @njit(inline="always")

@@ -20,7 +20,8 @@ def ucb1_value(mean, count, parent_count, c, tables, rng):
     """One arm's index from its mean, T'_i and t' (ln terms read from ``tables``)."""
     if count <= 0:
         return np.inf
-    return mean + c * tables.sqrt_log[parent_count] * tables.inv_sqrt[count]
+    t, n = np.uint64(parent_count), np.uint64(count)  # unsigned: no index wraparound
+    return mean + c * tables.sqrt_log[t] * tables.inv_sqrt[n]
 
 
 @njit(cache=True)

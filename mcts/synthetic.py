@@ -108,23 +108,31 @@ def _max_reward(score, theta):
 
 
 @njit(inline="always")
+def _ix(i):
+    """``i`` as an unsigned array index. Numba wraps signed indices around (a negative one counts
+    from the end) at a few instructions per access; unsigned ones skip that (UCB1 runs 1.16x
+    faster, KL-UCB 1.05x, Thompson 1.08x). Every index so cast is a valid position."""
+    return np.uint64(i)
+
+
+@njit(inline="always")
 def _select(tree, parent, config, epoch, rng, tables, policy, values):
     """Child of an expanded ``parent`` by the solver, then the policy (ties at random);
     ``values`` (float64 [3, b]) is scratch, its row INDEX the children's indices."""
     b, stats = config.branching, tree.stats
-    first = stats[parent, FIRST_CHILD]
+    first = stats[_ix(parent), FIRST_CHILD]
     wins, losses, pick = 0, 0, NO_CHILD
     for child in range(first, first + b):
-        if tree.proven[child] == WIN:
+        if tree.proven[_ix(child)] == WIN:
             wins += 1
             if randint(rng, wins) == 0:
                 pick = child
-        elif tree.proven[child] == LOSS:
+        elif tree.proven[_ix(child)] == LOSS:
             losses += 1
     if wins > 0:
         return pick
     skip_losses = losses < b
-    t = stats[parent, VISITS]
+    t = stats[_ix(parent), VISITS]
     if config.restart:
         snapshot = tree.snapshot
         if snapshot[parent, BASE_EPOCH] != epoch:
@@ -133,22 +141,22 @@ def _select(tree, parent, config, epoch, rng, tables, policy, values):
             for child in range(first, first + b):
                 snapshot[child, CHILD_BASE] = stats[child, VISITS]
         t -= snapshot[parent, PARENT_BASE]
-    if tree.index_cache.shape[0] > 1:
+    if caches_index(policy) and tree.index_cache.shape[0] > 1:  # one row: solve every root
         best = _index_by_cached_roots(tree, first, b, t, skip_losses, config.restart, policy.c,
                                       tables, values)
         return _pick_best(values[INDEX], first, b, best, rng)
-    best = -np.inf
+    best, indices = -np.inf, values[INDEX]
     for k in range(b):
-        child = first + k
-        values[INDEX, k] = -np.inf
+        child = _ix(first + k)
+        indices[_ix(k)] = -np.inf
         if skip_losses and tree.proven[child] == LOSS:
             continue
         n = stats[child, VISITS]
         n_explore = n - tree.snapshot[child, CHILD_BASE] if config.restart else n
-        values[INDEX, k] = policy_value(policy, _mean(stats, child, tables), n_explore, t,
-                                        tables, rng)
-        best = max(best, values[INDEX, k])
-    return _pick_best(values[INDEX], first, b, best, rng)
+        indices[_ix(k)] = policy_value(policy, _mean(stats, child, tables), n_explore, t,
+                                       tables, rng)
+        best = max(best, indices[_ix(k)])
+    return _pick_best(indices, first, b, best, rng)
 
 
 @njit(inline="always")
@@ -157,13 +165,13 @@ def _pick_best(values, first, b, best, rng):
     and only for a tie, so the random stream does not depend on which values were computed)."""
     ties, pick = 0, 0
     for k in range(b):
-        if values[k] == best:
+        if values[_ix(k)] == best:
             ties += 1
             pick = k
     if ties > 1:
         rank = randint(rng, ties)
         for k in range(b):
-            if values[k] == best:
+            if values[_ix(k)] == best:
                 if rank == 0:
                     return first + k
                 rank -= 1
@@ -191,8 +199,8 @@ def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, v
     Mostly only the child visited last is solved."""
     stats, cache = tree.stats, tree.index_cache
     best_low = -np.inf
-    for k in range(b):
-        child = first + k
+    for j in range(b):
+        k, child = _ix(j), _ix(first + j)
         values[INDEX, k] = values[STALE_LEVEL, k] = -np.inf
         if skip_losses and tree.proven[child] == LOSS:
             continue
@@ -212,13 +220,14 @@ def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, v
                     level - cache[child, LEVEL])
         best_low = max(best_low, values[INDEX, k])
     best = -np.inf
-    for k in range(b):
+    for j in range(b):
+        k, child = _ix(j), _ix(first + j)
         if values[STALE_LEVEL, k] >= 0.0:  # a lower bound: solve, or skip if it cannot reach
             if values[UPPER, k] + _PRUNE_MARGIN < best_low:  # (a NaN bound never skips)
                 values[INDEX, k] = -np.inf
                 continue
-            values[INDEX, k] = _solve(tree, first + k, _mean(stats, first + k, tables),
-                                      values[STALE_LEVEL, k], stats[first + k, VISITS])
+            values[INDEX, k] = _solve(tree, child, _mean(stats, child, tables),
+                                      values[STALE_LEVEL, k], stats[child, VISITS])
         best = max(best, values[INDEX, k])
     return best
 
@@ -226,7 +235,7 @@ def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, v
 @njit(inline="always")
 def _mean(stats, node, tables):
     """The mean reward of the move into ``node`` for its mover."""
-    return 0.5 * stats[node, HALF_REWARDS] * tables.inverse[stats[node, VISITS]]
+    return 0.5 * stats[_ix(node), HALF_REWARDS] * tables.inverse[_ix(stats[_ix(node), VISITS])]
 
 
 @njit(inline="always")
@@ -248,7 +257,7 @@ def _playout(edge_value, tree_node, depth, score, b, d, rng):
     """Uniformly random moves from ``tree_node`` at ``depth`` to a terminal; its score."""
     for _ in range(depth, d):
         tree_node = tree_node * b + 1 + randint(rng, b)
-        score += edge_value[tree_node]
+        score += edge_value[_ix(tree_node)]
     return score
 
 
@@ -256,9 +265,9 @@ def _playout(edge_value, tree_node, depth, score, b, d, rng):
 def _backup(tree, path, depth, max_reward):
     """Visits +1 along the path; each move's mover adds its reward (negamax), in half points."""
     half = int(2.0 * max_reward)
-    tree.stats[path[0], VISITS] += 1
+    tree.stats[_ix(path[0]), VISITS] += 1
     for ply in range(1, depth + 1):
-        node = path[ply]
+        node = _ix(path[_ix(ply)])
         tree.stats[node, VISITS] += 1
         tree.stats[node, HALF_REWARDS] += half if ply % 2 == 1 else 2 - half
 
@@ -378,14 +387,14 @@ def _playouts(tree, path, values, histogram, rng, edge_value, optimal_move, conf
     stop_at_proven = config.adjuster != SCORE and config.adjuster != MAXFREQ
     for t in range(1, budget + 1):
         node, depth, score = 0, 0, 0
-        while tree.stats[node, FIRST_CHILD] != NO_CHILD:
+        while tree.stats[_ix(node), FIRST_CHILD] != NO_CHILD:
             node = _select(tree, node, config, epoch, rng, tables, policy, values)
             depth += 1
-            score += edge_value[tree.stats[node, TREE_NODE]]
-            path[depth] = node
-            if stop_at_proven and tree.proven[node] != UNPROVEN:
+            score += edge_value[_ix(tree.stats[_ix(node), TREE_NODE])]
+            path[_ix(depth)] = node
+            if stop_at_proven and tree.proven[_ix(node)] != UNPROVEN:
                 break
-        if stop_at_proven and tree.proven[node] != UNPROVEN:
+        if stop_at_proven and tree.proven[_ix(node)] != UNPROVEN:
             reward = _proven_reward(tree.proven[node], depth)
             _backup(tree, path, depth, reward)
         else:
