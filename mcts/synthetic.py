@@ -7,7 +7,8 @@ uniformly random playout to a terminal, rewarded against the current effective t
 draws; then the threshold adjuster. After playout t = 2^k the most visited root child not proven
 losing is the chosen move. One kernel serves every policy and adjuster; for KL-UCB it keeps
 each child's root between selections and re-solves only those that could be the best
-(``_index_by_cached_roots``), choosing exactly as solving every root would.
+(``_index_by_cached_roots``), choosing exactly as solving every root would; the nodes a playout
+visited have theirs solved right after its backup (``_solve_path_roots``).
 """
 
 from __future__ import annotations
@@ -233,6 +234,29 @@ def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, v
 
 
 @njit(inline="always")
+def _solve_path_roots(tree, path, depth, restart, epoch, c, tables):
+    """KL-UCB: after a backup, solve the root of each unproven node on the path at the level
+    the next selection at its parent will use (neither visit count changes before it; a
+    threshold change in between only makes the cached root inexact, and then it is solved
+    again there). Independent of one another, these solves overlap in the processor, where at
+    selection each would wait for the descent before it: the same roots, sooner."""
+    stats = tree.stats
+    for ply in range(1, depth + 1):
+        node, parent = _ix(path[_ix(ply)]), _ix(path[_ix(ply - 1)])
+        if tree.proven[node] != UNPROVEN:
+            continue
+        t, n = stats[parent, VISITS], stats[node, VISITS]
+        n_explore = n
+        if restart:
+            if tree.snapshot[parent, BASE_EPOCH] != epoch:
+                continue
+            t -= tree.snapshot[parent, PARENT_BASE]
+            n_explore -= tree.snapshot[node, CHILD_BASE]
+        if n_explore > 0:
+            _solve(tree, node, _mean(stats, node, tables), klucb_level(n_explore, t, c, tables), n)
+
+
+@njit(inline="always")
 def _mean(stats, node, tables):
     """The mean reward of the move into ``node`` for its mover."""
     return 0.5 * stats[_ix(node), HALF_REWARDS] * tables.inverse[_ix(stats[_ix(node), VISITS])]
@@ -417,6 +441,8 @@ def _playouts(tree, path, values, histogram, rng, edge_value, optimal_move, conf
                 if settled >= 0:
                     failed[record:] = settled != optimal_move
                     return
+        if caches_index(policy) and tree.index_cache.shape[0] > 1:
+            _solve_path_roots(tree, path, depth, config.restart, epoch, policy.c, tables)
 
         # threshold adjustment: observe this playout, then consult once the threshold is unfrozen
         since_change += 1
