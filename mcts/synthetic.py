@@ -117,6 +117,21 @@ def _ix(i):
 
 
 @njit(inline="always")
+def _keeps_roots(tree, policy):
+    """Whether the search keeps KL-UCB's roots between selections (a one-row cache, as some
+    tests build it, means: solve every root at every selection)."""
+    return caches_index(policy) and tree.index_cache.shape[0] > 1
+
+
+@njit(inline="always")
+def _explore_count(tree, node, restart):
+    """T'_i of Eqs. 6-8: the visits of ``node`` since its parent's last snapshot (all of them
+    without the restart)."""
+    n = tree.stats[node, VISITS]
+    return n - tree.snapshot[node, CHILD_BASE] if restart else n
+
+
+@njit(inline="always")
 def _select(tree, parent, config, epoch, rng, tables, policy, values):
     """Child of an expanded ``parent`` by the solver, then the policy (ties at random);
     ``values`` (float64 [3, b]) is scratch, its row INDEX the children's indices."""
@@ -142,7 +157,7 @@ def _select(tree, parent, config, epoch, rng, tables, policy, values):
             for child in range(first, first + b):
                 snapshot[child, CHILD_BASE] = stats[child, VISITS]
         t -= snapshot[parent, PARENT_BASE]
-    if caches_index(policy) and tree.index_cache.shape[0] > 1:  # one row: solve every root
+    if _keeps_roots(tree, policy):
         best = _index_by_cached_roots(tree, first, b, t, skip_losses, config.restart, policy.c,
                                       tables, values)
         return _pick_best(values[INDEX], first, b, best, rng)
@@ -152,10 +167,8 @@ def _select(tree, parent, config, epoch, rng, tables, policy, values):
         indices[_ix(k)] = -np.inf
         if skip_losses and tree.proven[child] == LOSS:
             continue
-        n = stats[child, VISITS]
-        n_explore = n - tree.snapshot[child, CHILD_BASE] if config.restart else n
-        indices[_ix(k)] = policy_value(policy, _mean(stats, child, tables), n_explore, t,
-                                       tables, rng)
+        indices[_ix(k)] = policy_value(policy, _mean(stats, child, tables),
+                                       _explore_count(tree, child, config.restart), t, tables, rng)
         best = max(best, indices[_ix(k)])
     return _pick_best(indices, first, b, best, rng)
 
@@ -205,8 +218,7 @@ def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, v
         values[INDEX, k] = values[STALE_LEVEL, k] = -np.inf
         if skip_losses and tree.proven[child] == LOSS:
             continue
-        n = stats[child, VISITS]
-        n_explore = n - tree.snapshot[child, CHILD_BASE] if restart else n
+        n, n_explore = stats[child, VISITS], _explore_count(tree, child, restart)
         if n_explore <= 0:
             values[INDEX, k] = best_low = np.inf
             continue
@@ -245,15 +257,15 @@ def _solve_path_roots(tree, path, depth, restart, epoch, c, tables):
         node, parent = _ix(path[_ix(ply)]), _ix(path[_ix(ply - 1)])
         if tree.proven[node] != UNPROVEN:
             continue
-        t, n = stats[parent, VISITS], stats[node, VISITS]
-        n_explore = n
+        t = stats[parent, VISITS]
         if restart:
             if tree.snapshot[parent, BASE_EPOCH] != epoch:
                 continue
             t -= tree.snapshot[parent, PARENT_BASE]
-            n_explore -= tree.snapshot[node, CHILD_BASE]
+        n_explore = _explore_count(tree, node, restart)
         if n_explore > 0:
-            _solve(tree, node, _mean(stats, node, tables), klucb_level(n_explore, t, c, tables), n)
+            _solve(tree, node, _mean(stats, node, tables), klucb_level(n_explore, t, c, tables),
+                   stats[node, VISITS])
 
 
 @njit(inline="always")
@@ -441,7 +453,7 @@ def _playouts(tree, path, values, histogram, rng, edge_value, optimal_move, conf
                 if settled >= 0:
                     failed[record:] = settled != optimal_move
                     return
-        if caches_index(policy) and tree.index_cache.shape[0] > 1:
+        if _keeps_roots(tree, policy):
             _solve_path_roots(tree, path, depth, config.restart, epoch, policy.c, tables)
 
         # threshold adjustment: observe this playout, then consult once the threshold is unfrozen
