@@ -154,8 +154,14 @@ def gamma(state, shape):
     ln u < x^2/2 + d (1 - v + ln v), first trying the squeeze u < 1 - 0.0331 x^4."""
     if shape == 1.0:
         return exponential(state)
+    return marsaglia_tsang(state, shape, 1.0 / math.sqrt(9.0 * (shape - 1.0 / 3.0)))
+
+
+@njit(inline="always")
+def marsaglia_tsang(state, shape, c):
+    """Gamma(shape, 1) for shape > 1 given its constant c = 1 / sqrt(9 (shape - 1/3)), as
+    :func:`gamma` computes it (callers that draw many gammas may tabulate c)."""
     d = shape - 1.0 / 3.0
-    c = 1.0 / math.sqrt(9.0 * d)
     while True:
         x = normal(state)
         v = 1.0 + c * x

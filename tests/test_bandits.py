@@ -134,6 +134,28 @@ def test_beta(a, b):
     _check_law(_draws(3, a, b, N_DRAWS, 4), stats.beta(a, b))
 
 
+@njit(cache=True)
+def _generic_thompson(sums, counts, seed):
+    """Thompson's draws by ``rng.beta`` alone, each shape's Gamma constant computed anew."""
+    state, out = R.seed_state(seed), np.empty(sums.shape[0])
+    for i in range(sums.shape[0]):
+        alpha = sums[i] * (1.0 / counts[i]) * counts[i] if counts[i] > 0 else 0.0
+        out[i] = R.beta(state, alpha + 1.0, counts[i] - alpha + 1.0)
+    return out
+
+
+def test_thompson_tabulated_gamma_constants_draw_as_the_generic_beta():
+    """Whole half points (the tables' path) and other alphas (the restart's) give the draws of
+    ``rng.beta`` bit for bit, including the shapes 1 (Exp(1)) and Beta(1, 1) (a uniform)."""
+    rng = np.random.default_rng(3)
+    counts = rng.integers(0, 400, 5000)
+    halves = rng.integers(0, 2 * counts + 1)
+    halves[:50], halves[50:100] = 0, 2 * counts[50:100]  # a mean of 0 or 1: a shape 1
+    sums = np.where(np.arange(5000) % 3 == 0, halves * 0.37, halves / 2.0)  # 1 in 3: no half points
+    got = thompson_index(sums, counts, seed=9)
+    np.testing.assert_array_equal(got, _generic_thompson(sums, counts.astype(float), np.uint64(9)))
+
+
 def test_thompson_draws_beta_of_the_counts():
     n = 50_000
     draws = thompson_index(np.full(n, 2.5), np.full(n, 4), seed=5)
