@@ -24,8 +24,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .tables import index_tables
-from .ucb1 import _as_arms, _largest
+from .batch import batch_arms
 
 TOLERANCE = 1e-6
 _ONE_STEP = 0.25  # r up to which one Halley step from the quadratic start is enough
@@ -156,5 +155,5 @@ def _klucb_batch(sums, counts, parent_counts, c, tables):
 
 def klucb_index(sums, counts, parent_counts, *, c: float = 0.0) -> np.ndarray:
     """Batched KL-UCB over arrays [n] of reward sums, visit counts and parent visit counts."""
-    sums, counts, parents = _as_arms(sums, counts, parent_counts)
-    return _klucb_batch(sums, counts, parents, float(c), index_tables(_largest(counts, parents)))
+    sums, counts, parents, tables = batch_arms(sums, counts, parent_counts)
+    return _klucb_batch(sums, counts, parents, float(c), tables)

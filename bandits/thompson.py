@@ -11,9 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .batch import batch_arms
 from .rng import beta, exponential, marsaglia_tsang, seed_state, uniform
-from .tables import index_tables
-from .ucb1 import _as_arms
 
 
 @njit(inline="always")
@@ -51,6 +50,5 @@ def _thompson_batch(sums, counts, tables, rng):
 
 def thompson_index(sums, counts, parent_counts=0, *, seed: int = 0) -> np.ndarray:
     """Batched Thompson draws for arrays [n] of reward sums and counts, seeded."""
-    sums, counts, _ = _as_arms(sums, counts, parent_counts)
-    tables = index_tables(int(counts.max()) if counts.size else 0)
+    sums, counts, _, tables = batch_arms(sums, counts, parent_counts)
     return _thompson_batch(sums, counts, tables, seed_state(np.uint64(seed)))

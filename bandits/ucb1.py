@@ -12,7 +12,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .tables import index_tables
+from .batch import batch_arms
 
 
 @njit(inline="always")
@@ -35,15 +35,5 @@ def _ucb1_batch(sums, counts, parent_counts, c, tables):
 
 def ucb1_index(sums, counts, parent_counts, *, c: float = math.sqrt(2.0)) -> np.ndarray:
     """Batched UCB1 over arrays [n] of reward sums, visit counts and parent visit counts."""
-    sums, counts, parents = _as_arms(sums, counts, parent_counts)
-    return _ucb1_batch(sums, counts, parents, float(c), index_tables(_largest(counts, parents)))
-
-
-def _as_arms(sums, counts, parent_counts):
-    counts = np.asarray(counts, dtype=np.int64)
-    parents = np.broadcast_to(np.asarray(parent_counts, dtype=np.int64), counts.shape)
-    return np.asarray(sums, dtype=np.float64), counts, np.ascontiguousarray(parents)
-
-
-def _largest(*arrays) -> int:
-    return int(max((a.max() if a.size else 0) for a in arrays))
+    sums, counts, parents, tables = batch_arms(sums, counts, parent_counts)
+    return _ucb1_batch(sums, counts, parents, float(c), tables)
