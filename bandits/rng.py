@@ -148,19 +148,25 @@ def exponential(state):
 
 
 @njit(inline="always")
-def gamma(state, shape):
-    """Gamma(shape, 1) for shape >= 1: Exp(1) when shape = 1, else Marsaglia & Tsang's (2000)
-    method: d = shape - 1/3, v = (1 + x / sqrt(9d))^3 for a normal x, accept d v when
-    ln u < x^2/2 + d (1 - v + ln v), first trying the squeeze u < 1 - 0.0331 x^4."""
-    if shape == 1.0:
-        return exponential(state)
-    return marsaglia_tsang(state, shape, 1.0 / math.sqrt(9.0 * (shape - 1.0 / 3.0)))
+def gamma_constant(shape):
+    """Marsaglia & Tsang's c = 1 / sqrt(9 d), d = shape - 1/3."""
+    return 1.0 / math.sqrt(9.0 * (shape - 1.0 / 3.0))
 
 
 @njit(inline="always")
-def marsaglia_tsang(state, shape, c):
-    """Gamma(shape, 1) for shape > 1 given its constant c = 1 / sqrt(9 (shape - 1/3)), as
-    :func:`gamma` computes it (callers that draw many gammas may tabulate c)."""
+def gamma(state, shape):
+    """Gamma(shape, 1) for shape >= 1 (see :func:`gamma_given`)."""
+    return gamma_given(state, shape, gamma_constant(shape))
+
+
+@njit(inline="always")
+def gamma_given(state, shape, c):
+    """Gamma(shape, 1) for shape >= 1 given c = ``gamma_constant(shape)`` (callers that draw
+    many gammas may tabulate it): Exp(1) when shape = 1, else Marsaglia & Tsang's (2000)
+    method: d = shape - 1/3, v = (1 + c x)^3 for a normal x, accept d v when
+    ln u < x^2/2 + d (1 - v + ln v), first trying the squeeze u < 1 - 0.0331 x^4."""
+    if shape == 1.0:
+        return exponential(state)
     d = shape - 1.0 / 3.0
     while True:
         x = normal(state)
@@ -178,9 +184,15 @@ def marsaglia_tsang(state, shape, c):
 
 @njit(inline="always")
 def beta(state, a, b):
-    """Beta(a, b) for a, b >= 1 as X / (X + Y), X ~ Gamma(a), Y ~ Gamma(b); Beta(1, 1) is
-    uniform."""
+    """Beta(a, b) for a, b >= 1 (see :func:`beta_given`)."""
+    return beta_given(state, a, gamma_constant(a), b, gamma_constant(b))
+
+
+@njit(inline="always")
+def beta_given(state, a, c_a, b, c_b):
+    """Beta(a, b) for a, b >= 1 given their gamma constants, as X / (X + Y), X ~ Gamma(a),
+    Y ~ Gamma(b); Beta(1, 1) is uniform."""
     if a == 1.0 and b == 1.0:
         return uniform(state)
-    x = gamma(state, a)
-    return x / (x + gamma(state, b))
+    x = gamma_given(state, a, c_a)
+    return x / (x + gamma_given(state, b, c_b))

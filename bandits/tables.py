@@ -26,5 +26,5 @@ def index_tables(max_count: int) -> IndexTables:
     log[0] = 0.0
     log_log = np.log(np.maximum(log, 1.0))
     shapes = 1.0 + 0.5 * np.arange(2 * max_count + 1)
-    gamma_c = 1.0 / np.sqrt(9.0 * (shapes - 1.0 / 3.0))  # as bandits.rng.gamma computes it
+    gamma_c = 1.0 / np.sqrt(9.0 * (shapes - 1.0 / 3.0))  # as bandits.rng.gamma_constant computes it
     return IndexTables(log, log_log, np.sqrt(log), 1.0 / np.sqrt(counts), 1.0 / counts, gamma_c)

@@ -12,31 +12,23 @@ import numpy as np
 from numba import njit
 
 from .batch import batch_arms
-from .rng import beta, exponential, marsaglia_tsang, seed_state, uniform
+from .rng import beta_given, gamma_constant, seed_state
 
 
 @njit(inline="always")
 def thompson_value(mean, count, parent_count, c, tables, rng):
     """One arm's Beta draw using the kernel random state ``rng`` (t' and c are unused). When
     alpha = mean T' comes out a whole number of half points (mostly so without the restart: a
-    draw scores half a win), the Gamma constants come from ``tables.gamma_c``, saving a square
+    draw scores half a win), the gamma constants come from ``tables.gamma_c``, saving a square
     root and a division per Gamma (Thompson runs 1.1x faster); the draw is the same."""
-    twice_alpha = 2.0 * mean * count
-    k = np.int64(twice_alpha + 0.5)
-    if twice_alpha == k and 0 <= k <= 2 * count:
-        return _beta_of_half_points(rng, k, 2 * count - k, tables.gamma_c)
     alpha = mean * count
-    return beta(rng, alpha + 1.0, count - alpha + 1.0)
-
-
-@njit(inline="always")
-def _beta_of_half_points(rng, k, j, gamma_c):
-    """Beta(1 + k/2, 1 + j/2), drawn as :func:`bandits.rng.beta` draws it."""
-    if k == 0 and j == 0:
-        return uniform(rng)
-    x = exponential(rng) if k == 0 else marsaglia_tsang(rng, 1.0 + 0.5 * k, gamma_c[np.uint64(k)])
-    y = exponential(rng) if j == 0 else marsaglia_tsang(rng, 1.0 + 0.5 * j, gamma_c[np.uint64(j)])
-    return x / (x + y)
+    a, b = alpha + 1.0, count - alpha + 1.0
+    k = np.int64(2.0 * alpha + 0.5)
+    if 2.0 * alpha == k and 0 <= k <= 2 * count:
+        c_a, c_b = tables.gamma_c[np.uint64(k)], tables.gamma_c[np.uint64(2 * count - k)]
+    else:
+        c_a, c_b = gamma_constant(a), gamma_constant(b)
+    return beta_given(rng, a, c_a, b, c_b)
 
 
 @njit(cache=True)
