@@ -132,6 +132,14 @@ def _explore_count(tree, node, restart):
 
 
 @njit(inline="always")
+def _parent_count(tree, parent, restart):
+    """t' of Eqs. 6-8: the visits of ``parent`` since its last snapshot (all of them without
+    the restart)."""
+    t = tree.stats[_ix(parent), VISITS]
+    return t - tree.snapshot[parent, PARENT_BASE] if restart else t
+
+
+@njit(inline="always")
 def _select(tree, parent, config, epoch, rng, tables, policy, values):
     """Child of an expanded ``parent`` by the solver, then the policy (ties at random);
     ``values`` (float64 [3, b]) is scratch, its row INDEX the children's indices."""
@@ -148,15 +156,13 @@ def _select(tree, parent, config, epoch, rng, tables, policy, values):
     if wins > 0:
         return pick
     skip_losses = losses < b
-    t = stats[_ix(parent), VISITS]
-    if config.restart:
+    if config.restart and tree.snapshot[parent, BASE_EPOCH] != epoch:
         snapshot = tree.snapshot
-        if snapshot[parent, BASE_EPOCH] != epoch:
-            snapshot[parent, BASE_EPOCH] = epoch
-            snapshot[parent, PARENT_BASE] = t
-            for child in range(first, first + b):
-                snapshot[child, CHILD_BASE] = stats[child, VISITS]
-        t -= snapshot[parent, PARENT_BASE]
+        snapshot[parent, BASE_EPOCH] = epoch
+        snapshot[parent, PARENT_BASE] = stats[parent, VISITS]
+        for child in range(first, first + b):
+            snapshot[child, CHILD_BASE] = stats[child, VISITS]
+    t = _parent_count(tree, parent, config.restart)
     if _keeps_roots(tree, policy):
         best = _index_by_cached_roots(tree, first, b, t, skip_losses, config.restart, policy.c,
                                       tables, values)
@@ -257,15 +263,12 @@ def _solve_path_roots(tree, path, depth, restart, epoch, c, tables):
         node, parent = _ix(path[_ix(ply)]), _ix(path[_ix(ply - 1)])
         if tree.proven[node] != UNPROVEN:
             continue
-        t = stats[parent, VISITS]
-        if restart:
-            if tree.snapshot[parent, BASE_EPOCH] != epoch:
-                continue
-            t -= tree.snapshot[parent, PARENT_BASE]
+        if restart and tree.snapshot[parent, BASE_EPOCH] != epoch:
+            continue
         n_explore = _explore_count(tree, node, restart)
         if n_explore > 0:
-            _solve(tree, node, _mean(stats, node, tables), klucb_level(n_explore, t, c, tables),
-                   stats[node, VISITS])
+            level = klucb_level(n_explore, _parent_count(tree, parent, restart), c, tables)
+            _solve(tree, node, _mean(stats, node, tables), level, stats[node, VISITS])
 
 
 @njit(inline="always")
