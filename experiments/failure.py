@@ -28,7 +28,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
 _TREE, _RUN = 0, 1
-CHUNK_RUNS = 64
+# Runs per call of the parallel kernel: each call ends at a barrier where a core that finished
+# its share waits for the other, so calls are few (UCB1: about half a second each at budget 2^14) while
+# the progress bar still moves.
+CHUNK_RUNS = 256
 
 
 def instance_seed(seed: int, tree_index: int) -> int:
@@ -98,7 +101,7 @@ def simulate_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, s
                              seed if tree_seed is None else tree_seed, tree_index)
     config = search_config(curve, instance)
     seeds = run_seeds(seed, tree_index, first_run, n_runs)
-    return run_searches(instance.edge_value, instance.optimal_move, config, curve.max_budget,
+    return run_searches(instance.path_score, instance.optimal_move, config, curve.max_budget,
                         seeds, _tables(curve.max_budget),
                         make_policy(curve.policy, **curve.policy_params))
 
