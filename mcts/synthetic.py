@@ -188,13 +188,12 @@ def _pick_best(values, first, b, best, rng):
         if values[_ix(k)] == best:
             ties += 1
             pick = k
-    if ties > 1:
+    if ties > 1:  # the rank-th of them, by a scan without branches (ties are common and random)
         rank = randint(rng, ties)
         for k in range(b):
-            if values[_ix(k)] == best:
-                if rank == 0:
-                    return first + k
-                rank -= 1
+            hit = values[_ix(k)] == best
+            pick = k if hit & (rank == 0) else pick
+            rank -= hit
     return first + pick
 
 
