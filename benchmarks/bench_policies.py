@@ -39,7 +39,7 @@ def time_run(setup, playouts: int, seed: int) -> float:
     """Seconds per simulated playout of one run with a budget of ``playouts``."""
     instance, config, failed, tables, policy = setup
     start = time.perf_counter()
-    tree = search(instance.edge_value, instance.optimal_move, config, playouts, np.uint64(seed),
+    tree = search(instance.path_score, instance.optimal_move, config, playouts, np.uint64(seed),
                   tables, policy, failed)
     return (time.perf_counter() - start) / tree.stats[0, VISITS]
 

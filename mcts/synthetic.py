@@ -291,12 +291,11 @@ def _expand(tree, node, n_nodes, b, epoch):
 
 
 @njit(inline="always")
-def _playout(edge_value, tree_node, depth, score, b, d, rng):
+def _playout(path_score, tree_node, depth, b, d, rng):
     """Uniformly random moves from ``tree_node`` at ``depth`` to a terminal; its score."""
     for _ in range(depth, d):
         tree_node = tree_node * b + 1 + randint(rng, b)
-        score += edge_value[_ix(tree_node)]
-    return score
+    return path_score[_ix(tree_node)]
 
 
 @njit(inline="always")
@@ -384,12 +383,12 @@ def _settled_move(tree, b):
 
 
 @njit(cache=True)
-def search(edge_value, optimal_move, config, budget, seed, tables, policy, failed):
+def search(path_score, optimal_move, config, budget, seed, tables, policy, failed):
     """One run of ``budget`` playouts; ``failed[k]`` is set after playout 2^k. ``policy``
     is a typed bandit policy (``bandits.make_policy``); ``tables`` cover counts up to ``budget``.
     Returns the search tree (for inspection); its root's visits are the playouts simulated."""
     tree, path, values, histogram = _workspace(config, budget, caches_index(policy))
-    _playouts(tree, path, values, histogram, seed_state(seed), edge_value, optimal_move, config,
+    _playouts(tree, path, values, histogram, seed_state(seed), path_score, optimal_move, config,
               budget, tables, policy, failed)
     return tree
 
@@ -408,7 +407,7 @@ def _workspace(config, budget, cached_index):
 # Compiled without reference counting (numba's private ``_nrt`` flag): it allocates nothing, and
 # the increfs numba's pruning left in its loops made KL-UCB and Thompson runs twice as slow.
 @njit(cache=True, _nrt=False)
-def _playouts(tree, path, values, histogram, rng, edge_value, optimal_move, config, budget,
+def _playouts(tree, path, values, histogram, rng, path_score, optimal_move, config, budget,
               tables, policy, failed):
     """The playouts of :func:`search` into its preallocated tree, path, selection scratch and
     score histogram."""
@@ -424,11 +423,10 @@ def _playouts(tree, path, values, histogram, rng, edge_value, optimal_move, conf
     # terminal's score, so for them the descent goes on.
     stop_at_proven = config.adjuster != SCORE and config.adjuster != MAXFREQ
     for t in range(1, budget + 1):
-        node, depth, score = 0, 0, 0
+        node, depth, score = 0, 0, 0  # score: the terminal's, once one is reached
         while tree.stats[_ix(node), FIRST_CHILD] != NO_CHILD:
             node = _select(tree, node, config, epoch, rng, tables, policy, values)
             depth += 1
-            score += edge_value[_ix(tree.stats[_ix(node), TREE_NODE])]
             path[_ix(depth)] = node
             if stop_at_proven and tree.proven[_ix(node)] != UNPROVEN:
                 break
@@ -440,13 +438,12 @@ def _playouts(tree, path, values, histogram, rng, edge_value, optimal_move, conf
                 n_nodes = _expand(tree, node, n_nodes, b, epoch)
                 node = tree.stats[node, FIRST_CHILD] + randint(rng, b)
                 depth += 1
-                score += edge_value[tree.stats[node, TREE_NODE]]
                 path[depth] = node
             if depth == d:
+                score = path_score[tree.stats[node, TREE_NODE]]
                 reward = _max_reward(score, 0.0)
             else:
-                score = _playout(edge_value, tree.stats[node, TREE_NODE], depth, score, b, d,
-                                 rng)
+                score = _playout(path_score, tree.stats[node, TREE_NODE], depth, b, d, rng)
                 reward = _max_reward(score, theta_eff)
             _backup(tree, path, depth, reward)
             if depth == d:
@@ -488,14 +485,14 @@ def _playouts(tree, path, values, histogram, rng, edge_value, optimal_move, conf
 
 
 @njit(parallel=True, cache=True)
-def run_searches(edge_value, optimal_move, config, budget, seeds, tables, policy):
+def run_searches(path_score, optimal_move, config, budget, seeds, tables, policy):
     """Independent runs, one per seed, spread over the cores: failures bool
     [runs, log2(budget) + 1] and playouts simulated int64 [runs] (fewer once a root is solved)."""
     n_budgets = int(np.log2(budget)) + 1
     failed = np.zeros((seeds.shape[0], n_budgets), np.bool_)
     played = np.zeros(seeds.shape[0], np.int64)
     for run in prange(seeds.shape[0]):
-        tree = search(edge_value, optimal_move, config, budget, seeds[run], tables, policy,
+        tree = search(path_score, optimal_move, config, budget, seeds[run], tables, policy,
                       failed[run])
         played[run] = tree.stats[0, VISITS]
     return failed, played

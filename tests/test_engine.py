@@ -29,7 +29,7 @@ from trees import analyze, make_tree
 
 def _run(curve, instance, budget, seed):
     failed = np.zeros(int(math.log2(budget)) + 1, np.bool_)
-    tree = search(instance.edge_value, instance.optimal_move, search_config(curve, instance),
+    tree = search(instance.path_score, instance.optimal_move, search_config(curve, instance),
                   budget, np.uint64(seed), index_tables(budget),
                   make_policy(curve.policy, **curve.policy_params),
                   failed)
@@ -158,11 +158,11 @@ def test_cached_klucb_roots_choose_as_solving_every_root(spec, adjuster):
     tables, policy = index_tables(2048), make_policy("klucb")
     for seed in range(3):
         cached_failed, every_failed = np.zeros(12, np.bool_), np.zeros(12, np.bool_)
-        cached = search(instance.edge_value, instance.optimal_move, config, 2048, np.uint64(seed),
+        cached = search(instance.path_score, instance.optimal_move, config, 2048, np.uint64(seed),
                         tables, policy, cached_failed)
         assert cached.index_cache.shape[0] > 1
         every, path, values, histogram = _workspace(config, 2048, False)  # no cache: solve all
-        _playouts(every, path, values, histogram, seed_state(np.uint64(seed)), instance.edge_value,
+        _playouts(every, path, values, histogram, seed_state(np.uint64(seed)), instance.path_score,
                   instance.optimal_move, config, 2048, tables, policy, every_failed)
         assert np.array_equal(cached.stats, every.stats)
         assert np.array_equal(cached.proven, every.proven)

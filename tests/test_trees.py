@@ -78,6 +78,16 @@ def test_leaf_scores_match_path_sums():
         assert scores[leaf] == total
 
 
+def test_path_score_sums_the_edge_values_up_to_the_root():
+    tree = make_tree("random(4,2)", 3, 4, seed=4)
+    for node in range(tree.n_nodes):
+        total, ancestor = 0, node
+        while ancestor > 0:
+            total += tree.edge_value[ancestor]
+            ancestor = (ancestor - 1) // 3
+        assert tree.path_score[node] == total
+
+
 @pytest.mark.parametrize("spec", ["constant(1,5)", "constant(2,3)", "constant'(1,13)",
                                   "constant'(2,7)"])
 @pytest.mark.parametrize("b, d", [(2, 2), (3, 4), (4, 6)])

@@ -10,6 +10,7 @@ the edge values on its path. The whole tree is stored, so ``b**d`` is bounded by
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -62,15 +63,20 @@ class TreeInstance:
     def n_nodes(self) -> int:
         return self.edge_value.shape[0]
 
-    def leaf_scores(self) -> np.ndarray:
-        """Terminal scores of all ``b**d`` leaves in heap order: int64 [b**d]."""
-        scores = np.zeros(1, dtype=np.int64)
+    @cached_property
+    def path_score(self) -> np.ndarray:
+        """int32 [n_nodes]: the sum of the edge values from the root to node n, so a
+        terminal's score at the leaves (what the compiled search reads, one load per playout)."""
+        score = self.edge_value.copy()
         b = self.branching
         for ply in range(1, self.depth + 1):
-            start = level_start(b, ply)
-            values = self.edge_value[start : start + b**ply].reshape(-1, b)
-            scores = (scores[:, None] + values).ravel()
-        return scores
+            start, stop = level_start(b, ply), level_start(b, ply + 1)
+            score[start:stop] += score[(np.arange(start, stop) - 1) // b]
+        return score
+
+    def leaf_scores(self) -> np.ndarray:
+        """Terminal scores of all ``b**d`` leaves in heap order: int64 [b**d]."""
+        return self.path_score[level_start(self.branching, self.depth) :].astype(np.int64)
 
 
 def make_tree(
