@@ -68,7 +68,7 @@ def _halley_step(p, level, q):
     return q - 2.0 * f * d1 / (2.0 * d1 * d1 - f * d2)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _far_root(p, level):
     """The root for r > 1 by Halley's method in y = -ln(1 - q) (see the module docstring):
     f(y) = kl - L, f'(y) = (q-p) / q, f''(y) = p (1-q) / q^2."""

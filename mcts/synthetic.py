@@ -384,8 +384,8 @@ def _settled_move(tree, b):
 
 @njit(cache=True)
 def search(path_score, optimal_move, config, budget, seed, tables, policy, failed):
-    """One run of ``budget`` playouts; ``failed[k]`` is set after playout 2^k. ``policy``
-    is a typed bandit policy (``bandits.make_policy``); ``tables`` cover counts up to ``budget``.
+    """One run of ``budget`` playouts on the tree whose ``path_score`` (``TreeInstance``) is
+    given; ``failed[k]`` is set after playout 2^k. ``policy`` is a typed bandit policy (``bandits.make_policy``); ``tables`` cover counts up to ``budget``.
     Returns the search tree (for inspection); its root's visits are the playouts simulated."""
     tree, path, values, histogram = _workspace(config, budget, caches_index(policy))
     _playouts(tree, path, values, histogram, seed_state(seed), path_score, optimal_move, config,
@@ -406,7 +406,7 @@ def _workspace(config, budget, cached_index):
 
 # Compiled without reference counting (numba's private ``_nrt`` flag): it allocates nothing, and
 # the increfs numba's pruning left in its loops made KL-UCB and Thompson runs twice as slow.
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _playouts(tree, path, values, histogram, rng, path_score, optimal_move, config, budget,
               tables, policy, failed):
     """The playouts of :func:`search` into its preallocated tree, path, selection scratch and
