@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
 _TREE, _RUN = 0, 1
 # Runs per call of the parallel kernel: each call ends at a barrier where a core that finished
-# its share waits for the other, so calls are few (UCB1: about half a second each at budget 2^14) while
-# the progress bar still moves.
+# its share waits for the other, so calls are few (UCB1: about half a second each at budget
+# 2^14) while the progress bar still moves.
 CHUNK_RUNS = 256
 
 

@@ -384,9 +384,10 @@ def _settled_move(tree, b):
 
 @njit(cache=True)
 def search(path_score, optimal_move, config, budget, seed, tables, policy, failed):
-    """One run of ``budget`` playouts on the tree whose ``path_score`` (``TreeInstance``) is
-    given; ``failed[k]`` is set after playout 2^k. ``policy`` is a typed bandit policy (``bandits.make_policy``); ``tables`` cover counts up to ``budget``.
-    Returns the search tree (for inspection); its root's visits are the playouts simulated."""
+    """One run of ``budget`` playouts on the tree whose ``TreeInstance.path_score`` is given;
+    ``failed[k]`` is set after playout 2^k. ``policy`` is a typed bandit policy
+    (``bandits.make_policy``); ``tables`` cover counts up to ``budget``. Returns the search
+    tree (for inspection); its root's visits are the playouts simulated."""
     tree, path, values, histogram = _workspace(config, budget, caches_index(policy))
     _playouts(tree, path, values, histogram, seed_state(seed), path_score, optimal_move, config,
               budget, tables, policy, failed)
