@@ -292,7 +292,8 @@ def _expand(tree, node, n_nodes, b, epoch):
 
 @njit(inline="always")
 def _playout(path_score, tree_node, depth, b, d, rng):
-    """Uniformly random moves from ``tree_node`` at ``depth`` to a terminal; its score."""
+    """Uniformly random moves from ``tree_node`` at ``depth`` to a terminal (none when it is
+    one); its score."""
     for _ in range(depth, d):
         tree_node = tree_node * b + 1 + randint(rng, b)
     return path_score[_ix(tree_node)]
@@ -440,12 +441,8 @@ def _playouts(tree, path, values, histogram, rng, path_score, optimal_move, conf
                 node = tree.stats[node, FIRST_CHILD] + randint(rng, b)
                 depth += 1
                 path[depth] = node
-            if depth == d:
-                score = path_score[tree.stats[node, TREE_NODE]]
-                reward = _max_reward(score, 0.0)
-            else:
-                score = _playout(path_score, tree.stats[node, TREE_NODE], depth, b, d, rng)
-                reward = _max_reward(score, theta_eff)
+            score = _playout(path_score, tree.stats[node, TREE_NODE], depth, b, d, rng)
+            reward = _max_reward(score, 0.0 if depth == d else theta_eff)  # terminal in the tree: 0
             _backup(tree, path, depth, reward)
             if depth == d:
                 _prove(tree, path, depth, score, b)
