@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import time
 from functools import lru_cache
+from threading import Lock
 from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
+from cachetools import LRUCache, cached
 from tqdm.auto import tqdm
 
 from bandits import index_tables, make_policy
@@ -48,7 +50,12 @@ def run_seeds(seed: int, tree_index: int, first_run: int, n_runs: int) -> np.nda
     )
 
 
-@lru_cache(maxsize=256)
+# Instances kept for the next block or curve on them, by size: hundreds of b=4, d=8 trees, one
+# of b=2, d=24 (a count bound let a random-tree study on the largest trees exhaust the memory).
+TREE_CACHE_BYTES = 512 * 2**20
+
+
+@cached(LRUCache(TREE_CACHE_BYTES, getsizeof=lambda instance: instance.nbytes), lock=Lock())
 def tree_instance(tree: str, branching: int, depth: int, seed: int, tree_index: int) -> TreeInstance:
     return make_tree(tree, branching, depth, instance_seed(seed, tree_index))
 

@@ -11,7 +11,7 @@ from reference_mcts import reference_failure_rate
 from bandits import index_tables, make_policy
 from bandits.rng import seed_state
 from experiments import Curve, failure_block, failure_rate
-from experiments.failure import search_config, tree_instance
+from experiments.failure import TREE_CACHE_BYTES, search_config, tree_instance
 from mcts.synthetic import (
     DRAW,
     FIRST_CHILD,
@@ -24,7 +24,7 @@ from mcts.synthetic import (
     _workspace,
     search,
 )
-from trees import analyze, make_tree
+from trees import analyze, make_tree, node_count
 
 
 def _run(curve, instance, budget, seed):
@@ -197,3 +197,13 @@ def test_paper_curve_shapes_random_trees():
     easy = failure_rate("random(4,0)", runs=10, trees=20, budgets=[1024])
     hard = failure_rate("random(4,3)", runs=10, trees=20, budgets=[1024])
     assert easy.failure_rate.iloc[0] < 0.05 and hard.failure_rate.iloc[0] > 0.3
+
+
+def test_tree_instances_are_reused_within_a_bound_on_their_bytes():
+    instance = tree_instance("random(4,1)", 4, 8, 3, 1)
+    assert tree_instance("random(4,1)", 4, 8, 3, 1) is instance
+    assert tree_instance.cache.getsizeof(instance) == instance.nbytes
+    assert tree_instance.cache.maxsize == TREE_CACHE_BYTES
+    largest = 2 * 4 * node_count(2, 24) + 4 * node_count(2, 23)  # int32 arrays, b=2, d=24
+    assert largest <= TREE_CACHE_BYTES  # the largest tree is kept, alone
+    assert 200 * instance.nbytes <= TREE_CACHE_BYTES  # so are all 200 of a paper figure's

@@ -63,6 +63,12 @@ class TreeInstance:
     def n_nodes(self) -> int:
         return self.edge_value.shape[0]
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes of its arrays, ``path_score`` included (built on first use, as large as
+        ``edge_value``): 0.8 MB for b=4, d=8; 335 MB for b=2, d=24."""
+        return 2 * self.edge_value.nbytes + self.optimal_child.nbytes
+
     @cached_property
     def path_score(self) -> np.ndarray:
         """int32 [n_nodes]: the sum of the edge values from the root to node n, so a
