@@ -1,4 +1,5 @@
-"""Random numbers for compiled kernels (bandit policies and engines): xoshiro256** seeded by splitmix64.
+"""Random numbers for compiled kernels (bandit policies and engines): xoshiro256** seeded by
+splitmix64.
 
 Each run owns a ``state`` (uint64 [4]) derived from its seed, so results do not depend on how
 runs are spread over threads. Samplers: uniform doubles, bounded integers (multiply-shift,

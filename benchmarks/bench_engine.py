@@ -21,8 +21,9 @@ from python_uct_baseline import playouts_per_second as python_playouts_per_secon
 
 def command_rate(policy: str, runs: int, budget: int) -> tuple[float, float]:
     """(playouts per second over the whole command's wall time, the engine's own figure)."""
-    argv = [sys.executable, "-m", "experiments.cli", "failure-rate", "--tree", "constant(1,5)", "--policy", policy,
-            "--runs", str(runs), "--max-budget", str(budget), "--json", "--quiet"]
+    argv = [sys.executable, "-m", "experiments.cli", "failure-rate", "--tree", "constant(1,5)",
+            "--policy", policy, "--runs", str(runs), "--max-budget", str(budget), "--json",
+            "--quiet"]
     start = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, text=True, check=True)
     wall = time.perf_counter() - start

@@ -5,7 +5,8 @@ OpenSpiel runs its C++ rollouts only inside ``pyspiel.MCTSBot``; with a
 from (nearly) the start, so the tree's cost is amortised over R. OpenSpiel's Python evaluator
 (``open_spiel.python.algorithms.mcts.RandomRolloutEvaluator``) is measured too, and whole UCT
 searches of the same number of simulations (ours: ``mcts.games.search`` with uniformly random
-playouts, and with Breakthrough's own policy; OpenSpiel: ``MCTSBot`` with random rollouts). Each figure is the median of ``--repeats`` timed runs.
+playouts, and with Breakthrough's own policy; OpenSpiel: ``MCTSBot`` with random rollouts).
+Each figure is the median of ``--repeats`` timed runs.
 
     python benchmarks/bench_games.py [--playouts N] [--repeats K] [--json]
 """

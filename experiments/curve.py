@@ -57,7 +57,8 @@ class Curve:
         object.__setattr__(self, "tree", spec.text)
         check_shape(self.branching, self.depth)
         if self.policy not in POLICY_PARAMS:
-            raise ValueError(f"unknown policy {self.policy!r}: use one of {', '.join(POLICY_PARAMS)}")
+            raise ValueError(
+                f"unknown policy {self.policy!r}: use one of {', '.join(POLICY_PARAMS)}")
         if self.adjuster not in ADJUSTER_PARAMS:
             raise ValueError(
                 f"unknown adjuster {self.adjuster!r}: use one of {', '.join(ADJUSTER_PARAMS)}"
@@ -75,7 +76,8 @@ class Curve:
             raise ValueError(f"search_depth {self.search_depth} must lie in 1..{self.depth}")
         if self.freeze < 1:
             raise ValueError(f"freeze = {self.freeze} must be at least 1 playout")
-        policy = _check_params("policy", self.policy, self.policy_params, POLICY_PARAMS[self.policy])
+        policy = _check_params("policy", self.policy, self.policy_params,
+                               POLICY_PARAMS[self.policy])
         adjuster = _check_params(
             "adjuster", self.adjuster, self.adjuster_params, ADJUSTER_PARAMS[self.adjuster]
         )

@@ -38,14 +38,15 @@ CHUNK_RUNS = 256
 
 def instance_seed(seed: int, tree_index: int) -> int:
     """Seed of tree instance ``tree_index`` under ``seed``."""
-    return int(np.random.SeedSequence(seed, spawn_key=(_TREE, tree_index)).generate_state(1, np.uint64)[0])
+    sequence = np.random.SeedSequence(seed, spawn_key=(_TREE, tree_index))
+    return int(sequence.generate_state(1, np.uint64)[0])
 
 
 def run_seeds(seed: int, tree_index: int, first_run: int, n_runs: int) -> np.ndarray:
     """uint64 [n_runs] seeds of runs first_run .. first_run + n_runs - 1 on one tree."""
     return np.array(
-        [np.random.SeedSequence(seed, spawn_key=(_RUN, tree_index, r)).generate_state(1, np.uint64)[0]
-         for r in range(first_run, first_run + n_runs)],
+        [np.random.SeedSequence(seed, spawn_key=(_RUN, tree_index, r))
+         .generate_state(1, np.uint64)[0] for r in range(first_run, first_run + n_runs)],
         dtype=np.uint64,
     )
 
@@ -56,7 +57,8 @@ TREE_CACHE_BYTES = 512 * 2**20
 
 
 @cached(LRUCache(TREE_CACHE_BYTES, getsizeof=lambda instance: instance.nbytes), lock=Lock())
-def tree_instance(tree: str, branching: int, depth: int, seed: int, tree_index: int) -> TreeInstance:
+def tree_instance(tree: str, branching: int, depth: int, seed: int,
+                  tree_index: int) -> TreeInstance:
     return make_tree(tree, branching, depth, instance_seed(seed, tree_index))
 
 
@@ -183,7 +185,8 @@ def failure_rate(tree, policy: str = "ucb1", adjuster: str = "plain", *, runs: i
     if not isinstance(budgets, (int, np.integer)):
         missing = sorted({int(x) for x in budgets} - set(curve.budgets))
         if missing:
-            raise ValueError(f"budget {missing[0]} is not a power of two: failures are recorded at 2^k")
+            raise ValueError(
+                f"budget {missing[0]} is not a power of two: failures are recorded at 2^k")
         frame = frame[frame.budget.isin(budgets)].reset_index(drop=True)
     return frame
 

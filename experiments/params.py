@@ -11,7 +11,8 @@ def parse_params(items: list[str], option: str) -> dict:
         if not sep or not name.strip() or not value.strip():
             raise ValueError(f"{option} {item!r} is not NAME=VALUE: write e.g. {option} c=0.5")
         try:
-            params[name.strip()] = int(value) if value.strip().lstrip("-").isdigit() else float(value)
+            whole = value.strip().lstrip("-").isdigit()
+            params[name.strip()] = int(value) if whole else float(value)
         except ValueError:
             raise ValueError(f"{option} {item!r}: {value!r} is not a number") from None
     return params

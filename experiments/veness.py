@@ -22,8 +22,8 @@ statement of its gain):
   (26 for 76-78), so the same resolution in doublings needs 1.4 times the games: 5 turns give
   2.5 times the information per second. c = 300 (the registry's; see ``games.cantstop`` for
   why not seed 003's 5500) and offline constant 77 (also the registry's): -Cov[X, Y] / Var[Y]
-  of default-policy playouts (200 from each of 300 states sampled from 5-turn games; 73 with 10 turns),
-  estimated offline as the paper did its constants (its 6.0 belongs to another score scale).
+  of default-policy playouts (200 from each of 300 states sampled from 5-turn games; 73 with 10
+  turns), estimated offline as the paper did its constants (its 6.0 belongs to another score scale).
   Quick: 16-256 simulations, 500 games a point (95% half-width about 5 points), about 3
   minutes on 2 free cores.
 - Dominion: 15 turns (``games.dominion``), c = 100 and offline constant -0.7 (seed 003's);

@@ -17,8 +17,9 @@ MAX_QUALITY = 16.0  # q = winner's mobility / 16 in Amazons exceeds 1 (DESIGN §
 def check_game_conformance(game: Game | SolitaireGame, n_games: int = 10, seed: int = 0) -> None:
     """Random games: legal actions non-empty exactly until the terminal, distinct and within the
     buffer; ``legal_actions`` and ``child`` leave the state alone; replays are deterministic;
-    returns are zero-sum in {-1, 0, 1} and q lies in [-1, MAX_QUALITY] at terminals; compiled playouts are
-    determined by their seed and end at terminals. Chance games: ``check_chance_conformance``."""
+    returns are zero-sum in {-1, 0, 1} and q lies in [-1, MAX_QUALITY] at terminals; compiled
+    playouts are determined by their seed and end at terminals. Chance games:
+    ``check_chance_conformance``."""
     if isinstance(game, SolitaireGame):
         check_chance_conformance(game, n_games, seed)
         return

@@ -82,7 +82,8 @@ def test_klucb_every_regime_matches_brentq():
 
 def test_klucb_edge_cases():
     got = klucb_index([0.0, 3.0, 0.0, 2.0], [5, 3, 0, 4], [100, 100, 100, 1])
-    assert got[0] == pytest.approx(-math.expm1(-math.log(100) / 5), abs=1e-15)  # kl(0, q) = -ln(1-q)
+    # kl(0, q) = -ln(1-q)
+    assert got[0] == pytest.approx(-math.expm1(-math.log(100) / 5), abs=1e-15)
     assert got[1] == 1.0 and got[2] == np.inf and got[3] == 0.5
     q = got[0]
     assert 5 * bernoulli_kl(0.0, q) == pytest.approx(math.log(100))

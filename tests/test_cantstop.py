@@ -134,7 +134,8 @@ def test_antithetic_ranking_by_hand():
     single = [o for o in range(1296) if sevens[o] and o not in double]
     ranked = ranking(state)
     cut = len(double) + len(single)
-    assert set(ranked[: len(double)]) == set(double) and set(ranked[len(double): cut]) == set(single)
+    assert set(ranked[: len(double)]) == set(double)
+    assert set(ranked[len(double): cut]) == set(single)
     assert not any(sevens[o] for o in ranked[cut:])
 
 

@@ -147,8 +147,9 @@ def test_solver_proves_nodes_to_their_minimax_value(spec, seed, adjuster):
     assert tree.proven[first + instance.optimal_move] == DRAW
 
 
-@pytest.mark.parametrize(("spec", "adjuster"), [("constant(1,5)", "plain"), ("random(4,0)", "plain"),
-                                               ("random(4,3)", "maxfreq"), ("constant'(1,13)", "value")])
+@pytest.mark.parametrize(("spec", "adjuster"), [
+    ("constant(1,5)", "plain"), ("random(4,0)", "plain"), ("random(4,3)", "maxfreq"),
+    ("constant'(1,13)", "value")])
 def test_cached_klucb_roots_choose_as_solving_every_root(spec, adjuster):
     """KL-UCB keeps each child's root and skips re-solving it while its bound cannot reach the
     best index: the whole search (tree, proofs, failures) equals one solving every root."""
@@ -172,7 +173,8 @@ def test_cached_klucb_roots_choose_as_solving_every_root(spec, adjuster):
 def test_same_seed_same_numbers_whatever_the_chunks_and_threads():
     curve = Curve("random(4,3)", "thompson", "maxfreq", runs=24, max_budget=256)
     whole = failure_block(curve, 1, 0, 24, seed=3)
-    parts = np.vstack([failure_block(curve, 1, 0, 7, seed=3), failure_block(curve, 1, 7, 17, seed=3)])
+    parts = np.vstack([failure_block(curve, 1, 0, 7, seed=3),
+                       failure_block(curve, 1, 7, 17, seed=3)])
     threads = numba.get_num_threads()
     try:
         numba.set_num_threads(1)

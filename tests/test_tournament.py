@@ -43,7 +43,8 @@ def test_killed_tournament_resumes_without_recomputing(tmp_path):
     argv = ["tournament", "breakthrough", "--a", "uct+qb", "--b", "uct", "--games", "16",
             "--playouts", "30", "--block", "2", "--seed", "7"]
     out = tmp_path / "killed"
-    code = f"import sys; from experiments.cli import main; sys.exit(main({argv + ['--workers', '1', '--out', str(out)]!r}))"
+    killed = argv + ["--workers", "1", "--out", str(out)]
+    code = f"import sys; from experiments.cli import main; sys.exit(main({killed!r}))"
     process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     blocks = out / "blocks"

@@ -90,7 +90,8 @@ def test_path_score_sums_the_edge_values_up_to_the_root():
 
 def test_nbytes_counts_every_array_an_instance_holds():
     tree = make_tree("random(4,2)", 3, 4, seed=4)
-    assert tree.nbytes == tree.edge_value.nbytes + tree.path_score.nbytes + tree.optimal_child.nbytes
+    arrays = (tree.edge_value, tree.path_score, tree.optimal_child)
+    assert tree.nbytes == sum(array.nbytes for array in arrays)
 
 
 @pytest.mark.parametrize("spec", ["constant(1,5)", "constant(2,3)", "constant'(1,13)",

@@ -28,11 +28,11 @@ class TreeSpec:
             raise ValueError(f"unknown tree model {self.model!r}: use one of {', '.join(MODELS)}")
         if self.model == "random":
             if self.first < 1 or not 0 <= self.second <= MAX_RANDOM_Q:
-                raise ValueError(
-                    f"bad tree spec {self.text}: random(p,q) needs p >= 1 and 0 <= q <= {MAX_RANDOM_Q}"
-                )
+                raise ValueError(f"bad tree spec {self.text}: random(p,q) needs p >= 1 and "
+                                 f"0 <= q <= {MAX_RANDOM_Q}")
         elif self.first < 1 or self.second < 1:
-            raise ValueError(f"bad tree spec {self.text}: {self.model}(a,b) needs a >= 1 and b >= 1")
+            raise ValueError(
+                f"bad tree spec {self.text}: {self.model}(a,b) needs a >= 1 and b >= 1")
 
     @property
     def text(self) -> str:
@@ -42,7 +42,8 @@ class TreeSpec:
         return self.text
 
     def suboptimal_value(self, ply: int, depth: int) -> int:
-        """Value of every suboptimal move at ``ply`` in a constant tree (max moves at even plies)."""
+        """Value of every suboptimal move at ``ply`` in a constant tree (max moves at even
+        plies)."""
         if self.model == "random":
             raise ValueError("random trees have no constant suboptimal value")
         if ply % 2 == 0:

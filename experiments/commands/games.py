@@ -69,7 +69,8 @@ def run_solve(args) -> int:
                           "q_roll": q_roll, "q_stop": q_stop, "action": action,
                           "stop_from": solution.stop_from}))
     else:
-        print(f"Pig solitaire, {args.turns} turns: optimal expected score {solution.value(start):.4f}"
+        print(f"Pig solitaire, {args.turns} turns: optimal expected score"
+              f" {solution.value(start):.4f}"
               f" (roll {q_roll:.4f}, stop {q_stop:.4f}: {action}); stopping is optimal at every"
               f" turn total >= {solution.stop_from}")
     return 0
