@@ -22,10 +22,10 @@ from pathlib import Path
 import pandas as pd
 from tqdm import tqdm
 
-from .execution import default_workers
 from .pepels import GAME_NAMES, K_FIGURE_GAME, PAPER, PAPER_K, SCALES, TABLES, K, pepels_matches
 from .pepels_verdicts import FINDINGS, POWER, combined_better, headline_verdicts, significance
-from .tournament import play_blocks, stored_blocks, summarize
+from .pool import check_options, completed
+from .tournament import play_block, stored_blocks, summarize
 from .tournament_store import write_block
 
 K_FIGURE = "fig_k_qb_breakthrough"
@@ -46,25 +46,24 @@ def _pending(matches, out: Path):
     return stored, todo
 
 
-def run_matches(matches, out: Path, *, workers: int | None = None,
+def run_matches(matches, out: Path, *, workers: int | None = None, scheduler: str | None = None,
                 progress: bool | None = None) -> tuple[pd.DataFrame, int, int]:
-    """Play or resume every match; one summary row per match, with the number of blocks this
-    call computed and the total number of blocks."""
-    if workers is not None and workers < 1:
-        raise ValueError(f"--workers {workers} must be at least 1")
+    """Play or resume every match, the blocks of all of them sharing the local processes or the
+    Dask cluster (``experiments.pool``); one summary row per match, with the number of blocks
+    this call computed and the total number of blocks."""
+    check_options(workers, scheduler)
     stored, todo = _pending(matches, out)
     games = sum(block.count for _, block in todo)
     bar = tqdm(total=games, unit=" games", desc="pepels", file=sys.stderr, dynamic_ncols=True,
                disable=not (sys.stderr.isatty() if progress is None else progress))
     with bar:
-        if todo:
-            jobs = [(matches[i].tournament, block) for i, block in todo]
-            for j, table in play_blocks(jobs, min(workers or default_workers(), len(todo))):
-                i, block = todo[j]
-                t = matches[i].tournament
-                write_block(matches[i].folder(out), t.to_dict(), block, table)
-                stored[i, block.index] = table
-                bar.update(block.count)
+        jobs = [(matches[i].tournament, block) for i, block in todo]
+        for j, table in completed(play_block, jobs, workers, scheduler):
+            i, block = todo[j]
+            t = matches[i].tournament
+            write_block(matches[i].folder(out), t.to_dict(), block, table)
+            stored[i, block.index] = table
+            bar.update(block.count)
     rows = []
     for i, match in enumerate(matches):
         t = match.tournament
@@ -347,14 +346,16 @@ def _frame_markdown(frame: pd.DataFrame) -> str:
 
 
 def reproduce_pepels(out: str | Path, scale: str = "quick", *, workers: int | None = None,
-                     seed: int = 2015, progress: bool | None = None) -> Path:
+                     scheduler: str | None = None, seed: int = 2015,
+                     progress: bool | None = None) -> Path:
     """Run (or resume) every match of ``scale`` into ``out``, then write the tables, the k
     figure and ``report.md``. Returns the report's path."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     matches = pepels_matches(scale, seed)
     start = time.perf_counter()
-    frame, computed, total = run_matches(matches, out, workers=workers, progress=progress)
+    frame, computed, total = run_matches(matches, out, workers=workers, scheduler=scheduler,
+                                          progress=progress)
     minutes = (time.perf_counter() - start) / 60
     frame.to_csv(out / "results.csv", index=False)
     comp = comparisons(frame)

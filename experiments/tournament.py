@@ -15,10 +15,7 @@ interval (Wilson 1927): for n games and mean score p, with z = 1.96,
 from __future__ import annotations
 
 import math
-import multiprocessing
 import sys
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -28,8 +25,8 @@ from tqdm import tqdm
 
 from mcts.players import parse_player
 
-from .execution import default_workers
 from .match import load_game, play_game
+from .pool import check_options, completed
 from .tournament_store import claim_tournament_folder, read_block, write_block
 
 Z95 = 1.959963984540054
@@ -99,24 +96,6 @@ def play_block(tournament: Tournament, block: Block) -> pd.DataFrame:
          "plies": "int32"})
 
 
-def play_blocks(jobs: list[tuple[Tournament, Block]],
-                workers: int) -> Iterator[tuple[int, pd.DataFrame]]:
-    """(index into ``jobs``, the block's games) in completion order, the jobs of any number of
-    tournaments sharing one pool of ``workers`` processes; one worker plays in this process."""
-    if workers == 1:
-        for i, (tournament, block) in enumerate(jobs):
-            yield i, play_block(tournament, block)
-        return
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
-    try:
-        futures = {pool.submit(play_block, tournament, block): i
-                   for i, (tournament, block) in enumerate(jobs)}
-        for future in as_completed(futures):
-            yield futures[future], future.result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
 def stored_blocks(tournament: Tournament, folder: str | Path) -> tuple[Path, dict]:
     """Claim ``folder`` for ``tournament`` (another tournament's folder is refused); the folder
     and the blocks stored in it so far, {block index: games}."""
@@ -130,14 +109,16 @@ def stored_blocks(tournament: Tournament, folder: str | Path) -> tuple[Path, dic
 
 
 def run_tournament(tournament: Tournament, folder: str | Path | None = None, *,
-                   workers: int | None = None, progress: bool | None = None) -> pd.DataFrame:
+                   workers: int | None = None, scheduler: str | None = None,
+                   progress: bool | None = None) -> pd.DataFrame:
     """Play (or, with a ``folder``, resume) ``tournament``; one row per game, by game index.
 
-    ``workers``: processes (default: all cores); ``progress``: a bar of games on stderr
-    (default: when stderr is a terminal). A folder that holds another tournament is refused.
+    ``workers``: local processes (default: all cores); ``scheduler``: a Dask scheduler address,
+    or "local" for a loopback ``LocalCluster`` (``experiments.pool``); ``progress``: a bar of
+    games on stderr (default: when stderr is a terminal). A folder that holds another tournament
+    is refused.
     """
-    if workers is not None and workers < 1:
-        raise ValueError(f"--workers {workers} must be at least 1")
+    check_options(workers, scheduler)
     blocks = tournament.blocks()
     done: dict[int, pd.DataFrame] = {}
     if folder is not None:
@@ -148,14 +129,13 @@ def run_tournament(tournament: Tournament, folder: str | Path | None = None, *,
                dynamic_ncols=True,
                disable=not (sys.stderr.isatty() if progress is None else progress))
     with bar:
-        if pending:
-            n_workers = min(workers or default_workers(), len(pending))
-            for i, table in play_blocks([(tournament, block) for block in pending], n_workers):
-                block = pending[i]
-                if folder is not None:
-                    write_block(folder, tournament.to_dict(), block, table)
-                done[block.index] = table
-                bar.update(block.count)
+        for i, table in completed(play_block, [(tournament, block) for block in pending],
+                                  workers, scheduler):
+            block = pending[i]
+            if folder is not None:
+                write_block(folder, tournament.to_dict(), block, table)
+            done[block.index] = table
+            bar.update(block.count)
     return pd.concat([done[block.index] for block in blocks], ignore_index=True)
 
 

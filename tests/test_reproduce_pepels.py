@@ -99,8 +99,8 @@ def test_cli_reproduce_pepels(tmp_path, monkeypatch, capsys):
     tiny = dict(TINY, budgets=(5, 10), game_list=("checkers",), games=1, quality_games=1,
                 table2_games=1)
     monkeypatch.setitem(pepels.SCALES, "quick", tiny)
-    assert main(["reproduce", "pepels", "--out", str(tmp_path), "--workers", "1",
-                 "--quiet"]) == 0
+    assert main(["reproduce", "pepels", "--out", str(tmp_path), "--scheduler", "local",
+                 "--workers", "1", "--quiet"]) == 0
     assert "report.md" in capsys.readouterr().out
     assert (tmp_path / "table4.md").exists() and (tmp_path / "table2.md").exists()
     assert not (tmp_path / "fig_k_qb_breakthrough.png").exists()  # no Breakthrough, no figure

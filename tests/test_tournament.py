@@ -1,5 +1,5 @@
-"""Tournaments: seats swapped, results fixed by the seed whatever the workers, resumption after
-a kill without recomputing finished blocks, the Wilson interval, and the CLI."""
+"""Tournaments: seats swapped, results fixed by the seed whatever the workers or backend,
+resumption after a kill without recomputing finished blocks, the Wilson interval, and the CLI."""
 
 import json
 import signal
@@ -31,6 +31,11 @@ def test_seed_fixes_the_results(tmp_path):
     pd.testing.assert_frame_equal(one, run_tournament(SMALL, tmp_path, workers=1))  # from disk
     other = run_tournament(Tournament(**{**SMALL.to_dict(), "seed": 4}), workers=1)
     assert not one.equals(other)
+
+
+def test_dask_local_cluster_plays_the_same_games(tmp_path):
+    dask = run_tournament(SMALL, tmp_path, workers=2, scheduler="local", progress=False)
+    pd.testing.assert_frame_equal(dask, run_tournament(SMALL, workers=1))
 
 
 def test_a_folder_holds_one_tournament(tmp_path):
@@ -91,6 +96,9 @@ def test_cli_json_keys(capsys):
       "--playouts", "5"], "unknown part 'x'"),
     (["tournament", "breakthrough", "--a", "uct", "--b", "uct", "--games", "0",
       "--playouts", "5"], "--games 0 must be at least 1"),
+    (["tournament", "breakthrough", "--a", "uct", "--b", "uct", "--games", "2",
+      "--playouts", "5", "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"],
+     "a remote Dask cluster brings its own workers"),
     (["play", "chess", "--player1", "uct", "--player2", "uct"], "unknown game 'chess'"),
     (["play", "breakthrough", "--player1", "uct(c=-1)", "--player2", "uct"], "c must be"),
 ])

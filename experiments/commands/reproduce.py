@@ -15,11 +15,12 @@ def _imagawa(args):
 
 
 def _veness(args):
-    from experiments.execution import default_workers
+    from experiments.pool import default_workers
     from experiments.reproduce_veness import reproduce_veness
 
     if args.scheduler:
-        raise ValueError("--scheduler is supported by `reproduce imagawa` only; use --workers")
+        raise ValueError("--scheduler is supported by `reproduce imagawa` and `reproduce pepels` "
+                         "only; use --workers")
     return reproduce_veness(args.out or f"results/veness-{args.scale}", args.scale,
                             workers=args.workers or default_workers(), seed=args.seed)
 
@@ -27,10 +28,8 @@ def _veness(args):
 def _pepels(args):
     from experiments.reproduce_pepels import reproduce_pepels
 
-    if args.scheduler:
-        raise ValueError("--scheduler is supported by `reproduce imagawa` only; use --workers")
     return reproduce_pepels(args.out or f"results/pepels-{args.scale}", args.scale,
-                            workers=args.workers, seed=args.seed,
+                            workers=args.workers, scheduler=args.scheduler, seed=args.seed,
                             progress=False if args.quiet else None)
 
 
@@ -59,7 +58,8 @@ def register(subparsers) -> None:
                    "running again resumes it")
     p.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
     p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="a Dask scheduler address, or 'local' for a LocalCluster")
+                   help="a Dask scheduler address, or 'local' for a LocalCluster (imagawa, "
+                   "pepels)")
     p.add_argument("--seed", type=int, default=2015, help="study seed (default 2015)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)

@@ -17,7 +17,10 @@ def register(subparsers) -> None:
     p.add_argument("--playouts", type=int, required=True, metavar="P",
                    help="playouts per move, both players")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the tournament")
-    p.add_argument("--workers", type=int, metavar="N", help="processes (default: all cores)")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="local processes (default: all cores)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="a Dask scheduler address, or 'local' for a LocalCluster")
     p.add_argument("--out", metavar="DIR",
                    help="folder of the results (Parquet per block); rerun to resume")
     p.add_argument("--block", type=int, default=10, metavar="B",
@@ -34,7 +37,7 @@ def run(args) -> int:
                             args.block)
     start = time.perf_counter()
     results = run_tournament(tournament, args.out, workers=args.workers,
-                             progress=sys.stderr.isatty())
+                             scheduler=args.scheduler, progress=sys.stderr.isatty())
     summary = {**tournament.to_dict(), **summarize(results),
                "seconds": round(time.perf_counter() - start, 3)}
     if args.json:
