@@ -36,9 +36,7 @@ statement of its gain):
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +47,7 @@ from games import get_game, pig
 from games.pig_solver import solve_pig
 from mcts.stochastic import StochasticConfig, play, search
 
+from .pool import completed
 from .storage import write_table
 
 TECHNIQUES = ("cv", "crn", "av")
@@ -222,8 +221,7 @@ def _fig1_method(task: tuple) -> pd.DataFrame:
     return first_turn_estimates(*task)
 
 
-def _call(job: tuple):
-    function, task = job
+def _call(function, task):
     return function(task)
 
 
@@ -247,12 +245,9 @@ def run_veness(out: str | Path, scale: str = "quick", *, workers: int = 1,
                     if not _stored(_score_file(out, panel, method, budget), panel, method,
                                    games, seed)),
                    key=lambda job: -job[1][3])
-    if workers > 1 and len(jobs) > 1:
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
-            done = list(pool.map(_call, jobs))
-    else:
-        done = [_call(job) for job in jobs]
+    done = [None] * len(jobs)
+    for i, result in completed(_call, jobs, workers):
+        done[i] = result
     if not fig1_file.exists():
         write_table(pd.concat(done[: len(PANELS["pig"].methods)], ignore_index=True), fig1_file)
     scores = pd.concat([pd.read_parquet(_score_file(out, panel, method, budget))
