@@ -47,7 +47,7 @@ from games import get_game, pig
 from games.pig_solver import solve_pig
 from mcts.stochastic import StochasticConfig, play, search
 
-from .pool import completed
+from .pool import check_options, completed
 from .storage import write_table
 
 TECHNIQUES = ("cv", "crn", "av")
@@ -225,13 +225,14 @@ def _call(function, task):
     return function(task)
 
 
-def run_veness(out: str | Path, scale: str = "quick", *, workers: int = 1,
+def run_veness(out: str | Path, scale: str = "quick", *, workers: int | None = 1,
                seed: int = 2011) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Compute (or resume) both figures' results into ``out``, Fig. 1's methods and Fig. 2's
-    points spread over ``workers`` processes, the longest first; returns (Fig. 1 table, Fig. 2
-    per-game scores of every panel)."""
+    points spread over ``workers`` processes (None: all cores), the longest first; returns
+    (Fig. 1 table, Fig. 2 per-game scores of every panel)."""
     if scale not in SCALES:
         raise ValueError(f"unknown scale {scale!r}; use one of {', '.join(SCALES)}")
+    check_options(workers, None)
     plan, out, turns = SCALES[scale], Path(out), PANELS["pig"].turns
     fig1_file = out / "fig1_estimates.parquet"
     jobs = [] if fig1_file.exists() else [

@@ -122,6 +122,15 @@ def test_reproduce_veness_cli_writes_report_and_resumes(tmp_path, monkeypatch):
     assert (scores["c"] == get_game("cantstop").ucb_c).all() and (scores["turns"] == 1).all()
 
 
+@pytest.mark.parametrize("workers", ["0", "-2"])
+def test_reproduce_veness_refuses_fewer_than_one_worker(tmp_path, capsys, workers):
+    argv = ["reproduce", "veness", "--out", str(tmp_path / "veness"), "--workers", workers]
+    assert main(argv) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.count("\n") == 0 and f"--workers {workers} must be at least 1" in error
+    assert not (tmp_path / "veness").exists()
+
+
 def test_changed_settings_recompute_a_point(tmp_path, monkeypatch):
     """A point stored with other settings (here the offline constant) is computed again."""
     panel = TINY_PANELS["cantstop"]

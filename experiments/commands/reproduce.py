@@ -15,14 +15,13 @@ def _imagawa(args):
 
 
 def _veness(args):
-    from experiments.pool import default_workers
     from experiments.reproduce_veness import reproduce_veness
 
     if args.scheduler:
         raise ValueError("--scheduler is supported by `reproduce imagawa` and `reproduce pepels` "
                          "only; use --workers")
     return reproduce_veness(args.out or f"results/veness-{args.scale}", args.scale,
-                            workers=args.workers or default_workers(), seed=args.seed)
+                            workers=args.workers, seed=args.seed)
 
 
 def _pepels(args):
