@@ -2,9 +2,11 @@
 ``mctslab failure-rate`` command on Constant(1,5), b=4, d=8, 2,000 runs x 16,384 playouts;
 >= 150x a plain-Python UCT of the same search; KL-UCB and Thompson within 2x of UCB1).
 
-Each figure is the median of ``--repeats`` runs of the whole command in a fresh process
-(start-up, numba cache load and all), measured against the plain-Python reference UCT in the
-same benchmark run. Run: ``python benchmarks/bench_engine.py [--runs 2000] [--repeats 3]``.
+Each figure is the median of ``--repeats`` rounds; a round times the plain-Python reference UCT
+and then the whole command of each policy in a fresh process (start-up, numba cache load and
+all; the policies' order rotates), and each ratio (to plain Python, to UCB1) is the median of
+the rounds' ratios.
+Run: ``python benchmarks/bench_engine.py [--runs 2000] [--repeats 3]``.
 """
 
 from __future__ import annotations
@@ -40,19 +42,28 @@ def main() -> None:
     args = parser.parse_args()
     for policy in args.policies:  # warm the compiled cache
         command_rate(policy, 4, 64)
-    python = statistics.median(python_playouts_per_second(runs=1) for _ in range(args.repeats))
-    print(f"plain-Python UCT: {python:,.0f} playouts/s (median of {args.repeats})")
-    rates = {}
+    # Rounds interleave the baseline and the policies (their order rotated from round to round),
+    # so that a slow spell of this shared machine hits them alike; each ratio is the median of
+    # the rounds' ratios.
+    python, whole, engine = [], {p: [] for p in args.policies}, {p: [] for p in args.policies}
+    for round_ in range(args.repeats):
+        python.append(python_playouts_per_second(runs=1))
+        shift = round_ % len(args.policies)
+        for policy in args.policies[shift:] + args.policies[:shift]:
+            rate, own = command_rate(policy, args.runs, args.budget)
+            whole[policy].append(rate)
+            engine[policy].append(own)
+    print(f"plain-Python UCT: {statistics.median(python):,.0f} playouts/s "
+          f"(median of {args.repeats} rounds)")
     for policy in args.policies:
-        samples = [command_rate(policy, args.runs, args.budget) for _ in range(args.repeats)]
-        whole = statistics.median(s[0] for s in samples)
-        engine = statistics.median(s[1] for s in samples)
-        rates[policy] = whole
-        print(f"{policy:9s} whole command {whole / 1e6:6.2f} M playouts/s "
-              f"(engine alone {engine / 1e6:.2f} M/s); {whole / python:,.0f}x plain Python")
-    if "ucb1" in rates:
-        for policy, rate in rates.items():
-            print(f"{policy:9s} time relative to UCB1: {rates['ucb1'] / rate:.2f}x")
+        speedup = statistics.median(w / p for w, p in zip(whole[policy], python))
+        print(f"{policy:9s} whole command {statistics.median(whole[policy]) / 1e6:6.2f} M "
+              f"playouts/s (engine alone {statistics.median(engine[policy]) / 1e6:.2f} M/s); "
+              f"{speedup:,.0f}x plain Python")
+    if "ucb1" in whole:
+        for policy in args.policies:
+            ratio = statistics.median(u / r for u, r in zip(whole["ucb1"], whole[policy]))
+            print(f"{policy:9s} time relative to UCB1: {ratio:.2f}x")
     sys.stdout.flush()
 
 
