@@ -205,11 +205,20 @@ def _compute_point(task: tuple) -> Path:
                        _score_file(out, panel, method, budget))
 
 
+def _read_stored(path: Path) -> pd.DataFrame | None:
+    """The table stored at ``path``, or None if it is missing or damaged."""
+    try:
+        return pd.read_parquet(path)
+    except (OSError, ValueError):  # missing (FileNotFoundError) or not Parquet (ArrowInvalid)
+        return None
+
+
 def _stored(path: Path, panel: Panel, method: str, games: int, seed: int) -> bool:
-    """Is the point at ``path`` complete and computed with these settings?"""
-    if not path.exists():
+    """Is the point at ``path`` complete and computed with these settings? (A damaged file is
+    not: the point is computed again and the file replaced.)"""
+    frame = _read_stored(path)
+    if frame is None:
         return False
-    frame = pd.read_parquet(path)
     config = panel.config(method)
     expected = {"turns": panel.turns, "seed": seed, "c": config.c,
                 "cv_offline": config.cv_offline}
@@ -235,7 +244,8 @@ def run_veness(out: str | Path, scale: str = "quick", *, workers: int | None = 1
     check_options(workers, None)
     plan, out, turns = SCALES[scale], Path(out), PANELS["pig"].turns
     fig1_file = out / "fig1_estimates.parquet"
-    jobs = [] if fig1_file.exists() else [
+    fig1 = _read_stored(fig1_file)
+    jobs = [] if fig1 is not None else [
         (_fig1_method, (turns, plan.budgets, plan.runs, method, seed))
         for method in PANELS["pig"].methods]
     points = [(panel, method, budget, panel.effort(scale).games)
@@ -249,8 +259,9 @@ def run_veness(out: str | Path, scale: str = "quick", *, workers: int | None = 1
     done = [None] * len(jobs)
     for i, result in completed(_call, jobs, workers):
         done[i] = result
-    if not fig1_file.exists():
-        write_table(pd.concat(done[: len(PANELS["pig"].methods)], ignore_index=True), fig1_file)
+    if fig1 is None:
+        fig1 = pd.concat(done[: len(PANELS["pig"].methods)], ignore_index=True)
+        write_table(fig1, fig1_file)
     scores = pd.concat([pd.read_parquet(_score_file(out, panel, method, budget))
                         for panel, method, budget, _ in points], ignore_index=True)
-    return bias_variance(pd.read_parquet(fig1_file), turns), scores
+    return bias_variance(fig1, turns), scores

@@ -139,3 +139,13 @@ def test_changed_settings_recompute_a_point(tmp_path, monkeypatch):
     assert veness._stored(path, panel, "uct+cv", 3, 5)
     assert not veness._stored(path, panel, "uct+cv", 3, 6)
     assert not veness._stored(path, dataclasses.replace(panel, cv_offline=1.0), "uct+cv", 3, 5)
+
+
+def test_damaged_point_is_computed_again(tmp_path):
+    panel = TINY_PANELS["cantstop"]
+    path = veness._score_file(tmp_path, panel, "uct+cv", 4)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"PAR1 cut short")
+    assert not veness._stored(path, panel, "uct+cv", 3, 5)
+    veness._compute_point((tmp_path, panel, "uct+cv", 4, 3, 5))
+    assert veness._stored(path, panel, "uct+cv", 3, 5)
