@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .pool import default_workers
+from .pool import LOCAL_CLUSTER, default_workers
 from .storage import write_table
 from .veness import PANELS, SCALES, Panel, run_veness, score_summary
 
@@ -251,22 +251,29 @@ def draw(fig1: pd.DataFrame, fig2: pd.DataFrame, out: Path) -> None:
     save(fig, out / "fig2_scores.png")
 
 
+def _where(workers: int | None, scheduler: str | None) -> str:
+    if scheduler == LOCAL_CLUSTER:
+        return f"a local Dask cluster of {workers or default_workers()} worker(s)"
+    if scheduler is not None:
+        return f"the Dask cluster at {scheduler}"
+    return f"{workers or default_workers()} worker(s)"
+
+
 def reproduce_veness(out: str | Path, scale: str = "quick", *, workers: int | None = 1,
-                     seed: int = 2011) -> Path:
-    """Run or resume the study into ``out`` on ``workers`` processes (None: all cores), then
-    write tables, figures and ``report.md``."""
+                     scheduler: str | None = None, seed: int = 2011) -> Path:
+    """Run or resume the study into ``out`` on ``workers`` processes (None: all cores) or a
+    Dask cluster (``scheduler``), then write tables, figures and ``report.md``."""
     out = Path(out)
     start = time.perf_counter()
-    fig1, scores = run_veness(out, scale, workers=workers, seed=seed)
+    fig1, scores = run_veness(out, scale, workers=workers, scheduler=scheduler, seed=seed)
     fig2 = score_summary(scores)
     write_table(fig1, out / "fig1_bias_variance.csv")
     write_table(fig2, out / "fig2_scores.csv")
     draw(fig1, fig2, out)
     preamble = (f"Scale `{scale}`, seed {seed}: Fig. 1 from {SCALES[scale].runs} searches per "
                 "method on Pig; Fig. 2 as below, the default policies of seed 003 Sect. 4.3; "
-                f"{(time.perf_counter() - start) / 60:.1f} min for this run with "
-                f"{workers or default_workers()} "
-                "worker(s) (stored results are reused).")
+                f"{(time.perf_counter() - start) / 60:.1f} min for this run on "
+                f"{_where(workers, scheduler)} (stored results are reused).")
     report = out / "report.md"
     report.write_text(report_markdown(fig1, fig2, preamble, _settings(scale, scores)))
     return report

@@ -199,12 +199,6 @@ def _score_file(out: Path, panel: Panel, method: str, budget: int) -> Path:
     return out / "scores" / panel.game / f"{method}-{budget}.parquet"
 
 
-def _compute_point(task: tuple) -> Path:
-    out, panel, method, budget, games, seed = task
-    return write_table(game_scores(panel, method, budget, games, seed),
-                       _score_file(out, panel, method, budget))
-
-
 def _read_stored(path: Path) -> pd.DataFrame | None:
     """The table stored at ``path``, or None if it is missing or damaged."""
     try:
@@ -226,41 +220,44 @@ def _stored(path: Path, panel: Panel, method: str, games: int, seed: int) -> boo
         key in frame.columns and (frame[key] == value).all() for key, value in expected.items())
 
 
-def _fig1_method(task: tuple) -> pd.DataFrame:
-    return first_turn_estimates(*task)
-
-
-def _call(function, task):
-    return function(task)
+def _call(function, args):
+    return function(*args)
 
 
 def run_veness(out: str | Path, scale: str = "quick", *, workers: int | None = 1,
-               seed: int = 2011) -> tuple[pd.DataFrame, pd.DataFrame]:
+               scheduler: str | None = None, seed: int = 2011
+               ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Compute (or resume) both figures' results into ``out``, Fig. 1's methods and Fig. 2's
-    points spread over ``workers`` processes (None: all cores), the longest first; returns
-    (Fig. 1 table, Fig. 2 per-game scores of every panel)."""
+    points spread over ``workers`` processes (None: all cores) or the Dask cluster at
+    ``scheduler`` (``experiments.pool``), the longest first, each point stored as it arrives;
+    returns (Fig. 1 table, Fig. 2 per-game scores of every panel)."""
     if scale not in SCALES:
         raise ValueError(f"unknown scale {scale!r}; use one of {', '.join(SCALES)}")
-    check_options(workers, None)
+    check_options(workers, scheduler)
     plan, out, turns = SCALES[scale], Path(out), PANELS["pig"].turns
     fig1_file = out / "fig1_estimates.parquet"
     fig1 = _read_stored(fig1_file)
-    jobs = [] if fig1 is not None else [
-        (_fig1_method, (turns, plan.budgets, plan.runs, method, seed))
+    fig1_jobs = [] if fig1 is not None else [
+        (first_turn_estimates, (turns, plan.budgets, plan.runs, method, seed))
         for method in PANELS["pig"].methods]
     points = [(panel, method, budget, panel.effort(scale).games)
               for panel in PANELS.values() for budget in panel.effort(scale).budgets
               for method in panel.methods]
-    jobs += sorted(((_compute_point, (out, panel, method, budget, games, seed))
-                    for panel, method, budget, games in points
-                    if not _stored(_score_file(out, panel, method, budget), panel, method,
-                                   games, seed)),
-                   key=lambda job: -job[1][3])
-    done = [None] * len(jobs)
-    for i, result in completed(_call, jobs, workers):
-        done[i] = result
+    missing = sorted(((panel, method, budget, games, seed)
+                      for panel, method, budget, games in points
+                      if not _stored(_score_file(out, panel, method, budget), panel, method,
+                                     games, seed)),
+                     key=lambda point: -point[2])
+    fig1_parts = [None] * len(fig1_jobs)
+    jobs = fig1_jobs + [(game_scores, point) for point in missing]
+    for i, result in completed(_call, jobs, workers, scheduler):
+        if i < len(fig1_jobs):
+            fig1_parts[i] = result
+        else:
+            panel, method, budget = missing[i - len(fig1_jobs)][:3]
+            write_table(result, _score_file(out, panel, method, budget))
     if fig1 is None:
-        fig1 = pd.concat(done[: len(PANELS["pig"].methods)], ignore_index=True)
+        fig1 = pd.concat(fig1_parts, ignore_index=True)
         write_table(fig1, fig1_file)
     scores = pd.concat([pd.read_parquet(_score_file(out, panel, method, budget))
                         for panel, method, budget, _ in points], ignore_index=True)

@@ -11,6 +11,7 @@ import pytest
 from experiments import veness
 from experiments.cli import main
 from experiments.reproduce_veness import equivalent_budget, equivalent_ratios, gains, isotonic
+from experiments.storage import write_table
 from experiments.veness import (
     METHODS,
     PANELS,
@@ -134,8 +135,8 @@ def test_reproduce_veness_refuses_fewer_than_one_worker(tmp_path, capsys, worker
 def test_changed_settings_recompute_a_point(tmp_path, monkeypatch):
     """A point stored with other settings (here the offline constant) is computed again."""
     panel = TINY_PANELS["cantstop"]
-    veness._compute_point((tmp_path, panel, "uct+cv", 4, 3, 5))
     path = veness._score_file(tmp_path, panel, "uct+cv", 4)
+    write_table(veness.game_scores(panel, "uct+cv", 4, 3, 5), path)
     assert veness._stored(path, panel, "uct+cv", 3, 5)
     assert not veness._stored(path, panel, "uct+cv", 3, 6)
     assert not veness._stored(path, dataclasses.replace(panel, cv_offline=1.0), "uct+cv", 3, 5)
@@ -147,5 +148,17 @@ def test_damaged_point_is_computed_again(tmp_path):
     path.parent.mkdir(parents=True)
     path.write_bytes(b"PAR1 cut short")
     assert not veness._stored(path, panel, "uct+cv", 3, 5)
-    veness._compute_point((tmp_path, panel, "uct+cv", 4, 3, 5))
+    write_table(veness.game_scores(panel, "uct+cv", 4, 3, 5), path)
     assert veness._stored(path, panel, "uct+cv", 3, 5)
+
+
+def test_local_dask_cluster_stores_the_same_scores(tmp_path, monkeypatch):
+    """Points computed on a LocalCluster (``--scheduler local``) are those of one process."""
+    monkeypatch.setitem(veness.SCALES, "quick", Fig1Scale((2,), 4))
+    monkeypatch.setattr(veness, "PANELS", {
+        game: dataclasses.replace(TINY_PANELS[game], quick=Effort((4,), 2))
+        for game in ("pig", "cantstop")})
+    _, here = veness.run_veness(tmp_path / "here", workers=1, seed=7)
+    _, there = veness.run_veness(tmp_path / "there", workers=2, scheduler="local", seed=7)
+    columns = ["panel", "method", "budget", "game", "score"]
+    pd.testing.assert_frame_equal(here[columns], there[columns])

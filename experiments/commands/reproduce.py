@@ -17,11 +17,8 @@ def _imagawa(args):
 def _veness(args):
     from experiments.reproduce_veness import reproduce_veness
 
-    if args.scheduler:
-        raise ValueError("--scheduler is supported by `reproduce imagawa` and `reproduce pepels` "
-                         "only; use --workers")
     return reproduce_veness(args.out or f"results/veness-{args.scale}", args.scale,
-                            workers=args.workers, seed=args.seed)
+                            workers=args.workers, scheduler=args.scheduler, seed=args.seed)
 
 
 def _pepels(args):
@@ -57,8 +54,7 @@ def register(subparsers) -> None:
                    "running again resumes it")
     p.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
     p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="a Dask scheduler address, or 'local' for a LocalCluster (imagawa, "
-                   "pepels)")
+                   help="a Dask scheduler address, or 'local' for a LocalCluster")
     p.add_argument("--seed", type=int, default=2015, help="study seed (default 2015)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
