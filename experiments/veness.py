@@ -207,17 +207,19 @@ def _read_stored(path: Path) -> pd.DataFrame | None:
         return None
 
 
-def _stored(path: Path, panel: Panel, method: str, games: int, seed: int) -> bool:
-    """Is the point at ``path`` complete and computed with these settings? (A damaged file is
-    not: the point is computed again and the file replaced.)"""
+def _stored_point(path: Path, panel: Panel, method: str, games: int,
+                  seed: int) -> pd.DataFrame | None:
+    """The point stored at ``path`` if it is complete and computed with these settings, else
+    None (also for a damaged file: the point is computed again and the file replaced)."""
     frame = _read_stored(path)
     if frame is None:
-        return False
+        return None
     config = panel.config(method)
     expected = {"turns": panel.turns, "seed": seed, "c": config.c,
                 "cv_offline": config.cv_offline}
-    return len(frame) == games and all(
+    complete = len(frame) == games and all(
         key in frame.columns and (frame[key] == value).all() for key, value in expected.items())
+    return frame if complete else None
 
 
 def _call(function, args):
@@ -229,8 +231,9 @@ def run_veness(out: str | Path, scale: str = "quick", *, workers: int | None = 1
                ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Compute (or resume) both figures' results into ``out``, Fig. 1's methods and Fig. 2's
     points spread over ``workers`` processes (None: all cores) or the Dask cluster at
-    ``scheduler`` (``experiments.pool``), the longest first, each point stored as it arrives;
-    returns (Fig. 1 table, Fig. 2 per-game scores of every panel)."""
+    ``scheduler`` (``experiments.pool``), the longest first, each point stored as it arrives
+    (stored points are read once, computed ones kept); returns (Fig. 1 table, Fig. 2 per-game
+    scores of every panel)."""
     if scale not in SCALES:
         raise ValueError(f"unknown scale {scale!r}; use one of {', '.join(SCALES)}")
     check_options(workers, scheduler)
@@ -243,22 +246,21 @@ def run_veness(out: str | Path, scale: str = "quick", *, workers: int | None = 1
     points = [(panel, method, budget, panel.effort(scale).games)
               for panel in PANELS.values() for budget in panel.effort(scale).budgets
               for method in panel.methods]
-    missing = sorted(((panel, method, budget, games, seed)
-                      for panel, method, budget, games in points
-                      if not _stored(_score_file(out, panel, method, budget), panel, method,
-                                     games, seed)),
-                     key=lambda point: -point[2])
+    frames = [_stored_point(_score_file(out, panel, method, budget), panel, method, games, seed)
+              for panel, method, budget, games in points]
+    missing = sorted((j for j, frame in enumerate(frames) if frame is None),
+                     key=lambda j: -points[j][2])
     fig1_parts = [None] * len(fig1_jobs)
-    jobs = fig1_jobs + [(game_scores, point) for point in missing]
+    jobs = fig1_jobs + [(game_scores, (*points[j], seed)) for j in missing]
     for i, result in completed(_call, jobs, workers, scheduler):
         if i < len(fig1_jobs):
             fig1_parts[i] = result
         else:
-            panel, method, budget = missing[i - len(fig1_jobs)][:3]
-            write_table(result, _score_file(out, panel, method, budget))
+            j = missing[i - len(fig1_jobs)]
+            write_table(result, _score_file(out, *points[j][:3]))
+            frames[j] = result
     if fig1 is None:
         fig1 = pd.concat(fig1_parts, ignore_index=True)
         write_table(fig1, fig1_file)
-    scores = pd.concat([pd.read_parquet(_score_file(out, panel, method, budget))
-                        for panel, method, budget, _ in points], ignore_index=True)
+    scores = pd.concat(frames, ignore_index=True)
     return bias_variance(fig1, turns), scores

@@ -137,9 +137,10 @@ def test_changed_settings_recompute_a_point(tmp_path, monkeypatch):
     panel = TINY_PANELS["cantstop"]
     path = veness._score_file(tmp_path, panel, "uct+cv", 4)
     write_table(veness.game_scores(panel, "uct+cv", 4, 3, 5), path)
-    assert veness._stored(path, panel, "uct+cv", 3, 5)
-    assert not veness._stored(path, panel, "uct+cv", 3, 6)
-    assert not veness._stored(path, dataclasses.replace(panel, cv_offline=1.0), "uct+cv", 3, 5)
+    assert veness._stored_point(path, panel, "uct+cv", 3, 5) is not None
+    assert veness._stored_point(path, panel, "uct+cv", 3, 6) is None
+    other = dataclasses.replace(panel, cv_offline=1.0)
+    assert veness._stored_point(path, other, "uct+cv", 3, 5) is None
 
 
 def test_damaged_point_is_computed_again(tmp_path):
@@ -147,9 +148,9 @@ def test_damaged_point_is_computed_again(tmp_path):
     path = veness._score_file(tmp_path, panel, "uct+cv", 4)
     path.parent.mkdir(parents=True)
     path.write_bytes(b"PAR1 cut short")
-    assert not veness._stored(path, panel, "uct+cv", 3, 5)
+    assert veness._stored_point(path, panel, "uct+cv", 3, 5) is None
     write_table(veness.game_scores(panel, "uct+cv", 4, 3, 5), path)
-    assert veness._stored(path, panel, "uct+cv", 3, 5)
+    assert veness._stored_point(path, panel, "uct+cv", 3, 5) is not None
 
 
 def test_local_dask_cluster_stores_the_same_scores(tmp_path, monkeypatch):
