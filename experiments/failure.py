@@ -10,6 +10,7 @@ own seed so that every curve of a tree model searches the same instances (as in 
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from threading import Lock
 from typing import TYPE_CHECKING
@@ -30,10 +31,12 @@ if TYPE_CHECKING:
     import pandas as pd
 
 _TREE, _RUN = 0, 1
-# Runs per call of the parallel kernel: each call ends at a barrier where a core that finished
-# its share waits for the other, so calls are few (UCB1: about half a second each at budget
-# 2^14) while the progress bar still moves.
+# Runs per block: the progress bar moves once a block is done (UCB1: about half a second at
+# budget 2^14). A block's runs go to the threads a few at a time, each thread taking the next
+# few when it is free, so a core slowed by other load never keeps the others waiting: split
+# evenly up front (as numba's prange does), each block took as long as its slower half.
 CHUNK_RUNS = 256
+TASKS_PER_THREAD = 16
 
 
 def instance_seed(seed: int, tree_index: int) -> int:
@@ -103,16 +106,29 @@ def failure_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, se
 
 def simulate_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, seed: int,
                    tree_seed: int | None = None):
-    """(failures as in :func:`failure_block`, playouts simulated per run int64 [n_runs])."""
+    """(failures as in :func:`failure_block`, playouts simulated per run int64 [n_runs]); the
+    runs are spread over ``numba.get_num_threads()`` threads."""
     if n_runs < 1 or first_run < 0:
         raise ValueError(f"a block needs n_runs >= 1 and first_run >= 0, got {n_runs}, {first_run}")
     instance = tree_instance(curve.tree, curve.branching, curve.depth,
                              seed if tree_seed is None else tree_seed, tree_index)
     config = search_config(curve, instance)
     seeds = run_seeds(seed, tree_index, first_run, n_runs)
-    return run_searches(instance.path_score, instance.optimal_move, config, curve.max_budget,
-                        seeds, _tables(curve.max_budget),
-                        make_policy(curve.policy, **curve.policy_params))
+    tables, policy = _tables(curve.max_budget), make_policy(curve.policy, **curve.policy_params)
+
+    def runs(part: np.ndarray):
+        return run_searches(instance.path_score, instance.optimal_move, config, curve.max_budget,
+                            part, tables, policy)
+
+    threads = min(numba.get_num_threads(), n_runs)
+    if threads == 1:
+        return runs(seeds)
+    pool = ThreadPoolExecutor(threads)
+    try:
+        done = list(pool.map(runs, np.array_split(seeds, min(n_runs, threads * TASKS_PER_THREAD))))
+    finally:  # on an interrupt, runs not started are dropped
+        pool.shutdown(cancel_futures=True)
+    return np.concatenate([failed for failed, _ in done]), np.concatenate([n for _, n in done])
 
 
 @lru_cache(maxsize=8)

@@ -1,4 +1,4 @@
-"""Compiled MCTS on synthetic trees, many independent runs at once (DESIGN.md §3-5).
+"""Compiled MCTS on synthetic trees, many independent runs per call (DESIGN.md §3-5).
 
 One iteration: select from the root by the bandit policy to a leaf of the search tree; a leaf
 visited before is expanded (all b children) and one child, drawn uniformly, is played out;
@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from bandits import caches_index, klucb_level, klucb_root, klucb_slope, policy_value
 from bandits.klucb import TOLERANCE
@@ -482,14 +482,15 @@ def _playouts(tree, path, values, histogram, rng, path_score, optimal_move, conf
             next_record *= 2
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True, nogil=True)
 def run_searches(path_score, optimal_move, config, budget, seeds, tables, policy):
-    """Independent runs, one per seed, spread over the cores: failures bool
-    [runs, log2(budget) + 1] and playouts simulated int64 [runs] (fewer once a root is solved)."""
+    """Independent runs, one per seed, one after another: failures bool
+    [runs, log2(budget) + 1] and playouts simulated int64 [runs] (fewer once a root is solved).
+    The GIL is released, so callers spread blocks of seeds over threads."""
     n_budgets = int(np.log2(budget)) + 1
     failed = np.zeros((seeds.shape[0], n_budgets), np.bool_)
     played = np.zeros(seeds.shape[0], np.int64)
-    for run in prange(seeds.shape[0]):
+    for run in range(seeds.shape[0]):
         tree = search(path_score, optimal_move, config, budget, seeds[run], tables, policy,
                       failed[run])
         played[run] = tree.stats[0, VISITS]
