@@ -252,15 +252,16 @@ def draw(fig1: pd.DataFrame, fig2: pd.DataFrame, out: Path) -> None:
 
 
 def _where(workers: int | None, scheduler: str | None) -> str:
+    """Where the points ran, for the report (a pool has at most one worker per point)."""
     if scheduler == LOCAL_CLUSTER:
-        return f"a local Dask cluster of {workers or default_workers()} worker(s)"
+        return f"a local Dask cluster of up to {workers or default_workers()} worker(s)"
     if scheduler is not None:
         return f"the Dask cluster at {scheduler}"
-    return f"{workers or default_workers()} worker(s)"
+    return f"up to {workers or default_workers()} worker(s)"
 
 
-def reproduce_veness(out: str | Path, scale: str = "quick", *, workers: int | None = 1,
-                     scheduler: str | None = None, seed: int = 2011) -> Path:
+def reproduce_veness(out: str | Path, scale: str = "quick", *, workers: int | None = None,
+                     scheduler: str | None = None, seed: int = 2015) -> Path:
     """Run or resume the study into ``out`` on ``workers`` processes (None: all cores) or a
     Dask cluster (``scheduler``), then write tables, figures and ``report.md``."""
     out = Path(out)

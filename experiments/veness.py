@@ -207,6 +207,22 @@ def _read_stored(path: Path) -> pd.DataFrame | None:
         return None
 
 
+def _stored_estimates(path: Path, plan: Fig1Scale, turns: int, seed: int) -> pd.DataFrame | None:
+    """Fig. 1's estimates stored at ``path`` if they are those ``first_turn_estimates`` gives
+    at this scale (every method, run and budget) with these turns and seed, else None (also
+    for a damaged file): a folder of another scale or seed is computed again, not mixed in."""
+    frame = _read_stored(path)
+    columns = {"run", "budget", "method", "turns", "seed"}
+    if frame is None or not columns <= set(frame.columns):
+        return None
+    expected = pd.MultiIndex.from_product(
+        [PANELS["pig"].methods, range(plan.runs), plan.budgets], names=["method", "run", "budget"])
+    stored = pd.MultiIndex.from_frame(frame[["method", "run", "budget"]])
+    same = (len(frame) == len(expected) and stored.sort_values().equals(expected.sort_values())
+            and (frame["turns"] == turns).all() and (frame["seed"] == seed).all())
+    return frame if same else None
+
+
 def _stored_point(path: Path, panel: Panel, method: str, games: int,
                   seed: int) -> pd.DataFrame | None:
     """The point stored at ``path`` if it is complete and computed with these settings, else
@@ -226,8 +242,8 @@ def _call(function, args):
     return function(*args)
 
 
-def run_veness(out: str | Path, scale: str = "quick", *, workers: int | None = 1,
-               scheduler: str | None = None, seed: int = 2011
+def run_veness(out: str | Path, scale: str = "quick", *, workers: int | None = None,
+               scheduler: str | None = None, seed: int = 2015
                ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Compute (or resume) both figures' results into ``out``, Fig. 1's methods and Fig. 2's
     points spread over ``workers`` processes (None: all cores) or the Dask cluster at
@@ -239,7 +255,7 @@ def run_veness(out: str | Path, scale: str = "quick", *, workers: int | None = 1
     check_options(workers, scheduler)
     plan, out, turns = SCALES[scale], Path(out), PANELS["pig"].turns
     fig1_file = out / "fig1_estimates.parquet"
-    fig1 = _read_stored(fig1_file)
+    fig1 = _stored_estimates(fig1_file, plan, turns, seed)
     fig1_jobs = [] if fig1 is not None else [
         (first_turn_estimates, (turns, plan.budgets, plan.runs, method, seed))
         for method in PANELS["pig"].methods]

@@ -153,6 +153,20 @@ def test_damaged_point_is_computed_again(tmp_path):
     assert veness._stored_point(path, panel, "uct+cv", 3, 5) is not None
 
 
+def test_fig1_estimates_of_another_scale_or_seed_are_computed_again(tmp_path, monkeypatch):
+    monkeypatch.setattr(veness, "PANELS", TINY_PANELS)
+    plan, turns, path = Fig1Scale((2, 4), 3), TINY_PANELS["pig"].turns, tmp_path / "fig1.parquet"
+    write_table(pd.concat([veness.first_turn_estimates(turns, plan.budgets, plan.runs, method, 5)
+                           for method in TINY_PANELS["pig"].methods]), path)
+    assert veness._stored_estimates(path, plan, turns, 5) is not None
+    assert veness._stored_estimates(path, plan, turns, 6) is None  # another seed
+    assert veness._stored_estimates(path, Fig1Scale((2, 4), 4), turns, 5) is None  # more runs
+    assert veness._stored_estimates(path, Fig1Scale((2, 8), 3), turns, 5) is None  # budgets
+    assert veness._stored_estimates(path, plan, turns + 1, 5) is None
+    path.write_bytes(b"PAR1 cut short")
+    assert veness._stored_estimates(path, plan, turns, 5) is None
+
+
 def test_local_dask_cluster_stores_the_same_scores(tmp_path, monkeypatch):
     """Points computed on a LocalCluster (``--scheduler local``) are those of one process."""
     monkeypatch.setitem(veness.SCALES, "quick", Fig1Scale((2,), 4))
