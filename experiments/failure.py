@@ -36,7 +36,7 @@ _TREE, _RUN = 0, 1
 # few when it is free, so a core slowed by other load never keeps the others waiting: split
 # evenly up front (as numba's prange does), each block took as long as its slower half.
 CHUNK_RUNS = 256
-TASKS_PER_THREAD = 16
+TASK_PLAYOUTS = 2**15  # budgeted playouts per task (UCB1: ~5 ms); fewer tasks cost more waiting
 
 
 def instance_seed(seed: int, tree_index: int) -> int:
@@ -123,9 +123,10 @@ def simulate_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, s
     threads = min(numba.get_num_threads(), n_runs)
     if threads == 1:
         return runs(seeds)
+    tasks = min(max(n_runs * curve.max_budget // TASK_PLAYOUTS, threads), n_runs)
     pool = ThreadPoolExecutor(threads)
     try:
-        done = list(pool.map(runs, np.array_split(seeds, min(n_runs, threads * TASKS_PER_THREAD))))
+        done = list(pool.map(runs, np.array_split(seeds, tasks)))
     finally:  # on an interrupt, runs not started are dropped
         pool.shutdown(cancel_futures=True)
     return np.concatenate([failed for failed, _ in done]), np.concatenate([n for _, n in done])
