@@ -59,15 +59,16 @@ class SearchConfig(NamedTuple):
 
 class SearchTree(NamedTuple):
     """One run's search tree, nodes in creation order; node 0 is the root. A node's b children
-    are consecutive rows, so selection reads one cache line of ``stats`` (b = 4)."""
+    are consecutive rows; a node's place in the game tree is not stored but followed on the
+    descent (the k-th child of game-tree node v is v b + 1 + k)."""
 
-    stats: np.ndarray  # int32 [capacity, 4]; columns VISITS, HALF_REWARDS, FIRST_CHILD, TREE_NODE
+    stats: np.ndarray  # int32 [capacity, 3]; columns VISITS, HALF_REWARDS, FIRST_CHILD
     proven: np.ndarray  # int8 [capacity]; UNPROVEN, WIN, DRAW or LOSS for the node's mover
     snapshot: np.ndarray  # int32 [capacity or 1, 3]; BASE_EPOCH, PARENT_BASE, CHILD_BASE
     index_cache: np.ndarray  # float64 [capacity or 1, 4]; SOLVED, LEVEL, SLOPE, AT_VISITS
 
 
-VISITS, HALF_REWARDS, FIRST_CHILD, TREE_NODE = 0, 1, 2, 3  # HALF_REWARDS: 2 x reward sum, exact
+VISITS, HALF_REWARDS, FIRST_CHILD = 0, 1, 2  # HALF_REWARDS: 2 x reward sum, exact
 BASE_EPOCH, PARENT_BASE, CHILD_BASE = 0, 1, 2  # restart: t' = t - PARENT_BASE, T' = T - CHILD_BASE
 SOLVED, LEVEL, SLOPE, AT_VISITS = 0, 1, 2, 3  # KL-UCB: root, its level and slope, T when solved
 INDEX, UPPER, STALE_LEVEL = 0, 1, 2  # rows of the selection's scratch values [3, b]
@@ -82,7 +83,7 @@ def node_capacity(branching, budget):
 
 def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
     """Bytes of working memory one run under the typed ``policy`` allocates."""
-    per_node = 16 + 1 + (12 if config.restart else 0) + (32 if caches_index(policy) else 0)
+    per_node = 12 + 1 + (12 if config.restart else 0) + (32 if caches_index(policy) else 0)
     return node_capacity(config.branching, budget) * per_node + 8 * (
         config.score_high - config.score_low + 1
     )
@@ -90,7 +91,7 @@ def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
 
 @njit(cache=True)
 def _new_tree(capacity, restart, cached_index):
-    stats = np.zeros((capacity, 4), np.int32)
+    stats = np.zeros((capacity, 3), np.int32)
     stats[:, FIRST_CHILD] = NO_CHILD
     index_cache = np.zeros((capacity if cached_index else 1, 4))
     index_cache[:, AT_VISITS] = -1.0
@@ -281,9 +282,6 @@ def _expand(tree, node, n_nodes, b, epoch):
     """Add all b children of ``node`` after the ``n_nodes`` existing ones; return the new count.
     Children born after a threshold change have no earlier exploration to forget."""
     tree.stats[node, FIRST_CHILD] = n_nodes
-    base = tree.stats[node, TREE_NODE] * b + 1
-    for k in range(b):
-        tree.stats[n_nodes + k, TREE_NODE] = base + k
     if tree.snapshot.shape[0] > 1:
         tree.snapshot[node, BASE_EPOCH] = epoch
         tree.snapshot[node, PARENT_BASE] = 0
@@ -293,10 +291,10 @@ def _expand(tree, node, n_nodes, b, epoch):
 @njit(inline="always")
 def _playout(path_score, tree_node, depth, b, d, rng):
     """Uniformly random moves from ``tree_node`` at ``depth`` to a terminal (none when it is
-    one); its score."""
+    one); its score (int64, whatever integer type ``path_score`` has)."""
     for _ in range(depth, d):
         tree_node = tree_node * b + 1 + randint(rng, b)
-    return path_score[_ix(tree_node)]
+    return np.int64(path_score[_ix(tree_node)])
 
 
 @njit(inline="always")
@@ -426,8 +424,11 @@ def _playouts(tree, path, values, histogram, rng, path_score, optimal_move, conf
     stop_at_proven = config.adjuster != SCORE and config.adjuster != MAXFREQ
     for t in range(1, budget + 1):
         node, depth, score = 0, 0, 0  # score: the terminal's, once one is reached
+        tree_node = 0  # node's place in the game tree
         while tree.stats[_ix(node), FIRST_CHILD] != NO_CHILD:
+            first = tree.stats[_ix(node), FIRST_CHILD]
             node = _select(tree, node, config, epoch, rng, tables, policy, values)
+            tree_node = tree_node * b + 1 + (node - first)
             depth += 1
             path[_ix(depth)] = node
             if stop_at_proven and tree.proven[_ix(node)] != UNPROVEN:
@@ -438,10 +439,12 @@ def _playouts(tree, path, values, histogram, rng, path_score, optimal_move, conf
         else:
             if depth < config.search_depth and tree.stats[node, VISITS] >= 1:
                 n_nodes = _expand(tree, node, n_nodes, b, epoch)
-                node = tree.stats[node, FIRST_CHILD] + randint(rng, b)
+                move = randint(rng, b)
+                node = tree.stats[node, FIRST_CHILD] + move
+                tree_node = tree_node * b + 1 + move
                 depth += 1
                 path[depth] = node
-            score = _playout(path_score, tree.stats[node, TREE_NODE], depth, b, d, rng)
+            score = _playout(path_score, tree_node, depth, b, d, rng)
             reward = _max_reward(score, 0.0 if depth == d else theta_eff)  # terminal in the tree: 0
             _backup(tree, path, depth, reward)
             if depth == d:

@@ -17,7 +17,6 @@ from mcts.synthetic import (
     FIRST_CHILD,
     HALF_REWARDS,
     LOSS,
-    TREE_NODE,
     VISITS,
     WIN,
     _playouts,
@@ -132,14 +131,15 @@ def test_solver_proves_nodes_to_their_minimax_value(spec, seed, adjuster):
     _, tree = _run(curve, instance, 4096, seed)
     proven = np.flatnonzero(tree.proven)
     assert tree.proven[tree.stats[0, FIRST_CHILD]:tree.stats[0, FIRST_CHILD] + 2].all()
-    depth_of = {0: 0}
+    depth_of, place_of = {0: 0}, {0: 0}  # a search node's depth and game-tree node
     for node in range(tree.stats.shape[0]):
         first = tree.stats[node, FIRST_CHILD]
         if node in depth_of and first >= 0:
             depth_of.update({first + k: depth_of[node] + 1 for k in range(2)})
+            place_of.update({first + k: 2 * place_of[node] + 1 + k for k in range(2)})
     for node in proven:
         depth = depth_of[node]
-        max_outcome = _minimax(instance.edge_value, tree.stats[node, TREE_NODE], depth, 6, 2)
+        max_outcome = _minimax(instance.edge_value, place_of[node], depth, 6, 2)
         mover_outcome = max_outcome if depth % 2 == 1 else 1 - max_outcome
         expected = WIN if mover_outcome == 1 else DRAW if mover_outcome == 0.5 else LOSS
         assert tree.proven[node] == expected
@@ -168,6 +168,22 @@ def test_cached_klucb_roots_choose_as_solving_every_root(spec, adjuster):
         assert np.array_equal(cached.stats, every.stats)
         assert np.array_equal(cached.proven, every.proven)
         assert np.array_equal(cached_failed, every_failed)
+
+
+def test_search_is_the_same_whatever_the_integer_type_of_the_scores():
+    """Path sums are stored in the narrowest integer type that holds them (int16 here)."""
+    curve = Curve("random(4,6)", adjuster="maxfreq", max_budget=512)
+    instance = make_tree("random(4,6)", 4, 8, 0)
+    config, tables, policy = search_config(curve, instance), index_tables(512), make_policy("ucb1")
+    trees, failures = [], []
+    for scores in (instance.path_score, instance.path_score.astype(np.int64)):
+        failed = np.zeros(10, np.bool_)
+        trees.append(search(scores, instance.optimal_move, config, 512, np.uint64(3), tables,
+                            policy, failed))
+        failures.append(failed)
+    assert instance.path_score.dtype == np.int16
+    assert np.array_equal(trees[0].stats, trees[1].stats)
+    assert np.array_equal(failures[0], failures[1])
 
 
 def test_same_seed_same_numbers_whatever_the_chunks_and_threads():

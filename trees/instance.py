@@ -65,20 +65,25 @@ class TreeInstance:
 
     @property
     def nbytes(self) -> int:
-        """Bytes of its arrays, ``path_score`` included (built on first use, as large as
-        ``edge_value``): 0.8 MB for b=4, d=8; 335 MB for b=2, d=24."""
-        return 2 * self.edge_value.nbytes + self.optimal_child.nbytes
+        """Bytes of its arrays, ``path_score`` included (built here if not yet): 0.5 MB for
+        b=4, d=8; up to 335 MB for b=2, d=24."""
+        return self.edge_value.nbytes + self.path_score.nbytes + self.optimal_child.nbytes
 
     @cached_property
     def path_score(self) -> np.ndarray:
-        """int32 [n_nodes]: the sum of the edge values from the root to node n, so a
-        terminal's score at the leaves (what the compiled search reads, one load per playout)."""
-        score = self.edge_value.copy()
+        """[n_nodes]: the sum of the edge values from the root to node n, so a terminal's score
+        at the leaves (what the compiled search reads, one load per playout). Stored in the
+        narrowest signed integer type that holds every sum (int8 for the paper's trees, whose
+        64K leaves then take 64 KB), so the playouts' random reads stay in the core's cache."""
+        score = self.edge_value.astype(np.int64)
         b = self.branching
         for ply in range(1, self.depth + 1):
             start, stop = level_start(b, ply), level_start(b, ply + 1)
             score[start:stop] += score[(np.arange(start, stop) - 1) // b]
-        return score
+        low, high = score.min(), score.max()
+        narrowest = next(t for t in (np.int8, np.int16, np.int32, np.int64)
+                         if np.iinfo(t).min <= low and high <= np.iinfo(t).max)
+        return score.astype(narrowest)
 
     def leaf_scores(self) -> np.ndarray:
         """Terminal scores of all ``b**d`` leaves in heap order: int64 [b**d]."""
