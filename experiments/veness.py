@@ -207,20 +207,25 @@ def _read_stored(path: Path) -> pd.DataFrame | None:
         return None
 
 
+def _has_settings(frame: pd.DataFrame, settings: dict) -> bool:
+    """Whether every row of ``frame`` has a column per setting, holding its value."""
+    return all(key in frame.columns and (frame[key] == value).all()
+               for key, value in settings.items())
+
+
 def _stored_estimates(path: Path, plan: Fig1Scale, turns: int, seed: int) -> pd.DataFrame | None:
     """Fig. 1's estimates stored at ``path`` if they are those ``first_turn_estimates`` gives
     at this scale (every method, run and budget) with these turns and seed, else None (also
     for a damaged file): a folder of another scale or seed is computed again, not mixed in."""
     frame = _read_stored(path)
-    columns = {"run", "budget", "method", "turns", "seed"}
-    if frame is None or not columns <= set(frame.columns):
+    keys = ["method", "run", "budget"]
+    if (frame is None or not set(keys) <= set(frame.columns)
+            or not _has_settings(frame, {"turns": turns, "seed": seed})):
         return None
-    expected = pd.MultiIndex.from_product(
-        [PANELS["pig"].methods, range(plan.runs), plan.budgets], names=["method", "run", "budget"])
-    stored = pd.MultiIndex.from_frame(frame[["method", "run", "budget"]])
-    same = (len(frame) == len(expected) and stored.sort_values().equals(expected.sort_values())
-            and (frame["turns"] == turns).all() and (frame["seed"] == seed).all())
-    return frame if same else None
+    expected = pd.MultiIndex.from_product([PANELS["pig"].methods, range(plan.runs),
+                                           plan.budgets], names=keys)
+    stored = pd.MultiIndex.from_frame(frame[keys])
+    return frame if stored.sort_values().equals(expected.sort_values()) else None
 
 
 def _stored_point(path: Path, panel: Panel, method: str, games: int,
@@ -231,11 +236,9 @@ def _stored_point(path: Path, panel: Panel, method: str, games: int,
     if frame is None:
         return None
     config = panel.config(method)
-    expected = {"turns": panel.turns, "seed": seed, "c": config.c,
+    settings = {"turns": panel.turns, "seed": seed, "c": config.c,
                 "cv_offline": config.cv_offline}
-    complete = len(frame) == games and all(
-        key in frame.columns and (frame[key] == value).all() for key, value in expected.items())
-    return frame if complete else None
+    return frame if len(frame) == games and _has_settings(frame, settings) else None
 
 
 def _call(function, args):
