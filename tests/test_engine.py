@@ -26,9 +26,10 @@ from mcts.synthetic import (
 from trees import analyze, make_tree, node_count
 
 
-def _run(curve, instance, budget, seed):
+def _run(curve, instance, budget, seed, path_score=None):
     failed = np.zeros(int(math.log2(budget)) + 1, np.bool_)
-    tree = search(instance.path_score, instance.optimal_move, search_config(curve, instance),
+    scores = instance.path_score if path_score is None else path_score
+    tree = search(scores, instance.optimal_move, search_config(curve, instance),
                   budget, np.uint64(seed), index_tables(budget),
                   make_policy(curve.policy, **curve.policy_params),
                   failed)
@@ -174,16 +175,11 @@ def test_search_is_the_same_whatever_the_integer_type_of_the_scores():
     """Path sums are stored in the narrowest integer type that holds them (int16 here)."""
     curve = Curve("random(4,6)", adjuster="maxfreq", max_budget=512)
     instance = make_tree("random(4,6)", 4, 8, 0)
-    config, tables, policy = search_config(curve, instance), index_tables(512), make_policy("ucb1")
-    trees, failures = [], []
-    for scores in (instance.path_score, instance.path_score.astype(np.int64)):
-        failed = np.zeros(10, np.bool_)
-        trees.append(search(scores, instance.optimal_move, config, 512, np.uint64(3), tables,
-                            policy, failed))
-        failures.append(failed)
+    narrow_failed, narrow = _run(curve, instance, 512, 3)
+    wide_failed, wide = _run(curve, instance, 512, 3, instance.path_score.astype(np.int64))
     assert instance.path_score.dtype == np.int16
-    assert np.array_equal(trees[0].stats, trees[1].stats)
-    assert np.array_equal(failures[0], failures[1])
+    assert np.array_equal(narrow.stats, wide.stats)
+    assert np.array_equal(narrow_failed, wide_failed)
 
 
 def test_same_seed_same_numbers_whatever_the_chunks_and_threads():
