@@ -36,6 +36,7 @@ def _run(curve, instance, budget, seed, path_score=None):
     return failed, tree
 
 
+SHAPE = {"branching": 3, "depth": 4, "max_budget": 64}  # of the agreement cases, unless given
 AGREEMENT_CASES = [
     ("constant'(1,5)", "ucb1", "plain", {}),
     ("constant'(1,5)", "klucb", "plain", {}),
@@ -57,7 +58,7 @@ AGREEMENT_CASES = [
 ])
 def test_kernel_agrees_with_reference(tree, policy, adjuster, options):
     """Failure rates per budget agree with the plain-Python reference (|z| < 4 per budget)."""
-    shape = {"branching": 3, "depth": 4, "max_budget": 64, **options}
+    shape = {key: options.get(key, value) for key, value in SHAPE.items()}
     options = {k: v for k, v in options.items() if k not in shape}
     curve = Curve(tree, policy, adjuster, runs=4000, **shape, **options)
     kernel = failure_block(curve, 0, 0, curve.runs, seed=5).mean(axis=0)
