@@ -79,7 +79,7 @@ def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
     a = curve.adjuster_params
     low, high = score_bounds(instance)
     return SearchConfig(
-        branching=curve.branching,
+        children=(0,) * curve.branching,
         depth=curve.depth,
         search_depth=curve.search_depth,
         adjuster=ADJUSTERS[curve.adjuster],

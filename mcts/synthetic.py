@@ -40,7 +40,9 @@ NO_CHILD = -1
 class SearchConfig(NamedTuple):
     """Everything a search needs besides the tree; policy/adjuster ids as in their registries."""
 
-    branching: int
+    # b zeros: b = len(children) is a compile-time constant, so the loops over children unroll
+    # (UCB1 1.11x); one kernel is compiled per b
+    children: tuple
     depth: int
     search_depth: int  # nodes at this depth are never expanded (depth: no limit; 1: one-ply)
     adjuster: int
@@ -84,7 +86,7 @@ def node_capacity(branching, budget):
 def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
     """Bytes of working memory one run under the typed ``policy`` allocates."""
     per_node = 12 + 1 + (12 if config.restart else 0) + (32 if caches_index(policy) else 0)
-    return node_capacity(config.branching, budget) * per_node + 8 * (
+    return node_capacity(len(config.children), budget) * per_node + 8 * (
         config.score_high - config.score_low + 1
     )
 
@@ -144,7 +146,7 @@ def _parent_count(tree, parent, restart):
 def _select(tree, parent, config, epoch, rng, tables, policy, values):
     """Child of an expanded ``parent`` by the solver, then the policy (ties at random);
     ``values`` (float64 [3, b]) is scratch, its row INDEX the children's indices."""
-    b, stats = config.branching, tree.stats
+    b, stats = len(config.children), tree.stats
     first = stats[_ix(parent), FIRST_CHILD]
     wins, losses, pick = 0, 0, NO_CHILD
     for child in range(first, first + b):
@@ -397,11 +399,11 @@ def search(path_score, optimal_move, config, budget, seed, tables, policy, faile
 def _workspace(config, budget, cached_index):
     """What one run of ``budget`` playouts needs: a new tree (with KL-UCB's root cache if
     ``cached_index``), the selection path, the selection scratch and the score histogram."""
-    tree = _new_tree(node_capacity(config.branching, budget), config.restart, cached_index)
+    tree = _new_tree(node_capacity(len(config.children), budget), config.restart, cached_index)
     path = np.zeros(config.depth + 1, np.int64)
     histogram = np.zeros(config.score_high - config.score_low + 1 if config.adjuster == MAXFREQ
                          else 1, np.int64)
-    return tree, path, np.empty((3, config.branching)), histogram
+    return tree, path, np.empty((3, len(config.children))), histogram
 
 
 # Compiled without reference counting (numba's private ``_nrt`` flag): it allocates nothing, and
@@ -411,7 +413,7 @@ def _playouts(tree, path, values, histogram, rng, path_score, optimal_move, conf
               tables, policy, failed):
     """The playouts of :func:`search` into its preallocated tree, path, selection scratch and
     score histogram."""
-    b, d = config.branching, config.depth
+    b, d = len(config.children), config.depth
     theta = config.static_theta if config.adjuster == STATIC else 0.0
     theta_eff = effective_threshold(theta)
     since_change, since_update, epoch = 0, 0, 0

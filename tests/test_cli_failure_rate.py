@@ -9,18 +9,18 @@ from experiments import failure_rate
 from experiments.cli import main
 
 SMALL = ["failure-rate", "--tree", "constant(1,3)", "--runs", "20", "--max-budget", "64",
-         "--branching", "3", "--depth", "4", "--seed", "3"]
+         "--branching", "2", "--depth", "4", "--seed", "3"]
 
 
 def test_json_keys_and_agreement_with_the_python_api(capsys):
-    assert main(SMALL + ["--json", "--policy", "thompson", "--adjuster", "maxfreq"]) == 0
+    assert main(SMALL + ["--json", "--policy", "ucb1", "--adjuster", "maxfreq"]) == 0
     out = json.loads(capsys.readouterr().out)
     for key in ("tree", "policy", "adjuster", "runs", "budgets", "failure_rate", "stderr",
                 "seconds", "playouts_per_second"):
         assert key in out
     assert out["runs"] == 20 and out["budgets"] == [1, 2, 4, 8, 16, 32, 64]
-    frame = failure_rate("constant(1,3)", "thompson", "maxfreq", runs=20, budgets=64, seed=3,
-                         branching=3, depth=4)
+    frame = failure_rate("constant(1,3)", "ucb1", "maxfreq", runs=20, budgets=64, seed=3,
+                         branching=2, depth=4)
     assert out["failure_rate"] == frame.failure_rate.tolist()
     assert list(frame.columns) == ["budget", "failure_rate", "stderr", "runs"]
 
