@@ -55,7 +55,10 @@ _EXP_K, _EXP_W, _EXP_F = _ziggurat(
 )
 
 
-@njit(inline="always")
+# _rotl and next_u64 are left to LLVM, which inlines them all the same. Inlined in numba's IR
+# (``inline="always"``, as the samplers below still are) they were copied afresh into every
+# sampler that draws bits: Thompson's search took 58 s to compile instead of 17, at equal speed.
+@njit
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
@@ -74,7 +77,7 @@ def seed_state(seed):
     return state
 
 
-@njit(inline="always")
+@njit
 def next_u64(state):
     """The next 64 random bits of xoshiro256**."""
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
