@@ -143,11 +143,11 @@ def _parent_count(tree, parent, restart):
 
 
 @njit(inline="always")
-def _select(tree, parent, config, epoch, rng, tables, policy, values):
-    """Child of an expanded ``parent`` by the solver, then the policy (ties at random);
-    ``values`` (float64 [3, b]) is scratch, its row INDEX the children's indices."""
+def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
+    """Child of an expanded ``parent``, whose children start at row ``first``, by the solver,
+    then the policy (ties at random); ``values`` (float64 [3, b]) is scratch, its row INDEX
+    the children's indices."""
     b, stats = len(config.children), tree.stats
-    first = stats[_ix(parent), FIRST_CHILD]
     wins, losses, pick = 0, 0, NO_CHILD
     for child in range(first, first + b):
         if tree.proven[_ix(child)] == WIN:
@@ -429,7 +429,7 @@ def _playouts(tree, path, values, histogram, rng, path_score, optimal_move, conf
         tree_node = 0  # node's place in the game tree
         while tree.stats[_ix(node), FIRST_CHILD] != NO_CHILD:
             first = tree.stats[_ix(node), FIRST_CHILD]
-            node = _select(tree, node, config, epoch, rng, tables, policy, values)
+            node = _select(tree, node, first, config, epoch, rng, tables, policy, values)
             tree_node = tree_node * b + 1 + (node - first)
             depth += 1
             path[_ix(depth)] = node
