@@ -14,21 +14,26 @@ from numba import njit
 from .batch import batch_arms
 from .rng import beta_given, gamma_constant, seed_state
 
+_SNAP = 8.0 * np.finfo(np.float64).eps  # relative rounding error of mean T' (mean = 0.5 h / n)
+
 
 @njit(inline="always")
 def thompson_value(mean, count, parent_count, c, tables, rng):
     """One arm's Beta draw using the kernel random state ``rng`` (t' and c are unused). When
-    alpha = mean T' comes out a whole number of half points (mostly so without the restart: a
-    draw scores half a win), the gamma constants come from ``tables.gamma_c``, saving a square
-    root and a division per Gamma (Thompson runs 1.1x faster); the draw is the same."""
+    alpha = mean T' is a whole number k/2 of half points (always so without the restart: a
+    draw scores half a win), up to the rounding of mean T' (a few units in the last place),
+    the shapes are taken as exactly 1 + k/2 and T' - k/2 + 1 and their gamma constants come
+    from ``tables.gamma_c``, saving a square root and a division per Gamma. (Read exactly,
+    mean T' = 0.5 h (1/n) n missed the table for a quarter of the pairs (h, n): snapping
+    made Thompson runs 1.08x faster.)"""
     alpha = mean * count
-    a, b = alpha + 1.0, count - alpha + 1.0
     k = np.int64(2.0 * alpha + 0.5)
-    if 2.0 * alpha == k and 0 <= k <= 2 * count:
-        c_a, c_b = tables.gamma_c[np.uint64(k)], tables.gamma_c[np.uint64(2 * count - k)]
-    else:
-        c_a, c_b = gamma_constant(a), gamma_constant(b)
-    return beta_given(rng, a, c_a, b, c_b)
+    if abs(2.0 * alpha - k) <= _SNAP * k and 0 <= k <= 2 * count:
+        a, b = 1.0 + 0.5 * k, count - 0.5 * k + 1.0
+        return beta_given(rng, a, tables.gamma_c[np.uint64(k)], b,
+                          tables.gamma_c[np.uint64(2 * count - k)])
+    a, b = alpha + 1.0, count - alpha + 1.0
+    return beta_given(rng, a, gamma_constant(a), b, gamma_constant(b))
 
 
 @njit(cache=True)
