@@ -16,9 +16,18 @@ from .klucb import (
     klucb_slope,
     klucb_value,
 )
-from .policies import KLUCB, POLICIES, UCB1, Thompson, caches_index, make_policy, policy_value
+from .policies import (
+    KLUCB,
+    POLICIES,
+    UCB1,
+    Thompson,
+    caches_index,
+    draws_index,
+    make_policy,
+    policy_value,
+)
 from .tables import IndexTables, index_tables
-from .thompson import thompson_index, thompson_value
+from .thompson import thompson_challenger, thompson_index, thompson_value
 from .ucb1 import ucb1_index, ucb1_value
 
 POLICY_INDICES = {"ucb1": ucb1_index, "klucb": klucb_index, "thompson": thompson_index}
@@ -32,6 +41,7 @@ __all__ = [
     "Thompson",
     "bernoulli_kl",
     "caches_index",
+    "draws_index",
     "index_tables",
     "klucb_arm_value",
     "klucb_bound",
@@ -42,6 +52,7 @@ __all__ = [
     "klucb_value",
     "make_policy",
     "policy_value",
+    "thompson_challenger",
     "thompson_index",
     "thompson_value",
     "ucb1_index",

@@ -83,3 +83,19 @@ def _caches_index(policy):
         return cached
 
     return impl
+
+
+def draws_index(policy) -> bool:
+    """Whether the index is a random draw (Thompson), so that engines may draw the arms without
+    a win last, by ``bandits.thompson_challenger`` (see ``mcts.synthetic``)."""
+    return isinstance(policy, Thompson)
+
+
+@overload(draws_index, jit_options={"cache": True})
+def _draws_index(policy):
+    drawn = policy.instance_class is Thompson
+
+    def impl(policy):
+        return drawn
+
+    return impl

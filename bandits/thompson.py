@@ -4,15 +4,19 @@ Each arm draws from Beta(alpha_i + 1, beta_i + 1) with alpha_i = mean_i * T'_i a
 beta_i = (1 - mean_i) * T'_i (non-integer values are fine); the arm with the highest draw wins.
 The draw is exact: Gamma ratio with ziggurat normals inside Marsaglia & Tsang's Gamma, Exp(1)
 for the frequent shape 1 (a mean of 0 or 1), a uniform for Beta(1, 1) (see ``bandits.rng``).
+Engines that only need the winning arm may draw the arms without a win last, by
+:func:`thompson_challenger`, which rules most of them out without drawing their value.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numba import njit
 
 from .batch import batch_arms
-from .rng import beta_given, gamma_constant, seed_state
+from .rng import beta_given, gamma_constant, seed_state, uniform
 
 _SNAP = 8.0 * np.finfo(np.float64).eps  # relative rounding error of mean T' (mean = 0.5 h / n)
 
@@ -34,6 +38,25 @@ def thompson_value(mean, count, parent_count, c, tables, rng):
                           tables.gamma_c[np.uint64(2 * count - k)])
     a, b = alpha + 1.0, count - alpha + 1.0
     return beta_given(rng, a, gamma_constant(a), b, gamma_constant(b))
+
+
+@njit(inline="always")
+def thompson_challenger(count, best, rng):
+    """The draw of an arm without a win (alpha = 0, T'_i = ``count`` > 0) if it may beat
+    ``best``, the highest draw of the other arms so far (-inf: none), else -inf. Its law is
+    Beta(1, T'+1), drawn by inversion: X = 1 - U^(1/(T'+1)) for U uniform on (0, 1]. X > best
+    only if U < (1 - best)^(T'+1) <= e^-z <= 1 / (1 + z + z^2/2 + z^3/6) with
+    z = (T'+1) (best + best^2/2) (as ln(1 - x) <= -x - x^2/2), so most U are ruled out by a
+    polynomial; only the rest pay the logarithm and exponential of the inversion. The arm that
+    wins is the one drawing every arm's Beta would pick: the rule changes the random stream,
+    not the law."""
+    u = 1.0 - uniform(rng)
+    shape = count + 1.0
+    if best > -np.inf:
+        z = shape * best * (1.0 + 0.5 * best)
+        if u * (1.0 + z * (1.0 + z * (0.5 + z * (1.0 / 6.0)))) >= 1.0:
+            return -np.inf
+    return -math.expm1(math.log(u) / shape)
 
 
 @njit(cache=True)

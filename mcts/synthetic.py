@@ -8,7 +8,9 @@ draws; then the threshold adjuster. After playout t = 2^k the most visited root 
 losing is the chosen move. One kernel serves every policy and adjuster; for KL-UCB it keeps
 each child's root between selections and re-solves only those that could be the best
 (``_index_by_cached_roots``), choosing exactly as solving every root would; the nodes a playout
-visited have theirs solved right after its backup (``_solve_path_roots``).
+visited have theirs solved right after its backup (``_solve_path_roots``). For Thompson it
+draws the children without a win last, ruling most of them out without their draw
+(``_draw_winless_last``), at the law of drawing them all.
 """
 
 from __future__ import annotations
@@ -18,7 +20,15 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from bandits import caches_index, klucb_level, klucb_root, klucb_slope, policy_value
+from bandits import (
+    caches_index,
+    draws_index,
+    klucb_level,
+    klucb_root,
+    klucb_slope,
+    policy_value,
+    thompson_challenger,
+)
 from bandits.klucb import TOLERANCE
 from bandits.rng import randint, seed_state
 from enhancements.thresholds import (
@@ -176,9 +186,13 @@ def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
         indices[_ix(k)] = -np.inf
         if skip_losses and tree.proven[child] == LOSS:
             continue
+        if draws_index(policy) and _winless_count(tree, child, config.restart) > 0:
+            continue  # drawn below, once the others' best draw is known
         indices[_ix(k)] = policy_value(policy, _mean(stats, child, tables),
                                        _explore_count(tree, child, config.restart), t, tables, rng)
         best = max(best, indices[_ix(k)])
+    if draws_index(policy):
+        best = _draw_winless_last(tree, first, b, skip_losses, config.restart, rng, indices, best)
     return _pick_best(indices, first, b, best, rng)
 
 
@@ -198,6 +212,30 @@ def _pick_best(values, first, b, best, rng):
             pick = k if hit & (rank == 0) else pick
             rank -= hit
     return first + pick
+
+
+@njit(inline="always")
+def _winless_count(tree, child, restart):
+    """T'_i of a child with visits (since the snapshot) but no win, else 0."""
+    return _explore_count(tree, child, restart) if tree.stats[child, HALF_REWARDS] == 0 else 0
+
+
+@njit(inline="always")
+def _draw_winless_last(tree, first, b, skip_losses, restart, rng, indices, best):
+    """Thompson: the draws of the children without a win, after the others' (whose highest
+    draw is ``best``), into ``indices``; returns the new highest. By
+    ``bandits.thompson_challenger`` most of them are ruled out (index -inf) without drawing
+    their Beta(1, T'+1); a child so ruled out could not have won, so the choice has the law of
+    drawing every child's Beta (seed 001, Eq. 3)."""
+    for j in range(b):
+        k, child = _ix(j), _ix(first + j)
+        if skip_losses and tree.proven[child] == LOSS:
+            continue
+        count = _winless_count(tree, child, restart)
+        if count > 0:
+            indices[k] = thompson_challenger(count, best, rng)
+            best = max(best, indices[k])
+    return best
 
 
 @njit(inline="always")

@@ -15,6 +15,7 @@ from bandits import (
     klucb_root,
     klucb_slope,
     klucb_value,
+    thompson_challenger,
     thompson_index,
     ucb1_index,
 )
@@ -133,6 +134,25 @@ def test_gamma(shape):
                                   (300.5, 1000.5), (12345.25, 7.5), (1.0001, 1.0001)])
 def test_beta(a, b):
     _check_law(_draws(3, a, b, N_DRAWS, 4), stats.beta(a, b))
+
+
+@njit
+def _challenges(count, best, n, seed):
+    state = R.seed_state(seed)
+    return np.array([thompson_challenger(count, best, state) for _ in range(n)])
+
+
+@pytest.mark.parametrize("count, best", [(1, 0.3), (2, 0.9), (40, 0.005), (40, 0.03), (7, 0.0),
+                                         (3, -np.inf)])
+def test_thompson_challenger_beats_best_as_a_beta_draw_would(count, best):
+    """An arm without a win draws Beta(1, T'+1): the challenger beats ``best`` with probability
+    (1 - best)^(T'+1), and when it does, its draw has the law of that Beta above ``best``."""
+    draws = _challenges(count, best, N_DRAWS, 5)
+    law = stats.beta(1.0, count + 1.0)
+    above = draws[draws > best]
+    assert stats.binomtest(above.size, draws.size, law.sf(max(best, 0.0))).pvalue > 1e-3
+    cdf = (lambda x: (law.cdf(x) - law.cdf(best)) / law.sf(best)) if best > 0 else law.cdf
+    assert stats.kstest(above, cdf).pvalue > 1e-3
 
 
 def test_thompson_tabulated_gamma_constants_draw_as_the_generic_beta():
