@@ -5,10 +5,13 @@ divergence kl(p, q) = p ln(p/q) + (1-p) ln((1-p)/(1-q)); ln ln t is read as 0 wh
 so the bound stays finite. With L = bound / T_i the root is closed-form for p = 0
 (q = 1 - e^-L). Otherwise, with r = L / (p (1-p)):
 
-* r <= 1 (most visited arms): the root of the model kl ~ (q-p)^2 / (2 m (1-m)),
-  m = (p + 2q) / 3, exact to O((q-p)^4), is a quadratic's (relative error about 0.06 r); one
-  Halley step on kl(p, q) - L in q (two when r > 1/4) brings it within 1e-7 (checked on a
-  dense grid of p and r in tests/test_bandits.py);
+* r <= 1 (most visited arms): a series. With v = p (1-p) and q = p + v u,
+  kl(p, q) / v = sum_k>=2 [p^(k-1) + (-1)^k (1-p)^(k-1)] u^k / k; reverting that series
+  in e = sqrt(2 r) gives u = e + a_2 e^2 + ... + a_12 e^12 + O(e^13), each a_k a polynomial
+  in v (times 2p - 1 for even k). Truncated there, or after e^9 for r <= 1/4, it is within
+  4e-8 of the root for r <= 1 and 2e-9 for r <= 1/4 (checked on a dense grid of p and r in
+  tests/test_bandits.py), at no logarithm: 3.6x (r <= 1/4) and 4.4x faster than the one or
+  two Halley steps from a quadratic model it replaced;
 * r > 1: Halley's method in y = -ln(1 - q), where kl = (1-p) y - p ln(1 - e^-y) + p ln p +
   (1-p) ln(1-p) is convex and increasing, from an upper bound on the root (Pinsker's
   q <= p + sqrt(L/2), or y <= (L - p ln p - (1-p) ln(1-p)) / (1-p)), stopped once a step
@@ -27,8 +30,8 @@ from numba import njit
 from .batch import batch_arms
 
 TOLERANCE = 1e-6
-_ONE_STEP = 0.25  # r up to which one Halley step from the quadratic start is enough
-_TWO_STEPS = 1.0  # r up to which two are; beyond, the iteration in y
+_SERIES_MAX = 1.0  # r up to which the series; beyond, the iteration in y
+_SHORT_SERIES = 0.25  # r up to which the series stops after e^9
 _Y_MAX = 36.0  # 1 - q = e^-36 < 3e-16: q is 1 to double precision beyond it
 
 
@@ -50,22 +53,33 @@ def klucb_bound(log_t, c):
 
 
 @njit(inline="always")
-def _near_start(p, level):
-    """Root q > p of (q-p)^2 = 2 L m (1-m), m = p + 2 (q-p) / 3, a quadratic in q - p."""
-    a = 1.0 + level * (8.0 / 9.0)
-    b = level * (2.0 / 3.0) * (1.0 - 2.0 * p)
-    return p + (b + math.sqrt(b * b + 2.0 * level * p * (1.0 - p) * a)) / a
-
-
-@njit(inline="always")
-def _halley_step(p, level, q):
-    """q - 2 f f' / (2 f'^2 - f f'') for f = kl(p, q) - L, f' = (q-p) / (q (1-q)),
-    f'' = p / q^2 + (1-p) / (1-q)^2."""
-    r = 1.0 - q
-    f = p * math.log(p / q) + (1.0 - p) * math.log((1.0 - p) / r) - level
-    d1 = (q - p) / (q * r)
-    d2 = p / (q * q) + (1.0 - p) / (r * r)
-    return q - 2.0 * f * d1 / (2.0 * d1 * d1 - f * d2)
+def _series_root(p, ratio):
+    """The root for r = ``ratio`` <= 1 by the reverted series of the module docstring:
+    q = p + v e (1 + a_2 e + ... + a_12 e^11), e = sqrt(2 r), v = p (1-p), without the terms
+    beyond e^9 when r <= 1/4; the a_k are exact (sympy's series reversion), w = 2p - 1."""
+    v, w, e = p * (1.0 - p), 2.0 * p - 1.0, math.sqrt(2.0 * ratio)
+    s = 0.0
+    if ratio > _SHORT_SERIES:
+        a12 = w * (5221 / 354648294000 + v * (-23753 / 354648294000 + v * (
+            4733 / 177324147000 + v * (3049 / 25332021000 + v * (
+                1247 / 2026561680 + v * (5232179 / 354648294000))))))
+        a11 = 163879 / 2172751257600 + v * (-771431 / 2172751257600 + v * (
+            31547 / 1086375628800 + v * (15803 / 31039303680 + v * (
+                2697077 / 310393036800 + v * (-226718347 / 2172751257600)))))
+        a10 = w * (281 / 1515591000 + v * (1 / 37889775 + v * (-13 / 9021375 + v * (
+            -799 / 108256500 + v * (-268183 / 1515591000)))))
+        s = a10 + e * (a11 + e * a12)
+    a9 = -571 / 2351462400 + v * (2239 / 587865600 + v * (-2179 / 391910400 + v * (
+        -56201 / 587865600 + v * (2697077 / 2351462400))))
+    a8 = w * (-1 / 204120 + v * (1 / 68040 + v * (1 / 13608 + v * (361 / 204120))))
+    a7 = -139 / 5443200 + v * (79 / 1814400 + v * (313 / 362880 + v * (-56201 / 5443200)))
+    a6 = w * (-1 / 17010 + v * (-1 / 1701 + v * (-241 / 17010)))
+    a5 = 1 / 4320 + v * (-13 / 2160 + v * (313 / 4320))
+    a4 = w * (1 / 270 + v * (23 / 270))
+    a3 = 1 / 36 + v * (-13 / 36)
+    a2 = -w / 3
+    s = a2 + e * (a3 + e * (a4 + e * (a5 + e * (a6 + e * (a7 + e * (a8 + e * (a9 + e * s)))))))
+    return p + v * e * (1.0 + e * s)
 
 
 @njit(cache=True, error_model="numpy")
@@ -128,12 +142,9 @@ def klucb_root(mean, level):
     if mean <= 0.0:
         return -math.expm1(-level)
     ratio = level / (mean * (1.0 - mean))
-    if ratio > _TWO_STEPS:
+    if ratio > _SERIES_MAX:
         return _far_root(mean, level)
-    q = _halley_step(mean, level, _near_start(mean, level))
-    if ratio > _ONE_STEP:
-        q = _halley_step(mean, level, q)
-    return q
+    return _series_root(mean, ratio)
 
 
 @njit(inline="always")

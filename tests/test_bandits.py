@@ -73,9 +73,20 @@ def test_klucb_root_lies_under_its_tangent_in_the_level():
                 assert klucb_root(p, later) >= q - 1e-6
 
 
+def test_klucb_series_regime_is_within_its_stated_error():
+    """r = L / (p (1-p)) <= 1 is solved by a series truncated after e^12 (after e^9 for
+    r <= 1/4): within 4e-8 of the root up to r = 1 and 2e-9 for r <= 1/4, for p from 1e-9 to
+    1 - 1e-9 (module docstring)."""
+    for p in np.concatenate([np.geomspace(1e-9, 0.5, 60), 1 - np.geomspace(1e-9, 0.5, 60),
+                             np.linspace(0.01, 0.99, 99)]):
+        for r in np.geomspace(1e-5, 1.0, 41):
+            error = abs(klucb_root(p, r * p * (1 - p)) - _klucb_exact(p, r * p * (1 - p)))
+            assert error < (2e-9 if r <= 0.25 else 4e-8), (p, r, error)
+
+
 def test_klucb_every_regime_matches_brentq():
-    """p from 1e-6 to 1 - 1e-12 against r = L / (p (1-p)) from 1e-4 to 1e4: the one- and two-step
-    Halley regimes near the mean and the iteration in y beyond, up to q = 1."""
+    """p from 1e-6 to 1 - 1e-12 against r = L / (p (1-p)) from 1e-4 to 1e4: the series near the
+    mean and the iteration in y beyond, up to q = 1."""
     for p in np.concatenate([np.geomspace(1e-6, 0.5, 30), 1 - np.geomspace(1e-12, 0.5, 30)]):
         for level in np.geomspace(1e-4, 1e4, 41) * p * (1 - p):
             assert klucb_value(p, level, 1) == pytest.approx(_klucb_exact(p, level), abs=1e-6)
