@@ -13,10 +13,11 @@ so the bound stays finite. With L = bound / T_i the root is closed-form for p = 
   tests/test_bandits.py), at no logarithm: 3.6x (r <= 1/4) and 4.4x faster than the one or
   two Halley steps from a quadratic model it replaced;
 * r > 1: Halley's method in y = -ln(1 - q), where kl = (1-p) y - p ln(1 - e^-y) + p ln p +
-  (1-p) ln(1-p) is convex and increasing, from an upper bound on the root (Pinsker's
-  q <= p + sqrt(L/2), or y <= (L - p ln p - (1-p) ln(1-p)) / (1-p)), stopped once a step
-  moves q by less than 1e-6 (the error after a Halley step is cubic in the step). A root
-  beyond 1 - e^-36 is returned as 1.
+  (1-p) ln(1-p) is convex and increasing, from the upper bound
+  y <= (L - p ln p - (1-p) ln(1-p)) / (1-p) on the root (Pinsker's, q <= p + sqrt(L/2), cost
+  a logarithm and saved 0.02 steps on the roots of a search), stopped once a step moves q by
+  less than 1e-6 (the error after a Halley step is cubic in the step). A root beyond
+  1 - e^-36 is returned as 1.
 Each Halley step costs two logarithms (one exp and one log in y).
 """
 
@@ -88,9 +89,6 @@ def _far_root(p, level):
     f(y) = kl - L, f'(y) = (q-p) / q, f''(y) = p (1-q) / q^2."""
     entropy = p * math.log(p) + (1.0 - p) * math.log(1.0 - p)
     y = (level - entropy) / (1.0 - p)
-    pinsker = p + math.sqrt(0.5 * level)
-    if pinsker < 1.0:
-        y = min(y, -math.log(1.0 - pinsker))
     if y > _Y_MAX:
         if bernoulli_kl(p, -math.expm1(-_Y_MAX)) <= level:
             return 1.0
@@ -104,7 +102,8 @@ def _far_root(p, level):
         y -= step
         if abs(step) * r < TOLERANCE:
             break
-    return -math.expm1(-y)
+    # 1 - e^-y = 1 - r e^step, e^step to third order: off by r step^4 / 24 < 1e-6 step^3 / 24
+    return 1.0 - r * (1.0 + step * (1.0 + step * (0.5 + step * (1.0 / 6.0))))
 
 
 @njit(inline="always")
