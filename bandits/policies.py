@@ -69,20 +69,26 @@ def _policy_value(policy, mean, count, parent_count, tables, rng):
     return impl
 
 
+def _compiled_kind_test(function, kind):
+    """Give ``function(policy)`` (``isinstance(policy, kind)`` in Python) a compiled form that
+    answers from the policy's type alone, a constant for numba to prune branches on."""
+
+    @overload(function, jit_options={"cache": True})
+    def _is_kind(policy):
+        answer = policy.instance_class is kind
+
+        def impl(policy):
+            return answer
+
+        return impl
+
+    return function
+
+
 def caches_index(policy) -> bool:
     """Whether engines keep each child's index between selections to skip re-solving it
     (KL-UCB, whose index is a root; see ``mcts.synthetic``)."""
     return isinstance(policy, KLUCB)
-
-
-@overload(caches_index, jit_options={"cache": True})
-def _caches_index(policy):
-    cached = policy.instance_class is KLUCB
-
-    def impl(policy):
-        return cached
-
-    return impl
 
 
 def draws_index(policy) -> bool:
@@ -91,11 +97,5 @@ def draws_index(policy) -> bool:
     return isinstance(policy, Thompson)
 
 
-@overload(draws_index, jit_options={"cache": True})
-def _draws_index(policy):
-    drawn = policy.instance_class is Thompson
-
-    def impl(policy):
-        return drawn
-
-    return impl
+_compiled_kind_test(caches_index, KLUCB)
+_compiled_kind_test(draws_index, Thompson)
