@@ -167,22 +167,30 @@ def gamma(state, shape):
 def gamma_given(state, shape, c):
     """Gamma(shape, 1) for shape >= 1 given c = ``gamma_constant(shape)`` (callers that draw
     many gammas may tabulate it): Exp(1) when shape = 1, else Marsaglia & Tsang's (2000)
-    method: d = shape - 1/3, v = (1 + c x)^3 for a normal x, accept d v when
-    ln u < x^2/2 + d (1 - v + ln v), first trying the squeeze u < 1 - 0.0331 x^4."""
+    method: d = shape - 1/3, v = (1 + y)^3 with y = c x for a normal x, accept d v when
+    ln u < f = x^2/2 + d (1 - v + ln v).
+
+    Before the logarithms, a squeeze tighter than the paper's u < 1 - 0.0331 x^4: as
+    9 d c^2 = 1, f = 3 d (ln(1+y) - y + y^2/2 - y^3/3) = -3 d int_0^y t^3 / (1+t) dt
+    >= -0.75 d y^4 / w with w = min(1, 1+y), and e^f >= 1 + f, so u w < w - 0.75 d y^4
+    accepts. The logarithms are then needed for about 1 / (36 d) of the draws instead of 8%
+    (the same decisions: a squeeze only settles sooner what the exact test decides)."""
     if shape == 1.0:
         return exponential(state)
     d = shape - 1.0 / 3.0
     while True:
         x = normal(state)
-        v = 1.0 + c * x
-        if v <= 0.0:
+        y = c * x
+        w = 1.0 + y
+        if w <= 0.0:
             continue
-        v = v * v * v
+        v = w * w * w
         u = uniform(state)
-        x2 = x * x
-        if u < 1.0 - 0.0331 * x2 * x2:
+        w = min(w, 1.0)
+        y2 = y * y
+        if u * w < w - 0.75 * d * y2 * y2:
             return d * v
-        if math.log(u) < 0.5 * x2 + d * (1.0 - v + math.log(v)):
+        if math.log(u) < 0.5 * x * x + d * (1.0 - v + math.log(v)):
             return d * v
 
 

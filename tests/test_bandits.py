@@ -141,6 +141,24 @@ def test_gamma(shape):
     _check_law(_draws(2, shape, 0.0, N_DRAWS, 3), stats.gamma(shape))
 
 
+@pytest.mark.parametrize("shape", [1.0001, 1.5, 2.0, 7.5, 100.0, 1e5])
+def test_gamma_squeeze_lies_under_the_acceptance_probability(shape):
+    """``gamma_given`` accepts without logarithms when u w < w - 0.75 d y^4; that must imply
+    Marsaglia & Tsang's u < e^f, f = x^2/2 + d (1 - v + ln v), for every x (here f is summed
+    from the series of ln(1+y) near y = 0, where the closed form cancels)."""
+    d = shape - 1.0 / 3.0
+    c = R.gamma_constant(shape)
+    for x in np.linspace(-1.0 / c + 1e-9, 10.0, 20_001):
+        y = c * x
+        if abs(y) < 0.01:
+            f = 3 * d * math.fsum((-1) ** (k + 1) * y**k / k for k in range(4, 16))
+        else:
+            v = (1.0 + y) ** 3
+            f = 0.5 * x * x + d * (1.0 - v + math.log(v))
+        w = min(1.0, 1.0 + y)
+        assert (w - 0.75 * d * y**4) / w <= math.exp(f) + 1e-12
+
+
 @pytest.mark.parametrize("a, b", [(1.0, 1.0), (1.0, 3.7), (2.5, 1.0), (1.5, 2.25), (1.0, 1000.5),
                                   (300.5, 1000.5), (12345.25, 7.5), (1.0001, 1.0001)])
 def test_beta(a, b):
