@@ -2,6 +2,7 @@
 ziggurat normal/exponential, Gamma and Beta against scipy.stats (moments, Kolmogorov-Smirnov)."""
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from bandits import (
     ucb1_index,
 )
 from bandits import rng as R
+from bandits.fused import fma, horner
 
 N_DRAWS = 200_000
 
@@ -123,6 +125,26 @@ def _check_law(draws, law):
     assert abs(draws.mean() - law.mean()) < 5 * law.std() / math.sqrt(n)
     assert abs(draws.var() / law.var() - 1) < 5 * math.sqrt((law.stats(moments="k") + 2) / n)
     assert stats.kstest(draws, law.cdf).pvalue > 1e-3
+
+
+@njit
+def _fused(x, y, z):
+    return fma(x, y, z)
+
+
+@njit
+def _horner(x, coefficients):
+    return horner(x, coefficients)
+
+
+def test_fma_rounds_once_and_horner_evaluates_the_polynomial():
+    """fma(x, y, z) is x y + z rounded once (0.1 x 10 - 1 is 2^-54, not the 0 of two
+    roundings); Horner's rule in fmas agrees with exact rational arithmetic."""
+    assert _fused(0.1, 10.0, -1.0) == float(Fraction(0.1) * 10 - 1) == 2.0**-54
+    coefficients = (1 / 36, -13 / 36, 1 / 4320, -56201 / 5443200, 2697077 / 2351462400)
+    for x in (0.0, 0.25, -0.7, 1.3):
+        exact = sum(Fraction(c) * Fraction(x) ** k for k, c in enumerate(coefficients))
+        assert _horner(x, coefficients) == pytest.approx(float(exact), rel=1e-15, abs=1e-17)
 
 
 def test_ziggurat_normal_and_exponential():

@@ -1,0 +1,37 @@
+"""Fused multiply-add for compiled code: ``fma(x, y, z)`` = x y + z rounded once (LLVM's
+``llvm.fma.f64``, one instruction on processors with FMA). A Horner step in one operation
+instead of two: half the arithmetic and half the latency of a polynomial."""
+
+from __future__ import annotations
+
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+
+@intrinsic
+def fma(typingctx, x, y, z):
+    """x * y + z with a single rounding, in float64."""
+    if not all(isinstance(a, (types.Float, types.Integer)) for a in (x, y, z)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        operands = [context.cast(builder, a, t, types.float64)
+                    for a, t in zip(args, signature.args, strict=True)]
+        double = context.get_value_type(types.float64)
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(double, [double] * 3), "llvm.fma.f64")
+        return builder.call(function, operands)
+
+    return types.float64(x, y, z), codegen
+
+
+@njit(inline="always")
+def horner(x, coefficients):
+    """c_0 + c_1 x + ... + c_n x^n for the tuple (c_0, ..., c_n), by Horner's rule in fused
+    multiply-adds."""
+    value = coefficients[-1]
+    for k in range(len(coefficients) - 2, -1, -1):
+        value = fma(x, value, coefficients[k])
+    return value
