@@ -12,8 +12,8 @@ from .klucb import (
     klucb_bound,
     klucb_index,
     klucb_level,
+    klucb_may_reach,
     klucb_root,
-    klucb_slope,
     klucb_value,
 )
 from .policies import (
@@ -47,8 +47,8 @@ __all__ = [
     "klucb_bound",
     "klucb_index",
     "klucb_level",
+    "klucb_may_reach",
     "klucb_root",
-    "klucb_slope",
     "klucb_value",
     "make_policy",
     "policy_value",

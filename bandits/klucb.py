@@ -125,15 +125,14 @@ def klucb_level(explore_count, parent_count, c, tables):
 
 
 @njit(inline="always")
-def klucb_slope(mean, q):
-    """dq/dL of the root q(L) at q: 1 / (d kl(mean, q) / dq) = q (1-q) / (q - mean). q(L) is
-    concave (the inverse of kl(mean, .), convex and increasing on [mean, 1]), so
-    q(L') <= q(L) + slope (L' - L) for L' >= L. Infinite at L = 0 (q = mean), 0 once q = 1."""
-    if q >= 1.0:
-        return 0.0
-    if q <= mean:
-        return np.inf
-    return q * (1.0 - q) / (q - mean)
+def klucb_may_reach(mean, q, gap, target):
+    """Whether the root q = q(L) of an arm with mean ``mean`` may reach ``target`` at level
+    L + ``gap`` (gap >= 0); False means it cannot. q(L) is concave (the inverse of kl(mean, .),
+    convex and increasing on [mean, 1]) with slope dq/dL = q (1-q) / (q - mean), so
+    q(L + gap) <= q + gap q (1-q) / (q - mean). Multiplied out, without a division:
+    False iff (target - q) (q - mean) > gap q (1-q) (never for q = mean, where the slope is
+    infinite, nor for a NaN)."""
+    return not (target - q) * (q - mean) > gap * q * (1.0 - q)
 
 
 @njit(inline="always")

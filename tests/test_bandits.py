@@ -13,8 +13,8 @@ from scipy.optimize import brentq
 from bandits import (
     bernoulli_kl,
     klucb_index,
+    klucb_may_reach,
     klucb_root,
-    klucb_slope,
     klucb_value,
     thompson_challenger,
     thompson_index,
@@ -64,15 +64,20 @@ def test_klucb_random_cases_match_brentq():
 
 
 def test_klucb_root_lies_under_its_tangent_in_the_level():
-    """The engine skips re-solving a root while q0 + slope (L - L0) cannot reach the best
-    index: the root must be concave in L, under every tangent, in every regime."""
+    """The engine skips re-solving a root q0 = q(L0) while ``klucb_may_reach`` says the root
+    at the later level cannot reach the best index: q(L) is concave, under every tangent in
+    every regime, so a root never exceeds a target the rule rules out; and the rule is not
+    vacuous: targets just above the tangent are ruled out."""
     for p in [0.0, 1e-4, 0.1, 0.5, 0.9, 1 - 1e-6, 1.0]:
         for level in np.geomspace(1e-5, 50.0, 40):
             q = klucb_root(p, level)
-            slope = klucb_slope(p, q)
             for later in level * np.array([1.0001, 1.01, 1.5, 4.0, 100.0]):
-                assert klucb_root(p, later) <= q + slope * (later - level) + 2e-6
-                assert klucb_root(p, later) >= q - 1e-6
+                gap, root = later - level, klucb_root(p, later)
+                assert klucb_may_reach(p, q, gap, root - 2e-6)
+                assert root >= q - 1e-6
+                if p < q < 1.0:
+                    tangent = q + gap * q * (1.0 - q) / (q - p)
+                    assert not klucb_may_reach(p, q, gap, tangent * (1 + 1e-9) + 1e-12)
 
 
 def test_klucb_series_regime_is_within_its_stated_error():
