@@ -158,9 +158,10 @@ def _parent_count(tree, parent, restart):
 def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
     """Child of an expanded ``parent``, whose children start at row ``first``, by the solver,
     then the policy (ties at random); ``values`` (float64 [2, b]) is scratch, its row INDEX
-    the children's indices."""
+    the children's indices. A child that is the only one not proven lost is taken without
+    its index (for Thompson, one draw saved: same law, another random stream)."""
     b, stats = len(config.children), tree.stats
-    wins, losses, pick = 0, 0, NO_CHILD
+    wins, losses, pick, open_child = 0, 0, NO_CHILD, NO_CHILD
     for child in range(first, first + b):
         if tree.proven[_ix(child)] == WIN:
             wins += 1
@@ -168,6 +169,8 @@ def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
                 pick = child
         elif tree.proven[_ix(child)] == LOSS:
             losses += 1
+        else:
+            open_child = child
     if wins > 0:
         return pick
     skip_losses = losses < b
@@ -177,6 +180,8 @@ def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
         snapshot[parent, PARENT_BASE] = stats[parent, VISITS]
         for child in range(first, first + b):
             snapshot[child, CHILD_BASE] = stats[child, VISITS]
+    if losses == b - 1:
+        return open_child
     t = _parent_count(tree, parent, config.restart)
     if _keeps_roots(tree, policy):
         best = _index_by_cached_roots(tree, first, b, t, skip_losses, config.restart, policy.c,
