@@ -297,12 +297,14 @@ def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, v
 
 
 @njit(inline="always")
-def _solve_path_roots(tree, path, depth, restart, epoch, c, tables):
+def _solve_path_roots(tree, path, depth, b, restart, epoch, c, tables):
     """KL-UCB: after a backup, solve the root of each unproven node on the path at the level
     the next selection at its parent will use (neither visit count changes before it; a
     threshold change in between only makes the cached root inexact, and then it is solved
-    again there). Independent of one another, these solves overlap in the processor, where at
-    selection each would wait for the descent before it: the same roots, sooner."""
+    again there), unless that selection needs no index (a sibling proven won, or all of them
+    proven lost: both final). Independent of one another, these solves overlap in the
+    processor, where at selection each would wait for the descent before it: the same roots,
+    sooner."""
     stats = tree.stats
     for ply in range(1, depth + 1):
         node, parent = _ix(path[_ix(ply)]), _ix(path[_ix(ply - 1)])
@@ -310,10 +312,23 @@ def _solve_path_roots(tree, path, depth, restart, epoch, c, tables):
             continue
         if restart and tree.snapshot[parent, BASE_EPOCH] != epoch:
             continue
+        if _choice_is_forced(tree, stats[parent, FIRST_CHILD], b):
+            continue
         n_explore = _explore_count(tree, node, restart)
         if n_explore > 0:
             level = klucb_level(n_explore, _parent_count(tree, parent, restart), c, tables)
             _solve(tree, node, _mean(stats, node, tables), level, stats[node, VISITS])
+
+
+@njit(inline="always")
+def _choice_is_forced(tree, first, b):
+    """Whether the selection among the b children from row ``first`` is made by the solver
+    alone: some child proven won, or all but one proven lost."""
+    wins, losses = 0, 0
+    for child in range(first, first + b):
+        wins += tree.proven[_ix(child)] == WIN
+        losses += tree.proven[_ix(child)] == LOSS
+    return wins > 0 or losses == b - 1
 
 
 @njit(inline="always")
@@ -499,7 +514,7 @@ def _playouts(tree, path, values, histogram, rng, path_score, optimal_move, conf
                     failed[record:] = settled != optimal_move
                     return
         if _keeps_roots(tree, policy):
-            _solve_path_roots(tree, path, depth, config.restart, epoch, policy.c, tables)
+            _solve_path_roots(tree, path, depth, b, config.restart, epoch, policy.c, tables)
 
         # threshold adjustment: observe this playout, then consult once the threshold is unfrozen
         since_change += 1
