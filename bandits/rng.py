@@ -173,7 +173,7 @@ def gamma_given(state, shape, c):
     Before the logarithms, a squeeze tighter than the paper's u < 1 - 0.0331 x^4: as
     9 d c^2 = 1, f = 3 d (ln(1+y) - y + y^2/2 - y^3/3) = -3 d int_0^y t^3 / (1+t) dt
     >= -0.75 d y^4 / w with w = min(1, 1+y), and e^f >= 1 + f, so u w < w - 0.75 d y^4
-    accepts. The logarithms are then needed for about 1 / (36 d) of the draws instead of 8%
+    accepts. The logarithms are then needed for about 1 / (36 d) of the draws instead of 3-8%
     (the same decisions: a squeeze only settles sooner what the exact test decides)."""
     if shape == 1.0:
         return exponential(state)

@@ -325,8 +325,10 @@ def _solve_path_roots(tree, path, depth, b, restart, epoch, c, tables):
 
 @njit(inline="always")
 def _choice_is_forced(tree, first, b):
-    """Whether the selection among the b children from row ``first`` is made by the solver
-    alone: some child proven won, or all but one proven lost."""
+    """Whether ``_select`` chooses among the b children from row ``first`` by the solver
+    alone: some child proven won, or all but one proven lost. (``_select`` counts the same in
+    its own loop, which also draws the won child: sharing one counting loop with a second pass
+    for the draw made UCB1 maxfreq searches 1.17x slower.)"""
     wins, losses = 0, 0
     for child in range(first, first + b):
         wins += tree.proven[_ix(child)] == WIN
