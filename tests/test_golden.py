@@ -1,0 +1,62 @@
+"""Golden curves: exact failure counts, playouts and a digest
+of every run's failures for small curves for every built-in policy,
+pinned so that a refactor which changes a single choice of the engine fails here.
+
+Regenerate (only for a change that moves the numbers on purpose, said so in its commit):
+``MCTSLAB_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py``.
+"""
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from experiments import Curve
+from experiments.failure import simulate_block
+
+GOLDEN = Path(__file__).parent / "golden" / "curves.json"
+SEED = 2024
+CASES = [
+    *[("random(4,2)", policy, adjuster, {"trees": 2, "runs": 100})
+      for policy in ("ucb1", "klucb", "thompson") for adjuster in ("plain", "maxfreq")],
+    *[("constant'(1,13)", policy, "maxfreq", {"runs": 200})
+      for policy in ("ucb1", "klucb", "thompson")],
+    *[("constant'(1,13)", "ucb1", adjuster, {"runs": 200})
+      for adjuster in ("static", "score", "value")],
+    ("constant(1,5)", "ucb1", "maxfreq", {"runs": 200, "adjuster_params": {"offset": -0.5}}),
+    ("random(4,2)", "klucb", "value", {"trees": 2, "runs": 100, "restart": True}),
+    # small enough to be solved within the budget: runs stop early, playouts vary
+    ("constant(1,3)", "ucb1", "plain", {"runs": 200, "branching": 2, "depth": 6}),
+]
+
+
+def _case_id(case) -> str:
+    tree, policy, adjuster, options = case
+    extra = ",".join(f"{k}={v}" for k, v in options.items() if k not in ("runs", "trees"))
+    return f"{tree} {policy} {adjuster}" + (f" {extra}" if extra else "")
+
+
+def _measure(case) -> dict:
+    tree, policy, adjuster, options = case
+    curve = Curve(tree, policy, adjuster, max_budget=512, **options)
+    blocks = [simulate_block(curve, j, 0, curve.runs, SEED) for j in range(curve.trees)]
+    failed = np.concatenate([failed for failed, _ in blocks])
+    played = sum(int(n.sum()) for _, n in blocks)
+    return {"failures": failed.sum(axis=0).tolist(), "playouts": played,
+            "runs_md5": hashlib.md5(np.packbits(failed).tobytes()).hexdigest()}
+
+
+@pytest.fixture(scope="module")
+def golden() -> dict:
+    if os.environ.get("MCTSLAB_UPDATE_GOLDEN"):
+        lines = [f"  {json.dumps(_case_id(c))}: {json.dumps(_measure(c))}" for c in CASES]
+        GOLDEN.write_text("{\n" + ",\n".join(lines) + "\n}\n")
+    return json.loads(GOLDEN.read_text())
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_golden_curve(case, golden):
+    assert _measure(case) == golden[_case_id(case)]
