@@ -4,7 +4,8 @@
 Workers only compute (``count_failures``) and send back a few integers per shard; this process
 writes every shard's file as soon as its result arrives, so the files never depend on where a
 shard ran, and a run killed at any moment loses at most the shards in flight. Shards already
-stored are skipped; damaged files (see ``storage.read_shard``) are recomputed.
+stored are skipped; damaged files (see ``storage.read_shard``) are recomputed, and so are files
+of another random-stream version of the engine (with a line saying so).
 """
 
 from __future__ import annotations
@@ -18,9 +19,17 @@ import numba
 import numpy as np
 from tqdm import tqdm
 
+from mcts import STREAM_VERSION
+
 from .pool import check_options, completed
 from .shards import Shard, count_failures
-from .storage import claim_folder, read_shard, remove_temporary_files, write_shard
+from .storage import (
+    claim_folder,
+    read_shard,
+    remove_temporary_files,
+    stored_stream_version,
+    write_shard,
+)
 from .study import Study
 
 
@@ -45,6 +54,17 @@ def _count_on_one_thread(shard: Shard) -> np.ndarray:
         numba.set_num_threads(threads)
 
 
+def _say_stale(folder: Path, pending: list[Shard]) -> None:
+    """One line on stderr when stored shards of another random-stream version are recomputed."""
+    versions = [stored_stream_version(folder, shard) for shard in pending]
+    stale = sorted({v for v in versions if v is not None and v != STREAM_VERSION})
+    if stale:
+        count = sum(v in stale for v in versions)
+        print(f"{folder}: recomputing {count} shard(s) stored by random-stream version(s) "
+              f"{', '.join(map(str, stale))} of the engine (this one is version "
+              f"{STREAM_VERSION}); results of two versions are never mixed", file=sys.stderr)
+
+
 def run_study(
     study: Study,
     folder: str | Path,
@@ -65,6 +85,7 @@ def run_study(
     remove_temporary_files(folder)
     shards = study.shards()
     pending = [shard for shard in shards if read_shard(folder, shard) is None]
+    _say_stale(folder, pending)
     total = sum(shard.playouts for shard in shards)
     start = time.perf_counter()
     bar = tqdm(

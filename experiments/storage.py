@@ -7,8 +7,10 @@ Layout of a folder::
 
 Every file is written to a temporary file in its own folder and moved into place with
 ``os.replace``, so a reader sees either nothing or a whole file. A shard file carries its full
-configuration (curve as JSON, study seed, seed, shard key, runs) in the Parquet metadata under
-``mctslab``; ``read_shard`` accepts a file only if all of it matches the shard it is asked for.
+configuration (curve as JSON, study seed, seed, shard key, runs) and the engine's random-stream
+version (``mcts.STREAM_VERSION``; files from before it was recorded are version 1) in the
+Parquet metadata under ``mctslab``; ``read_shard`` accepts a file only if all of it matches the
+shard it is asked for under this version, so results of two versions are never mixed.
 """
 
 from __future__ import annotations
@@ -23,12 +25,15 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from mcts import STREAM_VERSION
+
 from .shards import Shard
 
 STUDY_FILE = "study.json"
 SHARD_FOLDER = "shards"
 _META_KEY = b"mctslab"
 _TEMPORARY = ".tmp"
+_FIRST_RECORDED_VERSION = 1  # the version of files written before versions were recorded
 
 
 def _write_atomically(path: Path, write) -> None:
@@ -100,7 +105,30 @@ def shard_metadata(shard: Shard) -> dict:
         "block": shard.block,
         "first_run": shard.first_run,
         "n_runs": shard.n_runs,
+        "stream_version": STREAM_VERSION,
     }
+
+
+def _stored_metadata(path: Path) -> tuple[pa.Table, dict] | None:
+    try:
+        table = pq.read_table(path)
+        metadata = json.loads(table.schema.metadata[_META_KEY])
+    except (OSError, KeyError, TypeError, ValueError, pa.ArrowException):
+        return None
+    if not isinstance(metadata, dict):
+        return None
+    metadata.setdefault("stream_version", _FIRST_RECORDED_VERSION)
+    return table, metadata
+
+
+def stored_stream_version(folder: str | Path, shard: Shard) -> int | None:
+    """The random-stream version of the file stored for ``shard`` when it holds this shard's
+    configuration, else None (no file, unreadable, or another shard's)."""
+    stored = _stored_metadata(shard_path(folder, shard))
+    if stored is None:
+        return None
+    metadata = {**stored[1], "stream_version": STREAM_VERSION}
+    return stored[1]["stream_version"] if metadata == shard_metadata(shard) else None
 
 
 def write_shard(folder: str | Path, shard: Shard, failures: np.ndarray) -> Path:
@@ -124,13 +152,12 @@ def write_shard(folder: str | Path, shard: Shard, failures: np.ndarray) -> Path:
 
 def read_shard(folder: str | Path, shard: Shard) -> np.ndarray | None:
     """The failure counts (int64 [n_budgets]) stored for ``shard``, or None when its file is
-    missing, unreadable, or not exactly this shard's (other key or configuration, wrong rows)."""
-    path = shard_path(folder, shard)
-    try:
-        table = pq.read_table(path)
-        metadata = json.loads(table.schema.metadata[_META_KEY])
-    except (OSError, KeyError, TypeError, ValueError, pa.ArrowException):
+    missing, unreadable, or not exactly this shard's (other key or configuration, another
+    random-stream version, wrong rows)."""
+    stored = _stored_metadata(shard_path(folder, shard))
+    if stored is None:
         return None
+    table, metadata = stored
     budgets = np.asarray(shard.curve.budgets, dtype=np.int64)
     if metadata != shard_metadata(shard) or table.num_rows != budgets.size:
         return None

@@ -2,6 +2,14 @@
 
 import bandits.kernel_cache  # noqa: F401  (first: where the kernels below are cached)
 
-from .synthetic import SearchConfig, memory_per_run, node_capacity, run_searches, search
+from .synthetic import (
+    STREAM_VERSION,
+    SearchConfig,
+    memory_per_run,
+    node_capacity,
+    run_searches,
+    search,
+)
 
-__all__ = ["SearchConfig", "memory_per_run", "node_capacity", "run_searches", "search"]
+__all__ = ["STREAM_VERSION", "SearchConfig", "memory_per_run", "node_capacity", "run_searches",
+           "search"]

@@ -43,6 +43,10 @@ from enhancements.thresholds import (
     value_situational,
 )
 
+# The version of the engine's random streams, stored with every result: a change that moves
+# any run's numbers (another draw, another order of draws) bumps it and regenerates
+# tests/golden, so that stored results of two versions are never mixed.
+STREAM_VERSION = 1
 UNPROVEN, WIN, DRAW, LOSS = 0, 1, 2, 3  # proven values, from the view of the node's mover
 NO_CHILD = -1
 

@@ -1,6 +1,7 @@
 """Running studies with the real engine: the same stored numbers whatever the workers, the
 backend (local pool or a loopback Dask cluster), the order, or a kill -9 and a resume."""
 
+import json
 import os
 import shutil
 import signal
@@ -21,6 +22,7 @@ from experiments.failure import failure_block
 from experiments.shards import count_failures
 from experiments.storage import SHARD_FOLDER, claim_folder, read_shard, shard_path, write_shard
 from experiments.study import load_results, open_study, read_study
+from mcts import STREAM_VERSION
 
 # About 200 small shards: enough that a run is still writing them a moment after it started.
 # One policy only: the engine compiles per policy, a few seconds in every fresh process.
@@ -179,3 +181,33 @@ def test_study_run_command_reports_and_resumes(study_file, reference, tmp_path, 
     assert "(1 computed, 201 already stored)" in capsys.readouterr().out
     assert main(argv) == 0
     assert "all 202 shards already stored" in capsys.readouterr().out
+
+
+def _restamp(path: Path, version: int | None) -> None:
+    """Rewrite a stored shard as if another random-stream version (None: a file from before
+    versions were recorded) had written it."""
+    table = pq.read_table(path)
+    metadata = json.loads(table.schema.metadata[b"mctslab"])
+    metadata.pop("stream_version")
+    if version is not None:
+        metadata["stream_version"] = version
+    pq.write_table(table.replace_schema_metadata({b"mctslab": json.dumps(metadata)}), path)
+
+
+def test_shards_of_another_stream_version_are_recomputed(study_file, reference, tmp_path,
+                                                         capsys):
+    folder = tmp_path / "resumed"
+    shutil.copytree(reference, folder)
+    shards = open_study(folder).shards()
+    _restamp(shard_path(folder, shards[0]), None)  # today's layout: version 1, still read
+    _restamp(shard_path(folder, shards[1]), STREAM_VERSION + 1)
+    assert read_shard(folder, shards[0]) is not None
+    assert read_shard(folder, shards[1]) is None
+    assert len(load_results(folder)) == len(load_results(reference))  # runs of it left out
+    assert load_results(folder).runs.sum() < load_results(reference).runs.sum()
+
+    summary = run_study(read_study(study_file), folder, workers=1, progress=False)
+    assert (summary.computed, summary.reused) == (1, summary.shards - 1)
+    said = capsys.readouterr().err
+    assert f"recomputing 1 shard(s) stored by random-stream version(s) {STREAM_VERSION + 1}" in said
+    assert _stored(folder) == _stored(reference)
