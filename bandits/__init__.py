@@ -18,7 +18,6 @@ from .klucb import (
 )
 from .policies import (
     KLUCB,
-    POLICIES,
     UCB1,
     Thompson,
     caches_index,
@@ -26,6 +25,7 @@ from .policies import (
     make_policy,
     policy_value,
 )
+from .registry import POLICIES, PolicyInfo, get_policy
 from .tables import IndexTables, index_tables
 from .thompson import thompson_challenger, thompson_index, thompson_value
 from .ucb1 import ucb1_index, ucb1_value
@@ -38,10 +38,12 @@ __all__ = [
     "POLICY_INDICES",
     "UCB1",
     "IndexTables",
+    "PolicyInfo",
     "Thompson",
     "bernoulli_kl",
     "caches_index",
     "draws_index",
+    "get_policy",
     "index_tables",
     "klucb_arm_value",
     "klucb_bound",

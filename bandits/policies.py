@@ -35,21 +35,24 @@ class Thompson(NamedTuple):
     c: float = 0.0
 
 
-POLICIES = {"ucb1": UCB1, "klucb": KLUCB, "thompson": Thompson}
 _CORES = {UCB1: ucb1_value, KLUCB: klucb_arm_value, Thompson: thompson_value}
 
 
 def make_policy(name: str, **params) -> NamedTuple:
-    """``make_policy("ucb1", c=0.5)``; unknown names or parameters are a one-line ValueError."""
-    if name not in POLICIES:
-        raise ValueError(f"unknown policy {name!r}: use one of {', '.join(POLICIES)}")
-    kind = POLICIES[name]
-    unknown = sorted(set(params) - set(kind._fields) - ({"c"} if name == "thompson" else set()))
-    if unknown or (name == "thompson" and params):
-        bad = unknown[0] if unknown else next(iter(params))
-        raise ValueError(f"unknown {name} parameter {bad!r}: allowed "
-                         f"{', '.join(kind._fields) if name != 'thompson' else 'none'}")
-    return kind(**{key: float(value) for key, value in params.items()})
+    """``make_policy("ucb1", c=0.5)``: the typed record of a registered policy
+    (``bandits.registry``); unknown names or parameters are a one-line ValueError."""
+    from .registry import get_policy  # the registry names the records defined here
+
+    info = get_policy(name)
+    unknown = sorted(set(params) - set(info.parameters))
+    if unknown:
+        raise ValueError(f"unknown {name} parameter {unknown[0]!r}: allowed "
+                         f"{', '.join(info.parameters) or 'none'}")
+    for key, value in params.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"{name} parameter {key} = {value!r} must be a number, "
+                             f"e.g. {key}={info.defaults[key]}")
+    return info.record(**{key: float(value) for key, value in params.items()})
 
 
 def policy_value(policy, mean, count, parent_count, tables, rng):

@@ -3,8 +3,8 @@ come with the real games."""
 
 import bandits.kernel_cache  # noqa: F401  (first: where the kernels below are cached)
 
+from .registry import ADJUSTERS, AdjusterInfo, get_adjuster
 from .thresholds import (
-    ADJUSTERS,
     MAXFREQ,
     PLAIN,
     SCORE,
@@ -24,7 +24,9 @@ __all__ = [
     "SCORE",
     "STATIC",
     "VALUE",
+    "AdjusterInfo",
     "effective_threshold",
+    "get_adjuster",
     "maxfreq_observe",
     "maxfreq_threshold",
     "score_situational",

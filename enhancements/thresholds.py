@@ -11,8 +11,7 @@ import math
 
 from numba import njit
 
-PLAIN, STATIC, SCORE, VALUE, MAXFREQ = 0, 1, 2, 3, 4
-ADJUSTERS = {"plain": PLAIN, "static": STATIC, "score": SCORE, "value": VALUE, "maxfreq": MAXFREQ}
+PLAIN, STATIC, SCORE, VALUE, MAXFREQ = 0, 1, 2, 3, 4  # engine ids (see ``.registry``)
 
 
 @njit(cache=True)

@@ -6,18 +6,9 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 
-from bandits import KLUCB, UCB1
+from bandits import get_policy
+from enhancements import get_adjuster
 from trees import check_shape, parse_tree_spec
-
-POLICY_PARAMS = {"ucb1": UCB1()._asdict(), "klucb": KLUCB()._asdict(), "thompson": {}}
-ADJUSTER_PARAMS = {
-    "plain": {},
-    "static": {},
-    "score": {"s": 0.2, "c": 24.0, "interval": 1},
-    "value": {"x_lo": 0.05, "x_hi": 0.9, "interval": 10},
-    "maxfreq": {"offset": 0.0},
-}
-RESTART_BY_DEFAULT = {"maxfreq"}
 
 
 def _check_params(kind: str, name: str, given: dict, known: dict) -> dict:
@@ -56,13 +47,7 @@ class Curve:
         spec = parse_tree_spec(self.tree)
         object.__setattr__(self, "tree", spec.text)
         check_shape(self.branching, self.depth)
-        if self.policy not in POLICY_PARAMS:
-            raise ValueError(
-                f"unknown policy {self.policy!r}: use one of {', '.join(POLICY_PARAMS)}")
-        if self.adjuster not in ADJUSTER_PARAMS:
-            raise ValueError(
-                f"unknown adjuster {self.adjuster!r}: use one of {', '.join(ADJUSTER_PARAMS)}"
-            )
+        policy_info, adjuster_info = get_policy(self.policy), get_adjuster(self.adjuster)
         for name, value in (("runs", self.runs), ("trees", self.trees)):
             if value < 1:
                 raise ValueError(f"{name} = {value} must be at least 1")
@@ -76,11 +61,9 @@ class Curve:
             raise ValueError(f"search_depth {self.search_depth} must lie in 1..{self.depth}")
         if self.freeze < 1:
             raise ValueError(f"freeze = {self.freeze} must be at least 1 playout")
-        policy = _check_params("policy", self.policy, self.policy_params,
-                               POLICY_PARAMS[self.policy])
-        adjuster = _check_params(
-            "adjuster", self.adjuster, self.adjuster_params, ADJUSTER_PARAMS[self.adjuster]
-        )
+        policy = _check_params("policy", self.policy, self.policy_params, policy_info.defaults)
+        adjuster = _check_params("adjuster", self.adjuster, self.adjuster_params,
+                                 adjuster_info.defaults)
         if self.adjuster == "maxfreq" and not -0.5 <= adjuster["offset"] <= 0.5:
             raise ValueError(f"maxfreq offset {adjuster['offset']} must lie in [-0.5, 0.5]")
         if self.adjuster in ("score", "value") and adjuster["interval"] < 1:
@@ -90,7 +73,7 @@ class Curve:
         object.__setattr__(self, "policy_params", policy)
         object.__setattr__(self, "adjuster_params", adjuster)
         if self.restart is None:
-            object.__setattr__(self, "restart", self.adjuster in RESTART_BY_DEFAULT)
+            object.__setattr__(self, "restart", adjuster_info.restart)
 
     def __hash__(self) -> int:
         return hash(self.key)

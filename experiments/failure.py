@@ -21,7 +21,7 @@ from cachetools import LRUCache, cached
 from tqdm.auto import tqdm
 
 from bandits import index_tables, make_policy
-from enhancements import ADJUSTERS
+from enhancements import get_adjuster
 from mcts import SearchConfig, memory_per_run, run_searches
 from trees import TreeInstance, analyze, level_start, make_tree
 
@@ -82,7 +82,8 @@ def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
         children=(0,) * curve.branching,
         depth=curve.depth,
         search_depth=curve.search_depth,
-        adjuster=ADJUSTERS[curve.adjuster],
+        adjuster=get_adjuster(curve.adjuster).id,
+        reads_scores=get_adjuster(curve.adjuster).reads_scores,
         restart=bool(curve.restart),
         freeze=int(curve.freeze),
         static_theta=analyze(instance).static_threshold if curve.adjuster == "static" else 0.0,

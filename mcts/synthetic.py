@@ -59,7 +59,8 @@ class SearchConfig(NamedTuple):
     children: tuple
     depth: int
     search_depth: int  # nodes at this depth are never expanded (depth: no limit; 1: one-ply)
-    adjuster: int
+    adjuster: int  # its id in ``enhancements.registry``
+    reads_scores: bool  # the adjuster observes terminal scores (its registry trait)
     restart: bool  # exploration restart of seed 001, Eqs. 6-8
     freeze: int  # playouts under a threshold before it may change
     static_theta: float
@@ -488,9 +489,9 @@ def _playouts(tree, path, values, histogram, rng, path_score, optimal_move, conf
     n_nodes, record, next_record = 1, 0, 1
     # Below a proven node the search follows proven wins and avoids proven losses down to a
     # terminal of exactly the proven value, so its reward is known at the node: stop there
-    # (same rewards and root statistics in distribution). Score-observing adjusters need the
+    # (same rewards and root statistics in distribution). Adjusters that read scores need the
     # terminal's score, so for them the descent goes on.
-    stop_at_proven = config.adjuster != SCORE and config.adjuster != MAXFREQ
+    stop_at_proven = not config.reads_scores
     for t in range(1, budget + 1):
         node, depth, score = 0, 0, 0  # score: the terminal's, once one is reached
         tree_node = 0  # node's place in the game tree

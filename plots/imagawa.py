@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from bandits import POLICIES as POLICY_REGISTRY
+from enhancements import ADJUSTERS as ADJUSTER_REGISTRY
 from experiments.imagawa import (
     ADJUSTERS,
     ALL_ADJUSTER_TREES,
@@ -15,9 +17,8 @@ from experiments.imagawa import (
 
 from .style import new_figure
 
-POLICY_NAMES = {"ucb1": "UCT (UCB1)", "klucb": "KL-UCB", "thompson": "Thompson sampling"}
-ADJUSTER_NAMES = {"plain": "Plain", "static": "Static", "score": "Score", "value": "Value",
-                  "maxfreq": "MaxFrequency"}
+POLICY_NAMES = {name: info.label for name, info in POLICY_REGISTRY.items()}
+ADJUSTER_NAMES = {name: info.label for name, info in ADJUSTER_REGISTRY.items()}
 
 # name -> (title, fixed column values, panel column and values, line column and values)
 FIGURES = {

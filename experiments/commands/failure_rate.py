@@ -14,9 +14,10 @@ from experiments.params import parse_params
 def register(subparsers) -> None:
     p = subparsers.add_parser("failure-rate", help="failure rate of MCTS against playouts")
     p.add_argument("--tree", required=True, help="tree spec, e.g. constant(1,5) or random(4,3)")
-    p.add_argument("--policy", default="ucb1", help="ucb1, klucb or thompson (default ucb1)")
+    p.add_argument("--policy", default="ucb1",
+                   help="a policy of `mctslab policies list` (default ucb1)")
     p.add_argument("--adjuster", default="plain",
-                   help="plain, static, score, value or maxfreq (default plain)")
+                   help="an adjuster of `mctslab adjusters list` (default plain)")
     p.add_argument("--runs", type=int, default=100, help="runs per tree instance (default 100)")
     p.add_argument("--trees", type=int, default=1, help="tree instances (default 1)")
     p.add_argument("--max-budget", type=int, default=2**14,

@@ -1,0 +1,67 @@
+"""The policy and adjuster registries: what `mctslab policies|adjusters list` prints, and
+that every command reads its names, defaults and errors from them."""
+
+import json
+
+import pytest
+
+from bandits import POLICIES, make_policy
+from enhancements import ADJUSTERS
+from experiments import Curve
+from experiments.cli import main
+from plots.imagawa import ADJUSTER_NAMES, POLICY_NAMES
+
+
+@pytest.mark.parametrize("noun, registry", [("policies", POLICIES), ("adjusters", ADJUSTERS)])
+def test_list_json_holds_every_registered_name(noun, registry, capsys):
+    assert main([noun, "list", "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert [record["name"] for record in records] == list(registry)
+    for record in records:
+        assert {"name", "params", "description", "citation"} <= set(record)
+        assert record["description"] and record["citation"]
+
+
+def test_list_table_names_every_policy(capsys):
+    assert main(["policies", "list"]) == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in POLICIES) and "c=1.41421" in out
+
+
+def test_policy_defaults_are_the_records_defaults():
+    assert POLICIES["ucb1"].defaults == {"c": make_policy("ucb1").c}
+    assert POLICIES["thompson"].defaults == {}
+    assert make_policy("klucb", c=2).c == 2.0
+    for name, info in POLICIES.items():
+        assert make_policy(name, **info.defaults) == info.record()
+
+
+def test_curves_take_defaults_and_restart_from_the_registries():
+    assert Curve("constant(1,5)", "ucb1", "score").adjuster_params == ADJUSTERS["score"].defaults
+    assert Curve("constant(1,5)", adjuster="maxfreq").restart
+    assert not Curve("constant(1,5)", adjuster="value").restart
+    assert Curve("constant(1,5)", "klucb").policy_params == {"c": 0.0}
+
+
+def test_figure_labels_come_from_the_registries():
+    assert POLICY_NAMES["ucb1"] == "UCT (UCB1)" and set(POLICY_NAMES) == set(POLICIES)
+    assert ADJUSTER_NAMES["maxfreq"] == "MaxFrequency" and set(ADJUSTER_NAMES) == set(ADJUSTERS)
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--policy", "ucb2"], "unknown policy 'ucb2': use one of ucb1, klucb, thompson"),
+    (["--adjuster", "komi"], "unknown adjuster 'komi'"),
+    (["--policy", "thompson", "--policy-param", "c=1"], "unknown policy parameter 'c'"),
+    (["--policy-param", "d=1"], "unknown policy parameter 'd' for ucb1: allowed c"),
+])
+def test_bad_names_are_one_line_and_exit_2(args, said, capsys, tmp_path):
+    out = tmp_path / "curve.csv"
+    assert main(["failure-rate", "--tree", "constant(1,3)", "--out", str(out), *args]) == 2
+    error = capsys.readouterr().err
+    assert said in error and error.count("\n") == 1
+    assert not out.exists()
+
+
+def test_a_parameter_of_the_wrong_type_is_a_one_line_error():
+    with pytest.raises(ValueError, match="ucb1 parameter c = 'big' must be a number"):
+        make_policy("ucb1", c="big")
