@@ -18,12 +18,19 @@ from .klucb import (
 )
 from .policies import (
     KLUCB,
+    MOSS,
+    PUCT,
     UCB1,
+    UCBV,
+    Arm,
     Thompson,
+    UCB1Tuned,
     caches_index,
     draws_index,
+    klucb_constant,
     make_policy,
     policy_value,
+    reads_second_moment,
 )
 from .registry import POLICIES, PolicyInfo, get_policy
 from .tables import IndexTables, index_tables
@@ -34,12 +41,17 @@ POLICY_INDICES = {"ucb1": ucb1_index, "klucb": klucb_index, "thompson": thompson
 
 __all__ = [
     "KLUCB",
+    "MOSS",
     "POLICIES",
     "POLICY_INDICES",
+    "PUCT",
     "UCB1",
+    "UCBV",
+    "Arm",
     "IndexTables",
     "PolicyInfo",
     "Thompson",
+    "UCB1Tuned",
     "bernoulli_kl",
     "caches_index",
     "draws_index",
@@ -47,6 +59,7 @@ __all__ = [
     "index_tables",
     "klucb_arm_value",
     "klucb_bound",
+    "klucb_constant",
     "klucb_index",
     "klucb_level",
     "klucb_may_reach",
@@ -54,6 +67,7 @@ __all__ = [
     "klucb_value",
     "make_policy",
     "policy_value",
+    "reads_second_moment",
     "thompson_challenger",
     "thompson_index",
     "thompson_value",

@@ -1,8 +1,9 @@
 """Bandit policies as small typed parameter tuples, for compiled engines.
 
 Each policy is its own NamedTuple type, so a kernel taking ``policy`` is compiled (and cached)
-once per policy with only that policy's index in its inner loop; ``policy_value(policy, ...)``
-dispatches on the type at compile time to the policy's scalar core.
+once per policy with only that policy's index in its inner loop; ``policy_value(policy, arm,
+tables, rng)`` dispatches on the type at compile time to the policy's index over an
+:class:`Arm`, the view of one child's statistics.
 """
 
 from __future__ import annotations
@@ -10,11 +11,25 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from numba import njit
 from numba.extending import overload
 
+from .horizon_free import moss_value, puct_value
 from .klucb import klucb_arm_value
 from .thompson import thompson_value
 from .ucb1 import ucb1_value
+from .variance_ucb import ucb1tuned_value, ucbv_value
+
+
+class Arm(NamedTuple):
+    """One child's statistics as an index reads them; with the exploration restart (seed 001,
+    Eqs. 6-8) the counts are t' and T'_i while the means keep all samples."""
+
+    mean: float  # mean reward in [0, 1] (a draw counts 1/2)
+    square_mean: float  # mean squared reward (0 unless the policy reads the second moment)
+    visits: int  # T'_i
+    parent_visits: int  # t'
+    arms: int  # K, the parent's number of children
 
 
 class UCB1(NamedTuple):
@@ -35,7 +50,74 @@ class Thompson(NamedTuple):
     c: float = 0.0
 
 
-_CORES = {UCB1: ucb1_value, KLUCB: klucb_arm_value, Thompson: thompson_value}
+class UCB1Tuned(NamedTuple):
+    """Auer, Cesa-Bianchi & Fischer 2002, Sect. 4: no parameter (``c`` is unused)."""
+
+    c: float = 0.0
+    second_moment = True
+
+
+class UCBV(NamedTuple):
+    """Audibert, Munos & Szepesvari 2009, Eq. 1: exploration E = zeta ln t, weight c."""
+
+    zeta: float = 1.2
+    c: float = 1.0
+    second_moment = True
+
+
+class MOSS(NamedTuple):
+    """Audibert & Bubeck 2009: no parameter (``c`` is unused); horizon = the parent's visits."""
+
+    c: float = 0.0
+
+
+class PUCT(NamedTuple):
+    """Silver et al. 2018 (mctx): c_init and c_base of the exploration scale."""
+
+    c_init: float = 1.25
+    c_base: float = 19652.0
+
+
+# Each record's index over an Arm: (policy, arm, tables, rng) -> float
+@njit(inline="always")
+def _ucb1(policy, arm, tables, rng):
+    return ucb1_value(arm.mean, arm.visits, arm.parent_visits, policy.c, tables, rng)
+
+
+@njit(inline="always")
+def _klucb(policy, arm, tables, rng):
+    return klucb_arm_value(arm.mean, arm.visits, arm.parent_visits, policy.c, tables, rng)
+
+
+@njit(inline="always")
+def _thompson(policy, arm, tables, rng):
+    return thompson_value(arm.mean, arm.visits, arm.parent_visits, policy.c, tables, rng)
+
+
+@njit(inline="always")
+def _ucb1tuned(policy, arm, tables, rng):
+    return ucb1tuned_value(arm.mean, arm.square_mean, arm.visits, arm.parent_visits, tables)
+
+
+@njit(inline="always")
+def _ucbv(policy, arm, tables, rng):
+    return ucbv_value(arm.mean, arm.square_mean, arm.visits, arm.parent_visits, policy.zeta,
+                      policy.c, tables)
+
+
+@njit(inline="always")
+def _moss(policy, arm, tables, rng):
+    return moss_value(arm.mean, arm.visits, arm.parent_visits, arm.arms, tables)
+
+
+@njit(inline="always")
+def _puct(policy, arm, tables, rng):
+    return puct_value(arm.mean, arm.visits, arm.parent_visits, arm.arms, policy.c_init,
+                      policy.c_base)
+
+
+_CORES = {UCB1: _ucb1, KLUCB: _klucb, Thompson: _thompson, UCB1Tuned: _ucb1tuned, UCBV: _ucbv,
+          MOSS: _moss, PUCT: _puct}
 
 
 def make_policy(name: str, **params) -> NamedTuple:
@@ -55,19 +137,19 @@ def make_policy(name: str, **params) -> NamedTuple:
     return info.record(**{key: float(value) for key, value in params.items()})
 
 
-def policy_value(policy, mean, count, parent_count, tables, rng):
-    """The index of one arm under ``policy`` (compiled code only; see the cores)."""
+def policy_value(policy, arm, tables, rng):
+    """The index of one :class:`Arm` under ``policy`` (compiled code only; see the cores)."""
     raise NotImplementedError("policy_value runs inside compiled kernels only")
 
 
 # Inlined in numba's IR: left to LLVM, the Thompson core (two Gamma draws) was called out of line
 # for every child, its index tables passed as ~40 scalar arguments (Thompson runs 1.27x slower).
 @overload(policy_value, inline="always", jit_options={"cache": True})
-def _policy_value(policy, mean, count, parent_count, tables, rng):
+def _policy_value(policy, arm, tables, rng):
     core = _CORES[policy.instance_class]
 
-    def impl(policy, mean, count, parent_count, tables, rng):
-        return core(mean, count, parent_count, policy.c, tables, rng)
+    def impl(policy, arm, tables, rng):
+        return core(policy, arm, tables, rng)
 
     return impl
 
@@ -88,6 +170,31 @@ def _compiled_kind_test(function, kind):
     return function
 
 
+def _compiled_trait(function, attribute):
+    """Give ``function(policy)`` (``getattr(type(policy), attribute, False)`` in Python) a
+    compiled form answering from the policy's type alone, as ``_compiled_kind_test``."""
+
+    @overload(function, jit_options={"cache": True})
+    def _has_trait(policy):
+        answer = bool(getattr(policy.instance_class, attribute, False))
+
+        def impl(policy):
+            return answer
+
+        return impl
+
+    return function
+
+
+def reads_second_moment(policy) -> bool:
+    """Whether the policy's index reads ``Arm.square_mean``, so that engines count each
+    child's wins to know it (the other policies pay nothing for it)."""
+    return bool(getattr(type(policy), "second_moment", False))
+
+
+_compiled_trait(reads_second_moment, "second_moment")
+
+
 def caches_index(policy) -> bool:
     """Whether engines keep each child's index between selections to skip re-solving it
     (KL-UCB, whose index is a root; see ``mcts.synthetic``)."""
@@ -98,6 +205,19 @@ def draws_index(policy) -> bool:
     """Whether the index is a random draw (Thompson), so that engines may draw the arms without
     a win last, by ``bandits.thompson_challenger`` (see ``mcts.synthetic``)."""
     return isinstance(policy, Thompson)
+
+
+def klucb_constant(policy) -> float:
+    """KL-UCB's c of ln t + c ln ln t for engines that solve its roots themselves (0 for any
+    other policy, whose record need not have a ``c``)."""
+    return policy.c if isinstance(policy, KLUCB) else 0.0
+
+
+@overload(klucb_constant, jit_options={"cache": True})
+def _klucb_constant(policy):
+    if policy.instance_class is KLUCB:
+        return lambda policy: policy.c
+    return lambda policy: 0.0
 
 
 _compiled_kind_test(caches_index, KLUCB)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .policies import KLUCB, UCB1, Thompson
+from .policies import KLUCB, MOSS, PUCT, UCB1, UCBV, Thompson, UCB1Tuned
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,19 @@ POLICIES: dict[str, PolicyInfo] = {
         PolicyInfo("thompson", Thompson, (), "Thompson sampling",
                    "a draw from Beta(mean T_i + 1, (1 - mean) T_i + 1)",
                    "Thompson 1933; Chapelle & Li 2011; seed 001, Eq. 3"),
+        PolicyInfo("ucb1tuned", UCB1Tuned, (), "UCB1-Tuned",
+                   "mean + sqrt(ln t / T_i min(1/4, V_i)), V_i = variance + sqrt(2 ln t / T_i)",
+                   "Auer, Cesa-Bianchi & Fischer 2002, Sect. 4"),
+        PolicyInfo("ucbv", UCBV, ("zeta", "c"), "UCB-V",
+                   "mean + sqrt(2 variance E / T_i) + 3 c E / T_i, E = zeta ln t",
+                   "Audibert, Munos & Szepesvari 2009, Eq. 1"),
+        PolicyInfo("moss", MOSS, (), "MOSS",
+                   "mean + sqrt(max(ln(t / (K T_i)), 0) / T_i), horizon t = the parent's visits",
+                   "Audibert & Bubeck 2009"),
+        PolicyInfo("puct", PUCT, ("c_init", "c_base"), "PUCT",
+                   "Q + (1/K) sqrt(t) / (1 + T_i) (c_init + ln((t + c_base + 1) / c_base)); "
+                   "unvisited Q = 1/2",
+                   "Silver et al. 2018 (AlphaZero); mctx muzero_action_selection"),
     )
 }
 

@@ -21,12 +21,15 @@ import numpy as np
 from numba import njit
 
 from bandits import (
+    Arm,
     caches_index,
     draws_index,
+    klucb_constant,
     klucb_level,
     klucb_may_reach,
     klucb_root,
     policy_value,
+    reads_second_moment,
     thompson_challenger,
 )
 from bandits.klucb import TOLERANCE
@@ -79,9 +82,9 @@ class SearchTree(NamedTuple):
     are consecutive rows; a node's place in the game tree is not stored but followed on the
     descent (the k-th child of game-tree node v is v b + 1 + k)."""
 
-    # int32 [capacity, 3, or 4 with the restart]; VISITS, HALF_REWARDS, FIRST_CHILD, CHILD_BASE
-    # (beside the visits it is read with: with it in the snapshot rows, searches with the
-    # restart ran 1.4x slower for UCB1 and 1.15x for Thompson)
+    # int32 [capacity, 3, 4 with the restart, 5 for a policy reading the second moment];
+    # VISITS, HALF_REWARDS, FIRST_CHILD, CHILD_BASE (beside the visits it is read with, as the
+    # restart reads them together), WINS (the mover's rewards of 1)
     stats: np.ndarray
     proven: np.ndarray  # int8 [capacity]; UNPROVEN, WIN, DRAW or LOSS for the node's mover
     snapshot: np.ndarray  # int32 [capacity or 1, 2]; BASE_EPOCH, PARENT_BASE
@@ -90,7 +93,7 @@ class SearchTree(NamedTuple):
     index_cache: np.ndarray
 
 
-VISITS, HALF_REWARDS, FIRST_CHILD, CHILD_BASE = 0, 1, 2, 3  # HALF_REWARDS: 2 x reward sum, exact
+VISITS, HALF_REWARDS, FIRST_CHILD, CHILD_BASE, WINS = 0, 1, 2, 3, 4  # HALF_REWARDS: 2 x reward sum
 BASE_EPOCH, PARENT_BASE = 0, 1  # restart: t' = t - PARENT_BASE, T' = T - CHILD_BASE
 SOLVED, LEVEL, AT_VISITS = 0, 1, 2  # KL-UCB: a root, its level, and T when it was solved
 INDEX, STALE_LEVEL = 0, 1  # rows of the selection's scratch values [2, b]
@@ -105,15 +108,16 @@ def node_capacity(branching, budget):
 
 def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
     """Bytes of working memory one run under the typed ``policy`` allocates."""
-    per_node = 12 + 1 + (12 if config.restart else 0) + (32 if caches_index(policy) else 0)
+    columns = 5 if reads_second_moment(policy) else 4 if config.restart else 3
+    per_node = 4 * columns + 1 + (12 if config.restart else 0) + (32 if caches_index(policy) else 0)
     return node_capacity(len(config.children), budget) * per_node + 8 * (
         config.score_high - config.score_low + 1
     )
 
 
 @njit(cache=True)
-def _new_tree(capacity, restart, cached_index):
-    stats = np.zeros((capacity, 4 if restart else 3), np.int32)
+def _new_tree(capacity, restart, cached_index, second_moment):
+    stats = np.zeros((capacity, 5 if second_moment else 4 if restart else 3), np.int32)
     stats[:, FIRST_CHILD] = NO_CHILD
     index_cache = np.zeros((capacity if cached_index else 1, 4))
     index_cache[:, AT_VISITS] = -1.0
@@ -192,8 +196,8 @@ def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
         return open_child
     t = _parent_count(tree, parent, config.restart)
     if _keeps_roots(tree, policy):
-        best = _index_by_cached_roots(tree, first, b, t, skip_losses, config.restart, policy.c,
-                                      tables, values)
+        best = _index_by_cached_roots(tree, first, b, t, skip_losses, config.restart,
+                                      klucb_constant(policy), tables, values)
         return _pick_best(values[INDEX], first, b, best, rng)
     best, indices = -np.inf, values[INDEX]
     for k in range(b):
@@ -203,12 +207,25 @@ def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
             continue
         if draws_index(policy) and _winless_count(tree, child, config.restart) > 0:
             continue  # drawn below, once the others' best draw is known
-        indices[_ix(k)] = policy_value(policy, _mean(stats, child, tables),
-                                       _explore_count(tree, child, config.restart), t, tables, rng)
+        indices[_ix(k)] = policy_value(policy, _arm(tree, child, t, b, config.restart, tables,
+                                                    policy), tables, rng)
         best = max(best, indices[_ix(k)])
     if draws_index(policy):
         best = _draw_winless_last(tree, first, b, skip_losses, config.restart, rng, indices, best)
     return _pick_best(indices, first, b, best, rng)
+
+
+@njit(inline="always")
+def _arm(tree, child, t, b, restart, tables, policy):
+    """The :class:`bandits.Arm` view of ``child`` for the parent's t'; the mean squared reward,
+    (wins + draws / 4) / T = (wins / 2 + half rewards / 4) / T, only for policies reading it."""
+    stats = tree.stats
+    square_mean = 0.0
+    if reads_second_moment(policy):
+        square_mean = ((0.5 * stats[child, WINS] + 0.25 * stats[child, HALF_REWARDS])
+                       * tables.inverse[_ix(stats[child, VISITS])])
+    return Arm(_mean(stats, child, tables), square_mean, _explore_count(tree, child, restart),
+               t, b)
 
 
 @njit(inline="always")
@@ -368,14 +385,18 @@ def _playout(path_score, tree_node, depth, b, d, rng):
 
 
 @njit(inline="always")
-def _backup(tree, path, depth, max_reward):
-    """Visits +1 along the path; each move's mover adds its reward (negamax), in half points."""
+def _backup(tree, path, depth, max_reward, second_moment):
+    """Visits +1 along the path; each move's mover adds its reward (negamax), in half points,
+    and with ``second_moment`` counts it in WINS when it is 1."""
     half = int(2.0 * max_reward)
     tree.stats[_ix(path[0]), VISITS] += 1
     for ply in range(1, depth + 1):
         node = _ix(path[_ix(ply)])
+        mover_half = half if ply % 2 == 1 else 2 - half
         tree.stats[node, VISITS] += 1
-        tree.stats[node, HALF_REWARDS] += half if ply % 2 == 1 else 2 - half
+        tree.stats[node, HALF_REWARDS] += mover_half
+        if second_moment:
+            tree.stats[node, WINS] += mover_half == 2
 
 
 @njit(inline="always")
@@ -457,17 +478,20 @@ def search(path_score, optimal_move, config, budget, seed, tables, policy, faile
     ``failed[k]`` is set after playout 2^k. ``policy`` is a typed bandit policy
     (``bandits.make_policy``); ``tables`` cover counts up to ``budget``. Returns the search
     tree (for inspection); its root's visits are the playouts simulated."""
-    tree, path, values, histogram = _workspace(config, budget, caches_index(policy))
+    tree, path, values, histogram = _workspace(config, budget, caches_index(policy),
+                                               reads_second_moment(policy))
     _playouts(tree, path, values, histogram, seed_state(seed), path_score, optimal_move, config,
               budget, tables, policy, failed)
     return tree
 
 
 @njit(cache=True)
-def _workspace(config, budget, cached_index):
+def _workspace(config, budget, cached_index, second_moment):
     """What one run of ``budget`` playouts needs: a new tree (with KL-UCB's root cache if
-    ``cached_index``), the selection path, the selection scratch and the score histogram."""
-    tree = _new_tree(node_capacity(len(config.children), budget), config.restart, cached_index)
+    ``cached_index``, a WINS column if ``second_moment``), the selection path, the selection
+    scratch and the score histogram."""
+    tree = _new_tree(node_capacity(len(config.children), budget), config.restart, cached_index,
+                     second_moment)
     path = np.zeros(config.depth + 1, np.int64)
     histogram = np.zeros(config.score_high - config.score_low + 1 if config.adjuster == MAXFREQ
                          else 1, np.int64)
@@ -505,7 +529,7 @@ def _playouts(tree, path, values, histogram, rng, path_score, optimal_move, conf
                 break
         if stop_at_proven and tree.proven[_ix(node)] != UNPROVEN:
             reward = _proven_reward(tree.proven[node], depth)
-            _backup(tree, path, depth, reward)
+            _backup(tree, path, depth, reward, reads_second_moment(policy))
         else:
             if depth < config.search_depth and tree.stats[node, VISITS] >= 1:
                 n_nodes = _expand(tree, node, n_nodes, b, epoch)
@@ -516,7 +540,7 @@ def _playouts(tree, path, values, histogram, rng, path_score, optimal_move, conf
                 path[depth] = node
             score = _playout(path_score, tree_node, depth, b, d, rng)
             reward = _max_reward(score, 0.0 if depth == d else theta_eff)  # terminal in the tree: 0
-            _backup(tree, path, depth, reward)
+            _backup(tree, path, depth, reward, reads_second_moment(policy))
             if depth == d:
                 _prove(tree, path, depth, score, b)
                 settled = _settled_move(tree, b)
@@ -524,7 +548,8 @@ def _playouts(tree, path, values, histogram, rng, path_score, optimal_move, conf
                     failed[record:] = settled != optimal_move
                     return
         if _keeps_roots(tree, policy):
-            _solve_path_roots(tree, path, depth, b, config.restart, epoch, policy.c, tables)
+            _solve_path_roots(tree, path, depth, b, config.restart, epoch,
+                              klucb_constant(policy), tables)
 
         # threshold adjustment: observe this playout, then consult once the threshold is unfrozen
         since_change += 1

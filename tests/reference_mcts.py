@@ -102,8 +102,53 @@ def thompson_index(total: float, count: int, fresh_count: int, fresh_parent: int
     return rng.betavariate(mean * fresh_count + 1.0, (1.0 - mean) * fresh_count + 1.0)
 
 
+def ucb1tuned_index(total: float, count: int, fresh_count: int, fresh_parent: int,
+                    rng: random.Random, *, square_sum: float) -> float:
+    """UCB1-Tuned (Auer et al. 2002, Sect. 4): mean + sqrt(ln t' / T' min(1/4, V)),
+    V = variance + sqrt(2 ln t' / T'); +inf when T'_i = 0."""
+    if fresh_count == 0:
+        return math.inf
+    mean, log_ratio = total / count, math.log(fresh_parent) / fresh_count
+    variance = max(square_sum / count - mean * mean, 0.0) + math.sqrt(2.0 * log_ratio)
+    return mean + math.sqrt(log_ratio * min(0.25, variance))
+
+
+def ucbv_index(total: float, count: int, fresh_count: int, fresh_parent: int,
+               rng: random.Random, *, square_sum: float, zeta: float = 1.2,
+               c: float = 1.0) -> float:
+    """UCB-V (Audibert et al. 2009, Eq. 1): mean + sqrt(2 V E / T') + 3 c E / T',
+    E = zeta ln t'; +inf when T'_i = 0."""
+    if fresh_count == 0:
+        return math.inf
+    mean, exploration = total / count, zeta * math.log(fresh_parent) / fresh_count
+    variance = max(square_sum / count - mean * mean, 0.0)
+    return mean + math.sqrt(2.0 * variance * exploration) + 3.0 * c * exploration
+
+
+def moss_index(total: float, count: int, fresh_count: int, fresh_parent: int,
+               rng: random.Random, *, arms: int) -> float:
+    """MOSS (Audibert & Bubeck 2009), horizon t': mean + sqrt(ln+(t' / (K T')) / T')."""
+    if fresh_count == 0:
+        return math.inf
+    return total / count + math.sqrt(
+        max(math.log(fresh_parent / (arms * fresh_count)), 0.0) / fresh_count)
+
+
+def puct_index(total: float, count: int, fresh_count: int, fresh_parent: int,
+               rng: random.Random, *, arms: int, c_init: float = 1.25,
+               c_base: float = 19652.0) -> float:
+    """PUCT (Silver et al. 2018) with prior 1/K; an unvisited child's Q is 1/2."""
+    q = total / count if count else 0.5
+    scale = c_init + math.log((fresh_parent + c_base + 1.0) / c_base)
+    return q + math.sqrt(fresh_parent) / (arms * (1.0 + fresh_count)) * scale
+
+
 POLICIES: dict[str, Index] = {"ucb1": ucb1_index, "klucb": klucb_index,
-                              "thompson": thompson_index}
+                              "thompson": thompson_index, "ucb1tuned": ucb1tuned_index,
+                              "ucbv": ucbv_index, "moss": moss_index, "puct": puct_index}
+# what an index reads besides (total, count, T', t', rng), by keyword
+CONTEXT = {"ucb1tuned": ("square_sum",), "ucbv": ("square_sum",), "moss": ("arms",),
+           "puct": ("arms",)}
 
 
 # --- threshold adjusters --------------------------------------------------------------------
@@ -278,6 +323,7 @@ class Node:
         "proven",
         "reward_sum",
         "snap_epoch",
+        "square_sum",
         "visits",
     )
 
@@ -286,6 +332,7 @@ class Node:
         self.depth = depth
         self.visits = 0
         self.reward_sum = 0.0
+        self.square_sum = 0.0
         self.children: list[Node] | None = None
         self.proven: int | None = None
         self.parent_base = 0
@@ -318,6 +365,7 @@ class ReferenceSearch:
         self.edges = instance.edge_value.tolist()
         self.index_params = policy_params or {}
         self.index = POLICIES[policy]
+        self.context = CONTEXT.get(policy, ())
         self.restart = adjuster == "maxfreq" if restart is None else restart
         self.schedule = ThresholdSchedule(make_adjuster(adjuster, instance, adjuster_params),
                                           freeze)
@@ -364,7 +412,9 @@ class ReferenceSearch:
         best, ties = -math.inf, []
         for child in allowed:
             count = child.visits - child.child_base if self.restart else child.visits
+            context = {"square_sum": child.square_sum, "arms": len(children)}
             value = self.index(child.reward_sum, child.visits, count, parent_count, self.rng,
+                               **{key: context[key] for key in self.context},
                                **self.index_params)
             if value > best:
                 best, ties = value, [child]
@@ -415,7 +465,9 @@ class ReferenceSearch:
         path[0].visits += 1
         for node in path[1:]:
             node.visits += 1
-            node.reward_sum += reward if node.depth % 2 else 1.0 - reward
+            mover_reward = reward if node.depth % 2 else 1.0 - reward
+            node.reward_sum += mover_reward
+            node.square_sum += mover_reward * mover_reward
 
     def _pick(self, nodes: list[Node]) -> Node:
         return nodes[0] if len(nodes) == 1 else self.rng.choice(nodes)

@@ -49,6 +49,10 @@ AGREEMENT_CASES = [
     ("constant(1,3)", "ucb1", "maxfreq", {}),
     ("constant(1,3)", "thompson", "maxfreq", {"adjuster_params": {"offset": -0.5}}),
     ("random(3,2)", "klucb", "value", {"restart": True}),
+    ("constant'(1,5)", "ucb1tuned", "plain", {}),
+    ("random(3,2)", "ucbv", "maxfreq", {}),
+    ("constant'(1,5)", "moss", "plain", {}),
+    ("random(3,2)", "puct", "value", {"restart": True, "policy_params": {"c_init": 0.5}}),
 ]
 
 
@@ -167,7 +171,8 @@ def test_cached_klucb_roots_choose_as_solving_every_root(spec, adjuster):
         cached = search(instance.path_score, instance.optimal_move, config, 2048, np.uint64(seed),
                         tables, policy, cached_failed)
         assert cached.index_cache.shape[0] > 1
-        every, path, values, histogram = _workspace(config, 2048, False)  # no cache: solve all
+        # no cache: solve all
+        every, path, values, histogram = _workspace(config, 2048, False, False)
         _playouts(every, path, values, histogram, seed_state(np.uint64(seed)), instance.path_score,
                   instance.optimal_move, config, 2048, tables, policy, every_failed)
         assert np.array_equal(cached.stats, every.stats)

@@ -1,0 +1,80 @@
+"""The literature's policies (UCB1-Tuned, UCB-V, MOSS, PUCT) as the compiled engines compute
+them, against a direct numpy transcription of each paper's formula on random statistics."""
+
+import numpy as np
+import pytest
+from numba import njit
+
+from bandits import Arm, index_tables, make_policy, policy_value
+
+N = 2000
+
+
+@njit(cache=True)
+def _indices(policy, means, squares, visits, parents, arms, tables):
+    out = np.empty(means.shape[0])
+    for i in range(means.shape[0]):
+        out[i] = policy_value(policy, Arm(means[i], squares[i], visits[i], parents[i], arms),
+                              tables, None)
+    return out
+
+
+@pytest.fixture(scope="module")
+def stats():
+    """Random arms with rewards in {0, 1/2, 1}: wins w, draws d out of T visits."""
+    rng = np.random.default_rng(7)
+    visits = rng.integers(1, 400, N)
+    wins = rng.binomial(visits, 0.4)
+    draws = rng.binomial(visits - wins, 0.3)
+    mean = (wins + 0.5 * draws) / visits
+    square = (wins + 0.25 * draws) / visits
+    parents = visits + rng.integers(0, 4000, N)
+    return mean, square, visits, parents
+
+
+def _compiled(name, stats, arms=4, **params):
+    mean, square, visits, parents = stats
+    return _indices(make_policy(name, **params), mean, square, visits, parents, arms,
+                    index_tables(int(parents.max())))
+
+
+def test_ucb1tuned(stats):
+    mean, square, n_j, n = stats
+    v = square - mean**2 + np.sqrt(2 * np.log(n) / n_j)
+    expected = mean + np.sqrt(np.log(n) / n_j * np.minimum(0.25, v))
+    assert _compiled("ucb1tuned", stats) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("zeta, c", [(1.2, 1.0), (2.0, 0.25)])
+def test_ucbv(stats, zeta, c):
+    mean, square, n_j, n = stats
+    e = zeta * np.log(n)
+    expected = mean + np.sqrt(2 * (square - mean**2) * e / n_j) + 3 * c * e / n_j
+    assert _compiled("ucbv", stats, zeta=zeta, c=c) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("arms", [2, 4, 7])
+def test_moss(stats, arms):
+    mean, _, n_j, n = stats
+    expected = mean + np.sqrt(np.maximum(np.log(n / (arms * n_j)), 0) / n_j)
+    assert _compiled("moss", stats, arms) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("c_init, c_base", [(1.25, 19652.0), (0.5, 10.0)])
+def test_puct(stats, c_init, c_base):
+    mean, _, n_j, n = stats
+    expected = mean + (1 / 4) * np.sqrt(n) / (1 + n_j) * (
+        c_init + np.log((n + c_base + 1) / c_base))
+    got = _compiled("puct", stats, c_init=c_init, c_base=c_base)
+    assert got == pytest.approx(expected, rel=1e-12)
+
+
+def test_unvisited_arms():
+    tables = index_tables(8)
+    zero = np.zeros(1)
+    for name in ("ucb1tuned", "ucbv", "moss"):
+        assert _indices(make_policy(name), zero, zero, np.zeros(1, np.int64),
+                        np.full(1, 5), 4, tables)[0] == np.inf
+    puct = _indices(make_policy("puct"), zero, zero, np.zeros(1, np.int64), np.full(1, 5), 4,
+                    tables)[0]
+    assert puct == pytest.approx(0.5 + np.sqrt(5) / 4 * (1.25 + np.log(19658 / 19652)))
