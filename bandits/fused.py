@@ -30,7 +30,7 @@ def fma(typingctx, x, y, z):
 def horner(x, coefficients):
     """c_0 + c_1 x + ... + c_n x^n for the tuple (c_0, ..., c_n) by Horner's rule; in compiled
     code one fused multiply-add per coefficient, as straight-line code (an overload per tuple
-    length: a loop over the tuple compiled the KL-UCB kernel 1.6x slower). Called from
+    length: numba compiles a loop over a heterogeneous tuple slowly). Called from
     Python, plain multiply-adds."""
     value = coefficients[-1]
     for c in coefficients[-2::-1]:

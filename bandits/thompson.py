@@ -28,8 +28,8 @@ def thompson_value(mean, count, parent_count, c, tables, rng):
     draw scores half a win), up to the rounding of mean T' (a few units in the last place),
     the shapes are taken as exactly 1 + k/2 and T' - k/2 + 1 and their gamma constants come
     from ``tables.gamma_c``, saving a square root and a division per Gamma. (Read exactly,
-    mean T' = 0.5 h (1/n) n missed the table for a quarter of the pairs (h, n): snapping
-    made Thompson runs 1.08x faster.)"""
+    mean T' = 0.5 h (1/n) n misses the table for a quarter of the pairs (h, n), hence the
+    snapping.)"""
     alpha = mean * count
     k = np.int64(2.0 * alpha + 0.5)
     if abs(2.0 * alpha - k) <= _SNAP * k and 0 <= k <= 2 * count:

@@ -57,8 +57,8 @@ NO_CHILD = -1
 class SearchConfig(NamedTuple):
     """Everything a search needs besides the tree; policy/adjuster ids as in their registries."""
 
-    # b zeros: b = len(children) is a compile-time constant, so the loops over children unroll
-    # (UCB1 1.11x); one kernel is compiled per b
+    # b zeros: b = len(children) is a compile-time constant, so the loops over children unroll;
+    # one kernel is compiled per b
     children: tuple
     depth: int
     search_depth: int  # nodes at this depth are never expanded (depth: no limit; 1: one-ply)
@@ -88,8 +88,8 @@ class SearchTree(NamedTuple):
     stats: np.ndarray
     proven: np.ndarray  # int8 [capacity]; UNPROVEN, WIN, DRAW or LOSS for the node's mover
     snapshot: np.ndarray  # int32 [capacity or 1, 2]; BASE_EPOCH, PARENT_BASE
-    # float64 [capacity or 1, 4]; SOLVED, LEVEL, AT_VISITS and a pad: rows of 32 bytes (with
-    # rows of 24, KL-UCB searches with the restart ran 1.2x slower)
+    # float64 [capacity or 1, 4]; SOLVED, LEVEL, AT_VISITS and a pad: rows of 32 bytes, aligned
+    # to the cache lines (rows of 24 straddle them)
     index_cache: np.ndarray
 
 
@@ -138,8 +138,8 @@ def _max_reward(score, theta):
 @njit(inline="always")
 def _ix(i):
     """``i`` as an unsigned array index. Numba wraps signed indices around (a negative one counts
-    from the end) at a few instructions per access; unsigned ones skip that (UCB1 runs 1.16x
-    faster, KL-UCB 1.05x, Thompson 1.08x). Every index so cast is a valid position."""
+    from the end) at a few instructions per access, in the innermost loops; unsigned ones skip
+    that. Every index so cast is a valid position."""
     return np.uint64(i)
 
 
@@ -349,8 +349,8 @@ def _solve_path_roots(tree, path, depth, b, restart, epoch, c, tables):
 def _choice_is_forced(tree, first, b):
     """Whether ``_select`` chooses among the b children from row ``first`` by the solver
     alone: some child proven won, or all but one proven lost. (``_select`` counts the same in
-    its own loop, which also draws the won child: sharing one counting loop with a second pass
-    for the draw made UCB1 maxfreq searches 1.17x slower.)"""
+    its own loop, where the same pass draws the won child; a shared counting helper would
+    need a second pass for that draw, which measured slower: commit 8ab996f.)"""
     wins, losses = 0, 0
     for child in range(first, first + b):
         wins += tree.proven[_ix(child)] == WIN
@@ -499,7 +499,7 @@ def _workspace(config, budget, cached_index, second_moment):
 
 
 # Compiled without reference counting (numba's private ``_nrt`` flag): it allocates nothing, and
-# the increfs numba's pruning left in its loops made KL-UCB and Thompson runs twice as slow.
+# the increfs numba's pruning leaves in its loops are pure cost.
 @njit(cache=True, _nrt=False, error_model="numpy")
 def _playouts(tree, path, values, histogram, rng, path_score, optimal_move, config, budget,
               tables, policy, failed):
