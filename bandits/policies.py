@@ -42,12 +42,14 @@ class KLUCB(NamedTuple):
     """Seed 001, Eq. 2: the c of ln t + c ln ln t (default 0)."""
 
     c: float = 0.0
+    caches_index = True
 
 
 class Thompson(NamedTuple):
     """Seed 001, Eq. 3: no parameter (``c`` is unused, kept for a uniform layout)."""
 
     c: float = 0.0
+    draws_index = True
 
 
 class UCB1Tuned(NamedTuple):
@@ -79,19 +81,14 @@ class PUCT(NamedTuple):
 
 
 # Each record's index over an Arm: (policy, arm, tables, rng) -> float
-@njit(inline="always")
-def _ucb1(policy, arm, tables, rng):
-    return ucb1_value(arm.mean, arm.visits, arm.parent_visits, policy.c, tables, rng)
+def _over_arm(core):
+    """The index over an Arm of a seed-001 core ``core(mean, T', t', c, tables, rng)``."""
 
+    @njit(inline="always")
+    def index(policy, arm, tables, rng):
+        return core(arm.mean, arm.visits, arm.parent_visits, policy.c, tables, rng)
 
-@njit(inline="always")
-def _klucb(policy, arm, tables, rng):
-    return klucb_arm_value(arm.mean, arm.visits, arm.parent_visits, policy.c, tables, rng)
-
-
-@njit(inline="always")
-def _thompson(policy, arm, tables, rng):
-    return thompson_value(arm.mean, arm.visits, arm.parent_visits, policy.c, tables, rng)
+    return index
 
 
 @njit(inline="always")
@@ -116,8 +113,9 @@ def _puct(policy, arm, tables, rng):
                       policy.c_base)
 
 
-_CORES = {UCB1: _ucb1, KLUCB: _klucb, Thompson: _thompson, UCB1Tuned: _ucb1tuned, UCBV: _ucbv,
-          MOSS: _moss, PUCT: _puct}
+_CORES = {UCB1: _over_arm(ucb1_value), KLUCB: _over_arm(klucb_arm_value),
+          Thompson: _over_arm(thompson_value), UCB1Tuned: _ucb1tuned, UCBV: _ucbv, MOSS: _moss,
+          PUCT: _puct}
 
 
 def make_policy(name: str, **params) -> NamedTuple:
@@ -154,29 +152,18 @@ def _policy_value(policy, arm, tables, rng):
     return impl
 
 
-def _compiled_kind_test(function, kind):
-    """Give ``function(policy)`` (``isinstance(policy, kind)`` in Python) a compiled form that
-    answers from the policy's type alone, a constant for numba to prune branches on."""
+def _has_trait(record_class, trait: str) -> bool:
+    """Whether a policy's record class declares ``trait = True``."""
+    return bool(getattr(record_class, trait, False))
+
+
+def _compiled_trait(function, trait):
+    """Give ``function(policy)`` (``_has_trait(type(policy), trait)`` in Python) a compiled
+    form answering from the policy's type alone, a constant for numba to prune branches on."""
 
     @overload(function, jit_options={"cache": True})
-    def _is_kind(policy):
-        answer = policy.instance_class is kind
-
-        def impl(policy):
-            return answer
-
-        return impl
-
-    return function
-
-
-def _compiled_trait(function, attribute):
-    """Give ``function(policy)`` (``getattr(type(policy), attribute, False)`` in Python) a
-    compiled form answering from the policy's type alone, as ``_compiled_kind_test``."""
-
-    @overload(function, jit_options={"cache": True})
-    def _has_trait(policy):
-        answer = bool(getattr(policy.instance_class, attribute, False))
+    def _trait_test(policy):
+        answer = _has_trait(policy.instance_class, trait)
 
         def impl(policy):
             return answer
@@ -189,22 +176,19 @@ def _compiled_trait(function, attribute):
 def reads_second_moment(policy) -> bool:
     """Whether the policy's index reads ``Arm.square_mean``, so that engines count each
     child's wins to know it (the other policies pay nothing for it)."""
-    return bool(getattr(type(policy), "second_moment", False))
-
-
-_compiled_trait(reads_second_moment, "second_moment")
+    return _has_trait(type(policy), "second_moment")
 
 
 def caches_index(policy) -> bool:
     """Whether engines keep each child's index between selections to skip re-solving it
     (KL-UCB, whose index is a root; see ``mcts.synthetic``)."""
-    return isinstance(policy, KLUCB)
+    return _has_trait(type(policy), "caches_index")
 
 
 def draws_index(policy) -> bool:
     """Whether the index is a random draw (Thompson), so that engines may draw the arms without
     a win last, by ``bandits.thompson_challenger`` (see ``mcts.synthetic``)."""
-    return isinstance(policy, Thompson)
+    return _has_trait(type(policy), "draws_index")
 
 
 def klucb_constant(policy) -> float:
@@ -220,5 +204,6 @@ def _klucb_constant(policy):
     return lambda policy: 0.0
 
 
-_compiled_kind_test(caches_index, KLUCB)
-_compiled_kind_test(draws_index, Thompson)
+for _test, _trait in ((reads_second_moment, "second_moment"), (caches_index, "caches_index"),
+                      (draws_index, "draws_index")):
+    _compiled_trait(_test, _trait)

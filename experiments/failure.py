@@ -76,14 +76,14 @@ def score_bounds(instance: TreeInstance) -> tuple[int, int]:
 
 
 def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
-    a = curve.adjuster_params
+    a, adjuster = curve.adjuster_params, get_adjuster(curve.adjuster)
     low, high = score_bounds(instance)
     return SearchConfig(
         children=(0,) * curve.branching,
         depth=curve.depth,
         search_depth=curve.search_depth,
-        adjuster=get_adjuster(curve.adjuster).id,
-        reads_scores=get_adjuster(curve.adjuster).reads_scores,
+        adjuster=adjuster.id,
+        reads_scores=adjuster.reads_scores,
         restart=bool(curve.restart),
         freeze=int(curve.freeze),
         static_theta=analyze(instance).static_threshold if curve.adjuster == "static" else 0.0,

@@ -412,15 +412,21 @@ class ReferenceSearch:
         best, ties = -math.inf, []
         for child in allowed:
             count = child.visits - child.child_base if self.restart else child.visits
-            context = {"square_sum": child.square_sum, "arms": len(children)}
+            params = self.index_params
+            if self.context:
+                params = {**self._context(child, children), **params}
             value = self.index(child.reward_sum, child.visits, count, parent_count, self.rng,
-                               **{key: context[key] for key in self.context},
-                               **self.index_params)
+                               **params)
             if value > best:
                 best, ties = value, [child]
             elif value == best:
                 ties.append(child)
         return self._pick(ties)
+
+    def _context(self, child: Node, children: list[Node]) -> dict:
+        """What the index reads besides the counts, by keyword."""
+        context = {"square_sum": child.square_sum, "arms": len(children)}
+        return {key: context[key] for key in self.context}
 
     def _refresh_snapshots(self, node: Node) -> None:
         """Lazy T_i(t_c) of Eqs. 6-8: on the first selection at a node in a new epoch."""
@@ -459,15 +465,18 @@ class ReferenceSearch:
                     break
         return outcome(score, 0)
 
-    @staticmethod
-    def _backup(path: list[Node], reward: float) -> None:
-        """visits += 1 on the path; the reward for the mover into each non-root node."""
+    def _backup(self, path: list[Node], reward: float) -> None:
+        """visits += 1 on the path; the reward for the mover into each non-root node, and its
+        square when the index reads the second moment (the plain-Python speed baseline, UCB1,
+        pays nothing for it)."""
+        squares = "square_sum" in self.context
         path[0].visits += 1
         for node in path[1:]:
             node.visits += 1
             mover_reward = reward if node.depth % 2 else 1.0 - reward
             node.reward_sum += mover_reward
-            node.square_sum += mover_reward * mover_reward
+            if squares:
+                node.square_sum += mover_reward * mover_reward
 
     def _pick(self, nodes: list[Node]) -> Node:
         return nodes[0] if len(nodes) == 1 else self.rng.choice(nodes)
