@@ -152,6 +152,28 @@ def _policy_value(policy, arm, tables, rng):
     return impl
 
 
+def begin_selection(policy, rng):
+    """The record that indexes one selection's children: ``policy`` itself, or, for a record
+    class with a ``begin`` hook in ``_BEGINS`` (a per-selection draw, as epsilon-greedy's
+    coin), the hook's ``(policy, rng) -> record`` (compiled code only)."""
+    raise NotImplementedError("begin_selection runs inside compiled kernels only")
+
+
+_BEGINS = {}  # record class -> its per-selection hook
+
+
+@overload(begin_selection, inline="always", jit_options={"cache": True})
+def _begin_selection(policy, rng):
+    hook = _BEGINS.get(policy.instance_class)
+    if hook is None:
+        return lambda policy, rng: policy
+
+    def impl(policy, rng):
+        return hook(policy, rng)
+
+    return impl
+
+
 def _has_trait(record_class, trait: str) -> bool:
     """Whether a policy's record class declares ``trait = True``."""
     return bool(getattr(record_class, trait, False))

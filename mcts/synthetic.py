@@ -22,6 +22,7 @@ from numba import njit
 
 from bandits import (
     Arm,
+    begin_selection,
     caches_index,
     draws_index,
     klucb_constant,
@@ -199,7 +200,7 @@ def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
         best = _index_by_cached_roots(tree, first, b, t, skip_losses, config.restart,
                                       klucb_constant(policy), tables, values)
         return _pick_best(values[INDEX], first, b, best, rng)
-    best, indices = -np.inf, values[INDEX]
+    best, indices, chooser = -np.inf, values[INDEX], begin_selection(policy, rng)
     for k in range(b):
         child = _ix(first + k)
         indices[_ix(k)] = -np.inf
@@ -207,8 +208,8 @@ def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
             continue
         if draws_index(policy) and _winless_count(tree, child, config.restart) > 0:
             continue  # drawn below, once the others' best draw is known
-        indices[_ix(k)] = policy_value(policy, _arm(tree, child, t, b, config.restart, tables,
-                                                    policy), tables, rng)
+        indices[_ix(k)] = policy_value(chooser, _arm(tree, child, t, b, config.restart, tables,
+                                                     policy), tables, rng)
         best = max(best, indices[_ix(k)])
     if draws_index(policy):
         best = _draw_winless_last(tree, first, b, skip_losses, config.restart, rng, indices, best)
