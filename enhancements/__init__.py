@@ -3,13 +3,9 @@ come with the real games."""
 
 import bandits.kernel_cache  # noqa: F401  (first: where the kernels below are cached)
 
-from .registry import ADJUSTERS, AdjusterInfo, get_adjuster
+from .adjusters import MaxFrequency, Plain, Score, Static, Value, register_hooks
+from .registry import ADJUSTERS, AdjusterInfo, get_adjuster, make_adjuster
 from .thresholds import (
-    MAXFREQ,
-    PLAIN,
-    SCORE,
-    STATIC,
-    VALUE,
     effective_threshold,
     maxfreq_observe,
     maxfreq_threshold,
@@ -19,16 +15,18 @@ from .thresholds import (
 
 __all__ = [
     "ADJUSTERS",
-    "MAXFREQ",
-    "PLAIN",
-    "SCORE",
-    "STATIC",
-    "VALUE",
     "AdjusterInfo",
+    "MaxFrequency",
+    "Plain",
+    "Score",
+    "Static",
+    "Value",
     "effective_threshold",
     "get_adjuster",
+    "make_adjuster",
     "maxfreq_observe",
     "maxfreq_threshold",
+    "register_hooks",
     "score_situational",
     "value_situational",
 ]

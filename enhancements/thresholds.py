@@ -1,7 +1,7 @@
 """Threshold adjusters of seed 001 (Sect. II-C and IV-B) as pure compiled functions.
 
-The engine holds the state (theta, counters, histogram) and calls these after every playout;
-DESIGN.md §5 fixes the details. Scores are integers, so only theta's place among them matters:
+The adjusters' hooks (``.adjusters``) call these after every playout; DESIGN.md §5 fixes the
+details. Scores are integers, so only theta's place among them matters:
 the *effective* threshold is theta when integral, else floor(theta) + 0.5.
 """
 
@@ -10,8 +10,6 @@ from __future__ import annotations
 import math
 
 from numba import njit
-
-PLAIN, STATIC, SCORE, VALUE, MAXFREQ = 0, 1, 2, 3, 4  # engine ids (see ``.registry``)
 
 
 @njit(cache=True)

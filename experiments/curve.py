@@ -7,7 +7,7 @@ import json
 from dataclasses import asdict, dataclass, field
 
 from bandits import get_policy
-from enhancements import get_adjuster
+from enhancements import get_adjuster, make_adjuster
 from trees import check_shape, parse_tree_spec
 
 
@@ -64,12 +64,7 @@ class Curve:
         policy = _check_params("policy", self.policy, self.policy_params, policy_info.defaults)
         adjuster = _check_params("adjuster", self.adjuster, self.adjuster_params,
                                  adjuster_info.defaults)
-        if self.adjuster == "maxfreq" and not -0.5 <= adjuster["offset"] <= 0.5:
-            raise ValueError(f"maxfreq offset {adjuster['offset']} must lie in [-0.5, 0.5]")
-        if self.adjuster in ("score", "value") and adjuster["interval"] < 1:
-            raise ValueError(f"{self.adjuster} interval must be at least 1 playout")
-        if self.adjuster == "value" and not 0 <= adjuster["x_lo"] < adjuster["x_hi"] <= 1:
-            raise ValueError("value adjuster needs 0 <= x_lo < x_hi <= 1")
+        make_adjuster(self.adjuster, **adjuster)  # checks the values
         object.__setattr__(self, "policy_params", policy)
         object.__setattr__(self, "adjuster_params", adjuster)
         if self.restart is None:

@@ -21,7 +21,7 @@ from cachetools import LRUCache, cached
 from tqdm.auto import tqdm
 
 from bandits import index_tables, make_policy
-from enhancements import get_adjuster
+from enhancements import make_adjuster
 from mcts import SearchConfig, memory_per_run, run_searches
 from trees import TreeInstance, analyze, level_start, make_tree
 
@@ -76,23 +76,19 @@ def score_bounds(instance: TreeInstance) -> tuple[int, int]:
 
 
 def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
-    a, adjuster = curve.adjuster_params, get_adjuster(curve.adjuster)
+    """The engine's configuration of ``curve`` on one tree instance (the static adjuster's
+    threshold is the instance's, by exact analysis)."""
+    params = dict(curve.adjuster_params)
+    if curve.adjuster == "static":
+        params["theta"] = analyze(instance).static_threshold
     low, high = score_bounds(instance)
     return SearchConfig(
         children=(0,) * curve.branching,
         depth=curve.depth,
         search_depth=curve.search_depth,
-        adjuster=adjuster.id,
-        reads_scores=adjuster.reads_scores,
+        adjuster=make_adjuster(curve.adjuster, **params),
         restart=bool(curve.restart),
         freeze=int(curve.freeze),
-        static_theta=analyze(instance).static_threshold if curve.adjuster == "static" else 0.0,
-        score_s=float(a.get("s", 0.0)),
-        score_c=float(a.get("c", 0.0)),
-        interval=int(a.get("interval", 1)),
-        x_lo=float(a.get("x_lo", 0.0)),
-        x_hi=float(a.get("x_hi", 1.0)),
-        offset=float(a.get("offset", 0.0)),
         score_low=low,
         score_high=high,
     )

@@ -35,17 +35,8 @@ from bandits import (
 )
 from bandits.klucb import TOLERANCE
 from bandits.rng import randint, seed_state
-from enhancements.thresholds import (
-    MAXFREQ,
-    SCORE,
-    STATIC,
-    VALUE,
-    effective_threshold,
-    maxfreq_observe,
-    maxfreq_threshold,
-    score_situational,
-    value_situational,
-)
+from enhancements.adjusters import next_threshold, observe_playout, reads_scores, start_adjuster
+from enhancements.thresholds import effective_threshold
 
 # The version of the engine's random streams, stored with every result: a change that moves
 # any run's numbers (another draw, another order of draws) bumps it and regenerates
@@ -56,25 +47,17 @@ NO_CHILD = -1
 
 
 class SearchConfig(NamedTuple):
-    """Everything a search needs besides the tree; policy/adjuster ids as in their registries."""
+    """Everything a search needs besides the tree and the policy."""
 
     # b zeros: b = len(children) is a compile-time constant, so the loops over children unroll;
     # one kernel is compiled per b
     children: tuple
     depth: int
     search_depth: int  # nodes at this depth are never expanded (depth: no limit; 1: one-ply)
-    adjuster: int  # its id in ``enhancements.registry``
-    reads_scores: bool  # the adjuster observes terminal scores (its registry trait)
+    adjuster: tuple  # its typed record (``enhancements.adjusters``): one kernel per adjuster
     restart: bool  # exploration restart of seed 001, Eqs. 6-8
     freeze: int  # playouts under a threshold before it may change
-    static_theta: float
-    score_s: float
-    score_c: float
-    interval: int  # score: playouts between updates; value: window before a decision
-    x_lo: float
-    x_hi: float
-    offset: float  # maxfreq
-    score_low: int  # bounds of every terminal score (maxfreq histogram)
+    score_low: int  # bounds of every terminal score
     score_high: int
 
 
@@ -112,7 +95,7 @@ def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
     columns = 5 if reads_second_moment(policy) else 4 if config.restart else 3
     per_node = 4 * columns + 1 + (12 if config.restart else 0) + (32 if caches_index(policy) else 0)
     return node_capacity(len(config.children), budget) * per_node + 8 * (
-        config.score_high - config.score_low + 1
+        config.score_high - config.score_low + 1  # at most a histogram of the scores
     )
 
 
@@ -479,10 +462,10 @@ def search(path_score, optimal_move, config, budget, seed, tables, policy, faile
     ``failed[k]`` is set after playout 2^k. ``policy`` is a typed bandit policy
     (``bandits.make_policy``); ``tables`` cover counts up to ``budget``. Returns the search
     tree (for inspection); its root's visits are the playouts simulated."""
-    tree, path, values, histogram = _workspace(config, budget, caches_index(policy),
-                                               reads_second_moment(policy))
-    _playouts(tree, path, values, histogram, seed_state(seed), path_score, optimal_move, config,
-              budget, tables, policy, failed)
+    tree, path, values, (theta, state) = _workspace(config, budget, caches_index(policy),
+                                                    reads_second_moment(policy))
+    _playouts(tree, path, values, theta, state, seed_state(seed), path_score, optimal_move,
+              config, budget, tables, policy, failed)
     return tree
 
 
@@ -490,33 +473,30 @@ def search(path_score, optimal_move, config, budget, seed, tables, policy, faile
 def _workspace(config, budget, cached_index, second_moment):
     """What one run of ``budget`` playouts needs: a new tree (with KL-UCB's root cache if
     ``cached_index``, a WINS column if ``second_moment``), the selection path, the selection
-    scratch and the score histogram."""
+    scratch, and the adjuster's first threshold and state."""
     tree = _new_tree(node_capacity(len(config.children), budget), config.restart, cached_index,
                      second_moment)
     path = np.zeros(config.depth + 1, np.int64)
-    histogram = np.zeros(config.score_high - config.score_low + 1 if config.adjuster == MAXFREQ
-                         else 1, np.int64)
-    return tree, path, np.empty((2, len(config.children))), histogram
+    adjuster = start_adjuster(config.adjuster, config.score_low, config.score_high)
+    return tree, path, np.empty((2, len(config.children))), adjuster
 
 
 # Compiled without reference counting (numba's private ``_nrt`` flag): it allocates nothing, and
 # the increfs numba's pruning leaves in its loops are pure cost.
 @njit(cache=True, _nrt=False, error_model="numpy")
-def _playouts(tree, path, values, histogram, rng, path_score, optimal_move, config, budget,
+def _playouts(tree, path, values, theta, state, rng, path_score, optimal_move, config, budget,
               tables, policy, failed):
-    """The playouts of :func:`search` into its preallocated tree, path, selection scratch and
-    score histogram."""
-    b, d = len(config.children), config.depth
-    theta = config.static_theta if config.adjuster == STATIC else 0.0
+    """The playouts of :func:`search` into its preallocated tree, path and selection scratch,
+    from the adjuster's first ``theta`` and ``state``."""
+    b, d, adjuster = len(config.children), config.depth, config.adjuster
     theta_eff = effective_threshold(theta)
-    since_change, since_update, epoch = 0, 0, 0
-    excess_sum, win_sum, ratchet, mode = 0.0, 0.0, np.inf, config.score_low
+    since_change, epoch = 0, 0
     n_nodes, record, next_record = 1, 0, 1
     # Below a proven node the search follows proven wins and avoids proven losses down to a
     # terminal of exactly the proven value, so its reward is known at the node: stop there
     # (same rewards and root statistics in distribution). Adjusters that read scores need the
     # terminal's score, so for them the descent goes on.
-    stop_at_proven = not config.reads_scores
+    stop_at_proven = not reads_scores(adjuster)
     for t in range(1, budget + 1):
         node, depth, score = 0, 0, 0  # score: the terminal's, once one is reached
         tree_node = 0  # node's place in the game tree
@@ -554,26 +534,12 @@ def _playouts(tree, path, values, histogram, rng, path_score, optimal_move, conf
 
         # threshold adjustment: observe this playout, then consult once the threshold is unfrozen
         since_change += 1
-        since_update += 1
-        if config.adjuster == SCORE:
-            excess_sum += score - theta
-        elif config.adjuster == VALUE:
-            win_sum += reward
-        elif config.adjuster == MAXFREQ:
-            mode = maxfreq_observe(histogram, config.score_low, mode, score, theta)
+        state = observe_playout(adjuster, state, score, reward, theta, since_change)
         if since_change >= config.freeze:
-            if config.adjuster == SCORE and since_update >= config.interval:
-                theta = score_situational(theta, excess_sum / since_update, config.score_s,
-                                          config.score_c)
-                excess_sum, since_update = 0.0, 0
-            elif config.adjuster == VALUE and since_change >= config.interval:
-                theta, ratchet = value_situational(theta, ratchet, win_sum / since_change,
-                                                   config.x_lo, config.x_hi)
-            elif config.adjuster == MAXFREQ:
-                theta = maxfreq_threshold(theta, mode, config.offset)
+            theta, state = next_threshold(adjuster, state, theta, since_change)
             if effective_threshold(theta) != theta_eff:
                 theta_eff = effective_threshold(theta)
-                since_change, win_sum, epoch = 0, 0.0, epoch + 1
+                since_change, epoch = 0, epoch + 1
 
         if t == next_record:
             failed[record] = _chosen_move(tree, b, rng) != optimal_move

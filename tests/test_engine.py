@@ -172,9 +172,10 @@ def test_cached_klucb_roots_choose_as_solving_every_root(spec, adjuster):
                         tables, policy, cached_failed)
         assert cached.index_cache.shape[0] > 1
         # no cache: solve all
-        every, path, values, histogram = _workspace(config, 2048, False, False)
-        _playouts(every, path, values, histogram, seed_state(np.uint64(seed)), instance.path_score,
-                  instance.optimal_move, config, 2048, tables, policy, every_failed)
+        every, path, values, (theta, state) = _workspace(config, 2048, False, False)
+        _playouts(every, path, values, theta, state, seed_state(np.uint64(seed)),
+                  instance.path_score, instance.optimal_move, config, 2048, tables, policy,
+                  every_failed)
         assert np.array_equal(cached.stats, every.stats)
         assert np.array_equal(cached.proven, every.proven)
         assert np.array_equal(cached_failed, every_failed)

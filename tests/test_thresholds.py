@@ -73,4 +73,4 @@ def test_maxfreq_ties_keep_the_incumbent_at_equal_distance():
 def test_static_threshold_is_the_exact_oracle(spec, seed):
     curve = Curve(spec, adjuster="static")
     instance = tree_instance(curve.tree, 4, 8, seed, 0)
-    assert search_config(curve, instance).static_theta == analyze(instance).static_threshold
+    assert search_config(curve, instance).adjuster.theta == analyze(instance).static_threshold
