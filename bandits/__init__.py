@@ -16,6 +16,7 @@ from .klucb import (
     klucb_root,
     klucb_value,
 )
+from .plugins import Policy
 from .policies import (
     KLUCB,
     MOSS,
@@ -50,6 +51,7 @@ __all__ = [
     "UCBV",
     "Arm",
     "IndexTables",
+    "Policy",
     "PolicyInfo",
     "Thompson",
     "UCB1Tuned",

@@ -118,9 +118,16 @@ _CORES = {UCB1: _over_arm(ucb1_value), KLUCB: _over_arm(klucb_arm_value),
           PUCT: _puct}
 
 
+def register_index(record: type, index) -> None:
+    """Make the compiled engines index ``record``'s policies by ``index(policy, arm, tables,
+    rng)`` (a plug-in's, ``bandits.plugins``)."""
+    _CORES[record] = index
+
+
 def make_policy(name: str, **params) -> NamedTuple:
     """``make_policy("ucb1", c=0.5)``: the typed record of a registered policy
-    (``bandits.registry``); unknown names or parameters are a one-line ValueError."""
+    (``bandits.registry``) or of a plug-in ``package.module:object``; unknown names or
+    parameters are a one-line ValueError."""
     from .registry import get_policy  # the registry names the records defined here
 
     info = get_policy(name)

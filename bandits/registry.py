@@ -61,7 +61,12 @@ POLICIES: dict[str, PolicyInfo] = {
 
 
 def get_policy(name: str) -> PolicyInfo:
-    """The registered policy ``name``; an unknown name is a one-line ValueError."""
+    """The registered policy ``name``, or the plug-in ``package.module:object``
+    (``bandits.plugins``); an unknown name is a one-line ValueError."""
+    if ":" in name:
+        from .plugins import load_policy
+
+        return load_policy(name)
     if name not in POLICIES:
         raise ValueError(f"unknown policy {name!r}: use one of {', '.join(POLICIES)} "
                          "(see `mctslab policies list`)")

@@ -4,6 +4,7 @@ come with the real games."""
 import bandits.kernel_cache  # noqa: F401  (first: where the kernels below are cached)
 
 from .adjusters import MaxFrequency, Plain, Score, Static, Value, register_hooks
+from .plugins import Adjuster
 from .registry import ADJUSTERS, AdjusterInfo, get_adjuster, make_adjuster
 from .thresholds import (
     effective_threshold,
@@ -15,6 +16,7 @@ from .thresholds import (
 
 __all__ = [
     "ADJUSTERS",
+    "Adjuster",
     "AdjusterInfo",
     "MaxFrequency",
     "Plain",

@@ -83,7 +83,12 @@ ADJUSTERS: dict[str, AdjusterInfo] = {
 
 
 def get_adjuster(name: str) -> AdjusterInfo:
-    """The registered adjuster ``name``; an unknown name is a one-line ValueError."""
+    """The registered adjuster ``name``, or the plug-in ``package.module:object``
+    (``enhancements.plugins``); an unknown name is a one-line ValueError."""
+    if ":" in name:
+        from .plugins import load_adjuster
+
+        return load_adjuster(name)
     if name not in ADJUSTERS:
         raise ValueError(f"unknown adjuster {name!r}: use one of {', '.join(ADJUSTERS)} "
                          "(see `mctslab adjusters list`)")

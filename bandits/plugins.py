@@ -1,0 +1,136 @@
+"""User plug-ins: a policy (or, through ``enhancements.plugins``, an adjuster) defined in any
+importable module and named ``package.module:object``, compiled into every engine at first use
+and cached like the built-ins (docs/extending.md).
+
+The compiled engines dispatch on a record's class, and numba's disk cache names that class in
+its index of every kernel's signatures. So a plug-in's record is rebuilt here as a class of this
+module whose name carries a digest of the plug-in's source: an edited plug-in gets a new class
+(and new kernels, where numba would otherwise load the old ones), and a process without the
+plug-in still reads the cache index, where module ``__getattr__`` below stands in a placeholder
+for every class it does not hold.
+"""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+import importlib
+import inspect
+import sys
+from dataclasses import dataclass
+from typing import NamedTuple
+
+TRAITS = ("second_moment", "reads_scores")  # traits a plug-in may declare on its record
+_PREFIX = "Plugin_"
+
+
+def __getattr__(name: str):
+    """A placeholder for a plug-in record class not loaded in this process (a cache index
+    naming it is read, its kernels never matched)."""
+    if name.startswith(_PREFIX):
+        return collections.namedtuple(name, (), module=__name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def source_digest(*functions) -> str:
+    """12 hex digits of the SHA-256 of the source files of the modules defining ``functions``
+    (records or hooks): any edit of them gives a new digest."""
+    digest = hashlib.sha256()
+    for module_name in sorted({f.__module__ for f in functions}):
+        module = sys.modules[module_name]
+        try:
+            digest.update(inspect.getsource(module).encode())
+        except (OSError, TypeError):  # no source file (an interactive session): its code
+            digest.update(repr([getattr(f, "py_func", f).__code__.co_code
+                                for f in functions if f.__module__ == module_name]).encode())
+    return digest.hexdigest()[:12]
+
+
+def compiled_record(record: type, *hooks) -> type:
+    """``record`` (a NamedTuple class of a plug-in) rebuilt as a class of this module, named
+    after it and the digest of its and its ``hooks``' sources, with its declared traits."""
+    if not (isinstance(record, type) and issubclass(record, tuple)
+            and hasattr(record, "_fields")):
+        raise ValueError(f"record {record!r} must be a typing.NamedTuple class of the "
+                         "parameters, e.g. class MyPolicy(NamedTuple): c: float = 1.0")
+    name = f"{_PREFIX}{record.__name__}_{source_digest(record, *hooks)}"
+    if name in globals():
+        return globals()[name]
+    defaults = [record._field_defaults[f] for f in record._fields if f in record._field_defaults]
+    rebuilt = collections.namedtuple(name, record._fields, defaults=defaults, module=__name__)
+    for trait in TRAITS:
+        if getattr(record, trait, False):
+            setattr(rebuilt, trait, True)
+    globals()[name] = rebuilt
+    return rebuilt
+
+
+def load_object(spec: str, kind: str, expected: type, public_name: str):
+    """The object ``spec`` = ``package.module:name`` of type ``expected`` (which users know
+    as ``public_name``); any failure is a one-line ValueError naming the problem and the fix."""
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"{kind} {spec!r} is neither built in nor of the form "
+                         f"package.module:object (see `mctslab {kind}s list`)")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as error:  # noqa: BLE001 (any error of the plug-in's import, in one line)
+        raise ValueError(f"cannot import module {module_name!r} for {kind} {spec!r} "
+                         f"({type(error).__name__}: {error}); is its folder on PYTHONPATH?"
+                         ) from None
+    if not hasattr(module, attribute):
+        raise ValueError(f"module {module_name!r} has no object {attribute!r} for {kind} "
+                         f"{spec!r}")
+    value = getattr(module, attribute)
+    if not isinstance(value, expected):
+        article = "an" if kind[0] in "aeiou" else "a"
+        raise ValueError(f"{spec} is of type {type(value).__name__}, not {article} {kind}: "
+                         f"define it as {public_name}(...) (docs/extending.md)")
+    return value
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A user's selection policy: a name, a NamedTuple ``record`` of its parameters (with
+    defaults), and its compiled ``index(policy, arm, tables, rng) -> float`` over a
+    :class:`bandits.Arm` (``@njit(inline="always")``). ``record`` may declare
+    ``second_moment = True`` to have ``arm.square_mean`` filled in. ``parameters``: the fields
+    a user may set (default: all of them)."""
+
+    name: str
+    record: type[NamedTuple]
+    index: object
+    description: str = ""
+    citation: str = ""
+    label: str | None = None
+    parameters: tuple[str, ...] | None = None
+
+
+_LOADED: dict[str, object] = {}
+
+
+def load_policy(spec: str):
+    """The :class:`bandits.registry.PolicyInfo` of plug-in ``spec`` (loaded once a process);
+    its record is compiled into the engines under the name ``spec``."""
+    if spec not in _LOADED:
+        from .policies import register_index
+        from .registry import PolicyInfo
+
+        plugin = load_object(spec, "policy", Policy, "bandits.Policy")
+        record = compiled_record(plugin.record, plugin.index)
+        register_index(record, plugin.index)
+        _LOADED[spec] = PolicyInfo(spec, record, settable_parameters(plugin, record),
+                                   plugin.label or plugin.name, plugin.description,
+                                   plugin.citation)
+    return _LOADED[spec]
+
+
+def settable_parameters(plugin, record) -> tuple[str, ...]:
+    """The fields of a plug-in's ``record`` a user may set (``plugin.parameters``, default all);
+    each needs a default."""
+    parameters = record._fields if plugin.parameters is None else tuple(plugin.parameters)
+    missing = [p for p in parameters if p not in record._field_defaults]
+    if missing:
+        raise ValueError(f"{plugin.name}: parameter {missing[0]!r} needs a default in "
+                         f"{plugin.record.__name__}")
+    return parameters

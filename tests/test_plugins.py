@@ -1,0 +1,161 @@
+"""User plug-ins (docs/extending.md): the document's code is the examples' code, the UCB1 copy
+chooses exactly as the built-in, a plug-in adjuster runs through the engine's hooks as the
+built-ins do, every command takes plug-ins by name, and bad names fail in one line."""
+
+import json
+import pickle
+import re
+import sys
+import textwrap
+from pathlib import Path
+from typing import NamedTuple
+
+import numba
+import pytest
+
+import bandits.plugins
+from experiments import failure_rate
+from experiments.cli import main
+from experiments.curve import Curve
+from experiments.failure import search_config, tree_instance
+from experiments.study import read_study
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL = ["--runs", "20", "--max-budget", "64", "--branching", "2", "--depth", "4", "--seed", "3"]
+
+
+@pytest.fixture
+def examples(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+
+
+def _documented_code() -> dict[str, str]:
+    """The code blocks of docs/extending.md that follow a ``<!-- examples/NAME.py -->`` mark."""
+    text = (ROOT / "docs" / "extending.md").read_text()
+    blocks = re.findall(r"<!-- (examples/\w+\.py) -->\n```python\n(.*?)```", text, re.DOTALL)
+    return dict(blocks)
+
+
+def test_the_document_shows_the_example_files_as_they_are():
+    documented = _documented_code()
+    assert set(documented) == {"examples/my_ucb1.py", "examples/my_adjuster.py"}
+    for path, code in documented.items():
+        assert code == (ROOT / path).read_text()
+        assert len(code.splitlines()) < 40
+
+
+def test_the_ucb1_copy_gives_the_built_in_curve_bit_for_bit(examples):
+    options = {"runs": 40, "budgets": 256, "seed": 5, "branching": 2, "depth": 6, "trees": 2}
+    for tree in ("constant(1,3)", "random(4,2)"):
+        mine = failure_rate(tree, "my_ucb1:policy", "maxfreq", **options)
+        built_in = failure_rate(tree, "ucb1", "maxfreq", **options)
+        assert mine.failure_rate.tolist() == built_in.failure_rate.tolist()
+    with_c = failure_rate("random(4,2)", "my_ucb1:policy", policy_params={"c": 0.3}, **options)
+    built_in_c = failure_rate("random(4,2)", "ucb1", policy_params={"c": 0.3}, **options)
+    assert with_c.failure_rate.tolist() == built_in_c.failure_rate.tolist()
+
+
+def test_a_plugin_adjuster_runs_as_its_built_in_twin(tmp_path, monkeypatch):
+    """A user's copy of the static adjuster (a fixed theta) gives the built-in's numbers; the
+    example adjuster runs from the command line."""
+    (tmp_path / "fixed_theta.py").write_text(textwrap.dedent("""
+        from typing import NamedTuple
+        from numba import njit
+        from enhancements import Adjuster
+
+        class Fixed(NamedTuple):
+            theta: float = 0.0
+
+        @njit(inline="always")
+        def start(adjuster, low, high):
+            return adjuster.theta, 0
+
+        @njit(inline="always")
+        def observe(adjuster, state, score, reward, theta, since_change):
+            return state
+
+        @njit(inline="always")
+        def threshold(adjuster, state, theta, since_change):
+            return theta, state
+
+        adjuster = Adjuster("fixed", Fixed, start, observe, threshold)
+    """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    curve = Curve("random(4,3)", adjuster="static", runs=30, max_budget=256, branching=2, depth=6)
+    theta = search_config(curve, tree_instance(curve.tree, 2, 6, 0, 0)).adjuster.theta
+    options = {"runs": 30, "budgets": 256, "seed": 0, "branching": 2, "depth": 6}
+    mine = failure_rate("random(4,3)", "ucb1", "fixed_theta:adjuster",
+                        adjuster_params={"theta": theta}, **options)
+    built_in = failure_rate("random(4,3)", "ucb1", "static", **options)
+    assert mine.failure_rate.tolist() == built_in.failure_rate.tolist()
+
+
+def test_the_example_adjuster_moves_the_threshold(examples, capsys):
+    args = ["failure-rate", "--tree", "random(4,3)", "--json", *SMALL]
+    assert main(args + ["--adjuster", "my_adjuster:adjuster",
+                        "--adjuster-param", "offset=0.5"]) == 0
+    mine = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert mine["adjuster"] == "my_adjuster:adjuster"
+    assert mine["config"]["adjuster_params"] == {"offset": 0.5}
+    assert mine["failure_rate"] != plain["failure_rate"]
+
+
+def test_study_files_name_plugins(examples, tmp_path):
+    code = (ROOT / "docs" / "extending.md").read_text()
+    toml = re.search(r"```toml\n(.*?)```", code, re.DOTALL).group(1)
+    path = tmp_path / "mine.toml"
+    path.write_text(toml)
+    study = read_study(path)
+    assert [c.policy for c in study.curves] == ["ucb1", "my_ucb1:policy"]
+    assert {c.adjuster for c in study.curves} == {"my_adjuster:adjuster"}
+
+
+@pytest.mark.parametrize("option, problem", [
+    (["--policy", "no_such_module:policy"], "cannot import module 'no_such_module'"),
+    (["--policy", "my_ucb1:nothing"], "has no object 'nothing'"),
+    (["--policy", "my_adjuster:adjuster"], "not a policy: define it as bandits.Policy"),
+    (["--adjuster", "my_ucb1:policy"], "not an adjuster: define it as enhancements.Adjuster"),
+    (["--policy", "my_ucb1:policy", "--policy-param", "zeta=1"], "unknown policy parameter"),
+    (["--policy", "my_ucb1:policy", "--policy-param", "c=x"], "is not a number"),
+])
+def test_bad_plugins_fail_in_one_line_and_store_nothing(examples, tmp_path, capsys, option,
+                                                        problem):
+    out = tmp_path / "curve.csv"
+    assert main(["failure-rate", "--tree", "constant(1,3)", *SMALL, *option,
+                 "--out", str(out)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert problem in error and "\n" not in error
+    assert not out.exists()
+
+
+def test_a_cache_index_naming_an_absent_plugin_still_loads():
+    """Numba's cache index pickles the record classes of every cached kernel's signature; in a
+    process without the plug-in, its class unpickles as a placeholder (no error)."""
+    record = bandits.plugins.compiled_record(_Probe)
+    stored = pickle.dumps(numba.typeof(record(1.0)))
+    del vars(bandits.plugins)[record.__name__]
+    try:
+        assert pickle.loads(stored).instance_class is not record
+    finally:
+        vars(bandits.plugins)[record.__name__] = record
+
+
+def test_an_edited_plugin_is_a_new_record(tmp_path, monkeypatch):
+    """Kernels are cached by the record class: a plug-in's edit must give a new one."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    names = []
+    for version in ("1.0", "2.0"):
+        module = f"probe_{version[0]}"
+        (tmp_path / f"{module}.py").write_text(
+            f"from typing import NamedTuple\nclass Probe(NamedTuple):\n    c: float = {version}\n")
+        __import__(module)
+        names.append(bandits.plugins.compiled_record(sys.modules[module].Probe).__name__)
+    assert names[0] != names[1] and all(n.startswith("Plugin_Probe_") for n in names)
+
+
+class _Probe(NamedTuple):
+    """Stands in for a user's record class in the cache-index test."""
+
+    c: float = 0.0
