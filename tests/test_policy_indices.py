@@ -1,11 +1,15 @@
 """The literature's policies (UCB1-Tuned, UCB-V, MOSS, PUCT) as the compiled engines compute
-them, against a direct numpy transcription of each paper's formula on random statistics."""
+them, against a direct numpy transcription of each paper's formula on random statistics; the
+Beta quantile against scipy's."""
 
 import numpy as np
 import pytest
 from numba import njit
+from scipy.special import betainc
+from scipy.stats import beta as stats_beta
 
 from bandits import Arm, index_tables, make_policy, policy_value
+from bandits.beta_quantile import beta_quantile, beta_upper_quantile, log_beta, regularized_beta
 
 N = 2000
 
@@ -78,3 +82,25 @@ def test_unvisited_arms():
     puct = _indices(make_policy("puct"), zero, zero, np.zeros(1, np.int64), np.full(1, 5), 4,
                     tables)[0]
     assert puct == pytest.approx(0.5 + np.sqrt(5) / 4 * (1.25 + np.log(19658 / 19652)))
+
+
+def test_beta_quantile_against_scipy():
+    """Random shapes (the policy's a, b >= 1, and below 1) and levels, some tails tiny."""
+    rng = np.random.default_rng(11)
+    a = np.exp(rng.uniform(np.log(0.3), np.log(20000), 3000))
+    b = np.exp(rng.uniform(np.log(0.3), np.log(20000), 3000))
+    level = np.concatenate([rng.uniform(0, 1, 1500), 10 ** rng.uniform(-12, 0, 1500)])
+    lower = np.array([beta_quantile(*args) for args in zip(a, b, level)])
+    upper = np.array([beta_upper_quantile(*args) for args in zip(a, b, level)])
+    assert np.abs(lower - stats_beta.ppf(level, a, b)).max() < 1e-10
+    assert np.abs(upper - stats_beta.isf(level, a, b)).max() < 1e-10
+    x = rng.uniform(0, 1, 3000)
+    regularized = np.array([regularized_beta(xi, ai, bi, log_beta(ai, bi))
+                            for xi, ai, bi in zip(x, a, b)])
+    assert np.abs(regularized - betainc(a, b, x)).max() < 1e-10
+
+
+def test_beta_quantile_ends():
+    assert beta_quantile(2.0, 3.0, 0.0) == 0.0 and beta_quantile(2.0, 3.0, 1.0) == 1.0
+    assert beta_quantile(1.0, 1.0, 0.3) == pytest.approx(0.3, abs=1e-15)
+    assert beta_upper_quantile(1.0, 1.0, 0.3) == pytest.approx(0.7, abs=1e-15)
