@@ -14,6 +14,8 @@ from typing import NamedTuple
 from numba import njit
 from numba.extending import overload
 
+from .bayes_ucb import bayesucb_value
+from .epsilon_greedy import egreedy_value, explore_coin
 from .horizon_free import moss_value, puct_value
 from .klucb import klucb_arm_value
 from .thompson import thompson_value
@@ -80,6 +82,22 @@ class PUCT(NamedTuple):
     c_base: float = 19652.0
 
 
+class EpsilonGreedy(NamedTuple):
+    """Sutton & Barto 2018, Sect. 2.2: exploration probability epsilon (default 0.1).
+    ``explore`` is not a parameter but one selection's coin (1 explores), set by the
+    per-selection hook (``begin_selection``) on the record that indexes the children."""
+
+    epsilon: float = 0.1
+    explore: float = 0.0
+
+
+class BayesUCB(NamedTuple):
+    """Kaufmann, Cappe & Garivier 2012, Algorithm 1: the c of the level
+    1 - 1 / (t (ln N)^c) (default 0, as in their experiments)."""
+
+    c: float = 0.0
+
+
 # Each record's index over an Arm: (policy, arm, tables, rng) -> float
 def _over_arm(core):
     """The index over an Arm of a seed-001 core ``core(mean, T', t', c, tables, rng)``."""
@@ -113,9 +131,19 @@ def _puct(policy, arm, tables, rng):
                       policy.c_base)
 
 
+@njit(inline="always")
+def _egreedy(policy, arm, tables, rng):
+    return egreedy_value(arm.mean, arm.visits, policy.explore)
+
+
+@njit(inline="always")
+def _bayesucb(policy, arm, tables, rng):
+    return bayesucb_value(arm.mean, arm.visits, arm.parent_visits, policy.c, tables)
+
+
 _CORES = {UCB1: _over_arm(ucb1_value), KLUCB: _over_arm(klucb_arm_value),
           Thompson: _over_arm(thompson_value), UCB1Tuned: _ucb1tuned, UCBV: _ucbv, MOSS: _moss,
-          PUCT: _puct}
+          PUCT: _puct, EpsilonGreedy: _egreedy, BayesUCB: _bayesucb}
 
 
 def register_index(record: type, index) -> None:
@@ -166,7 +194,13 @@ def begin_selection(policy, rng):
     raise NotImplementedError("begin_selection runs inside compiled kernels only")
 
 
-_BEGINS = {}  # record class -> its per-selection hook
+@njit(inline="always")
+def _egreedy_begin(policy, rng):
+    """Epsilon-greedy's coin, one uniform per selection."""
+    return EpsilonGreedy(policy.epsilon, explore_coin(policy.epsilon, rng))
+
+
+_BEGINS = {EpsilonGreedy: _egreedy_begin}  # record class -> its per-selection hook
 
 
 @overload(begin_selection, inline="always", jit_options={"cache": True})

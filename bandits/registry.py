@@ -6,7 +6,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .policies import KLUCB, MOSS, PUCT, UCB1, UCBV, Thompson, UCB1Tuned
+from .policies import (
+    KLUCB,
+    MOSS,
+    PUCT,
+    UCB1,
+    UCBV,
+    BayesUCB,
+    EpsilonGreedy,
+    Thompson,
+    UCB1Tuned,
+)
 
 
 @dataclass(frozen=True)
@@ -56,6 +66,13 @@ POLICIES: dict[str, PolicyInfo] = {
                    "Q + (1/K) sqrt(t) / (1 + T_i) (c_init + ln((t + c_base + 1) / c_base)); "
                    "unvisited Q = 1/2",
                    "Silver et al. 2018 (AlphaZero); mctx muzero_action_selection"),
+        PolicyInfo("egreedy", EpsilonGreedy, ("epsilon",), "epsilon-greedy",
+                   "with probability epsilon a uniformly random child, else the best mean; "
+                   "unvisited children first",
+                   "Sutton & Barto 2018, Sect. 2.2; Auer, Cesa-Bianchi & Fischer 2002"),
+        PolicyInfo("bayesucb", BayesUCB, ("c",), "Bayes-UCB",
+                   "the 1 - 1/(t (ln t)^c) quantile of Beta(mean T_i + 1, (1 - mean) T_i + 1)",
+                   "Kaufmann, Cappe & Garivier 2012, Algorithm 1"),
     )
 }
 

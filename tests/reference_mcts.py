@@ -23,6 +23,8 @@ import math
 import random
 from collections.abc import Callable, Iterable
 
+from scipy import special
+
 from trees import TreeInstance, analyze
 
 WIN, DRAW, LOSS = 1, 0, -1  # proven values, from the view of the player who moved into the node
@@ -143,12 +145,48 @@ def puct_index(total: float, count: int, fresh_count: int, fresh_parent: int,
     return q + math.sqrt(fresh_parent) / (arms * (1.0 + fresh_count)) * scale
 
 
+def egreedy_index(total: float, count: int, fresh_count: int, fresh_parent: int,
+                  rng: random.Random, *, explore: bool, epsilon: float = 0.1) -> float:
+    """Epsilon-greedy (Sutton & Barto 2018, Sect. 2.2) given the selection's coin: on an
+    exploring selection 1/2 for every child (so the tie-break draws one uniformly), else the
+    mean, +inf when T'_i = 0."""
+    if explore:
+        return 0.5
+    if fresh_count == 0:
+        return math.inf
+    return total / count
+
+
+def egreedy_coin(rng: random.Random, *, epsilon: float = 0.1) -> dict:
+    """Epsilon-greedy's per-selection draw: explore with probability epsilon."""
+    return {"explore": rng.random() < epsilon}
+
+
+def bayesucb_index(total: float, count: int, fresh_count: int, fresh_parent: int,
+                   rng: random.Random, *, c: float = 0.0) -> float:
+    """Bayes-UCB (Kaufmann et al. 2012, Algorithm 1): the 1 - 1/(t' max(ln t', 1)^c) quantile of
+    Beta(S + 1, T' - S + 1), S = mean T'; 0 when that level is 0 (t' = 1); +inf when T' = 0.
+    The quantile is scipy's (Boost's) inverse of I_x, read on the lower tail of Beta(T' - S + 1,
+    S + 1), i.e. ``scipy.stats.beta.isf`` without its per-call overhead."""
+    if fresh_count == 0:
+        return math.inf
+    tail = 1.0 / (fresh_parent * max(math.log(fresh_parent), 1.0) ** c)
+    if tail >= 1.0:
+        return 0.0
+    successes = total / count * fresh_count
+    return 1.0 - float(special.betaincinv(fresh_count - successes + 1.0, successes + 1.0, tail))
+
+
 POLICIES: dict[str, Index] = {"ucb1": ucb1_index, "klucb": klucb_index,
                               "thompson": thompson_index, "ucb1tuned": ucb1tuned_index,
-                              "ucbv": ucbv_index, "moss": moss_index, "puct": puct_index}
+                              "ucbv": ucbv_index, "moss": moss_index, "puct": puct_index,
+                              "egreedy": egreedy_index, "bayesucb": bayesucb_index}
 # what an index reads besides (total, count, T', t', rng), by keyword
 CONTEXT = {"ucb1tuned": ("square_sum",), "ucbv": ("square_sum",), "moss": ("arms",),
            "puct": ("arms",)}
+# a draw made once per selection (with the policy's parameters) whose keywords every child's
+# index reads
+BEGINS: dict[str, Callable[..., dict]] = {"egreedy": egreedy_coin}
 
 
 # --- threshold adjusters --------------------------------------------------------------------
@@ -366,6 +404,7 @@ class ReferenceSearch:
         self.index_params = policy_params or {}
         self.index = POLICIES[policy]
         self.context = CONTEXT.get(policy, ())
+        self.begin = BEGINS.get(policy)
         self.restart = adjuster == "maxfreq" if restart is None else restart
         self.schedule = ThresholdSchedule(make_adjuster(adjuster, instance, adjuster_params),
                                           freeze)
@@ -409,10 +448,13 @@ class ReferenceSearch:
             return self._pick(winning)
         allowed = [child for child in children if child.proven != LOSS] or children
         parent_count = node.visits - node.parent_base if self.restart else node.visits
+        selection = self.index_params
+        if self.begin:
+            selection = {**self.begin(self.rng, **self.index_params), **selection}
         best, ties = -math.inf, []
         for child in allowed:
             count = child.visits - child.child_base if self.restart else child.visits
-            params = self.index_params
+            params = selection
             if self.context:
                 params = {**self._context(child, children), **params}
             value = self.index(child.reward_sum, child.visits, count, parent_count, self.rng,

@@ -53,6 +53,8 @@ AGREEMENT_CASES = [
     ("random(3,2)", "ucbv", "maxfreq", {}),
     ("constant'(1,5)", "moss", "plain", {}),
     ("random(3,2)", "puct", "value", {"restart": True, "policy_params": {"c_init": 0.5}}),
+    ("random(3,2)", "egreedy", "value", {"restart": True, "policy_params": {"epsilon": 0.25}}),
+    ("constant(1,3)", "bayesucb", "maxfreq", {}),
 ]
 
 

@@ -1,11 +1,16 @@
-"""The literature's policies (UCB1-Tuned, UCB-V, MOSS, PUCT) as the compiled engines compute
-them, against a direct numpy transcription of each paper's formula on random statistics."""
+"""The literature's policies (UCB1-Tuned, UCB-V, MOSS, PUCT, epsilon-greedy, Bayes-UCB) as the
+compiled engines compute them, against a direct numpy or scipy transcription of each paper's
+formula on random statistics; the Beta quantile against scipy's."""
 
 import numpy as np
 import pytest
 from numba import njit
+from scipy.special import betainc
+from scipy.stats import beta as stats_beta
 
-from bandits import Arm, index_tables, make_policy, policy_value
+from bandits import Arm, begin_selection, index_tables, make_policy, policy_value
+from bandits.beta_quantile import beta_quantile, beta_upper_quantile, log_beta, regularized_beta
+from bandits.rng import seed_state
 
 N = 2000
 
@@ -72,9 +77,91 @@ def test_puct(stats, c_init, c_base):
 def test_unvisited_arms():
     tables = index_tables(8)
     zero = np.zeros(1)
-    for name in ("ucb1tuned", "ucbv", "moss"):
+    for name in ("ucb1tuned", "ucbv", "moss", "egreedy", "bayesucb"):
         assert _indices(make_policy(name), zero, zero, np.zeros(1, np.int64),
                         np.full(1, 5), 4, tables)[0] == np.inf
     puct = _indices(make_policy("puct"), zero, zero, np.zeros(1, np.int64), np.full(1, 5), 4,
                     tables)[0]
     assert puct == pytest.approx(0.5 + np.sqrt(5) / 4 * (1.25 + np.log(19658 / 19652)))
+
+
+def test_egreedy_greedy_selection_is_the_mean(stats):
+    mean, _, _, _ = stats
+    assert np.array_equal(_compiled("egreedy", stats, epsilon=0.3), mean)
+
+
+def test_egreedy_exploring_selection_ties_every_child():
+    policy = make_policy("egreedy")._replace(explore=1.0)
+    means = np.array([0.0, 0.25, 1.0, 0.0])
+    visits = np.array([0, 3, 7, 2])
+    got = _indices(policy, means, means, visits, np.full(4, 12), 4, index_tables(16))
+    assert got.tolist() == [0.5] * 4
+
+
+@njit(cache=True)
+def _explore_frequency(policy, draws, seed):
+    state, explored, kept = seed_state(np.uint64(seed)), 0, True
+    for _ in range(draws):
+        chooser = begin_selection(policy, state)
+        explored += chooser.explore == 1.0
+        kept &= chooser.epsilon == policy.epsilon
+    return explored / draws, kept
+
+
+@pytest.mark.parametrize("epsilon", [0.0, 0.1, 0.5, 1.0])
+def test_egreedy_coin_is_drawn_with_probability_epsilon(epsilon):
+    """One uniform per selection: over 200,000 selections the exploring ones are a fraction
+    epsilon (|z| < 5)."""
+    draws = 200_000
+    frequency, kept = _explore_frequency(make_policy("egreedy", epsilon=epsilon), draws, 3)
+    assert kept
+    assert abs(frequency - epsilon) <= 5 * np.sqrt(epsilon * (1 - epsilon) / draws)
+
+
+def test_policies_without_a_hook_index_with_their_own_record():
+    policy = make_policy("ucb1", c=0.7)
+    assert _same_record(policy, seed_state(np.uint64(1))) == policy
+
+
+@njit(cache=True)
+def _same_record(policy, state):
+    return begin_selection(policy, state)
+
+
+@pytest.mark.parametrize("c", [0.0, 1.0, 5.0])
+def test_bayesucb(stats, c):
+    """The 1 - 1/(t' max(ln t', 1)^c) quantile of Beta(S + 1, T' - S + 1), S = mean T'."""
+    mean, _, n_j, n = stats
+    s = mean * n_j
+    tail = 1 / (n * np.maximum(np.log(n), 1) ** c)
+    expected = np.where(tail >= 1, 0.0, stats_beta.isf(np.minimum(tail, 1), s + 1, n_j - s + 1))
+    assert np.abs(_compiled("bayesucb", stats, c=c) - expected).max() < 1e-10
+
+
+def test_bayesucb_at_one_parent_visit_is_the_posteriors_lower_end():
+    tables, one = index_tables(8), np.ones(1, np.int64)
+    for c in (0.0, 2.0):
+        assert _indices(make_policy("bayesucb", c=c), np.full(1, 0.5), np.zeros(1), one, one, 4,
+                        tables)[0] == 0.0
+
+
+def test_beta_quantile_against_scipy():
+    """Random shapes (the policy's a, b >= 1, and below 1) and levels, some tails tiny."""
+    rng = np.random.default_rng(11)
+    a = np.exp(rng.uniform(np.log(0.3), np.log(20000), 3000))
+    b = np.exp(rng.uniform(np.log(0.3), np.log(20000), 3000))
+    level = np.concatenate([rng.uniform(0, 1, 1500), 10 ** rng.uniform(-12, 0, 1500)])
+    lower = np.array([beta_quantile(*args) for args in zip(a, b, level)])
+    upper = np.array([beta_upper_quantile(*args) for args in zip(a, b, level)])
+    assert np.abs(lower - stats_beta.ppf(level, a, b)).max() < 1e-10
+    assert np.abs(upper - stats_beta.isf(level, a, b)).max() < 1e-10
+    x = rng.uniform(0, 1, 3000)
+    regularized = np.array([regularized_beta(xi, ai, bi, log_beta(ai, bi))
+                            for xi, ai, bi in zip(x, a, b)])
+    assert np.abs(regularized - betainc(a, b, x)).max() < 1e-10
+
+
+def test_beta_quantile_ends():
+    assert beta_quantile(2.0, 3.0, 0.0) == 0.0 and beta_quantile(2.0, 3.0, 1.0) == 1.0
+    assert beta_quantile(1.0, 1.0, 0.3) == pytest.approx(0.3, abs=1e-15)
+    assert beta_upper_quantile(1.0, 1.0, 0.3) == pytest.approx(0.7, abs=1e-15)

@@ -1,0 +1,42 @@
+"""Bayes-UCB (Kaufmann, Cappé & Garivier 2012, Algorithm 1) for rewards in {0, 1/2, 1}.
+
+With the uniform prior, an arm of S successes in n_j pulls has the posterior
+Beta(S + 1, n_j - S + 1), and its index at time t is the quantile
+
+    q_j(t) = Q(1 - 1 / (t (ln N)^c), Beta(S + 1, n_j - S + 1)),
+
+N the horizon; their Theorem 1 (Bernoulli rewards) takes c >= 5, their experiments c = 0 (the
+default here). In the tree, as for UCB1 and Thompson (seed 001, Eqs. 6-8): n_j = T'_i,
+S = mean_i T'_i (a draw scores 1/2, so S may be a half-integer and the posterior is read with
+real shapes, as Thompson's), t = t' and the horizon N = t' as well, no horizon being fixed.
+Where the level is undefined or not positive we keep the lab's conventions: ln N is read as
+max(ln N, 1) (KL-UCB's ln ln t, seed 001, Eq. 2), so (ln N)^c = 1 for N <= e and c > 0; at
+t' = 1 the level 1 - 1/t' is 0 and the index is the posterior's 0-quantile, its lower end 0
+(the quantile function's limit at 0; only a lone visited child can meet it). An unvisited
+arm has index +inf.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .beta_quantile import beta_upper_quantile
+
+
+@njit(inline="always")
+def bayesucb_value(mean, count, parent_count, c, tables):
+    """Bayes-UCB's index: the posterior's upper quantile at the tail 1 / (t' max(ln t', 1)^c)
+    (1/t' and ln max(ln t', 1) read from ``tables``)."""
+    if count <= 0:
+        return np.inf
+    t = np.uint64(parent_count)
+    tail = tables.inverse[t]
+    if c != 0.0:
+        tail *= math.exp(-c * tables.log_log[t])
+    if tail >= 1.0:
+        return 0.0
+    successes = min(max(mean * count, 0.0), float(count))
+    return beta_upper_quantile(successes + 1.0, count - successes + 1.0, tail)
