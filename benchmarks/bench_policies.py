@@ -1,13 +1,13 @@
 """Cost of the bandit policies inside the compiled search: ns per playout, single thread.
 
 One run is ``mcts.synthetic.search`` with a budget of ``--playouts`` playouts on a constant(1,5)
-tree, b = 4, d = 8, plain adjuster; its time is divided by the playouts it simulated (a run ends
+tree, b = 4, d = 8, plain adjuster (or ``--adjuster``); its time is divided by the playouts it simulated (a run ends
 early once its root is solved). Each figure is the median over ``--repeats`` runs (different
 seeds, policies interleaved so that load from other processes hits all alike); the ratio to UCB1
 is the ratio of medians. Kernels are cached per version of the compiled sources
 (``bandits.kernel_cache``), so an edit anywhere in them is measured compiled afresh.
 
-    python benchmarks/bench_policies.py [--playouts N] [--repeats K] [--json]
+    python benchmarks/bench_policies.py [--playouts N] [--repeats K] [--adjuster NAME] [--json]
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from mcts.synthetic import VISITS, search
 TREE = "constant(1,5)"
 
 
-def _setup(policy: str, playouts: int):
-    curve = Curve(TREE, policy=policy)
+def _setup(policy: str, playouts: int, adjuster: str):
+    curve = Curve(TREE, policy=policy, adjuster=adjuster)
     instance = tree_instance(curve.tree, 4, 8, 0, 0)
     config = search_config(curve, instance)
     failed = np.zeros(int(np.log2(playouts)) + 1, np.bool_)
@@ -44,9 +44,10 @@ def time_run(setup, playouts: int, seed: int) -> float:
     return (time.perf_counter() - start) / tree.stats[0, VISITS]
 
 
-def bench(policies, playouts: int = 16384, repeats: int = 15) -> dict[str, float]:
+def bench(policies, playouts: int = 16384, repeats: int = 15,
+          adjuster: str = "plain") -> dict[str, float]:
     """Median ns per playout of each policy."""
-    setups = {p: _setup(p, playouts) for p in policies}
+    setups = {p: _setup(p, playouts, adjuster) for p in policies}
     for p in policies:
         time_run(setups[p], playouts, 0)  # compile
     times = {p: [] for p in policies}
@@ -61,9 +62,10 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=16384)
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--policies", nargs="+", default=list(POLICIES))
+    parser.add_argument("--adjuster", default="plain")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = bench(args.policies, args.playouts, args.repeats)
+    result = bench(args.policies, args.playouts, args.repeats, args.adjuster)
     if args.json:
         print(json.dumps(result))
         return

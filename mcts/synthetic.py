@@ -1,11 +1,13 @@
 """Compiled MCTS on synthetic trees, many independent runs per call (DESIGN.md §3-5).
 
-One iteration: select from the root by the bandit policy to a leaf of the search tree; a leaf
-visited before is expanded (all b children) and one child, drawn uniformly, is played out;
-uniformly random playout to a terminal, rewarded against the current effective threshold
-(terminals reached inside the tree: threshold 0, and proven); negamax backup; MCTS-Solver with
-draws; then the threshold adjuster. After playout t = 2^k the most visited root child not proven
-losing is the chosen move. One kernel serves every policy and adjuster; for KL-UCB it keeps
+One iteration (``_playouts``): descend from the root by the bandit policy to a leaf of the
+search tree (``_descend``, ``_select``); a leaf visited before is expanded (all b children) and
+one child, drawn uniformly, is played out (``_grow``); uniformly random playout to a terminal
+(``_playout``), rewarded against the current effective threshold (terminals reached inside the
+tree: threshold 0, and proven); negamax backup (``_backup``); MCTS-Solver with draws
+(``_prove``); then the threshold adjuster (``_adjust``). After playout t = 2^k the most visited
+root child not proven losing is the chosen move (``_chosen_move``). A kernel is compiled per
+policy, adjuster and b, the policy's index and the adjuster's hooks inlined; for KL-UCB it keeps
 each child's root between selections and re-solves only those that could be the best
 (``_index_by_cached_roots``), choosing exactly as solving every root would; the nodes a playout
 visited have theirs solved right after its backup (``_solve_path_roots``). For Thompson it
@@ -456,6 +458,53 @@ def _settled_move(tree, b):
     return settled
 
 
+@njit(inline="always")
+def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_proven):
+    """Select from the root down to a leaf of the search tree, or with ``stop_at_proven`` to
+    the first proven node, keeping the path; returns the node, its depth and its place in the
+    game tree."""
+    b = len(config.children)
+    node, depth, tree_node = 0, 0, 0
+    while tree.stats[_ix(node), FIRST_CHILD] != NO_CHILD:
+        first = tree.stats[_ix(node), FIRST_CHILD]
+        node = _select(tree, node, first, config, epoch, rng, tables, policy, values)
+        tree_node = tree_node * b + 1 + (node - first)
+        depth += 1
+        path[_ix(depth)] = node
+        if stop_at_proven and tree.proven[_ix(node)] != UNPROVEN:
+            break
+    return node, depth, tree_node
+
+
+@njit(inline="always")
+def _grow(tree, path, node, depth, tree_node, n_nodes, config, epoch, rng):
+    """Expand a leaf visited before (above the search depth) and step to one of its children,
+    drawn uniformly, where the playout starts: (node, depth, place, nodes in the tree)."""
+    if depth < config.search_depth and tree.stats[node, VISITS] >= 1:
+        b = len(config.children)
+        n_nodes = _expand(tree, node, n_nodes, b, epoch)
+        move = randint(rng, b)
+        node = tree.stats[node, FIRST_CHILD] + move
+        tree_node = tree_node * b + 1 + move
+        depth += 1
+        path[depth] = node
+    return node, depth, tree_node, n_nodes
+
+
+@njit(inline="always")
+def _adjust(adjuster, state, theta, theta_eff, since_change, epoch, score, reward, freeze):
+    """The adjuster observes one playout and, once the effective threshold has held ``freeze``
+    playouts, sets theta; a change of the effective threshold opens a new epoch (t_c of
+    Eqs. 6-8). Returns (theta, state, effective threshold, playouts under it, epoch)."""
+    since_change += 1
+    state = observe_playout(adjuster, state, score, reward, theta, since_change)
+    if since_change >= freeze:
+        theta, state = next_threshold(adjuster, state, theta, since_change)
+        if effective_threshold(theta) != theta_eff:
+            return theta, state, effective_threshold(theta), 0, epoch + 1
+    return theta, state, theta_eff, since_change, epoch
+
+
 @njit(cache=True)
 def search(path_score, optimal_move, config, budget, seed, tables, policy, failed):
     """One run of ``budget`` playouts on the tree whose ``TreeInstance.path_score`` is given;
@@ -498,49 +547,29 @@ def _playouts(tree, path, values, theta, state, rng, path_score, optimal_move, c
     # terminal's score, so for them the descent goes on.
     stop_at_proven = not reads_scores(adjuster)
     for t in range(1, budget + 1):
-        node, depth, score = 0, 0, 0  # score: the terminal's, once one is reached
-        tree_node = 0  # node's place in the game tree
-        while tree.stats[_ix(node), FIRST_CHILD] != NO_CHILD:
-            first = tree.stats[_ix(node), FIRST_CHILD]
-            node = _select(tree, node, first, config, epoch, rng, tables, policy, values)
-            tree_node = tree_node * b + 1 + (node - first)
-            depth += 1
-            path[_ix(depth)] = node
-            if stop_at_proven and tree.proven[_ix(node)] != UNPROVEN:
-                break
-        if stop_at_proven and tree.proven[_ix(node)] != UNPROVEN:
+        node, depth, tree_node = _descend(tree, path, config, epoch, rng, tables, policy, values,
+                                          stop_at_proven)
+        score = 0  # the terminal's, once one is reached
+        stopped = stop_at_proven and tree.proven[_ix(node)] != UNPROVEN
+        if stopped:
             reward = _proven_reward(tree.proven[node], depth)
-            _backup(tree, path, depth, reward, reads_second_moment(policy))
         else:
-            if depth < config.search_depth and tree.stats[node, VISITS] >= 1:
-                n_nodes = _expand(tree, node, n_nodes, b, epoch)
-                move = randint(rng, b)
-                node = tree.stats[node, FIRST_CHILD] + move
-                tree_node = tree_node * b + 1 + move
-                depth += 1
-                path[depth] = node
+            node, depth, tree_node, n_nodes = _grow(tree, path, node, depth, tree_node, n_nodes,
+                                                    config, epoch, rng)
             score = _playout(path_score, tree_node, depth, b, d, rng)
             reward = _max_reward(score, 0.0 if depth == d else theta_eff)  # terminal in the tree: 0
-            _backup(tree, path, depth, reward, reads_second_moment(policy))
-            if depth == d:
-                _prove(tree, path, depth, score, b)
-                settled = _settled_move(tree, b)
-                if settled >= 0:
-                    failed[record:] = settled != optimal_move
-                    return
+        _backup(tree, path, depth, reward, reads_second_moment(policy))
+        if not stopped and depth == d:
+            _prove(tree, path, depth, score, b)
+            settled = _settled_move(tree, b)
+            if settled >= 0:
+                failed[record:] = settled != optimal_move
+                return
         if _keeps_roots(tree, policy):
             _solve_path_roots(tree, path, depth, b, config.restart, epoch,
                               klucb_constant(policy), tables)
-
-        # threshold adjustment: observe this playout, then consult once the threshold is unfrozen
-        since_change += 1
-        state = observe_playout(adjuster, state, score, reward, theta, since_change)
-        if since_change >= config.freeze:
-            theta, state = next_threshold(adjuster, state, theta, since_change)
-            if effective_threshold(theta) != theta_eff:
-                theta_eff = effective_threshold(theta)
-                since_change, epoch = 0, epoch + 1
-
+        theta, state, theta_eff, since_change, epoch = _adjust(
+            adjuster, state, theta, theta_eff, since_change, epoch, score, reward, config.freeze)
         if t == next_record:
             failed[record] = _chosen_move(tree, b, rng) != optimal_move
             record += 1
