@@ -4,6 +4,7 @@ that every command reads its names, defaults and errors from them."""
 import json
 
 import pytest
+import reference_mcts
 
 from bandits import POLICIES, make_policy
 from enhancements import ADJUSTERS
@@ -65,3 +66,10 @@ def test_bad_names_are_one_line_and_exit_2(args, said, capsys, tmp_path):
 def test_a_parameter_of_the_wrong_type_is_a_one_line_error():
     with pytest.raises(ValueError, match="ucb1 parameter c = 'big' must be a number"):
         make_policy("ucb1", c="big")
+
+
+def test_the_plain_python_reference_covers_every_registered_name():
+    """tests/reference_mcts.py implements each policy and adjuster independently, under the
+    registry's names: a new built-in without a reference fails here."""
+    assert set(reference_mcts.POLICIES) == set(POLICIES)
+    assert set(reference_mcts.ADJUSTERS) == set(ADJUSTERS)
