@@ -9,20 +9,10 @@ import pytest
 from reference_mcts import reference_failure_rate
 
 from bandits import index_tables, make_policy
-from bandits.rng import seed_state
 from experiments import Curve, failure_block, failure_rate
 from experiments.failure import TREE_CACHE_BYTES, search_config, tree_instance
-from mcts.synthetic import (
-    DRAW,
-    FIRST_CHILD,
-    HALF_REWARDS,
-    LOSS,
-    VISITS,
-    WIN,
-    _playouts,
-    _workspace,
-    search,
-)
+from mcts.search_tree import DRAW, FIRST_CHILD, HALF_REWARDS, LOSS, VISITS, WIN
+from mcts.synthetic import search
 from trees import analyze, make_tree, node_count
 
 
@@ -173,11 +163,9 @@ def test_cached_klucb_roots_choose_as_solving_every_root(spec, adjuster):
         cached = search(instance.path_score, instance.optimal_move, config, 2048, np.uint64(seed),
                         tables, policy, cached_failed)
         assert cached.index_cache.shape[0] > 1
-        # no cache: solve all
-        every, path, values, (theta, state) = _workspace(config, 2048, False, False)
-        _playouts(every, path, values, theta, state, seed_state(np.uint64(seed)),
-                  instance.path_score, instance.optimal_move, config, 2048, tables, policy,
-                  every_failed)
+        every = search(instance.path_score, instance.optimal_move, config, 2048, np.uint64(seed),
+                       tables, policy, every_failed, keep_roots=False)
+        assert every.index_cache.shape[0] == 1
         assert np.array_equal(cached.stats, every.stats)
         assert np.array_equal(cached.proven, every.proven)
         assert np.array_equal(cached_failed, every_failed)

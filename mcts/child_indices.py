@@ -1,0 +1,200 @@
+"""The indices of an expanded node's children, as the policy's record asks (DESIGN.md §4).
+
+Generic: the policy's index of each child not proven lost (``bandits.policy_value`` over an
+``Arm``). Two policies choose the same way with less work, selected by their records' traits:
+KL-UCB (``caches_index``) keeps each child's root between selections and re-solves only those
+that could be the best (``_index_by_cached_roots``), choosing exactly as solving every root
+would; the nodes a playout visited have theirs solved right after its backup
+(``_solve_path_roots``). Thompson (``draws_index``) draws the children without a win last,
+ruling most of them out without their draw (``_draw_winless_last``), at the law of drawing them
+all.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from bandits import (
+    begin_selection,
+    caches_index,
+    draws_index,
+    klucb_constant,
+    klucb_level,
+    klucb_may_reach,
+    klucb_root,
+    policy_value,
+    thompson_challenger,
+)
+from bandits.klucb import TOLERANCE
+
+from .search_tree import (
+    AT_VISITS,
+    BASE_EPOCH,
+    FIRST_CHILD,
+    HALF_REWARDS,
+    LEVEL,
+    LOSS,
+    SOLVED,
+    UNPROVEN,
+    VISITS,
+    WIN,
+    arm_view,
+    explore_count,
+    ix,
+    mean_reward,
+    parent_count,
+)
+
+INDEX, STALE_LEVEL = 0, 1  # rows of the selection's scratch values [2, b]
+_PRUNE_MARGIN = 4.0 * TOLERANCE  # a bound must clear the best solved index by this to skip a root
+
+@njit(inline="always")
+def index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
+    """The indices of the b children from row ``first`` into ``values[INDEX]`` (-inf for a
+    child proven lost when ``skip_losses``, or ruled out unseen), given the parent's t';
+    returns the highest."""
+    if _keeps_roots(tree, policy):
+        return _index_by_cached_roots(tree, first, b, t, skip_losses, restart,
+                                      klucb_constant(policy), tables, values)
+    best, indices, chooser = -np.inf, values[INDEX], begin_selection(policy, rng)
+    for k in range(b):
+        child = ix(first + k)
+        indices[ix(k)] = -np.inf
+        if skip_losses and tree.proven[child] == LOSS:
+            continue
+        if draws_index(policy) and _winless_count(tree, child, restart) > 0:
+            continue  # drawn below, once the others' best draw is known
+        indices[ix(k)] = policy_value(chooser, arm_view(tree, child, t, b, restart, tables,
+                                                        policy), tables, rng)
+        best = max(best, indices[ix(k)])
+    if draws_index(policy):
+        best = _draw_winless_last(tree, first, b, skip_losses, restart, rng, indices, best)
+    return best
+
+
+@njit(inline="always")
+def after_backup(tree, path, depth, b, restart, epoch, policy, tables):
+    """What the policy does once a playout is backed up: KL-UCB solves the roots on the path
+    ahead of the next selection (``_solve_path_roots``); the others nothing."""
+    if _keeps_roots(tree, policy):
+        _solve_path_roots(tree, path, depth, b, restart, epoch, klucb_constant(policy), tables)
+
+
+@njit(inline="always")
+def _keeps_roots(tree, policy):
+    """Whether the search keeps KL-UCB's roots between selections (a one-row cache, as some
+    tests build it, means: solve every root at every selection)."""
+    return caches_index(policy) and tree.index_cache.shape[0] > 1
+
+
+@njit(inline="always")
+def _winless_count(tree, child, restart):
+    """T'_i of a child with visits (since the snapshot) but no win, else 0."""
+    return explore_count(tree, child, restart) if tree.stats[child, HALF_REWARDS] == 0 else 0
+
+
+@njit(inline="always")
+def _draw_winless_last(tree, first, b, skip_losses, restart, rng, indices, best):
+    """Thompson: the draws of the children without a win, after the others' (whose highest
+    draw is ``best``), into ``indices``; returns the new highest. By
+    ``bandits.thompson_challenger`` most of them are ruled out (index -inf) without drawing
+    their Beta(1, T'+1); a child so ruled out could not have won, so the choice has the law of
+    drawing every child's Beta (seed 001, Eq. 3)."""
+    for j in range(b):
+        k, child = ix(j), ix(first + j)
+        if skip_losses and tree.proven[child] == LOSS:
+            continue
+        count = _winless_count(tree, child, restart)
+        if count > 0:
+            indices[k] = thompson_challenger(count, best, rng)
+            best = max(best, indices[k])
+    return best
+
+
+@njit(inline="always")
+def _solve(tree, child, mean, level, visits):
+    """KL-UCB's root for ``child`` at ``level``, kept with its level and the visits."""
+    value = klucb_root(mean, level)
+    tree.index_cache[child, SOLVED] = value
+    tree.index_cache[child, LEVEL] = level
+    tree.index_cache[child, AT_VISITS] = visits
+    return value
+
+
+@njit(inline="always")
+def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, values):
+    """KL-UCB's indices of the children into ``values[INDEX]`` and their maximum, solving few
+    roots. A child not visited since its root q0 was solved at level L0 has, at its level
+    L >= L0, an index in [q0, q0 + slope (L - L0)] (``bandits.klucb_may_reach``); it is solved
+    again only if that interval reaches the best lower bound, otherwise its index is left at
+    -inf: the best index and the children that reach it are those solving every root gives.
+    Mostly only the child visited last is solved."""
+    stats, cache = tree.stats, tree.index_cache
+    best_low = -np.inf
+    for j in range(b):
+        k, child = ix(j), ix(first + j)
+        values[INDEX, k] = values[STALE_LEVEL, k] = -np.inf
+        if skip_losses and tree.proven[child] == LOSS:
+            continue
+        n, n_explore = stats[child, VISITS], explore_count(tree, child, restart)
+        if n_explore <= 0:
+            values[INDEX, k] = best_low = np.inf
+            continue
+        level = klucb_level(n_explore, t, c, tables)
+        if cache[child, AT_VISITS] != n or level < cache[child, LEVEL]:
+            values[INDEX, k] = _solve(tree, child, mean_reward(stats, child, tables), level, n)
+        else:
+            values[INDEX, k] = cache[child, SOLVED]
+            if level != cache[child, LEVEL]:
+                values[STALE_LEVEL, k] = level
+        best_low = max(best_low, values[INDEX, k])
+    best = -np.inf
+    for j in range(b):
+        k, child = ix(j), ix(first + j)
+        if values[STALE_LEVEL, k] >= 0.0:  # a lower bound: solve, or skip if it cannot reach
+            mean, level = mean_reward(stats, child, tables), values[STALE_LEVEL, k]
+            if not klucb_may_reach(mean, cache[child, SOLVED], level - cache[child, LEVEL],
+                                   best_low - _PRUNE_MARGIN):
+                values[INDEX, k] = -np.inf
+                continue
+            values[INDEX, k] = _solve(tree, child, mean, level, stats[child, VISITS])
+        best = max(best, values[INDEX, k])
+    return best
+
+
+@njit(inline="always")
+def _solve_path_roots(tree, path, depth, b, restart, epoch, c, tables):
+    """KL-UCB: after a backup, solve the root of each unproven node on the path at the level
+    the next selection at its parent will use (neither visit count changes before it; a
+    threshold change in between only makes the cached root inexact, and then it is solved
+    again there), unless that selection needs no index (a sibling proven won, or all of them
+    proven lost: both final). Independent of one another, these solves overlap in the
+    processor, where at selection each would wait for the descent before it: the same roots,
+    sooner."""
+    stats = tree.stats
+    for ply in range(1, depth + 1):
+        node, parent = ix(path[ix(ply)]), ix(path[ix(ply - 1)])
+        if tree.proven[node] != UNPROVEN:
+            continue
+        if restart and tree.snapshot[parent, BASE_EPOCH] != epoch:
+            continue
+        if _choice_is_forced(tree, stats[parent, FIRST_CHILD], b):
+            continue
+        n_explore = explore_count(tree, node, restart)
+        if n_explore > 0:
+            level = klucb_level(n_explore, parent_count(tree, parent, restart), c, tables)
+            _solve(tree, node, mean_reward(stats, node, tables), level, stats[node, VISITS])
+
+
+@njit(inline="always")
+def _choice_is_forced(tree, first, b):
+    """Whether ``_select`` chooses among the b children from row ``first`` by the solver
+    alone: some child proven won, or all but one proven lost. (``_select`` counts the same in
+    its own loop, where the same pass draws the won child; a shared counting helper would
+    need a second pass for that draw, which measured slower: commit 8ab996f.)"""
+    wins, losses = 0, 0
+    for child in range(first, first + b):
+        wins += tree.proven[ix(child)] == WIN
+        losses += tree.proven[ix(child)] == LOSS
+    return wins > 0 or losses == b - 1
