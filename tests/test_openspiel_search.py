@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from bandits import make_policy
+from bandits import POLICIES, make_policy
 from mcts.games import GameSearchConfig
 from mcts.generic import generic_search
 
@@ -58,3 +58,14 @@ def test_chance_games_and_refusals():
     with pytest.raises(ValueError, match="simultaneous"):
         load_openspiel("matrix_rps")
 
+
+@pytest.mark.parametrize("name", list(POLICIES))
+def test_every_registered_policy_plays_legal_tic_tac_toe(name):
+    game = load_openspiel("tic_tac_toe")
+    rng = np.random.default_rng(3)
+    config = GameSearchConfig(policy=make_policy(name))
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        result = generic_search(game, state, 40, config, rng)
+        assert result.action in state.legal_actions() and result.visits.sum() == 40
+        state.apply(result.action)

@@ -1,8 +1,11 @@
 """Player specs: the examples of DESIGN §8, per-game defaults, and one-line errors."""
 
+import numpy as np
 import pytest
 
-from bandits import KLUCB, MOSS, PUCT, UCB1, UCBV, Thompson, UCB1Tuned
+from bandits import KLUCB, MOSS, POLICIES, PUCT, UCB1, UCBV, Thompson, UCB1Tuned
+from experiments.match import play_game
+from games import get_game
 from mcts.players import parse_player
 from mcts.playouts import MAST, POLICY, UNIFORM
 from mcts.rewards import ONLINE
@@ -89,3 +92,21 @@ def test_openspiel_games_take_the_selection_policy_only():
     with pytest.raises(ValueError, match="selection policy only"):
         parse_player("uct+qb", "openspiel:tic_tac_toe")
 
+
+@pytest.mark.parametrize("name", list(POLICIES))
+def test_every_registered_policy_plays_legal_breakthrough(name):
+    """Each registry policy (its own compiled search) against itself with the Qualitative Bonus
+    (rewards beyond [-1, 1], clipped for the unit-scale policies): every move is legal and the
+    game ends with a winner."""
+    game = get_game("breakthrough")
+    players = (parse_player(f"{name}+qb(a=online)", "breakthrough"),
+               parse_player(name, "breakthrough"))
+    moves = []
+
+    def check(state, seat, result):
+        assert result.action in state.legal_actions()
+        assert result.visits.sum() == result.playouts <= 30  # fewer once the root is solved
+        moves.append(result.action)
+
+    record = play_game(game, players, 30, np.random.default_rng(0), on_move=check)
+    assert record.winner in (0, 1) and record.plies == len(moves) > 10
