@@ -13,11 +13,15 @@ loss for its own mover, and once all children are proven it takes the best of th
 Selection takes a proven-winning child and avoids proven-losing ones; a solved root stops the
 search. The move played: a proven win, else the most visited root child not proven losing.
 
-Selection policies are the bandit cores of ``bandits`` (DESIGN §4) on a child's mean m, its visits
-T_i and its parent's t: UCT m + C sqrt(ln t / T_i) on the reward scale; KL-UCB and Thompson on
-p = (m + R) / (2R) in [0, 1] (``mcts.rewards.unit_mean``; their rewards are clipped to [-R, R]).
-Unvisited children come first under UCT and KL-UCB; Thompson draws Beta(1, 1) for them. Ties are
-broken uniformly at random.
+Selection policies are the registered bandit records of ``bandits`` (DESIGN §4, §10), each
+compiled into its own kernel: once per selection ``begin_selection`` gives the record that
+indexes the children, and ``policy_value`` reads each child's :class:`bandits.Arm`: its mean on
+p = (m + R) / (2R) in [0, 1] (``mcts.rewards.unit_mean``; these policies' rewards are clipped to
+[-R, R]), the mean of its squared rewards on that scale (kept only for policies that read it),
+its visits T_i, its parent's t and the number of children K. UCB1 keeps the seed's framework's
+scale instead: UCT m + C sqrt(ln t / T_i) on the unclipped rewards, C = the record's c (the
+game's C, ``mcts.presets``). Each policy rates unvisited children itself (UCB1: first; Thompson:
+a Beta(1, 1) draw). Ties are broken uniformly at random.
 """
 
 from __future__ import annotations
@@ -27,8 +31,17 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
-from bandits import index_tables, klucb_arm_value, thompson_value, ucb1_value
+from bandits import (
+    UCB1,
+    Arm,
+    begin_selection,
+    index_tables,
+    policy_value,
+    reads_second_moment,
+    ucb1_value,
+)
 from bandits.rng import randint, seed_state
 from games import Game, State, compiled
 
@@ -37,19 +50,13 @@ from .rewards import ONLINE, WARMUP, reward_bound, unit_mean, winner_reward
 
 UNPROVEN, WIN, DRAW, LOSS = 0, 1, 2, 3  # proven values, from the view of the node's mover
 ACTION, FIRST_CHILD, N_CHILDREN, MOVER = 0, 1, 2, 3  # columns of ``nodes``
-VISITS, REWARDS = 0, 1  # columns of ``stats``
-UCT, KLUCB, THOMPSON = 0, 1, 2  # selection policies
-POLICIES = {"uct": UCT, "klucb": KLUCB, "thompson": THOMPSON}
+VISITS, REWARDS, SQUARES = 0, 1, 2  # columns of ``stats`` (SQUARES: second-moment policies)
 
 __all__ = [
     "DEFAULT",
     "DRAW",
-    "KLUCB",
     "LOSS",
     "ONLINE",
-    "POLICIES",
-    "THOMPSON",
-    "UCT",
     "UNPROVEN",
     "WARMUP",
     "WIN",
@@ -62,8 +69,7 @@ __all__ = [
 class GameSearchConfig(NamedTuple):
     """Selection policy, rewards and playouts of one search; k = 0 disables a bonus."""
 
-    c: float = 0.8  # UCT's C, or KL-UCB's c in ln t + c ln ln t (Thompson: unused)
-    policy: int = UCT  # UCT, KLUCB or THOMPSON
+    policy: NamedTuple = UCB1(c=0.8)  # a record of bandits.make_policy; UCB1's c is UCT's C
     rb_k: float = 0.0  # Relative Bonus slope (seed 000 Table 1: 8.0 for Breakthrough)
     rb_a: float = 0.25  # its weight, or ONLINE
     qb_k: float = 0.0  # Qualitative Bonus slope (seed 000 Table 3: 2.0 for Breakthrough)
@@ -96,8 +102,10 @@ def search(game: Game, state: State | np.ndarray, budget: int,
         raise ValueError(f"budget {budget} is too small; use a budget of 1 playout or more")
     if compiled.is_terminal(game.game_id, array):
         raise ValueError("the position is terminal; search a position with legal moves")
+    bound = reward_bound(config)
+    clip = np.inf if isinstance(config.policy, UCB1) else bound  # UCT: the rewards as they are
     nodes, stats, proven, playouts, action = _search(
-        game.game_id, array.copy(), game.max_actions, budget, config, reward_bound(config),
+        game.game_id, array.copy(), game.max_actions, budget, config, bound, clip,
         index_tables(budget + 1), seed_state(seed))
     first, count = nodes[0, FIRST_CHILD], nodes[0, N_CHILDREN]
     children = slice(first, first + count)
@@ -108,10 +116,11 @@ def search(game: Game, state: State | np.ndarray, budget: int,
 
 
 @njit(cache=True)
-def _search(gid, root, max_actions, budget, config, bound, tables, rng):
+def _search(gid, root, max_actions, budget, config, bound, clip, tables, rng):
     capacity = 1024
+    second_moment = reads_second_moment(config.policy)
     nodes = np.full((capacity, 4), -1, dtype=np.int64)
-    stats = np.zeros((capacity, 2))
+    stats = np.zeros((capacity, 3 if second_moment else 2))
     proven = np.zeros(capacity, dtype=np.int8)
     me = compiled.current_player(gid, root)
     nodes[0, MOVER], nodes[0, N_CHILDREN] = 1 - me, 0
@@ -122,7 +131,6 @@ def _search(gid, root, max_actions, budget, config, bound, tables, rng):
     sums = np.zeros((2, 5))  # [bonus, n / sum Y / sum Y^2 / sum Y^w / sum Y^w Y]
     keys, values, used = new_table()
     trail = np.empty(256, dtype=np.int64)
-    clip = config.policy != UCT
     state = root.copy()
     scratch = root.copy()
     playouts = 0
@@ -154,13 +162,14 @@ def _search(gid, root, max_actions, budget, config, bound, tables, rng):
         if w >= 0:
             reward = winner_reward(config, moments, sums, w, me, depth + length,
                                    compiled.quality(gid, state), playouts >= WARMUP * budget)
-            if clip:
-                reward = min(max(reward, -bound), bound)
+            reward = min(max(reward, -clip), clip)
         for ply in range(depth + 1):
             at = path[ply]
+            gain = 0.0 if w < 0 else (reward if nodes[at, MOVER] == w else -reward)
             stats[at, VISITS] += 1.0
-            if w >= 0:
-                stats[at, REWARDS] += reward if nodes[at, MOVER] == w else -reward
+            stats[at, REWARDS] += gain
+            if second_moment:
+                stats[at, SQUARES] += unit_mean(gain, bound) ** 2
         if config.playout == MAST:
             for ply in range(1, depth + 1):
                 at = path[ply]
@@ -180,15 +189,29 @@ def _outcome(player, w):
     return 0.0 if w < 0 else (1.0 if player == w else -1.0)
 
 
-@njit(cache=True)
-def _index(config, mean, count, parent_count, bound, tables, rng):
-    """The selection index of one child (``bandits`` cores; see the module's docstring)."""
-    if config.policy == UCT:
-        return ucb1_value(mean, count, parent_count, config.c, tables, rng)
-    p = unit_mean(mean, bound)
-    if config.policy == KLUCB:
-        return klucb_arm_value(p, count, parent_count, config.c, tables, rng)
-    return thompson_value(p, count, parent_count, config.c, tables, rng)
+def _index(policy, mean, square_mean, count, parent_count, arms, bound, tables, rng):
+    """The selection index of one child with mean reward m (``mean``) and mean squared unit
+    reward ``square_mean`` under the record ``policy`` (see the module's docstring; compiled
+    code only)."""
+    raise NotImplementedError("_index runs inside compiled kernels only")
+
+
+# Left to LLVM, not inlined in numba's IR: inlined there, Thompson's search took 151 s to
+# compile instead of 18.
+@overload(_index, jit_options={"cache": True})
+def _index_by_record(policy, mean, square_mean, count, parent_count, arms, bound, tables, rng):
+    if policy.instance_class is UCB1:
+        def on_reward_scale(policy, mean, square_mean, count, parent_count, arms, bound, tables,
+                            rng):
+            return ucb1_value(mean, count, parent_count, policy.c, tables, rng)
+
+        return on_reward_scale
+
+    def on_unit_scale(policy, mean, square_mean, count, parent_count, arms, bound, tables, rng):
+        arm = Arm(unit_mean(mean, bound), square_mean, count, parent_count, arms)
+        return policy_value(policy, arm, tables, rng)
+
+    return on_unit_scale
 
 
 @njit(cache=True)
@@ -208,13 +231,18 @@ def _select(nodes, stats, proven, parent, config, bound, tables, rng):
         return pick
     skip_losses = losses < count
     parent_count = np.int64(stats[parent, VISITS])
+    chooser = begin_selection(config.policy, rng)
     best, ties = -np.inf, 0
     for child in range(first, first + count):
         if skip_losses and proven[child] == LOSS:
             continue
         n = stats[child, VISITS]
         mean = stats[child, REWARDS] / n if n > 0 else 0.0
-        value = _index(config, mean, np.int64(n), parent_count, bound, tables, rng)
+        square_mean = 0.0
+        if reads_second_moment(config.policy) and n > 0:
+            square_mean = stats[child, SQUARES] / n
+        value = _index(chooser, mean, square_mean, np.int64(n), parent_count, count, bound,
+                       tables, rng)
         if value > best:
             best, pick, ties = value, child, 1
         elif value == best:
@@ -309,7 +337,7 @@ def _grow(nodes, stats, proven, need):
         capacity *= 2
     bigger = np.full((capacity, 4), -1, dtype=np.int64)
     bigger[: nodes.shape[0]] = nodes
-    more = np.zeros((capacity, 2))
+    more = np.zeros((capacity, stats.shape[1]))
     more[: stats.shape[0]] = stats
     flags = np.zeros(capacity, dtype=np.int8)
     flags[: proven.size] = proven

@@ -2,30 +2,41 @@
 OpenSpiel games through ``games.openspiel``, or any game with ``clone``. Slow, but general:
 n players, chance nodes, returns on any scale.
 
-One iteration: from the root, a decision node picks a child by the bandit policy's batched index
-(``bandits.POLICY_INDICES``: ``ucb1_index``, ``klucb_index``, ``thompson_index``) and a chance
-node samples an outcome by its probabilities; a node met for the first time is expanded (all
-moves added) and a uniformly random playout runs from one child drawn uniformly at random. Each
-edge keeps the visits and the sum of the rewards of the player who made its move, a return u
-mapped to [0, 1] by (u - min_utility) / (max_utility - min_utility) (draws of a zero-sum game are
-1/2). UCT's C is given for rewards in [-1, 1] as in ``mcts.games``, so the index on [0, 1] uses
-C / 2 (the same ordering); KL-UCB's c and Thompson apply as they are. Index ties are broken
-uniformly at random. The move played is the most visited root child (ties at random).
-No solver and no reward shaping here.
+One iteration: from the root, a decision node picks a child by the highest index of the
+selection policy (any record of ``bandits.make_policy``, over every child's ``bandits.Arm`` in one
+compiled call, ``_indices``) and a chance node samples an outcome by its probabilities; a node met
+for the first time is expanded (all moves added) and a uniformly random playout runs from one
+child drawn uniformly at random. Each edge keeps the visits and the sum of the rewards of the
+player who made its move (and of their squares, for policies reading the second moment), a return
+u mapped to [0, 1] by (u - min_utility) / (max_utility - min_utility) (draws of a zero-sum game
+are 1/2). UCB1's c is UCT's C for rewards in [-1, 1] as in ``mcts.games``, so the index on [0, 1]
+uses c / 2 (the same ordering); the other policies' parameters apply as they are. Index ties are
+broken uniformly at random by ``rng``; the policies draw from a compiled stream spawned from it
+(``Generator.spawn``), leaving its own draws as they were. The move played is the most visited
+root child (ties at random). No solver and no reward shaping here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
-from bandits import POLICY_INDICES
+from bandits import (
+    UCB1,
+    Arm,
+    IndexTables,
+    begin_selection,
+    index_tables,
+    policy_value,
+    reads_second_moment,
+)
+from bandits.rng import seed_state
 
-from .games import KLUCB, THOMPSON, UCT, GameSearchConfig
+from .games import GameSearchConfig
 from .playouts import MAST
-
-_NAMES = {UCT: "ucb1", KLUCB: "klucb", THOMPSON: "thompson"}
 
 
 @dataclass(frozen=True)
@@ -39,18 +50,27 @@ class GenericResult:
     playouts: int
 
 
+class _Selection(NamedTuple):
+    """The selection policy's record, its index tables and compiled random stream."""
+
+    policy: NamedTuple
+    tables: IndexTables
+    rng: np.ndarray  # uint64 [4]; the kernel stream of bandits.rng
+
+
 class _Node:
     """A position in the tree: its moves, their statistics and the child nodes reached."""
 
-    __slots__ = ("actions", "chance", "children", "counts", "sums", "visits")
+    __slots__ = ("actions", "chance", "children", "counts", "squares", "sums", "visits")
 
-    def __init__(self, state):
+    def __init__(self, state, second_moment: bool):
         outcomes = state.chance_outcomes()
         self.chance = None if outcomes is None else np.array([p for _, p in outcomes])
         moves = state.legal_actions() if outcomes is None else [a for a, _ in outcomes]
         self.actions = np.array(moves, dtype=np.int64)
         self.counts = np.zeros(len(moves), dtype=np.int64)
         self.sums = np.zeros(len(moves))
+        self.squares = np.zeros(len(moves)) if second_moment else None
         self.children: list[_Node | None] = [None] * len(moves)
         self.visits = 0
 
@@ -59,22 +79,27 @@ def check_config(config: GameSearchConfig) -> None:
     """``ValueError`` if ``config`` asks for what this search lacks (bonuses, quality, MAST)."""
     if config.rb_k > 0 or config.qb_k > 0 or config.quality or config.playout == MAST:
         raise ValueError("the generic (OpenSpiel) search supports the selection policy only: "
-                         "use uct, klucb or thompson (with c), without rb, qb, quality or mast")
+                         "drop rb, qb, quality and mast (any policy of `mctslab policies list`)")
 
 
 def generic_search(game, state, budget: int, config: GameSearchConfig,
                    rng: np.random.Generator) -> GenericResult:
     """Search ``state`` of ``game`` (``min_utility``, ``max_utility``, ``num_players``) for
-    ``budget`` playouts with ``config``'s policy and c."""
+    ``budget`` playouts with ``config``'s policy."""
     check_config(config)
     if budget < 1:
         raise ValueError(f"budget {budget} is too small; use a budget of 1 playout or more")
     if state.is_terminal() or state.chance_outcomes() is not None:
         raise ValueError("search a position where a player is to move")
     low, span = game.min_utility, (game.max_utility - game.min_utility) or 1.0
-    root = _Node(state)
+    policy = config.policy
+    if isinstance(policy, UCB1):
+        policy = policy._replace(c=policy.c / 2)
+    stream = seed_state(np.uint64(rng.spawn(1)[0].integers(2**63)))
+    selection = _Selection(policy, index_tables(budget), stream)
+    root = _Node(state, reads_second_moment(policy))
     for _ in range(budget):
-        _iterate(root, state.clone(), config, rng, low, span)
+        _iterate(root, state.clone(), selection, rng, low, span)
     best = np.flatnonzero(root.counts == root.counts.max())
     pick = int(rng.choice(best))
     visits = root.counts.astype(np.float64)
@@ -82,17 +107,17 @@ def generic_search(game, state, budget: int, config: GameSearchConfig,
                          root.sums / np.maximum(visits, 1.0), budget)
 
 
-def _iterate(root: _Node, state, config, rng, low, span) -> None:
+def _iterate(root: _Node, state, selection: _Selection, rng, low, span) -> None:
     path: list[tuple[_Node, int, int]] = []  # (node, child index, mover)
     node = root
     while not state.is_terminal():
         mover = state.current_player()
-        i = _choose(node, config, rng)
+        i = _choose(node, selection, rng)
         path.append((node, i, mover))
         state.apply(int(node.actions[i]))
         if node.children[i] is None:
             if not state.is_terminal():
-                node.children[i] = _Node(state)
+                node.children[i] = _Node(state, node.squares is not None)
             break
         node = node.children[i]
     while not state.is_terminal():
@@ -109,17 +134,34 @@ def _iterate(root: _Node, state, config, rng, low, span) -> None:
         node.counts[i] += 1
         if mover >= 0:
             node.sums[i] += rewards[mover]
+            if node.squares is not None:
+                node.squares[i] += rewards[mover] ** 2
 
 
-def _choose(node: _Node, config: GameSearchConfig, rng: np.random.Generator) -> int:
+def _choose(node: _Node, selection: _Selection, rng: np.random.Generator) -> int:
     """A chance outcome by its probability, or the child of highest index (ties at random)."""
     if node.chance is not None:
         return int(rng.choice(node.actions.size, p=node.chance))
-    index_fn = POLICY_INDICES[_NAMES[config.policy]]
-    if config.policy == THOMPSON:
-        index = index_fn(node.sums, node.counts, seed=int(rng.integers(2**63)))
-    else:
-        c = config.c / 2 if config.policy == UCT else config.c
-        index = index_fn(node.sums, node.counts, node.visits, c=c)
+    index = _indices(selection.policy, node.sums, node.squares, node.counts, node.visits,
+                     selection.tables, selection.rng)
     best = np.flatnonzero(index == index.max())
     return int(best[0] if best.size == 1 else rng.choice(best))
+
+
+@njit(cache=True)
+def _indices(policy, sums, squares, counts, parent_count, tables, rng):
+    """The index of every child of one selection: ``policy_value`` of the record that
+    ``begin_selection`` gives, over the Arm of child i with mean sums[i] / counts[i] (and
+    squares[i] / counts[i], unless ``squares`` is None), t = ``parent_count``, K = the
+    children; the kernel stream ``rng`` (uint64 [4]) advances."""
+    chooser = begin_selection(policy, rng)
+    out = np.empty(sums.shape[0])
+    for i in range(sums.shape[0]):
+        n = counts[i]
+        inverse = tables.inverse[n]
+        square_mean = 0.0
+        if squares is not None:
+            square_mean = squares[i] * inverse
+        arm = Arm(sums[i] * inverse, square_mean, n, parent_count, sums.shape[0])
+        out[i] = policy_value(chooser, arm, tables, rng)
+    return out

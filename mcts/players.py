@@ -1,14 +1,14 @@
 """Player specs: strings such as ``uct``, ``uct+qb``, ``uct(c=0.8)+rb(k=8)+qb(k=2,a=online)``,
-``thompson+qb``, ``klucb``, ``uct+quality``, parsed into a ``GameSearchConfig`` for one game.
+``thompson+qb``, ``klucb``, ``ucbv(zeta=2)+mast``, ``uct+quality``, parsed into a
+``GameSearchConfig`` for one game.
 
 Grammar: ``part ("+" part)*`` with ``part = name ["(" key=value ("," key=value)* ")"]``; the first
 part is the selection policy, the others enhancements, each at most once:
 
 | part | meaning | parameters (default) |
 |---|---|---|
-| ``uct`` | UCT, mean + C sqrt(ln t / T_i) | c (the game's C, ``mcts.presets``) |
-| ``klucb`` | KL-UCB on rewards mapped to [0, 1] | c of ln t + c ln ln t (0) |
-| ``thompson`` | Thompson sampling, Beta posterior on [0, 1] | none |
+| ``ucb1``, alias ``uct`` | UCT, mean + C sqrt(ln t / T_i) on the rewards | c (the game's C) |
+| any other policy | its index (``mctslab policies list``) on rewards in [0, 1] | the registry's |
 | ``rb`` | Relative Bonus (seed 000 Eq. 6) | k (the game's k_RB), a (0.25 or ``online``) |
 | ``qb`` | Qualitative Bonus (seed 000 Eq. 8) | k (the game's k_QB), a (0.25 or ``online``) |
 | ``quality`` | reward = terminal quality alone (seed 000 Table 4) | none |
@@ -24,21 +24,24 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
+from bandits import POLICIES, make_policy
 from games import Game
 from games.openspiel import PREFIX
 
-from .games import POLICIES, UCT, GameSearchConfig, SearchResult, search
+from .games import GameSearchConfig, SearchResult, search
 from .generic import GenericResult, check_config, generic_search
 from .playouts import MAST, UNIFORM
 from .presets import preset
 from .rewards import ONLINE
 
-_PARAMETERS = {"uct": ("c",), "klucb": ("c",), "thompson": (), "rb": ("k", "a"),
-               "qb": ("k", "a"), "quality": (), "mast": ("eps",), "random": ()}
-_PART = re.compile(r"([a-z]+)(?:\((.*)\))?")
+_ALIASES = {"uct": "ucb1"}  # the seed's name for UCB1 in trees
+_ENHANCEMENTS = {"rb": ("k", "a"), "qb": ("k", "a"), "quality": (), "mast": ("eps",),
+                 "random": ()}
+_PART = re.compile(r"([a-z][a-z0-9_]*)(?:\((.*)\))?")
 _MAST_EPSILON = 0.1  # for games whose preset has no MAST
 
 
@@ -59,41 +62,51 @@ class Player:
 def parse_player(spec: str, game: str) -> Player:
     """The player ``spec`` describes in the game named ``game`` (whose presets fill defaults)."""
     text = "".join(spec.split())
-    parts = [_parse_part(part, spec) for part in text.split("+")] if text else []
-    if not parts or parts[0][0] not in POLICIES:
+    policies = _policy_parameters()
+    parts = [_parse_part(part, spec, policies) for part in text.split("+")] if text else []
+    if not parts or parts[0][0] not in policies:
         raise ValueError(f"player spec {spec!r} must start with a selection policy: "
-                         f"one of {', '.join(POLICIES)} (e.g. uct+qb)")
+                         f"one of {', '.join(policies)} (e.g. uct+qb)")
     names = [name for name, _ in parts]
     for name in set(names):
         if names.count(name) > 1:
             raise ValueError(f"player spec {spec!r} names {name!r} twice; give each part once")
-    if sum(name in POLICIES for name in names) > 1:
+    if sum(name in policies for name in names) > 1:
         raise ValueError(f"player spec {spec!r} names two selection policies; keep one")
     for a, b in (("quality", "rb"), ("quality", "qb"), ("mast", "random")):
         if a in names and b in names:
             raise ValueError(f"player spec {spec!r} combines {a!r} and {b!r}, which exclude each "
                              f"other; drop one")
-    config = _config(dict(parts), game)
+    config = _config(parts[0], dict(parts[1:]), game)
     if game.startswith(PREFIX):
         check_config(config)
     return Player(text, config)
 
 
-def _parse_part(part: str, spec: str) -> tuple[str, dict[str, str]]:
+def _policy_parameters() -> dict[str, tuple[str, ...]]:
+    """The selection policies a spec may start with (the registry's and the aliases) and the
+    parameters each takes."""
+    names = {**{name: name for name in POLICIES}, **_ALIASES}
+    return {name: POLICIES[target].parameters for name, target in names.items()}
+
+
+def _parse_part(part: str, spec: str, policies: dict[str, tuple[str, ...]]
+                ) -> tuple[str, dict[str, str]]:
     match = _PART.fullmatch(part)
     name = part.partition("(")[0]
-    if name not in _PARAMETERS:
+    parameters = {**policies, **_ENHANCEMENTS}
+    if name not in parameters:
         raise ValueError(f"unknown part {name!r} in player spec {spec!r}; "
-                         f"known parts: {', '.join(_PARAMETERS)}")
+                         f"known parts: {', '.join(parameters)}")
     if match is None:
         raise ValueError(f"cannot read {part!r} in player spec {spec!r}; write parameters as "
                          f"{name}(key=value,...)")
     params = {}
     for item in filter(None, (match.group(2) or "").split(",")):
         key, sep, value = item.partition("=")
-        if key not in _PARAMETERS[name] or not sep:
-            allowed = (f"takes {', '.join(_PARAMETERS[name])} (as key=value)"
-                       if _PARAMETERS[name] else "takes no parameters")
+        if key not in parameters[name] or not sep:
+            allowed = (f"takes {', '.join(parameters[name])} (as key=value)"
+                       if parameters[name] else "takes no parameters")
             raise ValueError(f"bad parameter {item!r} of {name!r} in player spec {spec!r}; "
                              f"{name} {allowed}")
         params[key] = value
@@ -121,13 +134,20 @@ def _weight(name: str, value: str) -> float:
     return _number(name, "a", value, 0.0)
 
 
-def _config(parts: dict[str, dict[str, str]], game: str) -> GameSearchConfig:
+def _policy(name: str, params: dict[str, str], game: str) -> NamedTuple:
+    """The record of the selection policy ``name`` with the spec's parameters, numbers >= 0;
+    UCB1's c defaults to the game's C."""
+    name = _ALIASES.get(name, name)
+    values = {key: _number(name, key, value, 0.0) for key, value in params.items()}
+    if name == "ucb1":
+        values.setdefault("c", preset(game).c)
+    return make_policy(name, **values)
+
+
+def _config(policy: tuple[str, dict[str, str]], parts: dict[str, dict[str, str]],
+            game: str) -> GameSearchConfig:
     defaults = preset(game)
-    policy_name = next(name for name in parts if name in POLICIES)
-    policy = POLICIES[policy_name]
-    c_default = defaults.c if policy == UCT else 0.0
-    c = _number(policy_name, "c", parts[policy_name].get("c", str(c_default)), 0.0)
-    config = GameSearchConfig(c=c, policy=policy, playout=defaults.playout,
+    config = GameSearchConfig(policy=_policy(*policy, game), playout=defaults.playout,
                               epsilon=defaults.epsilon)
     for bonus, k_default in (("rb", defaults.rb_k), ("qb", defaults.qb_k)):
         if bonus in parts:

@@ -1,6 +1,6 @@
 """Playout rewards of the game MCTS: the outcome, the quality-based bonuses of seed 000 (Eqs.
-4-10), the terminal-quality reward of its Table 4, and the map onto [0, 1] for the policies that
-need Bernoulli-scale rewards (KL-UCB, Thompson).
+4-10), the terminal-quality reward of its Table 4, and the map onto [0, 1] that every selection
+policy but UCB1 reads (``mcts.games``).
 
 The winner of a playout receives ``winner_reward`` and the loser its negation; a draw is 0.
 - Outcome: 1.
@@ -16,7 +16,7 @@ The winner of a playout receives ``winner_reward`` and the loser its negation; a
 
 Map to [0, 1]: a shaped reward lies in [-R, R] with R = 1 + sum of the enabled bonus weights
 (R = 1 without bonuses or with the quality reward); an online weight a' is counted as 1 there
-and a reward beyond [-R, R] (a' > 1, rare) is clipped to it, for KL-UCB and Thompson only. A
+and a reward beyond [-R, R] (a' > 1, rare) is clipped to it, for those policies only. A
 node's mean m maps to p = (m + R) / (2R), so a draw is 1/2, a plain win 1/2 + 1/(2R).
 """
 

@@ -2,9 +2,12 @@
 
 import pytest
 
+from bandits import make_policy
 from games import get_game
-from mcts.games import KLUCB, LOSS, ONLINE, THOMPSON, WIN, GameSearchConfig, search
+from mcts.games import LOSS, ONLINE, WIN, GameSearchConfig, search
 from mcts.playouts import MAST, UNIFORM
+
+KLUCB, THOMPSON = make_policy("klucb"), make_policy("thompson")
 
 
 def board(size, **cells):
@@ -15,7 +18,7 @@ def board(size, **cells):
 
 
 @pytest.mark.parametrize("config", [
-    GameSearchConfig(), GameSearchConfig(policy=KLUCB, c=0.0, qb_k=2.0),
+    GameSearchConfig(), GameSearchConfig(policy=KLUCB, qb_k=2.0),
     GameSearchConfig(policy=THOMPSON, playout=MAST, epsilon=0.7),
 ], ids=["uct", "klucb+qb", "thompson+mast"])
 def test_breakthrough_win_in_one_is_proven_and_played(config):
@@ -27,7 +30,7 @@ def test_breakthrough_win_in_one_is_proven_and_played(config):
 
 
 @pytest.mark.parametrize("config", [
-    GameSearchConfig(), GameSearchConfig(policy=KLUCB, c=0.0), GameSearchConfig(policy=THOMPSON),
+    GameSearchConfig(), GameSearchConfig(policy=KLUCB), GameSearchConfig(policy=THOMPSON),
 ], ids=["uct", "klucb", "thompson"])
 def test_breakthrough_must_stop_the_runner(config):
     """Black threatens b2-b1 (and a1/c1); White's only defence is capturing b2 with a1 or c1,
@@ -74,7 +77,7 @@ def test_expansion_proves_a_win_in_one_at_once():
     GameSearchConfig(), GameSearchConfig(rb_k=8.0), GameSearchConfig(qb_k=2.0, qb_a=ONLINE),
     GameSearchConfig(rb_k=8.0, rb_a=ONLINE, qb_k=2.0, playout=UNIFORM),
     GameSearchConfig(playout=MAST, epsilon=0.7), GameSearchConfig(quality=True),
-    GameSearchConfig(policy=KLUCB, c=0.0, qb_k=2.0), GameSearchConfig(policy=THOMPSON, rb_k=8.0),
+    GameSearchConfig(policy=KLUCB, qb_k=2.0), GameSearchConfig(policy=THOMPSON, rb_k=8.0),
 ])
 def test_budget_and_seed_determine_the_search(config):
     game = get_game("breakthrough")

@@ -3,14 +3,16 @@
 import numpy as np
 import pytest
 
-from mcts.games import KLUCB, THOMPSON, UCT, GameSearchConfig
+from bandits import POLICIES, make_policy
+from mcts.games import GameSearchConfig
 from mcts.generic import generic_search
 
 pytest.importorskip("pyspiel")
 from games.openspiel import load_openspiel
 
-CONFIGS = [GameSearchConfig(policy=UCT, c=0.8), GameSearchConfig(policy=KLUCB, c=0.0),
-           GameSearchConfig(policy=THOMPSON)]
+CONFIGS = [GameSearchConfig(policy=make_policy("ucb1", c=0.8)),
+           GameSearchConfig(policy=make_policy("klucb")),
+           GameSearchConfig(policy=make_policy("thompson"))]
 
 
 def play(game, moves):
@@ -55,3 +57,15 @@ def test_chance_games_and_refusals():
         load_openspiel("no_such_game")
     with pytest.raises(ValueError, match="simultaneous"):
         load_openspiel("matrix_rps")
+
+
+@pytest.mark.parametrize("name", list(POLICIES))
+def test_every_registered_policy_plays_legal_tic_tac_toe(name):
+    game = load_openspiel("tic_tac_toe")
+    rng = np.random.default_rng(3)
+    config = GameSearchConfig(policy=make_policy(name))
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        result = generic_search(game, state, 40, config, rng)
+        assert result.action in state.legal_actions() and result.visits.sum() == 40
+        state.apply(result.action)
