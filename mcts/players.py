@@ -9,6 +9,7 @@ part is the selection policy, the others enhancements, each at most once:
 |---|---|---|
 | ``ucb1``, alias ``uct`` | UCT, mean + C sqrt(ln t / T_i) on the rewards | c (the game's C) |
 | any other policy | its index (``mctslab policies list``) on rewards in [0, 1] | the registry's |
+| ``package.module:object`` | a plug-in policy (docs/extending.md), likewise | its record's |
 | ``rb`` | Relative Bonus (seed 000 Eq. 6) | k (the game's k_RB), a (0.25 or ``online``) |
 | ``qb`` | Qualitative Bonus (seed 000 Eq. 8) | k (the game's k_QB), a (0.25 or ``online``) |
 | ``quality`` | reward = terminal quality alone (seed 000 Table 4) | none |
@@ -28,7 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from bandits import POLICIES, make_policy
+from bandits import POLICIES, get_policy, make_policy
 from games import Game
 from games.openspiel import PREFIX
 
@@ -41,7 +42,8 @@ from .rewards import ONLINE
 _ALIASES = {"uct": "ucb1"}  # the seed's name for UCB1 in trees
 _ENHANCEMENTS = {"rb": ("k", "a"), "qb": ("k", "a"), "quality": (), "mast": ("eps",),
                  "random": ()}
-_PART = re.compile(r"([a-z][a-z0-9_]*)(?:\((.*)\))?")
+# a part's name: a registry name, or a plug-in policy package.module:object (docs/extending.md)
+_PART = re.compile(r"([A-Za-z_][\w.]*(?::[A-Za-z_]\w*)?)(?:\((.*)\))?")
 _MAST_EPSILON = 0.1  # for games whose preset has no MAST
 
 
@@ -63,6 +65,9 @@ def parse_player(spec: str, game: str) -> Player:
     """The player ``spec`` describes in the game named ``game`` (whose presets fill defaults)."""
     text = "".join(spec.split())
     policies = _policy_parameters()
+    first = text.split("+")[0].partition("(")[0]
+    if ":" in first:
+        policies[first] = get_policy(first).parameters
     parts = [_parse_part(part, spec, policies) for part in text.split("+")] if text else []
     if not parts or parts[0][0] not in policies:
         raise ValueError(f"player spec {spec!r} must start with a selection policy: "

@@ -19,6 +19,8 @@ from experiments.cli import main
 from experiments.curve import Curve
 from experiments.failure import search_config, tree_instance
 from experiments.study import read_study
+from games.registry import get_game
+from mcts.players import parse_player
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ["--runs", "20", "--max-budget", "64", "--branching", "2", "--depth", "4", "--seed", "3"]
@@ -159,3 +161,16 @@ class _Probe(NamedTuple):
     """Stands in for a user's record class in the cache-index test."""
 
     c: float = 0.0
+
+
+def test_player_specs_take_a_plugin_policy(examples):
+    """A plug-in policy plays Breakthrough legally through a player spec (the game engine reads
+    it on the unit reward scale, as it does every policy but its own UCT)."""
+    game = get_game("breakthrough")
+    player = parse_player("my_ucb1:policy(c=0.8)", "breakthrough")
+    assert player.config.policy.c == 0.8
+    state = game.new_initial_state()
+    for ply in range(6):
+        result = player.search(game, state, 100, ply)
+        assert result.action in state.legal_actions() and result.visits.sum() > 0
+        state.apply(result.action)
