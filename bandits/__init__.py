@@ -41,13 +41,10 @@ from .tables import IndexTables, index_tables
 from .thompson import thompson_challenger, thompson_index, thompson_value
 from .ucb1 import ucb1_index, ucb1_value
 
-POLICY_INDICES = {"ucb1": ucb1_index, "klucb": klucb_index, "thompson": thompson_index}
-
 __all__ = [
     "KLUCB",
     "MOSS",
     "POLICIES",
-    "POLICY_INDICES",
     "PUCT",
     "UCB1",
     "UCBV",
