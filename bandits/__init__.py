@@ -1,8 +1,10 @@
-"""Bandit selection indices of seed 001 (Eqs. 1-3 and 6-8) as batched pure functions.
+"""Bandit selection policies for the compiled engines.
 
-Every policy has one scalar core ``<policy>_value(mean, count, parent_count, c, tables, rng)``
-and a batched ``<policy>_index`` looping over that core. Compiled engines take a policy as a
-typed parameter tuple (``make_policy("ucb1", c=...)``) and call ``policy_value(policy, ...)``.
+A policy is a typed parameter record (``make_policy("ucb1", c=...)``, names and defaults in
+``POLICIES``, ``mctslab policies list``) whose index over an :class:`Arm` engines compute by
+``policy_value(policy, arm, tables, rng)``, dispatched on the record's type at compile time;
+a user's policy comes in as a :class:`Policy` (``bandits.plugins``, docs/extending.md). Seed
+001's three (Eqs. 1-3 and 6-8) also have batched ``<policy>_index`` functions for plain arrays.
 """
 
 from . import kernel_cache  # noqa: F401  (first: where the kernels below are cached)
