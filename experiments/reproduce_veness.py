@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .pool import LOCAL_CLUSTER, default_workers
-from .storage import write_table
+from .store import write_table
 from .veness import PANELS, SCALES, Panel, run_veness, score_summary
 
 ROUGHLY = 1.1  # "roughly" in a ratio statement: its range widened by this factor both ways

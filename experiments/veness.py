@@ -48,7 +48,7 @@ from games.pig_solver import solve_pig
 from mcts.stochastic import StochasticConfig, play, search
 
 from .pool import check_options, completed
-from .storage import write_table
+from .store import write_table
 
 TECHNIQUES = ("cv", "crn", "av")
 METHODS = tuple("+".join(("uct",) + combo) for r in range(4)

@@ -11,7 +11,7 @@ import pytest
 from experiments import veness
 from experiments.cli import main
 from experiments.reproduce_veness import equivalent_budget, equivalent_ratios, gains, isotonic
-from experiments.storage import write_table
+from experiments.store import write_table
 from experiments.veness import (
     METHODS,
     PANELS,
