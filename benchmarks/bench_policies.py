@@ -1,10 +1,10 @@
 """Cost of the bandit policies inside the compiled search: ns per playout, single thread.
 
 One run is ``mcts.synthetic.search`` with a budget of ``--playouts`` playouts on a constant(1,5)
-tree, b = 4, d = 8, plain adjuster (or ``--adjuster``); its time is divided by the playouts it simulated (a run ends
-early once its root is solved). Each figure is the median over ``--repeats`` runs (different
-seeds, policies interleaved so that load from other processes hits all alike); the ratio to UCB1
-is the ratio of medians. Kernels are cached per version of the compiled sources
+tree, b = 4, d = 8, plain adjuster (or ``--adjuster``); its time is divided by the playouts it
+simulated (a run ends early once its root is solved). Each figure is the median over ``--repeats``
+runs (different seeds, policies interleaved so that load from other processes hits all alike); the
+ratio to UCB1 is the ratio of medians. Kernels are cached per version of the compiled sources
 (``bandits.kernel_cache``), so an edit anywhere in them is measured compiled afresh.
 
     python benchmarks/bench_policies.py [--playouts N] [--repeats K] [--adjuster NAME] [--json]
