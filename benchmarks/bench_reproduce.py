@@ -14,7 +14,7 @@ import time
 from collections import defaultdict
 
 from experiments.failure import simulate_block
-from experiments.imagawa import imagawa_study
+from experiments.papers.imagawa import imagawa_study
 
 SAMPLE_TREES = 4
 

@@ -13,7 +13,7 @@ import time
 
 import pandas as pd
 
-from experiments.veness import PANELS, game_scores, score_summary
+from experiments.papers.veness import PANELS, game_scores, score_summary
 
 
 def compare(panel, budgets, games, methods=("uct", "uct+cv+crn"), seed=2011):

@@ -1,4 +1,5 @@
-"""Studies and runners: failure-rate curves, storage, statistics and the ``mctslab`` command."""
+"""Studies and runners: failure-rate curves, the results store, the ``mctslab`` command; the
+seed papers' studies are in ``experiments.papers``."""
 
 from .curve import Curve
 from .failure import failure_block, failure_counts, failure_rate

@@ -4,7 +4,7 @@
 Workers only compute (``count_failures``) and send back a few integers per shard; this process
 writes every shard's file as soon as its result arrives, so the files never depend on where a
 shard ran, and a run killed at any moment loses at most the shards in flight. Shards already
-stored are skipped; damaged files (see ``storage.read_shard``) are recomputed, and so are files
+stored are skipped; damaged files (see ``study_store.read_shard``) are recomputed, and so are files
 of another random-stream version of the engine (with a line saying so).
 """
 
@@ -23,14 +23,14 @@ from mcts import STREAM_VERSION
 
 from .pool import check_options, completed
 from .shards import Shard, count_failures
-from .storage import (
+from .study import Study
+from .study_store import (
     claim_folder,
     read_shard,
     remove_temporary_files,
     stored_stream_version,
     write_shard,
 )
-from .study import Study
 
 
 @dataclass(frozen=True)

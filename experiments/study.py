@@ -37,7 +37,7 @@ import pandas as pd
 
 from .curve import Curve
 from .shards import Shard, plan_shards
-from .storage import read_shard, read_study_file, shard_path
+from .study_store import read_shard, read_study_file, shard_path
 
 DEFAULT_BLOCK = 100
 CURVE_KEYS = {

@@ -11,10 +11,10 @@ Score: sum_c 100 progress_c / height_c, so a finished column is worth 100 and th
 one score scale: its UCB constant 5500 would be about 100 standard deviations of a 5-turn
 final score on ours (sd about 55), so UCT explores nearly uniformly, while its control-variate
 constant 6.0 would be less than a tenth of what a bust costs here. Both are therefore set by
-measurement on our scale (``experiments.veness``, 5 turns): UCT scores the same for c from 100
-to 5500 at 16 and 64 simulations, and at 256 simulations 283, 290, 286 and 279 (+-5, 600 games
-each) for c = 100, 300, 1100 and 5500, against 236 for c = 30; so the registry's c is 300 (about 6
-standard deviations, as Pig's 100 is about 4). The offline control-variate constant
+measurement on our scale (``experiments.papers.veness``, 5 turns): UCT scores the same for c
+from 100 to 5500 at 16 and 64 simulations, and at 256 simulations 283, 290, 286 and 279 (+-5,
+600 games each) for c = 100, 300, 1100 and 5500, against 236 for c = 30; so the registry's c is
+300 (about 6 standard deviations, as Pig's 100 is about 4). The offline control-variate constant
 -Cov[X, Y] / Var[Y] of default-policy playouts is 77 (a bust costs about 77 points; the bust
 count explains 73% of a playout's variance). It matters: UCT+CV scores 260 and 288 at 16 and
 64 simulations with 77, but 228 and 261, base UCT's 225 and 261, with seed 003's 6.0 (500

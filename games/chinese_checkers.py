@@ -14,8 +14,8 @@ by its own pieces: all 6 of its pieces home, or fewer with the rest of the targe
 opponent pieces that never left (the seed's framework ``tpepels/mcts_gameframe`` counts the
 occupied cells of the target, whoever holds them). Without that rule a losing player spoils:
 it keeps pieces in its starting triangle, the opponent can never complete its target, and games
-between low-budget UCT players ran to the draw (``experiments.pepels``). The game is drawn after
-``DRAW_AFTER`` plies (DESIGN §9: 1000 moves). A player to move without a move (all pieces
+between low-budget UCT players ran to the draw (``experiments.papers.pepels``). The game is drawn
+after ``DRAW_AFTER`` plies (DESIGN §9: 1000 moves). A player to move without a move (all pieces
 walled in; never seen in random play) loses, as in the seed's framework.
 
 Coordinates: axial (q, r), s = -q - r; the star is the union of the triangles {q, r, s >= -3}

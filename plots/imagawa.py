@@ -6,7 +6,7 @@ import pandas as pd
 
 from bandits import POLICIES as POLICY_REGISTRY
 from enhancements import ADJUSTERS as ADJUSTER_REGISTRY
-from experiments.imagawa import (
+from experiments.papers.imagawa.study import (
     ADJUSTERS,
     ALL_ADJUSTER_TREES,
     CONSTANT_TREES,

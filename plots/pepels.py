@@ -1,5 +1,5 @@
 """Seed 000's bonus slope k: win rate against k from stored match results
-(``experiments.reproduce_pepels``)."""
+(``experiments.papers.pepels``)."""
 
 from __future__ import annotations
 

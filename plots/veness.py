@@ -1,12 +1,12 @@
-"""Seed 003's Figs. 1 and 2 from computed results (``experiments.veness``); Fig. 2 is drawn one
-panel (game) at a time."""
+"""Seed 003's Figs. 1 and 2 from computed results (``experiments.papers.veness``); Fig. 2 is
+drawn one panel (game) at a time."""
 
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from experiments.veness import METHODS
+from experiments.papers.veness.study import METHODS
 
 from .style import new_figure
 

@@ -6,7 +6,7 @@ import math
 import pandas as pd
 import pytest
 
-from experiments.pepels_verdicts import (
+from experiments.papers.pepels.verdicts import (
     combined_better,
     headline_verdicts,
     paper_pooled,

@@ -4,10 +4,9 @@ the report are written, and a second run resumes without recomputing."""
 import pandas as pd
 import pytest
 
-from experiments import imagawa
 from experiments.cli import main
-from experiments.imagawa import imagawa_study
-from experiments.reproduce_imagawa import reproduce_imagawa
+from experiments.papers import imagawa
+from experiments.papers.imagawa import imagawa_study, reproduce_imagawa
 
 
 def test_study_covers_every_curve_of_figs_3_to_9():
@@ -57,7 +56,7 @@ def test_bad_options_are_one_line(argv, words, capsys, tmp_path):
 def test_welch_is_scipys_test_with_exact_rates_where_nothing_varies():
     from scipy import stats
 
-    from experiments.imagawa import welch
+    from experiments.papers.imagawa import welch
 
     a = pd.DataFrame({"failure_rate": [0.3, 0.0, 1.0], "std": [0.46, 0.0, 0.0],
                       "runs": [100, 50, 50]})

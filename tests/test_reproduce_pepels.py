@@ -3,9 +3,11 @@ written from the stored tournaments, and a second run resumes without replaying 
 
 import pandas as pd
 
-from experiments import pepels
 from experiments.cli import main
-from experiments.pepels import (
+from experiments.papers import pepels
+from experiments.papers.pepels import reproduce_pepels
+from experiments.papers.pepels.report import AMAZONS_OPENING_MOVES
+from experiments.papers.pepels.study import (
     ENHANCED,
     GAMES,
     PAPER,
@@ -16,7 +18,6 @@ from experiments.pepels import (
     K,
     pepels_matches,
 )
-from experiments.reproduce_pepels import AMAZONS_OPENING_MOVES, reproduce_pepels
 from games import get_game
 
 TINY = {"budgets": (10, 20), "games": 2, "quality_games": 2, "block": 1,

@@ -4,7 +4,7 @@ with non-overlapping 95% intervals over 3000 games (Pig, 10 turns, the same dice
 import pandas as pd
 import pytest
 
-from experiments.veness import PANELS, game_scores, score_summary
+from experiments.papers.veness import PANELS, game_scores, score_summary
 
 
 @pytest.mark.slow

@@ -10,12 +10,18 @@ import pyarrow.parquet as pq
 import pytest
 from scipy.stats import ttest_ind_from_stats
 
-from experiments import storage
+from experiments import store
 from experiments.cli import main
 from experiments.curve import Curve
 from experiments.shards import curve_seed, plan_shards
-from experiments.storage import claim_folder, read_shard, shard_path, write_shard
 from experiments.study import CURVE_KEYS, Study, load_results, read_study, study_status
+from experiments.study_store import (
+    SHARD_FOLDER,
+    claim_folder,
+    read_shard,
+    shard_path,
+    write_shard,
+)
 
 STUDY = """
 [study]
@@ -116,10 +122,10 @@ def test_write_is_atomic(study_file, tmp_path, monkeypatch):
         file.write(b"PAR1 half a file")
         raise OSError("disk full")
 
-    monkeypatch.setattr(storage.pq, "write_table", crash)
+    monkeypatch.setattr(store.pq, "write_table", crash)
     with pytest.raises(OSError):
         write_shard(folder, shard, [0, 0, 0, 0])
-    assert list((folder / storage.SHARD_FOLDER).iterdir()) == []
+    assert list((folder / SHARD_FOLDER).iterdir()) == []
 
 
 def test_damaged_shard_files_are_rejected(study_file, tmp_path):

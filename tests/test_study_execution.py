@@ -20,8 +20,14 @@ from experiments.cli import main
 from experiments.execution import run_study
 from experiments.failure import failure_block
 from experiments.shards import count_failures
-from experiments.storage import SHARD_FOLDER, claim_folder, read_shard, shard_path, write_shard
 from experiments.study import load_results, open_study, read_study
+from experiments.study_store import (
+    SHARD_FOLDER,
+    claim_folder,
+    read_shard,
+    shard_path,
+    write_shard,
+)
 from mcts import STREAM_VERSION
 
 # About 200 small shards: enough that a run is still writing them a moment after it started.

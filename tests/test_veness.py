@@ -8,20 +8,24 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments import veness
 from experiments.cli import main
-from experiments.reproduce_veness import equivalent_budget, equivalent_ratios, gains, isotonic
-from experiments.storage import write_table
-from experiments.veness import (
+from experiments.papers import veness
+from experiments.papers.veness import (
     METHODS,
     PANELS,
     Effort,
     Fig1Scale,
-    StochasticConfig,
     bias_variance,
+    equivalent_budget,
+    equivalent_ratios,
+    gains,
+    isotonic,
     score_summary,
 )
+from experiments.papers.veness.run import point_key, point_store, stored_estimates, stored_point
+from experiments.store import write_table
 from games import get_game
+from mcts.stochastic import StochasticConfig
 
 
 def test_methods_are_every_combination():
@@ -92,6 +96,15 @@ def test_equivalent_ratios_and_gains_by_hand():
     assert table.loc["uct+cv", "se"] == pytest.approx(np.sqrt(4 * 4 / 4) / 2)
 
 
+def use_panels(monkeypatch, panels: dict) -> None:
+    """Make ``PANELS`` (one dictionary, shared by every module of the paper) ``panels``."""
+    for game in list(PANELS):
+        if game not in panels:
+            monkeypatch.delitem(PANELS, game)
+    for game, panel in panels.items():
+        monkeypatch.setitem(PANELS, game, panel)
+
+
 TINY_PANELS = {
     "pig": dataclasses.replace(PANELS["pig"], turns=3, quick=Effort((4, 8), 6)),
     "cantstop": dataclasses.replace(PANELS["cantstop"], turns=1, quick=Effort((4, 8), 4)),
@@ -101,8 +114,7 @@ TINY_PANELS = {
 
 def test_reproduce_veness_cli_writes_report_and_resumes(tmp_path, monkeypatch):
     monkeypatch.setitem(veness.SCALES, "quick", Fig1Scale((2, 8), 10))
-    monkeypatch.setattr(veness, "PANELS", TINY_PANELS)
-    monkeypatch.setattr("experiments.reproduce_veness.PANELS", TINY_PANELS)
+    use_panels(monkeypatch, TINY_PANELS)
     out = tmp_path / "veness"
     argv = ["reproduce", "veness", "--out", str(out), "--workers", "1"]
     assert main(argv) == 0
@@ -135,44 +147,44 @@ def test_reproduce_veness_refuses_fewer_than_one_worker(tmp_path, capsys, worker
 def test_changed_settings_recompute_a_point(tmp_path, monkeypatch):
     """A point stored with other settings (here the offline constant) is computed again."""
     panel = TINY_PANELS["cantstop"]
-    path = veness._score_file(tmp_path, panel, "uct+cv", 4)
-    write_table(veness.game_scores(panel, "uct+cv", 4, 3, 5), path)
-    assert veness._stored_point(path, panel, "uct+cv", 3, 5) is not None
-    assert veness._stored_point(path, panel, "uct+cv", 3, 6) is None
+    point_store(tmp_path, panel).write(point_key("uct+cv", 4),
+                                       veness.game_scores(panel, "uct+cv", 4, 3, 5))
+    assert stored_point(tmp_path, panel, "uct+cv", 4, 3, 5) is not None
+    assert stored_point(tmp_path, panel, "uct+cv", 4, 3, 6) is None
     other = dataclasses.replace(panel, cv_offline=1.0)
-    assert veness._stored_point(path, other, "uct+cv", 3, 5) is None
+    assert stored_point(tmp_path, other, "uct+cv", 4, 3, 5) is None
 
 
 def test_damaged_point_is_computed_again(tmp_path):
     panel = TINY_PANELS["cantstop"]
-    path = veness._score_file(tmp_path, panel, "uct+cv", 4)
+    path = point_store(tmp_path, panel).path(point_key("uct+cv", 4))
     path.parent.mkdir(parents=True)
     path.write_bytes(b"PAR1 cut short")
-    assert veness._stored_point(path, panel, "uct+cv", 3, 5) is None
+    assert stored_point(tmp_path, panel, "uct+cv", 4, 3, 5) is None
     write_table(veness.game_scores(panel, "uct+cv", 4, 3, 5), path)
-    assert veness._stored_point(path, panel, "uct+cv", 3, 5) is not None
+    assert stored_point(tmp_path, panel, "uct+cv", 4, 3, 5) is not None
 
 
 def test_fig1_estimates_of_another_scale_or_seed_are_computed_again(tmp_path, monkeypatch):
-    monkeypatch.setattr(veness, "PANELS", TINY_PANELS)
-    plan, turns, path = Fig1Scale((2, 4), 3), TINY_PANELS["pig"].turns, tmp_path / "fig1.parquet"
-    write_table(pd.concat([veness.first_turn_estimates(turns, plan.budgets, plan.runs, method, 5)
-                           for method in TINY_PANELS["pig"].methods]), path)
-    assert veness._stored_estimates(path, plan, turns, 5) is not None
-    assert veness._stored_estimates(path, plan, turns, 6) is None  # another seed
-    assert veness._stored_estimates(path, Fig1Scale((2, 4), 4), turns, 5) is None  # more runs
-    assert veness._stored_estimates(path, Fig1Scale((2, 8), 3), turns, 5) is None  # budgets
-    assert veness._stored_estimates(path, plan, turns + 1, 5) is None
+    use_panels(monkeypatch, TINY_PANELS)
+    plan, turns = Fig1Scale((2, 4), 3), TINY_PANELS["pig"].turns
+    path = write_table(pd.concat([
+        veness.first_turn_estimates(turns, plan.budgets, plan.runs, method, 5)
+        for method in TINY_PANELS["pig"].methods]), tmp_path / "fig1_estimates.parquet")
+    assert stored_estimates(tmp_path, plan, turns, 5) is not None
+    assert stored_estimates(tmp_path, plan, turns, 6) is None  # another seed
+    assert stored_estimates(tmp_path, Fig1Scale((2, 4), 4), turns, 5) is None  # more runs
+    assert stored_estimates(tmp_path, Fig1Scale((2, 8), 3), turns, 5) is None  # budgets
+    assert stored_estimates(tmp_path, plan, turns + 1, 5) is None
     path.write_bytes(b"PAR1 cut short")
-    assert veness._stored_estimates(path, plan, turns, 5) is None
+    assert stored_estimates(tmp_path, plan, turns, 5) is None
 
 
 def test_local_dask_cluster_stores_the_same_scores(tmp_path, monkeypatch):
     """Points computed on a LocalCluster (``--scheduler local``) are those of one process."""
     monkeypatch.setitem(veness.SCALES, "quick", Fig1Scale((2,), 4))
-    monkeypatch.setattr(veness, "PANELS", {
-        game: dataclasses.replace(TINY_PANELS[game], quick=Effort((4,), 2))
-        for game in ("pig", "cantstop")})
+    use_panels(monkeypatch, {game: dataclasses.replace(TINY_PANELS[game], quick=Effort((4,), 2))
+                             for game in ("pig", "cantstop")})
     _, here = veness.run_veness(tmp_path / "here", workers=1, seed=7)
     _, there = veness.run_veness(tmp_path / "there", workers=2, scheduler="local", seed=7)
     columns = ["panel", "method", "budget", "game", "score"]

@@ -58,7 +58,7 @@ def run(args) -> int:
     rate, stderr = rates(curve, failures)
     frame = curve_frame(curve, failures) if args.out or args.plot or not args.json else None
     if args.out:
-        from experiments.storage import write_table
+        from experiments.store import write_table
 
         write_table(frame.assign(**_config_columns(curve, args.seed)), args.out)
     if args.plot:

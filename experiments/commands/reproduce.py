@@ -6,7 +6,7 @@ import sys
 
 
 def _imagawa(args):
-    from experiments.reproduce_imagawa import reproduce_imagawa
+    from experiments.papers.imagawa import reproduce_imagawa
 
     return reproduce_imagawa(args.out or f"results/imagawa-{args.scale}", args.scale,
                              workers=args.workers, scheduler=args.scheduler, seed=args.seed,
@@ -15,14 +15,14 @@ def _imagawa(args):
 
 
 def _veness(args):
-    from experiments.reproduce_veness import reproduce_veness
+    from experiments.papers.veness import reproduce_veness
 
     return reproduce_veness(args.out or f"results/veness-{args.scale}", args.scale,
                             workers=args.workers, scheduler=args.scheduler, seed=args.seed)
 
 
 def _pepels(args):
-    from experiments.reproduce_pepels import reproduce_pepels
+    from experiments.papers.pepels import reproduce_pepels
 
     return reproduce_pepels(args.out or f"results/pepels-{args.scale}", args.scale,
                             workers=args.workers, scheduler=args.scheduler, seed=args.seed,

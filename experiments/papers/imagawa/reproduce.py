@@ -3,38 +3,15 @@ the Welch tables and the report into the output folder."""
 
 from __future__ import annotations
 
-import re
 import time
 from pathlib import Path
 
-from .execution import run_study
-from .imagawa import imagawa_study, welch_tests
-from .imagawa_report import report_markdown
-from .study import load_results
-
-
-def _file_name(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name.replace("'", "prime")).strip("-")
-
-
-def draw(frame, out: Path) -> list[str]:
-    """Every figure of the study that has results, as PNG and PDF; returns the file stems."""
-    from plots import plot_threshold_analysis, save
-    from plots.imagawa import FIGURES, ablation_figure, paper_figure
-    from trees import analyze
-
-    figures = {"fig2_constant'(1,13)": plot_threshold_analysis(analyze("constant'(1,13)"))}
-    figures.update({name: paper_figure(frame, name) for name in FIGURES})
-    figures["ablations_maxfreq"] = ablation_figure(frame)
-    stems = []
-    for name, fig in figures.items():
-        if fig is None:
-            continue
-        stem = _file_name(name)
-        fig.savefig(out / f"{stem}.pdf", bbox_inches="tight")
-        save(fig, out / f"{stem}.png")
-        stems.append(stem)
-    return stems
+from ...execution import run_study
+from ...study import load_results
+from .figures import draw
+from .report import report_markdown
+from .study import imagawa_study
+from .verdicts import welch_tests
 
 
 def reproduce_imagawa(out: str | Path, scale: str = "quick", *, workers: int | None = None,

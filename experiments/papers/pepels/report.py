@@ -1,125 +1,22 @@
-"""``mctslab reproduce pepels``: run (or resume) the matches of seed 000 Sect. 6
-(``experiments.pepels``), then write Tables 1-4 beside the paper's numbers, the k figure and a
-report whose verdicts are computed from the stored results (``experiments.pepels_verdicts``).
-
-Files written into the output folder: ``results.csv`` (one row per match), ``comparison.csv``
-(one row per table cell), ``verdicts.csv`` (one row per game and pooled finding),
-``table1.md`` .. ``table4.md``, ``fig_k_qb_breakthrough.png`` and ``.pdf``, and ``report.md``;
-the games themselves are in ``<game>/<match>/`` (``experiments.tournament_store``).
-
-All matches' unplayed blocks go to one pool of worker processes (a pool per match would pay
-the start-up of its workers 88 times), the lower budget first; each block is stored as it
-finishes, so a killed run resumes with the blocks it had finished.
-"""
+"""The report of the Pepels reproduction: Tables 1-4 beside the paper's numbers, the pooled
+verdicts (``verdicts``), the cell-by-cell comparison and every match, as Markdown."""
 
 from __future__ import annotations
 
 import math
-import sys
-import time
-from pathlib import Path
 
 import pandas as pd
-from tqdm import tqdm
 
-from .pepels import GAME_NAMES, K_FIGURE_GAME, PAPER, PAPER_K, SCALES, TABLES, K, pepels_matches
-from .pepels_verdicts import FINDINGS, POWER, combined_better, headline_verdicts, significance
-from .pool import check_options, completed
-from .tournament import play_block, stored_blocks, summarize
-from .tournament_store import write_block
+from .study import GAME_NAMES, TABLES, K
+from .verdicts import FINDINGS, POWER, combined_better
 
-K_FIGURE = "fig_k_qb_breakthrough"
 AMAZONS_OPENING_MOVES = 2176  # legal moves of 10x10 Amazons' start position
-
-
-def _pending(matches, out: Path):
-    """Claim every match's folder; its stored blocks by (match, block) and the blocks to play."""
-    stored, todo = {}, []
-    for i, match in enumerate(matches):
-        t = match.tournament
-        _, done = stored_blocks(t, match.folder(out))
-        for block in t.blocks():
-            if block.index in done:
-                stored[i, block.index] = done[block.index]
-            else:
-                todo.append((i, block))
-    return stored, todo
-
-
-def run_matches(matches, out: Path, *, workers: int | None = None, scheduler: str | None = None,
-                progress: bool | None = None) -> tuple[pd.DataFrame, int, int]:
-    """Play or resume every match, the blocks of all of them sharing the local processes or the
-    Dask cluster (``experiments.pool``); one summary row per match, with the number of blocks
-    this call computed and the total number of blocks."""
-    check_options(workers, scheduler)
-    stored, todo = _pending(matches, out)
-    games = sum(block.count for _, block in todo)
-    bar = tqdm(total=games, unit=" games", desc="pepels", file=sys.stderr, dynamic_ncols=True,
-               disable=not (sys.stderr.isatty() if progress is None else progress))
-    with bar:
-        jobs = [(matches[i].tournament, block) for i, block in todo]
-        for j, table in completed(play_block, jobs, workers, scheduler):
-            i, block = todo[j]
-            t = matches[i].tournament
-            write_block(matches[i].folder(out), t.to_dict(), block, table)
-            stored[i, block.index] = table
-            bar.update(block.count)
-    rows = []
-    for i, match in enumerate(matches):
-        t = match.tournament
-        s = summarize(pd.concat([stored[i, b.index] for b in t.blocks()], ignore_index=True))
-        lo, hi = s["ci95"]
-        rows.append({"game": match.game, "match": match.key, "part": match.part, "k": match.k,
-                     "budget_index": match.budget_index, "playouts": t.playouts, "spec": t.a,
-                     "opponent": t.b, "seed": t.seed, "games": s["games"], "wins": s["wins_a"],
-                     "draws": s["draws"], "losses": s["losses_a"],
-                     "win_rate": 100 * s["win_rate_a"], "ci95_low": 100 * lo,
-                     "ci95_high": 100 * hi, "half_width": 100 * (hi - lo) / 2,
-                     "mean_plies": s["mean_plies"]})
-    total = sum(len(m.tournament.blocks()) for m in matches)
-    return pd.DataFrame(rows), len(todo), total
 
 
 def _cell(rate: float, half: float, sign: int) -> str:
     text = f"{rate:.1f}"
     text = f"**{text}**" if sign > 0 else f"_{text}_" if sign < 0 else text
     return f"{text} ± {half:.1f}"
-
-
-def comparisons(frame: pd.DataFrame) -> pd.DataFrame:
-    """One row per (table, game, column) that we measured: ours beside the paper's, with the
-    computed verdicts ``same_side`` (both above, both below or both at 50%), ``overlap`` (the
-    95% intervals overlap) and ``same_significance`` (same of: significant gain, not
-    significant, significant loss)."""
-    rows = []
-    for table, (_, columns) in TABLES.items():
-        for game in frame.game.unique():
-            if game not in PAPER[table]:
-                continue
-            for column, (label, key, budget_index) in enumerate(columns):
-                hit = frame[(frame.game == game) & (frame.match == key)
-                            & (frame.budget_index == budget_index)]
-                if hit.empty:
-                    continue
-                ours = hit.iloc[0]
-                p_rate, p_half, p_bold = PAPER[table][game][column]
-                p_low, p_high = p_rate - p_half, p_rate + p_half
-                ours_sig = significance(ours.ci95_low, ours.ci95_high)
-                # the paper's gains as it marks them (bold); its losses from its intervals
-                paper_sig = 1 if p_bold else -1 if p_high < 50 else 0
-                side = int(ours.win_rate > 50) - int(ours.win_rate < 50)
-                p_side = (p_rate > 50) - (p_rate < 50)
-                rows.append({
-                    "table": table, "game": game, "column": label, "match": key,
-                    "playouts": int(ours.playouts), "games": int(ours.games),
-                    "ours": ours.win_rate, "ours_half": ours.half_width,
-                    "ours_low": ours.ci95_low, "ours_high": ours.ci95_high,
-                    "ours_significance": ours_sig, "paper": p_rate, "paper_half": p_half,
-                    "paper_significance": paper_sig,
-                    "same_side": bool(side == p_side),
-                    "overlap": bool(ours.ci95_low <= p_high and p_low <= ours.ci95_high),
-                    "same_significance": bool(ours_sig == paper_sig)})
-    return pd.DataFrame(rows)
 
 
 def _headers(table: str, label: str, playouts: int) -> list[str]:
@@ -252,39 +149,6 @@ def _cell_verdicts(comp: pd.DataFrame) -> list[str]:
     return lines
 
 
-def k_figure(frame: pd.DataFrame, out: Path) -> str | None:
-    """Draw the k figure from the k matches of ``frame`` into ``out`` (PNG and PDF); return a
-    paragraph on it for the report, or None without k matches."""
-    from plots import save
-    from plots.pepels import plot_win_rate_against_k
-
-    rows = frame[frame.part == "k"].sort_values("k")
-    if rows.empty:
-        return None
-    paper_k = PAPER_K[K_FIGURE_GAME][1]
-    paper = PAPER["3"][K_FIGURE_GAME][1]  # 1 s, a = 0.25
-    ax = plot_win_rate_against_k(rows, paper_k=paper_k, paper=paper[:2],
-                                 title=f"QB (a = 0.25) in {GAME_NAMES[K_FIGURE_GAME]}")
-    ax.figure.savefig(out / f"{K_FIGURE}.pdf", bbox_inches="tight")
-    save(ax.figure, out / f"{K_FIGURE}.png")
-    best = rows.loc[rows.win_rate.idxmax()]
-    at_paper = rows[rows.k == paper_k]
-    flat = bool((rows.ci95_high >= best.ci95_low).all())
-    text = (f"Win rate of `uct+qb(k, a=0.25)` against `uct` in {GAME_NAMES[K_FIGURE_GAME]} at "
-            f"{int(rows.playouts.iloc[0]):,} playouts, {int(rows.games.iloc[0])} games per k. "
-            f"Highest at k = {best.k:g}: {best.win_rate:.1f}% "
-            f"[{best.ci95_low:.1f}, {best.ci95_high:.1f}]")
-    if not at_paper.empty:
-        r = at_paper.iloc[0]
-        text += (f"; at the paper's k = {paper_k:g}: {r.win_rate:.1f}% "
-                 f"[{r.ci95_low:.1f}, {r.ci95_high:.1f}] (paper, 1 s, a = 0.25: "
-                 f"{paper[0]:.1f} ± {paper[1]:.1f})")
-    text += (". " + ("Every k's interval overlaps the best k's: at this sample size no k is "
-                     "clearly worse." if flat else "At least one k's interval lies wholly below "
-                     "the best k's."))
-    return f"![win rate against k]({K_FIGURE}.png)\n\n{text}"
-
-
 def report_markdown(frame: pd.DataFrame, comp: pd.DataFrame, verdicts: pd.DataFrame,
                     tables: list[str], preamble: str, figure: str | None) -> str:
     findings = "; ".join(f"*{name}*: {text}" for name, (text, _, _) in FINDINGS.items())
@@ -309,8 +173,8 @@ def report_markdown(frame: pd.DataFrame, comp: pd.DataFrame, verdicts: pd.DataFr
         "## Verdicts, game by game (pooled)",
         (f"Each finding pools its matches (both weights, both budgets) into one score with a "
          f"Wilson 95% interval, and compares it with the paper's cells pooled the same way "
-         f"(`experiments.pepels_verdicts`). Findings: {findings}. *Power*: the chance that our "
-         f"pooled games detect an effect of the paper's pooled size; below "
+         f"(`experiments.papers.pepels.verdicts`). Findings: {findings}. *Power*: the chance "
+         f"that our pooled games detect an effect of the paper's pooled size; below "
          f"{100 * POWER:.0f}% a missing effect is *inconclusive (underpowered)*, not a failure "
          f"to reproduce. **Bold**: significant gain, _italic_: significant loss."),
         "\n".join(_verdict_table(verdicts)),
@@ -343,43 +207,3 @@ def _frame_markdown(frame: pd.DataFrame) -> str:
                                         if isinstance(v, str) and "+" in v else str(v)
                                         for v in row) + " |")
     return "\n".join(lines)
-
-
-def reproduce_pepels(out: str | Path, scale: str = "quick", *, workers: int | None = None,
-                     scheduler: str | None = None, seed: int = 2015,
-                     progress: bool | None = None) -> Path:
-    """Run (or resume) every match of ``scale`` into ``out``, then write the tables, the k
-    figure and ``report.md``. Returns the report's path."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    matches = pepels_matches(scale, seed)
-    start = time.perf_counter()
-    frame, computed, total = run_matches(matches, out, workers=workers, scheduler=scheduler,
-                                          progress=progress)
-    minutes = (time.perf_counter() - start) / 60
-    frame.to_csv(out / "results.csv", index=False)
-    comp = comparisons(frame)
-    comp.to_csv(out / "comparison.csv", index=False)
-    verdicts = headline_verdicts(frame)
-    verdicts.to_csv(out / "verdicts.csv", index=False)
-    config = SCALES[scale]
-    tables = []
-    for table in TABLES:
-        if comp.empty or (comp.table == table).sum() == 0:
-            continue
-        text = table_markdown(comp, table, config["budgets"])
-        (out / f"table{table}.md").write_text(text + "\n")
-        tables.append(text)
-    figure = k_figure(frame, out)
-    low, high = config["budgets"]
-    preamble = (
-        f"Scale `{scale}`: {len(matches)} matches in {len(config['game_list'])} games, budgets "
-        f"{low:,} and {high:,} playouts per move, {config['games']:,} games per match of "
-        f"Tables 1, 3, 4 ({config['quality_games']:,} for reward = quality, lower budget "
-        f"only), {config['table2_games']:,} per Table 2 match and {config['k_games']:,} per k "
-        f"of the figure (both at {low:,} playouts); seats swapped every game; study seed "
-        f"{seed}. This run computed {computed} of {total} blocks of games in {minutes:.1f} min; "
-        f"the rest were stored already.")
-    report = out / "report.md"
-    report.write_text(report_markdown(frame, comp, verdicts, tables, preamble, figure))
-    return report

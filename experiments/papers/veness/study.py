@@ -9,8 +9,8 @@ played with a search of m simulations before every decision, with 95% intervals 
 sd / sqrt(games)), for base UCT and each combination of the game's techniques (control
 variates, common random numbers, antithetic variates). Game g's dice come from the stream of
 seed (study seed, g), the same for every method and budget. Results are stored as Parquet, one
-file per Fig. 2 point (``scores/<game>/<method>-<budget>.parquet``, carrying the settings it
-was computed with), so a run resumes and reproduces from its seed.
+file per Fig. 2 point (``run``: ``scores/<game>/<method>-<budget>.parquet``, carrying the
+settings it was computed with), so a run resumes and reproduces from its seed.
 
 The paper gives no numbers of turns, budgets or plotted values; ``PANELS`` records ours (one
 entry per game: turns, budgets and games per point at each scale, techniques, the paper's
@@ -38,7 +38,6 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -46,9 +45,6 @@ import pandas as pd
 from games import get_game, pig
 from games.pig_solver import solve_pig
 from mcts.stochastic import StochasticConfig, play, search
-
-from .pool import check_options, completed
-from .storage import write_table
 
 TECHNIQUES = ("cv", "crn", "av")
 METHODS = tuple("+".join(("uct",) + combo) for r in range(4)
@@ -193,93 +189,3 @@ def score_summary(scores: pd.DataFrame) -> pd.DataFrame:
                           "sd": grouped.std()}).reset_index()
     half = 1.96 * table["sd"] / np.sqrt(table["games"])
     return table.assign(ci95_low=table["mean"] - half, ci95_high=table["mean"] + half)
-
-
-def _score_file(out: Path, panel: Panel, method: str, budget: int) -> Path:
-    return out / "scores" / panel.game / f"{method}-{budget}.parquet"
-
-
-def _read_stored(path: Path) -> pd.DataFrame | None:
-    """The table stored at ``path``, or None if it is missing or damaged."""
-    try:
-        return pd.read_parquet(path)
-    except (OSError, ValueError):  # missing (FileNotFoundError) or not Parquet (ArrowInvalid)
-        return None
-
-
-def _has_settings(frame: pd.DataFrame, settings: dict) -> bool:
-    """Whether every row of ``frame`` has a column per setting, holding its value."""
-    return all(key in frame.columns and (frame[key] == value).all()
-               for key, value in settings.items())
-
-
-def _stored_estimates(path: Path, plan: Fig1Scale, turns: int, seed: int) -> pd.DataFrame | None:
-    """Fig. 1's estimates stored at ``path`` if they are those ``first_turn_estimates`` gives
-    at this scale (every method, run and budget) with these turns and seed, else None (also
-    for a damaged file): a folder of another scale or seed is computed again, not mixed in."""
-    frame = _read_stored(path)
-    keys = ["method", "run", "budget"]
-    if (frame is None or not set(keys) <= set(frame.columns)
-            or not _has_settings(frame, {"turns": turns, "seed": seed})):
-        return None
-    expected = pd.MultiIndex.from_product([PANELS["pig"].methods, range(plan.runs),
-                                           plan.budgets], names=keys)
-    stored = pd.MultiIndex.from_frame(frame[keys])
-    return frame if stored.sort_values().equals(expected.sort_values()) else None
-
-
-def _stored_point(path: Path, panel: Panel, method: str, games: int,
-                  seed: int) -> pd.DataFrame | None:
-    """The point stored at ``path`` if it is complete and computed with these settings, else
-    None (also for a damaged file: the point is computed again and the file replaced)."""
-    frame = _read_stored(path)
-    if frame is None:
-        return None
-    config = panel.config(method)
-    settings = {"turns": panel.turns, "seed": seed, "c": config.c,
-                "cv_offline": config.cv_offline}
-    return frame if len(frame) == games and _has_settings(frame, settings) else None
-
-
-def _call(function, args):
-    return function(*args)
-
-
-def run_veness(out: str | Path, scale: str = "quick", *, workers: int | None = None,
-               scheduler: str | None = None, seed: int = 2015
-               ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Compute (or resume) both figures' results into ``out``, Fig. 1's methods and Fig. 2's
-    points spread over ``workers`` processes (None: all cores) or the Dask cluster at
-    ``scheduler`` (``experiments.pool``), the longest first, each point stored as it arrives
-    (stored points are read once, computed ones kept); returns (Fig. 1 table, Fig. 2 per-game
-    scores of every panel)."""
-    if scale not in SCALES:
-        raise ValueError(f"unknown scale {scale!r}; use one of {', '.join(SCALES)}")
-    check_options(workers, scheduler)
-    plan, out, turns = SCALES[scale], Path(out), PANELS["pig"].turns
-    fig1_file = out / "fig1_estimates.parquet"
-    fig1 = _stored_estimates(fig1_file, plan, turns, seed)
-    fig1_jobs = [] if fig1 is not None else [
-        (first_turn_estimates, (turns, plan.budgets, plan.runs, method, seed))
-        for method in PANELS["pig"].methods]
-    points = [(panel, method, budget, panel.effort(scale).games)
-              for panel in PANELS.values() for budget in panel.effort(scale).budgets
-              for method in panel.methods]
-    frames = [_stored_point(_score_file(out, panel, method, budget), panel, method, games, seed)
-              for panel, method, budget, games in points]
-    missing = sorted((j for j, frame in enumerate(frames) if frame is None),
-                     key=lambda j: -points[j][2])
-    fig1_parts = [None] * len(fig1_jobs)
-    jobs = fig1_jobs + [(game_scores, (*points[j], seed)) for j in missing]
-    for i, result in completed(_call, jobs, workers, scheduler):
-        if i < len(fig1_jobs):
-            fig1_parts[i] = result
-        else:
-            j = missing[i - len(fig1_jobs)]
-            write_table(result, _score_file(out, *points[j][:3]))
-            frames[j] = result
-    if fig1 is None:
-        fig1 = pd.concat(fig1_parts, ignore_index=True)
-        write_table(fig1, fig1_file)
-    scores = pd.concat(frames, ignore_index=True)
-    return bias_variance(fig1, turns), scores

@@ -20,6 +20,8 @@ Verdict of a finding, ours against the paper's (both significances pooled):
   effect of the paper's size (normal approximation, draws ignored: conservative);
 - *does not reproduce*: as above with enough power;
 - *differs*: ours is significant where the paper's pooled effect is not.
+
+``comparisons`` sets each of our table cells beside the paper's.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ import math
 
 import pandas as pd
 
-from .pepels import PAPER, TABLES
-from .tournament import Z95, wilson_interval
+from ...tournament import Z95, wilson_interval
+from .study import PAPER, TABLES
 
 POWER = 0.8  # a finding with less power than this at the paper's effect is underpowered
 
@@ -141,4 +143,40 @@ def combined_better(verdicts: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
             f"{who}_better": all(_better(*est["RB+QB"], *est[single], z=z)
                                  for single in ("RB", "QB"))
             for who, est in (("ours", ours), ("paper", paper))}})
+    return pd.DataFrame(rows)
+
+
+def comparisons(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per (table, game, column) that we measured: ours beside the paper's, with the
+    computed verdicts ``same_side`` (both above, both below or both at 50%), ``overlap`` (the
+    95% intervals overlap) and ``same_significance`` (same of: significant gain, not
+    significant, significant loss)."""
+    rows = []
+    for table, (_, columns) in TABLES.items():
+        for game in frame.game.unique():
+            if game not in PAPER[table]:
+                continue
+            for column, (label, key, budget_index) in enumerate(columns):
+                hit = frame[(frame.game == game) & (frame.match == key)
+                            & (frame.budget_index == budget_index)]
+                if hit.empty:
+                    continue
+                ours = hit.iloc[0]
+                p_rate, p_half, p_bold = PAPER[table][game][column]
+                p_low, p_high = p_rate - p_half, p_rate + p_half
+                ours_sig = significance(ours.ci95_low, ours.ci95_high)
+                # the paper's gains as it marks them (bold); its losses from its intervals
+                paper_sig = 1 if p_bold else -1 if p_high < 50 else 0
+                side = int(ours.win_rate > 50) - int(ours.win_rate < 50)
+                p_side = (p_rate > 50) - (p_rate < 50)
+                rows.append({
+                    "table": table, "game": game, "column": label, "match": key,
+                    "playouts": int(ours.playouts), "games": int(ours.games),
+                    "ours": ours.win_rate, "ours_half": ours.half_width,
+                    "ours_low": ours.ci95_low, "ours_high": ours.ci95_high,
+                    "ours_significance": ours_sig, "paper": p_rate, "paper_half": p_half,
+                    "paper_significance": paper_sig,
+                    "same_side": bool(side == p_side),
+                    "overlap": bool(ours.ci95_low <= p_high and p_low <= ours.ci95_high),
+                    "same_significance": bool(ours_sig == paper_sig)})
     return pd.DataFrame(rows)

@@ -1,74 +1,50 @@
 """A study folder on disk: ``study.json`` and one Parquet file per finished shard.
 
-Layout of a folder::
+Layout of a folder (``experiments.store``: every file written atomically)::
 
     study.json                 the study (seed, block size, curves) that owns the folder
     shards/<shard key>.parquet one row per budget: budget, failures, runs (+ keys)
 
-Every file is written to a temporary file in its own folder and moved into place with
-``os.replace``, so a reader sees either nothing or a whole file. A shard file carries its full
-configuration (curve as JSON, study seed, seed, shard key, runs) and the engine's random-stream
-version (``mcts.STREAM_VERSION``; files from before it was recorded are version 1) in the
-Parquet metadata under ``mctslab``; ``read_shard`` accepts a file only if all of it matches the
-shard it is asked for under this version, so results of two versions are never mixed.
+A shard file carries its full configuration (curve as JSON, study seed, seed, shard key, runs)
+and the engine's random-stream version (``mcts.STREAM_VERSION``; files from before it was
+recorded are version 1) in the Parquet metadata under ``mctslab``; ``read_shard`` accepts a file
+only if all of it matches the shard it is asked for under this version, so results of two
+versions are never mixed.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from mcts import STREAM_VERSION
 
 from .shards import Shard
+from .store import KeyedStore, claim
 
 STUDY_FILE = "study.json"
 SHARD_FOLDER = "shards"
-_META_KEY = b"mctslab"
-_TEMPORARY = ".tmp"
 _FIRST_RECORDED_VERSION = 1  # the version of files written before versions were recorded
 
 
-def _write_atomically(path: Path, write) -> None:
-    """Call ``write(binary_file)`` on a temporary file beside ``path``, then move it there."""
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=_TEMPORARY, dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as file:
-            write(file)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+def shard_store(folder: str | Path) -> KeyedStore:
+    """The shards of the study in ``folder``, by shard key."""
+    return KeyedStore(Path(folder) / SHARD_FOLDER)
 
 
 def claim_folder(folder: str | Path, study: dict) -> Path:
     """Make ``folder`` the home of ``study`` (a ``Study.to_dict()``): create it and its
     ``study.json``, or check that the ``study.json`` already there describes the same study."""
-    folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise ValueError(f"--out {folder} is a file, not a folder: choose a folder name")
-    text = json.dumps(study, indent=1, sort_keys=True) + "\n"
-    if (folder / STUDY_FILE).exists():
-        stored = read_study_file(folder)
-        if stored != json.loads(text):
-            raise ValueError(
-                f"{folder} holds another study ({stored.get('name')!r}, seed {stored.get('seed')}):"
-                f" choose another --out folder, or delete {folder} to start over"
-            )
-    else:
-        folder.mkdir(parents=True, exist_ok=True)
-        _write_atomically(folder / STUDY_FILE, lambda file: file.write(text.encode()))
-    (folder / SHARD_FOLDER).mkdir(exist_ok=True)
-    return folder
+    home = claim(
+        folder, STUDY_FILE, study, read=read_study_file,
+        refusal=lambda stored: (
+            f"{folder} holds another study ({stored.get('name')!r}, seed {stored.get('seed')}):"
+            f" choose another --out folder, or delete {folder} to start over"))
+    (home / SHARD_FOLDER).mkdir(exist_ok=True)
+    return home
 
 
 def read_study_file(folder: str | Path) -> dict:
@@ -91,7 +67,7 @@ def read_study_file(folder: str | Path) -> dict:
 
 
 def shard_path(folder: str | Path, shard: Shard) -> Path:
-    return Path(folder) / SHARD_FOLDER / f"{shard.key}.parquet"
+    return shard_store(folder).path(shard.key)
 
 
 def shard_metadata(shard: Shard) -> dict:
@@ -109,26 +85,15 @@ def shard_metadata(shard: Shard) -> dict:
     }
 
 
-def _stored_metadata(path: Path) -> tuple[pa.Table, dict] | None:
-    try:
-        table = pq.read_table(path)
-        metadata = json.loads(table.schema.metadata[_META_KEY])
-    except (OSError, KeyError, TypeError, ValueError, pa.ArrowException):
-        return None
-    if not isinstance(metadata, dict):
-        return None
-    metadata.setdefault("stream_version", _FIRST_RECORDED_VERSION)
-    return table, metadata
-
-
 def stored_stream_version(folder: str | Path, shard: Shard) -> int | None:
     """The random-stream version of the file stored for ``shard`` when it holds this shard's
     configuration, else None (no file, unreadable, or another shard's)."""
-    stored = _stored_metadata(shard_path(folder, shard))
-    if stored is None:
+    stored = shard_store(folder).read(shard.key)
+    if stored is None or stored.metadata is None:
         return None
-    metadata = {**stored[1], "stream_version": STREAM_VERSION}
-    return stored[1]["stream_version"] if metadata == shard_metadata(shard) else None
+    version = stored.metadata.get("stream_version", _FIRST_RECORDED_VERSION)
+    same = {**stored.metadata, "stream_version": STREAM_VERSION} == shard_metadata(shard)
+    return version if same else None
 
 
 def write_shard(folder: str | Path, shard: Shard, failures: np.ndarray) -> Path:
@@ -144,22 +109,18 @@ def write_shard(folder: str | Path, shard: Shard, failures: np.ndarray) -> Path:
             "failures": pa.array(np.asarray(failures, dtype=np.int64), pa.int64()),
             "runs": pa.array([shard.n_runs] * n, pa.int64()),
         }
-    ).replace_schema_metadata({_META_KEY: json.dumps(shard_metadata(shard), sort_keys=True)})
-    path = shard_path(folder, shard)
-    _write_atomically(path, lambda file: pq.write_table(table, file))
-    return path
+    )
+    return shard_store(folder).write(shard.key, table, shard_metadata(shard))
 
 
 def read_shard(folder: str | Path, shard: Shard) -> np.ndarray | None:
     """The failure counts (int64 [n_budgets]) stored for ``shard``, or None when its file is
     missing, unreadable, or not exactly this shard's (other key or configuration, another
     random-stream version, wrong rows)."""
-    stored = _stored_metadata(shard_path(folder, shard))
-    if stored is None:
-        return None
-    table, metadata = stored
+    table = shard_store(folder).read_matching(
+        shard.key, shard_metadata(shard), defaults={"stream_version": _FIRST_RECORDED_VERSION})
     budgets = np.asarray(shard.curve.budgets, dtype=np.int64)
-    if metadata != shard_metadata(shard) or table.num_rows != budgets.size:
+    if table is None or table.num_rows != budgets.size:
         return None
     try:
         columns = {name: table.column(name).to_numpy() for name in ("budget", "failures", "runs")}
@@ -176,20 +137,4 @@ def read_shard(folder: str | Path, shard: Shard) -> np.ndarray | None:
 
 def remove_temporary_files(folder: str | Path) -> int:
     """Delete the temporary files an interrupted run left in ``folder``; return how many."""
-    leftovers = list((Path(folder) / SHARD_FOLDER).glob(f".*{_TEMPORARY}"))
-    for path in leftovers:
-        path.unlink(missing_ok=True)
-    return len(leftovers)
-
-
-def write_table(frame: pd.DataFrame, path: str | Path) -> Path:
-    """Write a results table atomically, as Parquet or CSV by the file's suffix."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".parquet":
-        _write_atomically(path, lambda file: frame.to_parquet(file, index=False))
-    elif path.suffix == ".csv":
-        _write_atomically(path, lambda file: file.write(frame.to_csv(index=False).encode()))
-    else:
-        raise ValueError(f"{path}: use a .parquet or .csv file name")
-    return path
+    return shard_store(folder).remove_temporary_files()

@@ -1,0 +1,31 @@
+"""The figures of the seed 001 reproduction: Fig. 2's threshold analysis, Figs. 3-9 and the
+ablations, drawn from the study's stored results (``plots.imagawa``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+
+def _file_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name.replace("'", "prime")).strip("-")
+
+
+def draw(frame, out: Path) -> list[str]:
+    """Every figure of the study that has results, as PNG and PDF; returns the file stems."""
+    from plots import plot_threshold_analysis, save
+    from plots.imagawa import FIGURES, ablation_figure, paper_figure
+    from trees import analyze
+
+    figures = {"fig2_constant'(1,13)": plot_threshold_analysis(analyze("constant'(1,13)"))}
+    figures.update({name: paper_figure(frame, name) for name in FIGURES})
+    figures["ablations_maxfreq"] = ablation_figure(frame)
+    stems = []
+    for name, fig in figures.items():
+        if fig is None:
+            continue
+        stem = _file_name(name)
+        fig.savefig(out / f"{stem}.pdf", bbox_inches="tight")
+        save(fig, out / f"{stem}.png")
+        stems.append(stem)
+    return stems

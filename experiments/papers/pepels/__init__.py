@@ -1,0 +1,36 @@
+"""Seed 000 (Pepels et al., quality-based rewards): the matches of Sect. 6, their pooled
+verdicts, the report and the k figure, and ``reproduce_pepels`` that runs them all
+(``mctslab reproduce pepels``)."""
+
+from .reproduce import reproduce_pepels, run_matches
+from .study import (
+    ENHANCED,
+    GAME_NAMES,
+    GAMES,
+    PAPER,
+    PAPER_K,
+    SCALES,
+    TABLES,
+    K,
+    Match,
+    pepels_matches,
+)
+from .verdicts import FINDINGS, comparisons, headline_verdicts
+
+__all__ = [
+    "ENHANCED",
+    "FINDINGS",
+    "GAMES",
+    "GAME_NAMES",
+    "PAPER",
+    "PAPER_K",
+    "SCALES",
+    "TABLES",
+    "K",
+    "Match",
+    "comparisons",
+    "headline_verdicts",
+    "pepels_matches",
+    "reproduce_pepels",
+    "run_matches",
+]

@@ -1,0 +1,142 @@
+"""The one store of results on disk: tables under string keys, each written atomically.
+
+Study shards (``study_store``), tournament blocks (``tournament_store``) and the points of the
+stochastic-game study (``papers.veness.run``) are all kept this way::
+
+    <folder>/<manifest>.json   what owns the folder (a study, a tournament), JSON
+    <folder>/<sub>/<key>.parquet one table per key, its metadata under ``mctslab``
+
+Every file is written to a temporary file beside its place (``.<name>.<random>.tmp``) and moved
+there with ``os.replace``, so a reader sees either nothing or a whole file, and a run killed at
+any moment leaves at most temporary files (``KeyedStore.remove_temporary_files``). A table's
+metadata is a JSON object stored in the Parquet schema under the key ``mctslab``; a reader asks
+for the table only together with the metadata it expects (``KeyedStore.read_matching``), so
+the results of another configuration are never mixed in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+META_KEY = b"mctslab"
+TEMPORARY = ".tmp"
+
+
+def write_atomically(path: str | Path, data: bytes | Callable[[BinaryIO], None]) -> Path:
+    """Write ``data`` (bytes, or a function that writes into a binary file) to a temporary
+    file beside ``path``, flush it to disk, then move it to ``path``; return the path."""
+    path = Path(path)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMPORARY, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as file:
+            if isinstance(data, bytes):
+                file.write(data)
+            else:
+                data(file)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def write_table(frame: pd.DataFrame, path: str | Path) -> Path:
+    """Write a results table atomically, as Parquet or CSV by the file's suffix."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix == ".parquet":
+        return write_atomically(path, lambda file: frame.to_parquet(file, index=False))
+    if path.suffix == ".csv":
+        return write_atomically(path, frame.to_csv(index=False).encode())
+    raise ValueError(f"{path}: use a .parquet or .csv file name")
+
+
+def claim(folder: str | Path, manifest: str, content: dict, *,
+          read: Callable[[Path], Any], refusal: Callable[[Any], str]) -> Path:
+    """Make ``folder`` the home of ``content``: create it and its JSON file ``manifest``, or
+    check that the one there describes the same thing. ``read(folder)`` returns the stored
+    manifest (or raises ValueError); when it differs, ``ValueError(refusal(stored))``."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"--out {folder} is a file, not a folder: choose a folder name")
+    text = json.dumps(content, indent=1, sort_keys=True) + "\n"
+    if (folder / manifest).exists():
+        stored = read(folder)
+        if stored != json.loads(text):
+            raise ValueError(refusal(stored))
+    else:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomically(folder / manifest, text.encode())
+    return folder
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A table read back from a store, with its metadata (None when it has none)."""
+
+    table: pa.Table
+    metadata: dict | None
+
+
+@dataclass(frozen=True)
+class KeyedStore:
+    """Parquet tables under string keys in ``folder`` (``<folder>/<key>.parquet``)."""
+
+    folder: Path
+
+    def path(self, key: str) -> Path:
+        return Path(self.folder) / f"{key}.parquet"
+
+    def write(self, key: str, table: pa.Table | pd.DataFrame,
+              metadata: dict | None = None) -> Path:
+        """Store ``table`` under ``key`` atomically; with ``metadata``, that JSON object takes
+        the place of the schema's metadata (so a data frame's pandas metadata is dropped)."""
+        if isinstance(table, pd.DataFrame):
+            table = pa.Table.from_pandas(table, preserve_index=False)
+        if metadata is not None:
+            table = table.replace_schema_metadata(
+                {META_KEY: json.dumps(metadata, sort_keys=True)})
+        path = self.path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return write_atomically(path, lambda file: pq.write_table(table, file))
+
+    def read(self, key: str) -> Stored | None:
+        """The table stored under ``key``, or None when it is missing or unreadable (not
+        Parquet, or metadata under ``mctslab`` that is not a JSON object)."""
+        try:
+            table = pq.read_table(self.path(key))
+            raw = (table.schema.metadata or {}).get(META_KEY)
+            metadata = None if raw is None else json.loads(raw)
+        except (OSError, TypeError, ValueError, pa.ArrowException):
+            return None
+        if raw is not None and not isinstance(metadata, dict):
+            return None
+        return Stored(table, metadata)
+
+    def read_matching(self, key: str, expected: dict, defaults: dict | None = None
+                      ) -> pa.Table | None:
+        """The table under ``key`` if its metadata, completed by ``defaults`` (fields that
+        older files lack), equals ``expected``; else None."""
+        stored = self.read(key)
+        if stored is None or stored.metadata is None:
+            return None
+        return stored.table if {**(defaults or {}), **stored.metadata} == expected else None
+
+    def remove_temporary_files(self) -> int:
+        """Delete the temporary files an interrupted write left; return how many."""
+        leftovers = list(Path(self.folder).glob(f".*{TEMPORARY}"))
+        for path in leftovers:
+            path.unlink(missing_ok=True)
+        return len(leftovers)
