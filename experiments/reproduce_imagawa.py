@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from .execution import run_study
-from .imagawa import imagawa_study, welch_tests
+from .imagawa import imagawa_study, is_default, welch_tests
 from .imagawa_report import report_markdown
 from .study import load_results
 
@@ -24,8 +24,9 @@ def draw(frame, out: Path) -> list[str]:
     from trees import analyze
 
     figures = {"fig2_constant'(1,13)": plot_threshold_analysis(analyze("constant'(1,13)"))}
-    figures.update({name: paper_figure(frame, name) for name in FIGURES})
-    figures["ablations_maxfreq"] = ablation_figure(frame)
+    default = is_default(frame)
+    figures.update({name: paper_figure(frame[default], name) for name in FIGURES})
+    figures["ablations_maxfreq"] = ablation_figure(frame, default)
     stems = []
     for name, fig in figures.items():
         if fig is None:
