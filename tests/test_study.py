@@ -180,7 +180,7 @@ def test_partial_results_leave_out_curves_without_runs(study_file, tmp_path):
     assert (frame.planned_runs == 24).all()
 
 
-def test_status_and_plot_commands(study_file, tmp_path, capsys):
+def test_status_and_plot_commands(study_file, tmp_path, capsys, saved_figures):
     study = read_study(study_file)
     folder = tmp_path / "out"
     _store_hand_counts(study, folder)
@@ -191,7 +191,14 @@ def test_status_and_plot_commands(study_file, tmp_path, capsys):
     assert main(["plot", str(folder), "--out", str(tmp_path / "figs")]) == 0
     written = sorted(p.name for p in (tmp_path / "figs").iterdir())
     assert written == ["constant(1,3)_b4_d4.png", "random(4,3)_b2_d4.png"]
-    assert all((tmp_path / "figs" / name).stat().st_size > 10_000 for name in written)
+    assert sorted(saved_figures) == written
+    [ucb1] = saved_figures["constant(1,3)_b4_d4.png"].axes  # a panel per policy
+    assert ucb1.get_title().startswith("constant(1,3) ucb1")
+    assert [text.get_text() for text in ucb1.get_legend().get_texts()][:2] == ["plain",
+                                                                              "maxfreq"]
+    [thompson] = saved_figures["random(4,3)_b2_d4.png"].axes
+    [line] = thompson.get_lines()
+    assert list(line.get_xdata()) == [1, 2, 4, 8]
 
 
 def test_plot_draws_log_x_with_error_bands(study_file, tmp_path):
