@@ -1,11 +1,12 @@
 """Cost of the bandit policies inside the compiled search: ns per playout, single thread.
 
 One run is ``mcts.synthetic.search`` with a budget of ``--playouts`` playouts on a constant(1,5)
-tree, b = 4, d = 8, plain adjuster (or ``--adjuster``); its time is divided by the playouts it simulated (a run ends
-early once its root is solved). Each figure is the median over ``--repeats`` runs (different
-seeds, policies interleaved so that load from other processes hits all alike); the ratio to UCB1
-is the ratio of medians. Kernels are cached per version of the compiled sources
-(``bandits.kernel_cache``), so an edit anywhere in them is measured compiled afresh.
+tree, b = 4, d = 8, plain adjuster (or ``--adjuster``); its time is divided by the playouts it
+simulated (a run ends early once its root is solved). Each figure is the median over
+``--repeats`` runs (different seeds, policies interleaved so that load from other processes hits
+all alike); the ratio to UCB1 is the ratio of medians. Kernels are cached per version of the
+compiled sources (``bandits.kernel_cache``), so an edit anywhere in them is measured compiled
+afresh.
 
     python benchmarks/bench_policies.py [--playouts N] [--repeats K] [--adjuster NAME] [--json]
 """
@@ -19,9 +20,9 @@ import time
 
 import numpy as np
 
-from bandits import POLICIES, make_policy
+from bandits import POLICIES, index_tables, make_policy
 from experiments.curve import Curve
-from experiments.failure import _tables, search_config, tree_instance
+from experiments.failure import search_config, tree_instance
 from mcts.synthetic import VISITS, search
 
 TREE = "constant(1,5)"
@@ -32,7 +33,8 @@ def _setup(policy: str, playouts: int, adjuster: str):
     instance = tree_instance(curve.tree, 4, 8, 0, 0)
     config = search_config(curve, instance)
     failed = np.zeros(int(np.log2(playouts)) + 1, np.bool_)
-    return instance, config, failed, _tables(playouts), make_policy(policy, **curve.policy_params)
+    tables = index_tables(playouts)
+    return instance, config, failed, tables, make_policy(policy, **curve.policy_params)
 
 
 def time_run(setup, playouts: int, seed: int) -> float:
