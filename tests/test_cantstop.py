@@ -75,7 +75,7 @@ def reference_ranking(state):
     """The ranking of the module docstring by sorting, outcome by outcome: by decreasing value
     of the best pairing (100 / height per playable sum), then the smallest outcome with the
     same dice, then the outcome."""
-    playable = cantstop._playable(state)
+    playable = cantstop.playable(state)
     keys, first = [], {}
     for o in range(1296):
         dice = [(o // 6**i) % 6 + 1 for i in range(4)]

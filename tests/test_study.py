@@ -286,8 +286,8 @@ def test_bad_worker_options_are_one_line(study_file, tmp_path, capsys):
 
 
 def test_status_suggests_the_command_that_made_the_study():
-    from experiments.commands.study import _resume_command
+    from experiments.commands.study import resume_command
 
-    assert _resume_command("imagawa-quick", "out") == \
+    assert resume_command("imagawa-quick", "out") == \
         "mctslab reproduce imagawa --scale quick --out out"
-    assert _resume_command("demo", "out") == "mctslab study run STUDY.toml --out out"
+    assert resume_command("demo", "out") == "mctslab study run STUDY.toml --out out"
