@@ -92,7 +92,7 @@ def ablation_figure(frame: pd.DataFrame, default: pd.Series):
     """UCT with MaxFrequency: default vs offset -0.5 vs no restart, beside Plain, a panel per
     tree of ABLATION_TREES stored; ``default`` marks the rows of curves at default settings."""
     rows = frame[frame.policy == "ucb1"]
-    default = default[rows.index]
+    default = default.loc[rows.index]
     trees = [t for t in ABLATION_TREES if (rows.tree == t).any()]
     if not trees:
         return None
@@ -100,7 +100,7 @@ def ablation_figure(frame: pd.DataFrame, default: pd.Series):
                            squeeze=False)
     variants = (
         ("Plain", lambda r: (r.adjuster == "plain")),
-        ("MaxFrequency", lambda r: (r.adjuster == "maxfreq") & default[r.index]),
+        ("MaxFrequency", lambda r: (r.adjuster == "maxfreq") & default.loc[r.index]),
         ("offset -0.5", lambda r: (r.adjuster == "maxfreq")
          & (r.adjuster_params == '{"offset": -0.5}')),
         ("restart off", lambda r: (r.adjuster == "maxfreq") & ~r.restart.astype(bool)),
