@@ -3,24 +3,33 @@
 Numba keys each cached kernel on the file that defines it, but a kernel also holds the code it
 inlines from other files (``mcts.synthetic`` inlines the bandit indices and ``bandits.rng``): after
 an edit of ``bandits/thompson.py`` numba would go on loading the old Thompson search. So the
-kernels are cached under ``<root>/<hash of the sources of bandits, enhancements, games and mcts>``,
-``root`` being ``$NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/mctslab/numba`` (default
-``~/.cache``); any edit of those sources compiles afresh, and the directories of all but the
-newest few versions are removed. Every package with kernels imports this module first.
+kernels defined in the lab's folders (``CACHED_FOLDERS``) are cached under
+``<root>/<hash of the sources of bandits, enhancements, games and mcts>``, ``root`` being
+``$NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/mctslab/numba`` (default ``~/.cache``): any
+edit of those sources compiles afresh.
+
+Numba picks a kernel's cache directory when its ``@njit(cache=True)`` decorator runs, from its
+list of cache locators. Importing this module puts :class:`VersionedCacheLocator` first in that
+list; it claims the lab's own files only and leaves ``numba.config`` (and every other module's
+kernels) alone. Every package with kernels imports this module first. The ``mctslab`` program
+removes the directories of all but the newest few versions (:func:`prune_old_versions`).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
 import shutil
 from pathlib import Path
 
-import numba
+from numba.core import caching
 
 COMPILED_PACKAGES = ("bandits", "enhancements", "games", "mcts")
+CACHED_FOLDERS = (*COMPILED_PACKAGES, "benchmarks", "examples", "tests")
 KEEP_VERSIONS = 3
+LAB_ROOT = Path(__file__).resolve().parents[1]
 _STAMP = re.compile(r"[0-9a-f]{16}")
 
 
@@ -41,6 +50,48 @@ def cache_root() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "mctslab" / "numba"
 
 
+@functools.cache
+def version_dir() -> Path | None:
+    """This version's cache directory, ``<cache_root()>/<source stamp>`` (``None`` without an
+    absolute root, e.g. no home directory: numba then caches the kernels by its own rules)."""
+    root = cache_root()
+    return root / source_stamp(LAB_ROOT) if root.is_absolute() else None
+
+
+def is_lab_source(path: str | Path) -> bool:
+    """Whether ``path`` is a module of one of the lab's ``CACHED_FOLDERS``."""
+    path = Path(path).resolve()
+    return any(path.is_relative_to(LAB_ROOT / folder) for folder in CACHED_FOLDERS)
+
+
+class VersionedCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+    """Numba cache locator: a lab kernel's cache goes under :func:`version_dir`, in a folder per
+    source folder as numba's own ``NUMBA_CACHE_DIR`` locator does; each entry is still checked
+    against its own file's hash, so an edit of that file alone is caught as numba always does."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = str(version_dir() / self.get_suitable_cache_subpath(py_file))
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        """The locator of a lab kernel (``None`` for anything else: numba's locators decide)."""
+        if not is_lab_source(py_file) or version_dir() is None:
+            return None
+        return super().from_function(py_func, py_file)
+
+
+def register_locator() -> None:
+    """Put :class:`VersionedCacheLocator` first among numba's cache locators (once)."""
+    locators = caching.CacheImpl._locator_classes
+    if VersionedCacheLocator not in locators:
+        locators.insert(0, VersionedCacheLocator)
+
+
 def prune(root: Path, current: Path, keep: int = KEEP_VERSIONS) -> None:
     """Remove the version directories under ``root`` beyond the ``keep`` most recently used;
     ``current`` is marked used now and always kept."""
@@ -52,22 +103,17 @@ def prune(root: Path, current: Path, keep: int = KEEP_VERSIONS) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
-def use_versioned_cache() -> None:
-    """Point numba's cache at this version's directory (left as numba's default if the
-    directory cannot be made: numba then caches beside the sources, or not at all)."""
-    root = cache_root()
-    if not root.is_absolute():  # no home directory to be found
+def prune_old_versions(keep: int = KEEP_VERSIONS) -> None:
+    """Keep only this version's cache directory and the ``keep - 1`` others used most recently
+    (called by the ``mctslab`` program at its start; nothing happens on a failure)."""
+    current = version_dir()
+    if current is None:
         return
-    current = root / source_stamp(Path(__file__).resolve().parents[1])
     try:
         current.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return
-    numba.config.CACHE_DIR = str(current)
-    try:
-        prune(root, current)
-    except OSError:  # e.g. another process pruning at the same time
+        prune(current.parent, current, keep)
+    except OSError:  # no writable cache root, or another process pruning at the same time
         pass
 
 
-use_versioned_cache()
+register_locator()

@@ -6,7 +6,7 @@ Each figure is the median of ``--repeats`` rounds; a round times the plain-Pytho
 and then the whole command of each policy in a fresh process (start-up, numba cache load and
 all; the policies' order rotates), and each ratio (to plain Python, to UCB1) is the median of
 the rounds' ratios.
-Run: ``python benchmarks/bench_engine.py [--runs 2000] [--repeats 3]``.
+Run from the repository's root: ``python -m benchmarks.bench_engine [--runs 2000] [--repeats 3]``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 
-from python_uct_baseline import playouts_per_second as python_playouts_per_second
+from benchmarks.python_uct_baseline import playouts_per_second as python_playouts_per_second
 
 
 def command_rate(policy: str, runs: int, budget: int) -> tuple[float, float]:

@@ -20,9 +20,9 @@ import time
 
 import numpy as np
 
-from bandits import POLICIES, make_policy
+from bandits import POLICIES, index_tables, make_policy
 from experiments.curve import Curve
-from experiments.failure import _tables, search_config, tree_instance
+from experiments.failure import search_config, tree_instance
 from mcts.search_tree import VISITS
 from mcts.synthetic import search
 
@@ -34,7 +34,8 @@ def _setup(policy: str, playouts: int, adjuster: str):
     instance = tree_instance(curve.tree, 4, 8, 0, 0)
     config = search_config(curve, instance)
     failed = np.zeros(int(np.log2(playouts)) + 1, np.bool_)
-    return instance, config, failed, _tables(playouts), make_policy(policy, **curve.policy_params)
+    tables = index_tables(playouts)
+    return instance, config, failed, tables, make_policy(policy, **curve.policy_params)
 
 
 def time_run(setup, playouts: int, seed: int) -> float:

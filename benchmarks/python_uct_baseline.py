@@ -1,27 +1,21 @@
 """Speed of the plain-Python reference UCT (UCB1, plain threshold) on b=4, d=8 trees.
 
-The baseline against which the compiled engine's speed-up is quoted. Run it as
-``python benchmarks/python_uct_baseline.py``.
+The baseline against which the compiled engine's speed-up is quoted: the reference search that
+the tests hold as their oracle (``tests/reference_mcts.py``). Run it from the repository's root
+as ``python -m benchmarks.python_uct_baseline``.
 """
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
+from tests.reference_mcts import reference_run
 from trees import make_tree
-
-TESTS = Path(__file__).resolve().parents[1] / "tests"
 
 
 def playouts_per_second(spec: str = "constant(1,5)", runs: int = 2, budget: int = 16384) -> float:
     """Playouts per second of ``runs`` reference searches of ``budget`` playouts each, one after
     the other (the move is recorded once, after the last playout)."""
-    if str(TESTS) not in sys.path:
-        sys.path.insert(0, str(TESTS))
-    from reference_mcts import reference_run
-
     tree = make_tree(spec, branching=4, depth=8, seed=0)
     start = time.perf_counter()
     for run in range(runs):

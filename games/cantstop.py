@@ -113,7 +113,7 @@ def _height(state, c):
 
 
 @njit(cache=True)
-def _playable(state):
+def playable(state):
     """Bit set of the columns a single sum could advance now."""
     mask = 0
     for c in range(11):
@@ -128,7 +128,7 @@ def _playable(state):
 def _can_play(state, a, b):
     """Can the columns a and b (b = -1: a alone) both advance by one?"""
     if b < 0:
-        return (_playable(state) >> a) & 1 == 1
+        return (playable(state) >> a) & 1 == 1
     new = 0
     if state[TEMP + a] == 0:
         new += 1
@@ -226,7 +226,7 @@ def apply_outcome(state, outcome):
     """Show the dice; a roll with no legal pairing ends the turn and loses its progress."""
     for i in range(4):
         state[DICE + i] = (outcome // 6**i) % 6 + 1
-    if _MASKS[outcome] & _playable(state) == 0:
+    if _MASKS[outcome] & playable(state) == 0:
         _end_turn(state, False)
     else:
         state[PHASE] = 2
@@ -264,12 +264,12 @@ def policy_action(state, out, rng):
 @njit(cache=True)
 def feature(state, outcome):
     """b of seed 003 Sect. 4.2: the roll has no legal pairing."""
-    return _MASKS[outcome] & _playable(state) == 0
+    return _MASKS[outcome] & playable(state) == 0
 
 
 @njit(cache=True)
 def feature_probability(state):
-    return _BUST[_playable(state)]
+    return _BUST[playable(state)]
 
 
 @njit(cache=True)
@@ -277,10 +277,10 @@ def ranked_outcome(state, rank):
     """The outcome of ``rank`` in the luck ranking of the module docstring: the multisets of
     dice in their order for the playable columns, each spanning as many ranks as it has
     outcomes (found by bisection on their end ranks)."""
-    playable = _playable(state)
-    i = np.searchsorted(_ENDS[playable], rank, side="right")
-    group = _ORDER[playable, i]
-    return _MEMBERS[_STARTS[group + 1] - (_ENDS[playable, i] - rank)]
+    columns = playable(state)
+    i = np.searchsorted(_ENDS[columns], rank, side="right")
+    group = _ORDER[columns, i]
+    return _MEMBERS[_STARTS[group + 1] - (_ENDS[columns, i] - rank)]
 
 
 def action_to_string(state: np.ndarray, action: int) -> str:

@@ -1,4 +1,9 @@
-"""Seed 001's Figs. 3-9 (and the ablations) from a study's stored results."""
+"""Seed 001's Figs. 3-9 (and the ablations) from a study's stored results.
+
+The figures' layout (which trees, policies and adjusters, in which order) is the paper's and is
+fixed here; the rows, and which of them are at their curve's default settings, are the
+caller's (``experiments.papers.imagawa.is_default``).
+"""
 
 from __future__ import annotations
 
@@ -6,17 +11,14 @@ import pandas as pd
 
 from bandits import POLICIES as POLICY_REGISTRY
 from enhancements import ADJUSTERS as ADJUSTER_REGISTRY
-from experiments.papers.imagawa.study import (
-    ADJUSTERS,
-    ALL_ADJUSTER_TREES,
-    CONSTANT_TREES,
-    POLICIES,
-    RANDOM_TREES,
-    is_default,
-)
 
 from .style import new_figure
 
+POLICIES = ("ucb1", "klucb", "thompson")
+ADJUSTERS = ("plain", "static", "score", "value", "maxfreq")
+CONSTANT_TREES = ("constant(1,1)", "constant(1,3)", "constant(1,5)", "constant'(1,13)")
+RANDOM_TREES = ("random(4,0)", "random(4,1)", "random(4,2)", "random(4,3)")
+ABLATION_TREES = ("constant(1,5)", "constant'(1,13)", "random(4,3)")
 POLICY_NAMES = {name: info.label for name, info in POLICY_REGISTRY.items()}
 ADJUSTER_NAMES = {name: info.label for name, info in ADJUSTER_REGISTRY.items()}
 
@@ -60,10 +62,11 @@ def plot_curve(ax, rows: pd.DataFrame, label: str, colour: str):
     return ax
 
 
-def paper_figure(frame: pd.DataFrame, name: str):
-    """The figure ``name`` of FIGURES from results, or None when none of its curves is stored."""
+def paper_figure(rows: pd.DataFrame, name: str):
+    """The figure ``name`` of FIGURES from the rows of curves at their default settings (a
+    panel per value of the panel column, a line per value of the line column), or None when
+    none of its curves is among them."""
     title, fixed, (panel_by, panels), (line_by, lines) = FIGURES[name]
-    rows = frame[is_default(frame)]
     for column, value in fixed.items():
         rows = rows[rows[column] == value]
     panels = [p for p in panels if (rows[panel_by] == p).any()]
@@ -85,17 +88,19 @@ def paper_figure(frame: pd.DataFrame, name: str):
     return fig
 
 
-def ablation_figure(frame: pd.DataFrame):
-    """UCT with MaxFrequency: default vs offset -0.5 vs no restart, beside Plain."""
+def ablation_figure(frame: pd.DataFrame, default: pd.Series):
+    """UCT with MaxFrequency: default vs offset -0.5 vs no restart, beside Plain, a panel per
+    tree of ABLATION_TREES stored; ``default`` marks the rows of curves at default settings."""
     rows = frame[frame.policy == "ucb1"]
-    trees = [t for t in ALL_ADJUSTER_TREES if (rows.tree == t).any()]
+    default = default.loc[rows.index]
+    trees = [t for t in ABLATION_TREES if (rows.tree == t).any()]
     if not trees:
         return None
     fig, axes = new_figure(1, len(trees), figsize=(4.0 * len(trees), 3.3), sharey=True,
                            squeeze=False)
     variants = (
         ("Plain", lambda r: (r.adjuster == "plain")),
-        ("MaxFrequency", lambda r: (r.adjuster == "maxfreq") & is_default(r)),
+        ("MaxFrequency", lambda r: (r.adjuster == "maxfreq") & default.loc[r.index]),
         ("offset -0.5", lambda r: (r.adjuster == "maxfreq")
          & (r.adjuster_params == '{"offset": -0.5}')),
         ("restart off", lambda r: (r.adjuster == "maxfreq") & ~r.restart.astype(bool)),

@@ -1,12 +1,12 @@
-"""Shared figure helpers: publication defaults and saving to any format matplotlib knows."""
+"""Shared figure helpers: publication defaults and saving to any format matplotlib knows.
+
+Importing ``plots`` leaves matplotlib's backend alone (a notebook keeps its inline one); the
+``mctslab`` program chooses the non-interactive one."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 RC = {"figure.dpi": 120, "savefig.dpi": 200, "axes.grid": True, "grid.alpha": 0.3, "font.size": 9}

@@ -1,16 +1,17 @@
 """Seed 003's Figs. 1 and 2 from computed results (``experiments.papers.veness``); Fig. 2 is
-drawn one panel (game) at a time."""
+drawn one panel (game) at a time, each method in the same colour on every panel."""
 
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from experiments.papers.veness.study import METHODS
-
 from .style import new_figure
 
-_METHOD_ORDER = {method: i for i, method in enumerate(METHODS)}  # one colour a method, every panel
+# base UCT, then UCT with each combination of control variates, common random numbers and
+# antithetic variates: the order (and colour) of the methods on every panel
+METHODS = ("uct", "uct+cv", "uct+crn", "uct+av", "uct+cv+crn", "uct+cv+av", "uct+crn+av",
+           "uct+cv+crn+av")
 QUANTITY_TITLES = {"roll": "Estimate of Q(s1, roll)",
                    "difference": "Estimate of Q(s1, roll) - Q(s1, stop)"}
 
@@ -36,14 +37,16 @@ def plot_scores(summary: pd.DataFrame, title: str = "Pig", ax=None):
     simulations per method, 95% intervals."""
     if ax is None:
         ax = new_figure()[1]
-    groups = sorted(summary.groupby("method", sort=False), key=lambda g: _METHOD_ORDER[g[0]])
+    order = {method: i for i, method in enumerate(METHODS)}  # others after them, by name
+    groups = sorted(summary.groupby("method", sort=False),
+                    key=lambda g: (order.get(g[0], len(order)), g[0]))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, (method, rows) in enumerate(groups):
         rows = rows.sort_values("budget")
         shift = 2 ** (0.03 * (i - (len(groups) - 1) / 2))  # side by side, so the bars show
         ax.errorbar(rows["budget"] * shift, rows["mean"], yerr=rows["ci95_high"] - rows["mean"],
                     marker="o", markersize=3, capsize=2, label=method.upper(),
-                    color=colours[_METHOD_ORDER[method] % len(colours)])
+                    color=colours[order.get(method, i) % len(colours)])
     ax.set_xscale("log", base=2)
     ax.set_xlabel("simulations")
     ax.set_ylabel("average score")

@@ -1,6 +1,27 @@
-"""Make the test helpers beside this file (the reference MCTS) importable."""
+"""Figures are drawn off-screen, and every figure a test writes can be looked at; the test
+helpers beside this file (the reference MCTS, the games' conformance check) are importable."""
 
 import sys
 from pathlib import Path
 
+import matplotlib
+import pytest
+from matplotlib.figure import Figure
+
+matplotlib.use("Agg")
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+@pytest.fixture
+def saved_figures(monkeypatch) -> dict[str, Figure]:
+    """The figures written during the test (``Figure.savefig``), by file name, so that a test
+    can check what was drawn, not only that a file was written."""
+    figures = {}
+    savefig = Figure.savefig
+
+    def record(figure, fname, *args, **kwargs):
+        figures[Path(fname).name] = figure
+        return savefig(figure, fname, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", record)
+    return figures

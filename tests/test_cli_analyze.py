@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from experiments.cli import main
+from trees import analyze
 
 
 def test_json_keys_and_values(capsys):
@@ -20,12 +21,22 @@ def test_json_keys_and_values(capsys):
     assert out["win_rate_optimal"][i] == pytest.approx(0.875)
 
 
-def test_table_and_plot(tmp_path, capsys):
+def test_table_and_plot(tmp_path, capsys, saved_figures):
     figure = tmp_path / "fig2.png"
     assert main(["analyze", "constant(1,5)", "--plot", str(figure)]) == 0
     out = capsys.readouterr().out
     assert "static threshold" in out and "<- static" in out
-    assert figure.stat().st_size > 10_000
+    assert figure.stat().st_size > 0
+    histogram, delta = saved_figures["fig2.png"].axes
+    assert histogram.get_title() == "constant(1,5), b=4, d=8"
+    analysis = analyze("constant(1,5)")
+    bars = [patch.get_height() for patch in histogram.patches]
+    assert bars[:len(analysis.support)] == pytest.approx(list(analysis.pmf.mean(axis=0)))
+    optimal, other, gap = delta.get_lines()[:3]
+    assert [line.get_label() for line in (optimal, other, gap)] == [
+        "optimal move", "best other move", "Delta"]
+    assert list(optimal.get_xdata()) == list(analysis.thresholds)
+    assert list(gap.get_ydata()) == pytest.approx(list(analysis.delta))
 
 
 @pytest.mark.parametrize("argv, words", [

@@ -36,13 +36,18 @@ def test_trees_multiply_runs_and_parameters_reach_the_curve(capsys):
     assert out["config"]["restart"] is False
 
 
-def test_table_csv_and_plot(tmp_path, capsys):
+def test_table_csv_and_plot(tmp_path, capsys, saved_figures):
     csv, png = tmp_path / "curve.csv", tmp_path / "curve.png"
     assert main(SMALL + ["--out", str(csv), "--plot", str(png)]) == 0
     assert "M playouts/s" in capsys.readouterr().out
     stored = pd.read_csv(csv)
     assert stored.budget.tolist()[-1] == 64 and (stored.tree == "constant(1,3)").all()
-    assert png.stat().st_size > 5_000
+    assert png.stat().st_size > 0
+    [ax] = saved_figures["curve.png"].axes
+    [line] = ax.get_lines()  # the one curve, with its standard-error band
+    assert len(ax.collections) == 1 and ax.get_xscale() == "log"
+    assert list(line.get_xdata()) == stored.budget.tolist()
+    assert list(line.get_ydata()) == pytest.approx(stored.failure_rate.tolist())
 
 
 @pytest.mark.parametrize("extra, words", [

@@ -1,9 +1,8 @@
-"""Amazons: conformance (10x10 and 8x8), perft, and scripted positions (blocking, losing)."""
+"""Amazons: scripted positions (blocking, losing)."""
 
 import pytest
-from games_conformance import check_game_conformance
 
-from games import get_game, perft
+from games import get_game
 
 GAME = get_game("amazons")
 SMALL = get_game("amazons8")
@@ -18,20 +17,6 @@ def board(**cells):
     for name, piece in cells.items():
         rows[8 - int(name[1])]["abcdefgh".index(name[0])] = piece
     return ["".join(row) for row in rows]
-
-
-def test_conformance_10x10():
-    check_game_conformance(GAME, n_games=5, seed=4)
-
-
-def test_conformance_8x8():
-    check_game_conformance(SMALL, n_games=20, seed=3)
-
-
-@pytest.mark.parametrize("game, depth, nodes", [(GAME, 1, 2176), (GAME, 2, 4307152),
-                                                (SMALL, 1, 1232), (SMALL, 2, 1331198)])
-def test_perft(game, depth, nodes):
-    assert perft(game, depth) == nodes
 
 
 def test_arrows_and_queens_block_and_the_vacated_square_takes_an_arrow():

@@ -1,11 +1,10 @@
-"""Cannon: conformance, perft, and the rules that are easy to get wrong."""
+"""Cannon: the rules that are easy to get wrong."""
 
 import numpy as np
 import pytest
-from games_conformance import check_game_conformance
 
 from bandits.rng import seed_state
-from games import cannon, compiled, get_game, perft
+from games import cannon, compiled, get_game
 
 GAME = get_game("cannon")
 TOWNS = {"e1": "D", "e10": "L"}
@@ -27,17 +26,6 @@ def moves(state, origin=None):
 
 def play(state, move):
     state.apply(state.string_to_action(move))
-
-
-def test_conformance():
-    check_game_conformance(GAME, n_games=20, seed=1)
-
-
-@pytest.mark.parametrize("depth, nodes", [(0, 1), (1, 8), (2, 64), (3, 2656), (4, 111376)])
-def test_perft(depth, nodes):
-    """8 town places each; then Dark has 32 steps and 10 cannon slides, 9 when its town stands
-    behind one of its five column cannons (4 of the 8 places): 64 * 41.5 = 2656."""
-    assert perft(GAME, depth) == nodes
 
 
 def test_towns_are_placed_first_on_the_back_row_not_in_corners():

@@ -1,9 +1,8 @@
-"""English checkers: conformance, perft, and scripted positions for the tricky rules."""
+"""English checkers: scripted positions for the tricky rules."""
 
 import pytest
-from games_conformance import check_game_conformance
 
-from games import get_game, perft
+from games import get_game
 
 GAME = get_game("checkers")
 
@@ -18,16 +17,6 @@ def board(**cells):
 
 def moves(state):
     return sorted(state.action_to_string(a) for a in state.legal_actions())
-
-
-def test_conformance():
-    check_game_conformance(GAME, n_games=50, seed=2)
-
-
-@pytest.mark.parametrize("depth, nodes", [(1, 7), (2, 49), (3, 302), (4, 1469), (5, 7361),
-                                          (6, 36768)])
-def test_perft(depth, nodes):
-    assert perft(GAME, depth) == nodes
 
 
 def test_multi_jump_is_one_mandatory_move():

@@ -7,6 +7,16 @@ import pytest
 from experiments.cli import main
 from experiments.papers import imagawa
 from experiments.papers.imagawa import imagawa_study, reproduce_imagawa
+from experiments.study import load_results
+from plots.imagawa import (
+    ABLATION_TREES,
+    ADJUSTER_NAMES,
+    ADJUSTERS,
+    CONSTANT_TREES,
+    FIGURES,
+    POLICIES,
+    POLICY_NAMES,
+)
 
 
 def test_study_covers_every_curve_of_figs_3_to_9():
@@ -25,7 +35,26 @@ def test_study_covers_every_curve_of_figs_3_to_9():
     assert {c.tree: c.total_runs for c in quick.curves}["random(4,3)"] == 2000  # 1/20
 
 
-def test_tiny_reproduction_writes_everything_and_resumes(tmp_path, monkeypatch):
+def test_the_figures_draw_every_curve_of_the_study():
+    study = imagawa_study("paper")
+    ablations = imagawa.ablation_curves("paper")
+    default = {(c.tree, c.policy, c.adjuster) for c in study.curves
+               if c.key not in {a.key for a in ablations}}
+    drawn = set()
+    for _, fixed, (panel_by, panels), (line_by, lines) in FIGURES.values():
+        for panel in panels:
+            for line in lines:
+                key = {**fixed, panel_by: panel, line_by: line}
+                drawn.add((key["tree"], key["policy"], key["adjuster"]))
+    assert default <= drawn
+    assert {c.tree for c in ablations} == set(ABLATION_TREES)
+
+
+def _lines(ax) -> list[str]:
+    return [text.get_text() for text in ax.get_legend().get_texts()]
+
+
+def test_tiny_reproduction_writes_everything_and_resumes(tmp_path, monkeypatch, saved_figures):
     monkeypatch.setitem(imagawa.SCALES, "quick", {"constant": (1, 4), "random": (1, 4)})
     report = reproduce_imagawa(tmp_path, "quick", workers=1, progress=False)
     text = report.read_text()
@@ -33,8 +62,26 @@ def test_tiny_reproduction_writes_everything_and_resumes(tmp_path, monkeypatch):
     for stem in ("fig2_constantprime-1-13", "fig3_ucb1_constant", "fig4_thompson_constant",
                  "fig5_constant-1-5", "fig6_constantprime-1-13", "fig7_ucb1_random",
                  "fig8_thompson_random", "fig9_random-4-3", "ablations_maxfreq"):
-        assert (tmp_path / f"{stem}.png").stat().st_size > 10_000
-        assert (tmp_path / f"{stem}.pdf").exists()
+        assert {f"{stem}.png", f"{stem}.pdf"} <= set(saved_figures)
+        assert (tmp_path / f"{stem}.png").stat().st_size > 0
+    assert len(saved_figures["fig2_constantprime-1-13.png"].axes) == 2
+    fig3 = saved_figures["fig3_ucb1_constant.png"]
+    assert [ax.get_title() for ax in fig3.axes] == ["(a) Plain", "(b) MaxFrequency"]
+    assert all(_lines(ax) == list(CONSTANT_TREES) for ax in fig3.axes)
+    fig5 = saved_figures["fig5_constant-1-5.png"]
+    assert [ax.get_title() for ax in fig5.axes] == [
+        f"({letter}) {POLICY_NAMES[p]}" for letter, p in zip("abc", POLICIES)]
+    assert all(_lines(ax) == [ADJUSTER_NAMES[a] for a in ADJUSTERS] for ax in fig5.axes)
+    frame = load_results(tmp_path)
+    curve = frame[(frame.tree == "constant(1,5)") & (frame.policy == "klucb")
+                  & (frame.adjuster == "score")].sort_values("budget")
+    line = fig5.axes[1].get_lines()[ADJUSTERS.index("score")]
+    assert list(line.get_xdata()) == curve.budget.tolist()
+    assert list(line.get_ydata()) == pytest.approx(curve.failure_rate.tolist())
+    ablations = saved_figures["ablations_maxfreq.png"]
+    assert [ax.get_title() for ax in ablations.axes] == list(ABLATION_TREES)
+    assert all(_lines(ax) == ["Plain", "MaxFrequency", "offset -0.5", "restart off"]
+               for ax in ablations.axes)
     tests = pd.read_csv(tmp_path / "welch_tests.csv")
     assert set(tests.adjuster) == {"static", "score", "value", "maxfreq"}
     assert tests.p.between(0, 1).all()

@@ -2,6 +2,7 @@
 written from the stored tournaments, and a second run resumes without replaying a game."""
 
 import pandas as pd
+import pytest
 
 from experiments.cli import main
 from experiments.papers import pepels
@@ -61,7 +62,8 @@ def test_amazons_opening_moves():
     assert len(start.legal_actions()) == AMAZONS_OPENING_MOVES
 
 
-def test_tiny_reproduction_writes_tables_figure_report_and_resumes(tmp_path, monkeypatch):
+def test_tiny_reproduction_writes_tables_figure_report_and_resumes(tmp_path, monkeypatch,
+                                                                  saved_figures):
     monkeypatch.setitem(pepels.SCALES, "quick", TINY)
     report = reproduce_pepels(tmp_path, "quick", workers=1, progress=False)
     text = report.read_text()
@@ -77,12 +79,19 @@ def test_tiny_reproduction_writes_tables_figure_report_and_resumes(tmp_path, mon
     assert "Pentalath" not in table2
     for suffix in ("png", "pdf"):
         assert (tmp_path / f"fig_k_qb_breakthrough.{suffix}").stat().st_size > 0
+    [ax] = saved_figures["fig_k_qb_breakthrough.png"].axes
+    assert ax.get_title() == "QB (a = 0.25) in Breakthrough"
+    ours, paper = ax.containers  # two error bars: our win rates against k, the paper's point
+    assert ours.get_label().startswith("ours, ") and paper.get_label().startswith("paper, ")
     assert (tmp_path / "breakthrough" / "rb-online-p10" / "tournament.json").exists()
     assert (tmp_path / "breakthrough" / "qb-k1-0.25-p10" / "tournament.json").exists()
     assert not (tmp_path / "breakthrough" / "quality-p20").exists()
     results = pd.read_csv(tmp_path / "results.csv")
     assert len(results) == 30 and results.win_rate.between(0, 100).all()
-    assert results[results.part == "k"].k.tolist() == [1.0, 2.0]
+    k_rows = results[results.part == "k"]
+    assert k_rows.k.tolist() == [1.0, 2.0]
+    assert list(ours.lines[0].get_xdata()) == [1.0, 2.0]
+    assert list(ours.lines[0].get_ydata()) == pytest.approx(k_rows.win_rate.tolist(), abs=0.01)
     comp = pd.read_csv(tmp_path / "comparison.csv")
     assert len(comp) == 2 * (4 + 4 + 5) + 2
     verdicts = pd.read_csv(tmp_path / "verdicts.csv")

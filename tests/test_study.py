@@ -186,7 +186,7 @@ def test_partial_results_leave_out_curves_without_runs(study_file, tmp_path):
     assert (frame.planned_runs == 24).all()
 
 
-def test_status_and_plot_commands(study_file, tmp_path, capsys):
+def test_status_and_plot_commands(study_file, tmp_path, capsys, saved_figures):
     study = read_study(study_file)
     folder = tmp_path / "out"
     _store_hand_counts(study, folder)
@@ -197,7 +197,14 @@ def test_status_and_plot_commands(study_file, tmp_path, capsys):
     assert main(["plot", str(folder), "--out", str(tmp_path / "figs")]) == 0
     written = sorted(p.name for p in (tmp_path / "figs").iterdir())
     assert written == ["constant(1,3)_b4_d4.png", "random(4,3)_b2_d4.png"]
-    assert all((tmp_path / "figs" / name).stat().st_size > 10_000 for name in written)
+    assert sorted(saved_figures) == written
+    [ucb1] = saved_figures["constant(1,3)_b4_d4.png"].axes  # a panel per policy
+    assert ucb1.get_title().startswith("constant(1,3) ucb1")
+    legend = [text.get_text() for text in ucb1.get_legend().get_texts()]
+    assert legend == ["plain (7/12 runs)", "maxfreq"]  # its first shard is missing
+    [thompson] = saved_figures["random(4,3)_b2_d4.png"].axes
+    [line] = thompson.get_lines()
+    assert list(line.get_xdata()) == [1, 2, 4, 8]
 
 
 def test_plot_draws_log_x_with_error_bands(study_file, tmp_path):
@@ -285,8 +292,8 @@ def test_bad_worker_options_are_one_line(study_file, tmp_path, capsys):
 
 
 def test_status_suggests_the_command_that_made_the_study():
-    from experiments.commands.study import _resume_command
+    from experiments.commands.study import resume_command
 
-    assert _resume_command("imagawa-quick", "out") == \
+    assert resume_command("imagawa-quick", "out") == \
         "mctslab reproduce imagawa --scale quick --out out"
-    assert _resume_command("demo", "out") == "mctslab study run STUDY.toml --out out"
+    assert resume_command("demo", "out") == "mctslab study run STUDY.toml --out out"

@@ -112,7 +112,7 @@ TINY_PANELS = {
 }
 
 
-def test_reproduce_veness_cli_writes_report_and_resumes(tmp_path, monkeypatch):
+def test_reproduce_veness_cli_writes_report_and_resumes(tmp_path, monkeypatch, saved_figures):
     monkeypatch.setitem(veness.SCALES, "quick", Fig1Scale((2, 8), 10))
     use_panels(monkeypatch, TINY_PANELS)
     out = tmp_path / "veness"
@@ -123,6 +123,16 @@ def test_reproduce_veness_cli_writes_report_and_resumes(tmp_path, monkeypatch):
     assert "### Can't Stop" in report and "50-60% more simulations" in report
     assert "### Dominion" in report and "25-40% more simulations" in report
     assert (out / "fig1_bias_variance.png").exists() and (out / "fig2_scores.png").exists()
+    fig1 = saved_figures["fig1_bias_variance.png"]
+    assert [ax.get_title() for ax in fig1.axes] == [
+        "Estimate of Q(s1, roll) (uct)", "Estimate of Q(s1, roll) - Q(s1, stop) (uct)"]
+    for ax in fig1.axes:
+        assert [line.get_label() for line in ax.get_lines()] == ["bias$^2$", "variance", "MSE"]
+        assert list(ax.get_lines()[0].get_xdata()) == [2, 8]  # Fig1Scale's budgets
+    fig2 = saved_figures["fig2_scores.png"]
+    assert [ax.get_title() for ax in fig2.axes] == [p.title for p in TINY_PANELS.values()]
+    pig = fig2.axes[0]
+    assert [c.get_label() for c in pig.containers] == [m.upper() for m in veness.METHODS]
     point = out / "scores" / "cantstop" / "uct+av-4.parquet"
     stamp = point.stat().st_mtime_ns
     assert main(argv) == 0
@@ -189,3 +199,9 @@ def test_local_dask_cluster_stores_the_same_scores(tmp_path, monkeypatch):
     _, there = veness.run_veness(tmp_path / "there", workers=2, scheduler="local", seed=7)
     columns = ["panel", "method", "budget", "game", "score"]
     pd.testing.assert_frame_equal(here[columns], there[columns])
+
+
+def test_the_figures_order_of_methods_is_the_studys():
+    from plots.veness import METHODS as DRAWN
+
+    assert DRAWN == veness.METHODS

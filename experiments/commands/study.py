@@ -60,11 +60,11 @@ def status(args) -> int:
     if damaged:
         print(f"{damaged} damaged shard files will be recomputed by the next `mctslab study run`")
     print("complete" if done == total else f"{total - done} shards to go: rerun "
-          f"`{_resume_command(study.name, args.folder)}` to finish")
+          f"`{resume_command(study.name, args.folder)}` to finish")
     return 0
 
 
-def _resume_command(name: str, folder) -> str:
+def resume_command(name: str, folder) -> str:
     """The command that completes the study: its reproduction command for a study that
     ``mctslab reproduce`` made (named PAPER-SCALE), else ``study run``."""
     from .reproduce import PAPERS

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .study import is_default
+
 
 def _file_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", name.replace("'", "prime")).strip("-")
@@ -18,8 +20,9 @@ def draw(frame, out: Path) -> list[str]:
     from trees import analyze
 
     figures = {"fig2_constant'(1,13)": plot_threshold_analysis(analyze("constant'(1,13)"))}
-    figures.update({name: paper_figure(frame, name) for name in FIGURES})
-    figures["ablations_maxfreq"] = ablation_figure(frame)
+    default = is_default(frame)
+    figures.update({name: paper_figure(frame[default], name) for name in FIGURES})
+    figures["ablations_maxfreq"] = ablation_figure(frame, default)
     stems = []
     for name, fig in figures.items():
         if fig is None:

@@ -1,0 +1,38 @@
+"""Importing a package has no side effects on numba or matplotlib, and data flows one way:
+``plots`` draws from what it is given and imports nothing from ``experiments`` (DESIGN.md §1)."""
+
+import subprocess
+import sys
+
+import pytest
+
+PACKAGES = ("bandits", "enhancements", "mcts", "games", "trees", "experiments", "plots")
+
+CHECK = """
+import sys
+import matplotlib
+import numba
+
+matplotlib.use("svg")  # as a notebook would choose its own backend
+before = {{k: repr(getattr(numba.config, k)) for k in dir(numba.config) if k.isupper()}}
+import {package}
+after = {{k: repr(getattr(numba.config, k)) for k in dir(numba.config) if k.isupper()}}
+assert after == before, {{k: after[k] for k in after if after[k] != before.get(k)}}
+assert matplotlib.get_backend() == "svg", matplotlib.get_backend()
+"""
+
+
+def _run(code: str) -> None:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_import_leaves_numba_config_and_backend_alone(package):
+    _run(CHECK.format(package=package))
+
+
+def test_plots_imports_nothing_from_experiments():
+    _run("import plots, plots.failure, plots.imagawa, plots.pepels, plots.veness, sys\n"
+         "assert not [m for m in sys.modules if m.startswith('experiments')]")
