@@ -14,7 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .spec import TreeSpec, parse_tree_spec
+from .spec import TreeSpec
 
 MAX_NODES = 2**25
 
@@ -94,15 +94,10 @@ class TreeInstance:
         return self.path_score[level_start(self.branching, self.depth) :].astype(np.int64)
 
 
-def make_tree(
-    spec: str | TreeSpec, branching: int = 4, depth: int = 8, seed: int = 0
-) -> TreeInstance:
-    """Draw a tree instance: per internal node the optimal child's position uniformly, and for
-    random trees each suboptimal value uniformly in its range (seed 001, Sect. III)."""
-    spec = parse_tree_spec(spec)
-    check_shape(branching, depth)
-    if seed < 0:
-        raise ValueError(f"tree seed {seed} is negative: use a seed >= 0")
+def seed001_tree(spec: TreeSpec, branching: int, depth: int, seed: int) -> TreeInstance:
+    """Draw an instance of a seed 001 model: per internal node the optimal child's position
+    uniformly, and for random trees each suboptimal value uniformly in its range (seed 001,
+    Sect. III). The shape and seed are checked by ``trees.make_tree``."""
     rng = np.random.default_rng(seed)
     n_internal = node_count(branching, depth - 1)
     optimal_child = rng.integers(branching, size=n_internal).astype(np.int32)
