@@ -1,10 +1,12 @@
 """The tree-model registry: seed 001's instances unchanged byte for byte, specs parsed through
-the registry with one-line errors."""
+the registry with one-line errors, and `mctslab trees list`."""
 
 import hashlib
+import json
 
 import pytest
 
+from experiments.cli import main
 from trees import (
     TREE_MODELS,
     PGameSpec,
@@ -85,3 +87,27 @@ def test_unknown_model_name_is_one_line():
     with pytest.raises(ValueError, match="unknown tree model 'foo': use one of constant"):
         get_tree_model("foo")
 
+
+def test_trees_list_json_holds_every_model(capsys):
+    assert main(["trees", "list", "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert [record["name"] for record in records] == list(TREE_MODELS)
+    for record in records:
+        assert set(record) == {"name", "params", "description", "citation", "example"}
+        assert record["description"] and record["citation"]
+    assert records[-1]["params"] == {"m": 127} and records[-1]["example"] == "pgame(127)"
+
+
+def test_trees_list_table(capsys):
+    assert main(["trees", "list"]) == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in TREE_MODELS) and "e.g. random(4,3)" in out
+
+
+@pytest.mark.parametrize("args", [["analyze", "pgame"],
+                                  ["failure-rate", "--tree", "pgame(127)", "--runs", "1"]])
+def test_commands_refuse_pgame_in_one_line_with_exit_2(args, capsys, tmp_path):
+    out = ["--out", str(tmp_path / "curve.csv")] if args[0] == "failure-rate" else []
+    assert main([*args, *out]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "cannot be searched or analysed yet" in err
