@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .instance import TreeInstance, make_tree
-from .spec import TreeSpec, parse_tree_spec
+from .instance import TreeInstance
+from .spec import TreeSpec
 
 
 @dataclass(frozen=True, eq=False)
@@ -116,23 +116,15 @@ def convolved_pmf(spec: TreeSpec, branching: int, depth: int, optimal_move: int)
     return support, rows
 
 
-def analyze(
-    spec: str | TreeSpec | TreeInstance, branching: int = 4, depth: int = 8, tree_seed: int = 0
-) -> ThresholdAnalysis:
-    """Exact analysis of one instance; constant trees by convolution, random ones by enumeration."""
-    instance = spec if isinstance(spec, TreeInstance) else make_tree(
-        parse_tree_spec(spec), branching, depth, tree_seed
-    )
-    b, d = instance.branching, instance.depth
-    if instance.spec.model == "random":
-        support, pmf = enumerated_pmf(instance)
-    else:
-        support, pmf = convolved_pmf(instance.spec, b, d, instance.optimal_move)
+def threshold_analysis(instance: TreeInstance, support: np.ndarray,
+                       pmf: np.ndarray) -> ThresholdAnalysis:
+    """The analysis of ``instance`` from its root moves' exact score pmf [b, n_scores] on the
+    consecutive integer ``support``, at every integer and half-integer threshold."""
     thresholds = np.arange(2 * support[0] - 1, 2 * support[-1] + 2) / 2.0
     return ThresholdAnalysis(
         tree=instance.spec.text,
-        branching=b,
-        depth=d,
+        branching=instance.branching,
+        depth=instance.depth,
         tree_seed=instance.seed,
         optimal_move=instance.optimal_move,
         support=support,
@@ -140,3 +132,4 @@ def analyze(
         thresholds=thresholds,
         win_rates=win_rates_at(support, pmf, thresholds),
     )
+

@@ -14,7 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .spec import TreeSpec, parse_tree_spec
+from .spec import TreeSpec
 
 MAX_NODES = 2**25
 
@@ -27,6 +27,20 @@ def node_count(branching: int, depth: int) -> int:
 def level_start(branching: int, ply: int) -> int:
     """Heap index of the first node at ``ply``."""
     return (branching**ply - 1) // (branching - 1)
+
+
+def path_sums(edge_value: np.ndarray, branching: int, depth: int) -> np.ndarray:
+    """[n_nodes]: the sum of the edge values from the root to node n, in the narrowest signed
+    integer type that holds every sum (int8 for seed 001's trees, whose 64K leaves then take
+    64 KB), so the playouts' random reads stay in the core's cache."""
+    score = edge_value.astype(np.int64)
+    for ply in range(1, depth + 1):
+        start, stop = level_start(branching, ply), level_start(branching, ply + 1)
+        score[start:stop] += score[(np.arange(start, stop) - 1) // branching]
+    low, high = score.min(), score.max()
+    narrowest = next(t for t in (np.int8, np.int16, np.int32, np.int64)
+                     if np.iinfo(t).min <= low and high <= np.iinfo(t).max)
+    return score.astype(narrowest)
 
 
 def check_shape(branching: int, depth: int) -> None:
@@ -71,34 +85,19 @@ class TreeInstance:
 
     @cached_property
     def path_score(self) -> np.ndarray:
-        """[n_nodes]: the sum of the edge values from the root to node n, so a terminal's score
-        at the leaves (what the compiled search reads, one load per playout). Stored in the
-        narrowest signed integer type that holds every sum (int8 for the paper's trees, whose
-        64K leaves then take 64 KB), so the playouts' random reads stay in the core's cache."""
-        score = self.edge_value.astype(np.int64)
-        b = self.branching
-        for ply in range(1, self.depth + 1):
-            start, stop = level_start(b, ply), level_start(b, ply + 1)
-            score[start:stop] += score[(np.arange(start, stop) - 1) // b]
-        low, high = score.min(), score.max()
-        narrowest = next(t for t in (np.int8, np.int16, np.int32, np.int64)
-                         if np.iinfo(t).min <= low and high <= np.iinfo(t).max)
-        return score.astype(narrowest)
+        """[n_nodes]: ``path_sums`` of the edge values, so a terminal's score at the leaves
+        (what the compiled search reads, one load per playout)."""
+        return path_sums(self.edge_value, self.branching, self.depth)
 
     def leaf_scores(self) -> np.ndarray:
         """Terminal scores of all ``b**d`` leaves in heap order: int64 [b**d]."""
         return self.path_score[level_start(self.branching, self.depth) :].astype(np.int64)
 
 
-def make_tree(
-    spec: str | TreeSpec, branching: int = 4, depth: int = 8, seed: int = 0
-) -> TreeInstance:
-    """Draw a tree instance: per internal node the optimal child's position uniformly, and for
-    random trees each suboptimal value uniformly in its range (seed 001, Sect. III)."""
-    spec = parse_tree_spec(spec)
-    check_shape(branching, depth)
-    if seed < 0:
-        raise ValueError(f"tree seed {seed} is negative: use a seed >= 0")
+def seed001_tree(spec: TreeSpec, branching: int, depth: int, seed: int) -> TreeInstance:
+    """Draw an instance of a seed 001 model: per internal node the optimal child's position
+    uniformly, and for random trees each suboptimal value uniformly in its range (seed 001,
+    Sect. III). The shape and seed are checked by ``trees.make_tree``."""
     rng = np.random.default_rng(seed)
     n_internal = node_count(branching, depth - 1)
     optimal_child = rng.integers(branching, size=n_internal).astype(np.int32)

@@ -1,18 +1,16 @@
 """Tree specifications of seed 001, Sect. III: Constant(a, b), Constant'(a, b), Random(p, q).
 
 A spec fixes how suboptimal moves are valued; branching factor, depth and the tree seed are
-separate options (DESIGN.md §2).
+separate options (DESIGN.md §2). Specs are parsed from text through the model registry
+(``trees.models``).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 MODELS = ("constant", "constant'", "random")
 MAX_RANDOM_Q = 20
-
-_SPEC_PATTERN = re.compile(r"^\s*(constant'|constant|random)\s*\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)\s*$")
 
 
 @dataclass(frozen=True)
@@ -59,16 +57,3 @@ class TreeSpec:
         p, q = self.first, self.second
         return (-p, -1) if ply % 2 == 0 else (2**q, 2**q + p - 1)
 
-
-def parse_tree_spec(text: str | TreeSpec) -> TreeSpec:
-    """Parse ``constant(1,5)``, ``constant'(1,13)`` or ``random(4,3)`` (case-insensitive)."""
-    if isinstance(text, TreeSpec):
-        return text
-    match = _SPEC_PATTERN.match(str(text).lower())
-    if match is None:
-        raise ValueError(
-            f"unknown tree spec {text!r}: write constant(a,b), constant'(a,b) or random(p,q), "
-            "e.g. constant(1,5)"
-        )
-    model, first, second = match.groups()
-    return TreeSpec(model, int(first), int(second))

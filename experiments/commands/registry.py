@@ -1,5 +1,6 @@
-"""``mctslab policies list`` and ``mctslab adjusters list``: the registered selection policies
-and threshold adjusters, with their parameters, a one-line description and a citation."""
+"""``mctslab policies list``, ``mctslab adjusters list`` and ``mctslab trees list``: the
+registered selection policies, threshold adjusters and tree models, with their parameters, a
+one-line description and a citation (and, for trees, an example spec)."""
 
 from __future__ import annotations
 
@@ -7,20 +8,23 @@ import json
 
 
 def register(subparsers) -> None:
-    for noun, what in (("policies", "selection policies"), ("adjusters", "threshold adjusters")):
+    for noun, what in (("policies", "selection policies"), ("adjusters", "threshold adjusters"),
+                       ("trees", "tree models")):
         p = subparsers.add_parser(noun, help=f"list the {what}")
         sub = p.add_subparsers(dest=f"{noun}_command", required=True)
         listing = sub.add_parser("list", help=f"the {what}: name, parameters, citation")
-        listing.add_argument("--json", action="store_true",
-                             help="print JSON (keys name, params, description, citation)")
+        keys = "name, params, description, citation" + (", example" * (noun == "trees"))
+        listing.add_argument("--json", action="store_true", help=f"print JSON (keys {keys})")
         listing.set_defaults(run=run_list, registry=noun)
 
 
 def _records(noun: str) -> list[dict]:
     if noun == "policies":
         from bandits import POLICIES as registry
-    else:
+    elif noun == "adjusters":
         from enhancements import ADJUSTERS as registry
+    else:
+        from trees import TREE_MODELS as registry
     return [info.to_dict() for info in registry.values()]
 
 
@@ -33,5 +37,6 @@ def run_list(args) -> int:
     for record in records:
         params = ", ".join(f"{key}={value:g}" for key, value in record["params"].items())
         print(f"{record['name']:<{width}}  {record['description']}")
-        print(f"{'':<{width}}  params: {params or 'none'}; {record['citation']}")
+        example = f"; e.g. {record['example']}" if "example" in record else ""
+        print(f"{'':<{width}}  params: {params or 'none'}; {record['citation']}{example}")
     return 0

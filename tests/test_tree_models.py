@@ -1,0 +1,113 @@
+"""The tree-model registry: seed 001's instances unchanged byte for byte, specs parsed through
+the registry with one-line errors, and `mctslab trees list`."""
+
+import hashlib
+import json
+
+import pytest
+
+from experiments.cli import main
+from trees import (
+    TREE_MODELS,
+    PGameSpec,
+    TreeInstance,
+    TreeSpec,
+    analyze,
+    get_tree_model,
+    make_tree,
+    parse_spec,
+    parse_tree_spec,
+)
+
+# sha256 (first 16 hex digits) of edge_value + optimal_child + path_score of make_tree before
+# the registry existed (commit 3e4be75): the registry must not move a single value.
+PINNED = [
+    ("constant(1,5)", 4, 8, 0, "734f95359e37d16c"),
+    ("constant'(1,13)", 4, 8, 3, "114c74a7b641cc71"),
+    ("random(4,3)", 4, 8, 0, "97184fc9feb9e6cd"),
+    ("random(4,3)", 4, 8, 17, "4ade8b44eba6fd7a"),
+    ("random(7,2)", 3, 6, 5, "7754ba7c03c22472"),
+    ("random(1,0)", 2, 10, 123, "2c2dcfa2f5d7b5f7"),
+]
+
+
+@pytest.mark.parametrize("spec, b, d, seed, digest", PINNED)
+def test_seed001_instances_are_byte_identical_to_before_the_registry(spec, b, d, seed, digest):
+    tree = make_tree(spec, b, d, seed)
+    data = tree.edge_value.tobytes() + tree.optimal_child.tobytes() + tree.path_score.tobytes()
+    assert hashlib.sha256(data).hexdigest()[:16] == digest
+    assert tree.path_score.dtype.name == "int8"
+
+
+def test_every_model_parses_its_example_and_its_defaults():
+    for name, model in TREE_MODELS.items():
+        spec = parse_spec(model.example)
+        assert spec.model == name and spec.text == model.example
+        assert parse_spec(name) == model.parse(()) == model.spec(*model.defaults.values())
+
+
+def test_seed001_examples_are_accepted_by_make_tree_and_analyze():
+    for name in ("constant", "constant'", "random"):
+        example = TREE_MODELS[name].example
+        assert isinstance(make_tree(example, 2, 4, 1), TreeInstance)
+        assert analyze(example, 2, 4, 1).tree == example
+
+
+def test_specs_read_as_before():
+    assert parse_tree_spec("random(4,3)") == TreeSpec("random", 4, 3)
+    assert parse_spec("PGame( 31 )") == PGameSpec(31)
+    assert parse_spec("pgame()") == PGameSpec(127)
+
+
+@pytest.mark.parametrize("bad, said", [
+    ("pgame(0)", "pgame(m) needs 1 <= m"),
+    ("pgame(1,2)", "pgame(m) takes 1 integers"),
+    ("constant(1)", "constant(a,b) takes 2 integers"),
+    ("constant(a,5)", "parameters are integers"),
+    ("tree(1,2)", "unknown tree spec"),
+    ("constant(1,5", "unknown tree spec"),
+])
+def test_bad_specs_are_one_line(bad, said):
+    with pytest.raises(ValueError, match=said.replace("(", r"\(").replace(")", r"\)")) as error:
+        parse_spec(bad)
+    assert "\n" not in str(error.value)
+
+
+def test_pgame_is_registered_but_refused_by_the_engine_entry_points():
+    for call in (lambda: parse_tree_spec("pgame(127)"), lambda: make_tree("pgame"),
+                 lambda: analyze("pgame(5)", 2, 2)):
+        with pytest.raises(ValueError, match="cannot be searched or analysed yet") as error:
+            call()
+        assert "\n" not in str(error.value) and "solve_minimax" in str(error.value)
+    game = get_tree_model("pgame").generate(PGameSpec(5), 2, 4, 0)
+    assert game.edge_value.shape == (31,)
+
+
+def test_unknown_model_name_is_one_line():
+    with pytest.raises(ValueError, match="unknown tree model 'foo': use one of constant"):
+        get_tree_model("foo")
+
+
+def test_trees_list_json_holds_every_model(capsys):
+    assert main(["trees", "list", "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert [record["name"] for record in records] == list(TREE_MODELS)
+    for record in records:
+        assert set(record) == {"name", "params", "description", "citation", "example"}
+        assert record["description"] and record["citation"]
+    assert records[-1]["params"] == {"m": 127} and records[-1]["example"] == "pgame(127)"
+
+
+def test_trees_list_table(capsys):
+    assert main(["trees", "list"]) == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in TREE_MODELS) and "e.g. random(4,3)" in out
+
+
+@pytest.mark.parametrize("args", [["analyze", "pgame"],
+                                  ["failure-rate", "--tree", "pgame(127)", "--runs", "1"]])
+def test_commands_refuse_pgame_in_one_line_with_exit_2(args, capsys, tmp_path):
+    out = ["--out", str(tmp_path / "curve.csv")] if args[0] == "failure-rate" else []
+    assert main([*args, *out]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "cannot be searched or analysed yet" in err
