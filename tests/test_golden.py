@@ -3,7 +3,7 @@ of every run's failures for small curves for every built-in policy,
 pinned so that a refactor which changes a single choice of the engine fails here.
 
 Regenerate (only for a change that moves the numbers on purpose, said so in its commit):
-``MCTSLAB_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py``.
+``MCTSLAB_UPDATE_GOLDEN=1 python -m pytest -n 0 tests/test_golden.py``.
 """
 
 import hashlib
