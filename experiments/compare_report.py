@@ -1,0 +1,241 @@
+"""The report of a comparison (issue 29): figures, CSV tables, ``report.md`` and a
+self-contained ``report.html`` (figures embedded as base64 PNG, no external asset).
+
+The report is a list of blocks, rendered once as Markdown and once as HTML, so that both say
+the same. The tables are those of ``plots.compare`` plus ``tests`` (config, budget, method_a,
+method_b, n_instances, statistic, p_value, p_holm, reject): paired tests per budget, Holm's
+correction across budgets and method pairs.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from plots.compare import (
+    aggregate_intervals,
+    epsilon_heatmap,
+    failure_panels,
+    improvement_matrix,
+    performance_profiles,
+)
+from plots.style import save
+
+# settings key -> what the report calls it, in the report's order
+SETTINGS = {
+    "trees": "tree configurations",
+    "policies": "policies",
+    "adjusters": "adjusters",
+    "runs": "runs per cell",
+    "trees_per_model": "tree instances per configuration",
+    "max_budget": "largest budget (playouts)",
+    "epsilon": "epsilon (target failure rate)",
+    "seed": "seed",
+    "stream_version": "random stream version",
+}
+
+
+def _number(value) -> str:
+    return f"{value:.3g}" if isinstance(value, float) else str(value)
+
+
+def _playouts(value: float) -> str:
+    return "not reached" if not math.isfinite(value) else f"{value:,.0f}"
+
+
+def _interval(low, high, show=_number) -> str:
+    return f"[{show(low)}, {show(high)}]"
+
+
+def _settings(settings: dict, curves: pd.DataFrame | None) -> list[str]:
+    """One "name: value" line per known setting (stated as missing when absent), the runs
+    stored per cell when the curves are there, then any other setting but the command."""
+    def show(value):
+        return ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
+
+    lines = [f"{label}: {show(settings[key]) if key in settings else 'not stated'}"
+             for key, label in SETTINGS.items()]
+    if curves is not None and not curves.empty:
+        lines.append(f"runs stored per cell and budget: {curves['runs'].min()} to "
+                     f"{curves['runs'].max()}")
+    lines += [f"{key}: {show(value)}" for key, value in settings.items()
+              if key not in SETTINGS and key != "command"]
+    return lines
+
+
+def _to_epsilon_table(to_epsilon: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "config": to_epsilon["config"],
+        "method": to_epsilon["policy"] + "+" + to_epsilon["adjuster"],
+        "epsilon": to_epsilon["epsilon"].map(_number),
+        "playouts": [_playouts(p) if r else "not reached"
+                     for p, r in zip(to_epsilon["playouts"], to_epsilon["reached"])],
+        "95% interval": [_interval(lo, hi, _playouts)
+                         for lo, hi in zip(to_epsilon["low"], to_epsilon["high"])],
+    })
+
+
+def _aggregates_table(aggregates: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "method": aggregates["method"], "metric": aggregates["metric"],
+        "estimate": aggregates["estimate"].map(_number),
+        "95% interval": [_interval(lo, hi) for lo, hi in zip(aggregates["low"],
+                                                             aggregates["high"])],
+    })
+
+
+def _tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
+    if tests is None or tests.empty:
+        text = ("No paired test was made: the tests table is empty (e.g. a single tree "
+                "instance per configuration).")
+        return [("p", text)]
+    rejected = tests[tests["reject"].astype(bool)]
+    text = (f"{len(rejected)} of {len(tests)} paired tests on instance-level failure rates "
+            "reject equality after Holm's correction across budgets and method pairs.")
+    if rejected.empty:
+        return [("p", text)]
+    shown = rejected.drop(columns="reject").copy()
+    for column in ("statistic", "p_value", "p_holm"):
+        shown[column] = shown[column].map(_number)
+    return [("p", text), ("table", shown)]
+
+
+def _figure(folder: Path, name: str, table: pd.DataFrame | None, draw, caption: str):
+    """Draw ``table`` with ``draw`` (returning the figure) into ``name``.png, or say why not."""
+    if table is None or table.empty:
+        return [("p", f"{caption}: no figure, its table is missing or empty.")]
+    save(draw(table), folder / f"{name}.png")
+    return [("figure", f"{name}.png", caption)]
+
+
+def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict) -> list[tuple]:
+    """The report's content: ("h1" | "h2" | "p" | "code", text), ("list", lines),
+    ("table", DataFrame) and ("figure", file name, caption) blocks."""
+    get = tables.get
+    command = settings.get("command")
+    blocks = [("h1", "Comparison of policies and adjusters"),
+              ("h2", "Configuration"), ("list", _settings(settings, get("curves"))),
+              ("h2", "How to rerun it")]
+    if command:
+        blocks += [("p", "To rerun it:"), ("code", command)]
+    else:
+        blocks.append(("p", "The command that produced this report was not recorded."))
+
+    blocks.append(("h2", "Playouts to reach the target failure rate"))
+    to_epsilon = get("to_epsilon")
+    if to_epsilon is None or to_epsilon.empty:
+        blocks.append(("p", "No playouts-to-epsilon table was given."))
+    else:
+        for epsilon, rows in to_epsilon.groupby("epsilon"):
+            caption = f"Playouts to reach failure <= {epsilon:g}, per tree and method"
+            blocks += _figure(folder, f"heatmap_eps{epsilon:g}", rows,
+                              lambda t: epsilon_heatmap(t).figure, caption)
+        blocks.append(("table", _to_epsilon_table(to_epsilon)))
+
+    blocks.append(("h2", "Aggregates across tree configurations"))
+    aggregates = get("aggregates")
+    if aggregates is not None and not aggregates.empty:
+        blocks.append(("table", _aggregates_table(aggregates)))
+    blocks += _figure(folder, "aggregates", aggregates, lambda t: aggregate_intervals(t).figure,
+                      "Mean and IQM of the normalised area under the failure curve")
+
+    blocks += [("h2", "Paired tests, Holm-corrected"), *_tests_blocks(get("tests"))]
+    blocks += [("h2", "Failure curves"),
+               *_figure(folder, "failure_curves", get("curves"),
+                        lambda t: failure_panels(t)[0].figure,
+                        "Failure rate against playouts with Wilson 95% bands"),
+               ("h2", "Probability of improvement"),
+               *_figure(folder, "improvement", get("improvement"),
+                        lambda t: improvement_matrix(t).figure,
+                        "Probability that X beats Y across tree configurations"),
+               ("h2", "Performance profiles"),
+               *_figure(folder, "profiles", get("profile"),
+                        lambda t: performance_profiles(t).figure,
+                        "Performance profiles of the normalised area")]
+    return blocks
+
+
+def _markdown_table(frame: pd.DataFrame) -> str:
+    def row(cells):
+        return "| " + " | ".join(str(cell).replace("|", "\\|") for cell in cells) + " |"
+
+    lines = [row(frame.columns), "|" + "---|" * len(frame.columns)]
+    return "\n".join(lines + [row(cells) for cells in frame.itertuples(index=False)])
+
+
+def _markdown(blocks: list[tuple]) -> str:
+    parts = []
+    for kind, content, *caption in blocks:
+        match kind:
+            case "h1" | "h2":
+                parts.append(f"{'#' * int(kind[1])} {content}")
+            case "p":
+                parts.append(content)
+            case "code":
+                parts.append(f"```\n{content}\n```")
+            case "list":
+                parts.append("\n".join(f"- {line}" for line in content))
+            case "table":
+                parts.append(_markdown_table(content))
+            case "figure":
+                parts.append(f"![{caption[0]}]({content})")
+    return "\n\n".join(parts) + "\n"
+
+
+STYLE = """body { font-family: sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; }
+img { max-width: 100%; height: auto; } figcaption { font-size: 0.9em; color: #555; }
+pre { background: #f4f4f4; padding: 0.6em; overflow-x: auto; }"""
+
+
+def _html(blocks: list[tuple], folder: Path) -> str:
+    esc = html.escape
+    parts = []
+    for kind, content, *caption in blocks:
+        match kind:
+            case "h1" | "h2" | "p":
+                parts.append(f"<{kind}>{esc(content)}</{kind}>")
+            case "code":
+                parts.append(f"<pre><code>{esc(content)}</code></pre>")
+            case "list":
+                parts.append("<ul>" + "".join(f"<li>{esc(line)}</li>" for line in content)
+                             + "</ul>")
+            case "table":
+                parts.append(content.to_html(index=False, border=0))
+            case "figure":
+                png = (folder / content).read_bytes()
+                width = int.from_bytes(png[16:20], "big") // 2  # PNG header; 200 dpi shown at 100
+                data = base64.b64encode(png).decode("ascii")
+                parts.append(f'<figure><img src="data:image/png;base64,{data}" width="{width}" '
+                             f'alt="{esc(caption[0])}"><figcaption>{esc(caption[0])}'
+                             "</figcaption></figure>")
+    body = "\n".join(parts)
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f"<title>{esc(blocks[0][1])}</title>\n<style>\n{STYLE}\n</style>\n</head>\n"
+            f"<body>\n{body}\n</body>\n</html>\n")
+
+
+def write_report(folder: str | Path, tables: dict[str, pd.DataFrame],
+                 settings: dict) -> tuple[Path, Path]:
+    """Write the comparison's figures (PNG), its tables (CSV, one per entry of ``tables``),
+    ``report.md`` and ``report.html`` into ``folder``; returns the two reports' paths.
+
+    ``tables`` holds any of curves, to_epsilon, improvement, profile, aggregates and tests (a
+    missing or empty one is stated in the report); ``settings`` any of the keys of SETTINGS and
+    ``command``, the command line that reruns the comparison.
+    """
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    tables = {name: table for name, table in tables.items() if table is not None}
+    for name, table in tables.items():
+        table.to_csv(folder / f"{name}.csv", index=False)
+    blocks = _blocks(folder, tables, settings)
+    markdown, page = folder / "report.md", folder / "report.html"
+    markdown.write_text(_markdown(blocks), encoding="utf-8")
+    page.write_text(_html(blocks, folder), encoding="utf-8")
+    return markdown, page

@@ -1,0 +1,235 @@
+"""The comparison's figures and report (issue 29) from small hand-made tables, and the report
+opened in a real browser (headless chromium) to check that every figure renders."""
+
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from experiments.compare_report import write_report
+from plots.compare import (
+    aggregate_intervals,
+    epsilon_heatmap,
+    failure_panels,
+    improvement_matrix,
+    performance_profiles,
+)
+
+CONFIGS = ("constant(1,3) b=4 d=4", "random(4,3) b=2 d=4")
+METHODS = (("ucb1", "plain"), ("ucb1", "maxfreq"), ("thompson", "plain"))
+NAMES = [f"{policy}+{adjuster}" for policy, adjuster in METHODS]
+BUDGETS = (16, 64, 256)
+SETTINGS = {"trees": ["constant(1,3)", "random(4,3)"], "policies": ["ucb1", "thompson"],
+            "adjusters": ["plain", "maxfreq"], "runs": 40, "trees_per_model": 4,
+            "max_budget": 256, "seed": 7, "stream_version": 2, "epsilon": 0.05,
+            "command": "mctslab compare --trees constant(1,3) random(4,3) --runs 40"}
+
+
+def _curves(configs=CONFIGS) -> pd.DataFrame:
+    rows = []
+    for c, config in enumerate(configs):
+        for m, (policy, adjuster) in enumerate(METHODS):
+            for b, budget in enumerate(BUDGETS):
+                rate = 0.8 / (1 + b + m + c)
+                rows.append((config, policy, adjuster, budget, 40, round(40 * rate), rate,
+                             rate / 2, min(1.0, rate * 1.5)))
+    return pd.DataFrame(rows, columns=["config", "policy", "adjuster", "budget", "runs",
+                                       "failures", "failure_rate", "ci_low", "ci_high"])
+
+
+def _to_epsilon() -> pd.DataFrame:
+    inf, nan = float("inf"), float("nan")
+    rows = [(CONFIGS[0], "ucb1", "plain", 64.0, 32.0, 128.0, True),
+            (CONFIGS[0], "ucb1", "maxfreq", 16.0, 16.0, 32.0, True),
+            (CONFIGS[0], "thompson", "plain", 128.0, 64.0, inf, True),
+            (CONFIGS[1], "ucb1", "plain", 256.0, 128.0, inf, True),
+            (CONFIGS[1], "ucb1", "maxfreq", 32.0, 16.0, 64.0, True),
+            (CONFIGS[1], "thompson", "plain", nan, 256.0, inf, False)]
+    frame = pd.DataFrame(rows, columns=["config", "policy", "adjuster", "playouts", "low",
+                                        "high", "reached"])
+    return frame.assign(epsilon=0.05)
+
+
+def _improvement() -> pd.DataFrame:
+    rows = [(x, y, 0.5 + (i - j) / 8, 0.3 + (i - j) / 8, 0.7 + (i - j) / 8)
+            for i, x in enumerate(NAMES) for j, y in enumerate(NAMES) if x != y]
+    return pd.DataFrame(rows, columns=["method_x", "method_y", "probability", "low", "high"])
+
+
+def _profile() -> pd.DataFrame:
+    rows = [(name, tau, min(1.0, tau * (i + 1))) for i, name in enumerate(NAMES)
+            for tau in (0.0, 0.25, 0.5, 1.0)]
+    return pd.DataFrame(rows, columns=["method", "tau", "fraction"])
+
+
+def _aggregates() -> pd.DataFrame:
+    rows = [(name, metric, 0.2 + 0.1 * i, 0.1 + 0.1 * i, 0.35 + 0.1 * i)
+            for i, name in enumerate(NAMES) for metric in ("mean", "iqm")]
+    return pd.DataFrame(rows, columns=["method", "metric", "estimate", "low", "high"])
+
+
+def _tests() -> pd.DataFrame:
+    rows = [(CONFIGS[0], 64, "ucb1+plain", "ucb1+maxfreq", 4, 3.1, 0.004, 0.012, True),
+            (CONFIGS[0], 64, "ucb1+plain", "thompson+plain", 4, 1.2, 0.2, 0.4, False)]
+    return pd.DataFrame(rows, columns=["config", "budget", "method_a", "method_b",
+                                       "n_instances", "statistic", "p_value", "p_holm",
+                                       "reject"])
+
+
+def _tables() -> dict[str, pd.DataFrame]:
+    return {"curves": _curves(), "to_epsilon": _to_epsilon(), "improvement": _improvement(),
+            "profile": _profile(), "aggregates": _aggregates(), "tests": _tests()}
+
+
+def test_epsilon_heatmap_colours_reached_cells_and_hatches_the_rest():
+    ax = epsilon_heatmap(_to_epsilon())
+    [image] = ax.get_images()
+    grid = image.get_array()
+    assert grid.shape == (2, 3)  # configurations x methods
+    assert grid[0, 0] == pytest.approx(6.0)  # log2(64)
+    assert grid.mask.tolist() == [[False] * 3, [False, False, True]]
+    [hatched] = ax.patches  # the one configuration a method does not reach epsilon on
+    assert hatched.get_hatch() == "///" and hatched.get_xy() == (1.5, 0.5)
+    texts = [text.get_text() for text in ax.texts]
+    assert texts == ["64\n[32, 128]", "16\n[16, 32]", "128\n[64, >T]", "256\n[128, >T]",
+                     "32\n[16, 64]", ">T"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == NAMES
+    assert [t.get_text() for t in ax.get_yticklabels()] == list(CONFIGS)
+
+
+def test_epsilon_heatmap_writes_large_counts_short():
+    table = _to_epsilon().iloc[:1].assign(playouts=1536.0, low=1024.0, high=12_000.0)
+    assert epsilon_heatmap(table).texts[0].get_text() == "1.5k\n[1k, 12k]"
+
+
+def test_epsilon_heatmap_asks_which_epsilon_when_there_are_several():
+    table = pd.concat([_to_epsilon(), _to_epsilon().assign(epsilon=0.1)])
+    with pytest.raises(ValueError, match="choose one"):
+        epsilon_heatmap(table)
+    assert len(epsilon_heatmap(table, epsilon=0.1).texts) == 6
+
+
+def test_failure_panels_draw_a_line_and_a_band_per_method():
+    configs = ("a", "b", "c", "d")
+    axes = failure_panels(_curves(configs))
+    assert [ax.get_title() for ax in axes] == list(configs)
+    assert len(axes[0].figure.axes) == 4  # a 2 x 3 grid less its two empty cells
+    for ax in axes:
+        assert [line.get_label() for line in ax.get_lines()] == NAMES
+        assert len(ax.collections) == 3  # one Wilson band per method
+        assert ax.get_xscale() == "log" and list(ax.get_lines()[0].get_xdata()) == [16, 64, 256]
+    line, band = axes[1].get_lines()[2], axes[1].collections[2]
+    assert line.get_color() == "C1" and line.get_linestyle() == "-"  # thompson, plain
+    assert axes[1].get_lines()[1].get_linestyle() == "--"  # maxfreq
+    assert band.get_paths()[0].vertices[:, 1].min() == pytest.approx(0.8 / 6 / 2)  # rate / 2 at 256
+
+
+def test_improvement_matrix_annotates_every_pair_and_leaves_the_diagonal_blank():
+    ax = improvement_matrix(_improvement())
+    grid = ax.get_images()[0].get_array()
+    assert np.diag(grid.mask).all() and grid.count() == 6
+    assert grid[2, 0] == pytest.approx(0.75)  # thompson+plain beats ucb1+plain
+    assert len(ax.texts) == 6 and "0.75\n[0.55, 0.95]" in [t.get_text() for t in ax.texts]
+
+
+def test_performance_profiles_draw_a_step_line_per_method():
+    ax = performance_profiles(_profile())
+    assert [line.get_label() for line in ax.get_lines()] == NAMES
+    assert list(ax.get_lines()[1].get_ydata()) == [0.0, 0.5, 1.0, 1.0]
+
+
+def test_aggregate_intervals_draw_a_bar_per_method_and_metric():
+    ax = aggregate_intervals(_aggregates())
+    bars = ax.patches
+    assert len(bars) == 6
+    assert bars[0].get_x() == pytest.approx(0.1) and bars[0].get_width() == pytest.approx(0.25)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["mean", "IQM"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == NAMES
+
+
+def _figure_files(markdown: str) -> list[str]:
+    return re.findall(r"!\[[^]]*\]\(([^)]+)\)", markdown)
+
+
+def test_report_states_the_settings_and_names_every_figure(tmp_path, saved_figures):
+    md, page = write_report(tmp_path, _tables(), SETTINGS)
+    text = md.read_text()
+    figures = _figure_files(text)
+    assert figures == ["heatmap_eps0.05.png", "aggregates.png", "failure_curves.png",
+                       "improvement.png", "profiles.png"]
+    assert sorted(figures) == sorted(saved_figures)
+    assert all((tmp_path / name).stat().st_size > 0 for name in figures)
+    assert sorted(p.name for p in tmp_path.glob("*.csv")) == sorted(f"{n}.csv" for n in _tables())
+    stated = ["- seed: 7", "- random stream version: 2", "- runs per cell: 40",
+              "- tree instances per configuration: 4", "- policies: ucb1, thompson",
+              "- runs stored per cell and budget: 40 to 40", SETTINGS["command"],
+              "1 of 2 paired tests"]
+    rows = ["| random(4,3) b=2 d=4 | thompson+plain | 0.05 | not reached | [256, not reached] |",
+            "| constant(1,3) b=4 d=4 | 64 | ucb1+plain | ucb1+maxfreq | 4 | 3.1 | 0.004 | 0.012 |"]
+    for line in stated + rows:
+        assert line in text
+    html = page.read_text()
+    assert html.count("<img ") == len(figures) and "<td>[256, not reached]</td>" in html
+    assert html.count("<table") == text.count("\n|---|") == 3
+
+
+class _Assets(HTMLParser):
+    """Every src and href of a page."""
+
+    def __init__(self):
+        super().__init__()
+        self.links = []
+
+    def handle_starttag(self, tag, attrs):
+        self.links += [value for name, value in attrs if name in ("src", "href")]
+
+
+def test_report_html_loads_nothing_from_outside(tmp_path):
+    _, page = write_report(tmp_path, _tables(), SETTINGS)
+    assets = _Assets()
+    assets.feed(page.read_text())
+    assert len(assets.links) == 5
+    assert all(link.startswith("data:image/png;base64,") for link in assets.links)
+    assert not re.search(r"https?://|<link|<script", page.read_text())
+
+
+def test_report_states_missing_tables(tmp_path, saved_figures):
+    tables = {**_tables(), "tests": _tests().iloc[:0], "improvement": None}
+    del tables["profile"]
+    md, _ = write_report(tmp_path, tables, {"seed": 7})
+    text = md.read_text()
+    assert "No paired test was made" in text
+    assert "X beats Y across tree configurations: no figure, its table is missing" in text
+    assert "- stream version" not in text and "- random stream version: not stated" in text
+    assert "was not recorded" in text
+    assert _figure_files(text) == ["heatmap_eps0.05.png", "aggregates.png",
+                                   "failure_curves.png"]
+
+
+WIDTHS = """<script>
+window.addEventListener("load", () => {
+  const widths = Array.from(document.images, image => image.naturalWidth);
+  document.body.setAttribute("data-widths", widths.join(","));
+});
+</script>
+</body>"""
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None,
+                    reason="chromium is not installed (.ci/run installs Debian's chromium)")
+def test_report_html_renders_every_figure_in_chromium(tmp_path):
+    _, page = write_report(tmp_path / "report", _tables(), SETTINGS)
+    probe = tmp_path / "probe.html"  # the page plus a script writing each image's width
+    probe.write_text(page.read_text().replace("</body>", WIDTHS))
+    dom = subprocess.run(
+        ["chromium", "--headless", "--disable-gpu", "--no-sandbox",
+         f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000",
+         "--dump-dom", probe.as_uri()],
+        capture_output=True, text=True, timeout=120, check=True).stdout
+    [widths] = re.findall(r'data-widths="([^"]*)"', dom)
+    assert len(widths.split(",")) == 5
+    assert all(int(width) > 0 for width in widths.split(",")), widths
