@@ -1,14 +1,15 @@
 """Cost of the bandit policies inside the compiled search: ns per playout, single thread.
 
 One run is ``mcts.synthetic.search`` with a budget of ``--playouts`` playouts on a constant(1,5)
-tree, b = 4, d = 8, plain adjuster (or ``--adjuster``); its time is divided by the playouts it
+tree (or ``--tree``), b = 4, d = 8, plain adjuster (or ``--adjuster``); its time is divided by the playouts it
 simulated (a run ends early once its root is solved). Each figure is the median over
 ``--repeats`` runs (different seeds, policies interleaved so that load from other processes hits
 all alike); the ratio to UCB1 is the ratio of medians. Kernels are cached per version of the
 compiled sources (``bandits.kernel_cache``), so an edit anywhere in them is measured compiled
 afresh.
 
-    python benchmarks/bench_policies.py [--playouts N] [--repeats K] [--adjuster NAME] [--json]
+    python benchmarks/bench_policies.py [--playouts N] [--repeats K] [--adjuster NAME]
+        [--tree SPEC] [--json]
 """
 
 from __future__ import annotations
@@ -24,13 +25,10 @@ from bandits import POLICIES, index_tables, make_policy
 from experiments.curve import Curve
 from experiments.failure import search_config, tree_instance
 from mcts.search_tree import VISITS
-from mcts.synthetic import search
+from mcts.synthetic import search, tree_arrays
 
-TREE = "constant(1,5)"
-
-
-def _setup(policy: str, playouts: int, adjuster: str):
-    curve = Curve(TREE, policy=policy, adjuster=adjuster)
+def _setup(policy: str, playouts: int, adjuster: str, tree: str):
+    curve = Curve(tree, policy=policy, adjuster=adjuster)
     instance = tree_instance(curve.tree, 4, 8, 0, 0)
     config = search_config(curve, instance)
     failed = np.zeros(int(np.log2(playouts)) + 1, np.bool_)
@@ -42,15 +40,15 @@ def time_run(setup, playouts: int, seed: int) -> float:
     """Seconds per simulated playout of one run with a budget of ``playouts``."""
     instance, config, failed, tables, policy = setup
     start = time.perf_counter()
-    tree = search(instance.path_score, instance.optimal_move, config, playouts, np.uint64(seed),
-                  tables, policy, failed)
+    tree = search(tree_arrays(instance), config, playouts, np.uint64(seed), tables, policy,
+                  failed)
     return (time.perf_counter() - start) / tree.stats[0, VISITS]
 
 
-def bench(policies, playouts: int = 16384, repeats: int = 15,
-          adjuster: str = "plain") -> dict[str, float]:
+def bench(policies, playouts: int = 16384, repeats: int = 15, adjuster: str = "plain",
+          tree: str = "constant(1,5)") -> dict[str, float]:
     """Median ns per playout of each policy."""
-    setups = {p: _setup(p, playouts, adjuster) for p in policies}
+    setups = {p: _setup(p, playouts, adjuster, tree) for p in policies}
     for p in policies:
         time_run(setups[p], playouts, 0)  # compile
     times = {p: [] for p in policies}
@@ -66,9 +64,10 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--policies", nargs="+", default=list(POLICIES))
     parser.add_argument("--adjuster", default="plain")
+    parser.add_argument("--tree", default="constant(1,5)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = bench(args.policies, args.playouts, args.repeats, args.adjuster)
+    result = bench(args.policies, args.playouts, args.repeats, args.adjuster, args.tree)
     if args.json:
         print(json.dumps(result))
         return

@@ -22,8 +22,8 @@ from tqdm.auto import tqdm
 
 from bandits import index_tables, make_policy
 from enhancements import make_adjuster
-from mcts import SearchConfig, memory_per_run, run_searches
-from trees import TreeInstance, analyze, level_start, make_tree
+from mcts import SearchConfig, memory_per_run, run_searches, tree_arrays
+from trees import TreeInstance, analyze, make_tree
 
 from .curve import Curve
 
@@ -66,13 +66,9 @@ def tree_instance(tree: str, branching: int, depth: int, seed: int,
 
 
 def score_bounds(instance: TreeInstance) -> tuple[int, int]:
-    """Lowest and highest terminal score any path could reach (sum of per-ply extremes)."""
-    low = high = 0
-    b = instance.branching
-    for ply in range(1, instance.depth + 1):
-        level = instance.edge_value[level_start(b, ply) : level_start(b, ply + 1)]
-        low, high = low + int(level.min()), high + int(level.max())
-    return low, high
+    """Lowest and highest score of the instance's reachable terminals."""
+    scores = instance.path_score[instance.terminals()[0]]
+    return int(scores.min()), int(scores.max())
 
 
 def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
@@ -113,9 +109,10 @@ def simulate_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, s
     seeds = run_seeds(seed, tree_index, first_run, n_runs)
     tables, policy = _tables(curve.max_budget), make_policy(curve.policy, **curve.policy_params)
 
+    game = tree_arrays(instance)
+
     def runs(part: np.ndarray):
-        return run_searches(instance.path_score, instance.optimal_move, config, curve.max_budget,
-                            part, tables, policy)
+        return run_searches(game, config, curve.max_budget, part, tables, policy)
 
     threads = min(numba.get_num_threads(), n_runs)
     if threads == 1:

@@ -5,11 +5,13 @@ import bandits.kernel_cache  # noqa: F401  (first: where the kernels below are c
 from .synthetic import (
     STREAM_VERSION,
     SearchConfig,
+    TreeArrays,
     memory_per_run,
     node_capacity,
     run_searches,
     search,
+    tree_arrays,
 )
 
-__all__ = ["STREAM_VERSION", "SearchConfig", "memory_per_run", "node_capacity", "run_searches",
-           "search"]
+__all__ = ["STREAM_VERSION", "SearchConfig", "TreeArrays", "memory_per_run", "node_capacity",
+           "run_searches", "search", "tree_arrays"]

@@ -4,9 +4,11 @@ One iteration (``_playouts``): descend from the root by the bandit policy to a l
 search tree (``_descend``, ``_select``); a leaf visited before is expanded (all b children) and
 one child, drawn uniformly, is played out (``_grow``); uniformly random playout to a terminal
 (``_playout``), rewarded against the current effective threshold (terminals reached inside the
-tree: threshold 0, and proven); negamax backup (``_backup``); MCTS-Solver with draws
+tree: threshold 0, and proven); a node ends the game where the instance's ``terminal`` says,
+at any depth; negamax backup (``_backup``); MCTS-Solver with draws
 (``_prove``); then the threshold adjuster (``_adjust``). After playout t = 2^k the most visited
-root child not proven losing is the chosen move (``_chosen_move``). A kernel is compiled per
+root child not proven losing is the chosen move (``_chosen_move``); the run fails when it is
+outside the instance's set of optimal moves. A kernel is compiled per
 policy, adjuster and b, the policy's index and the adjuster's hooks inlined. The tree and its
 views are ``mcts.search_tree``; the children's indices, with KL-UCB's and Thompson's shortcuts,
 ``mcts.child_indices``.
@@ -48,6 +50,19 @@ from .search_tree import (
 # any run's numbers (another draw, another order of draws) bumps it and regenerates
 # tests/golden, so that stored results of two versions are never mixed.
 STREAM_VERSION = 1
+
+
+class TreeArrays(NamedTuple):
+    """What the search reads of a ``trees.TreeInstance``."""
+
+    path_score: np.ndarray  # [n_nodes] integers; the score of a terminal
+    terminal: np.ndarray  # bool [n_nodes]; the game ends at the node
+    optimal: np.ndarray  # bool [b]; the optimal root moves
+
+
+def tree_arrays(instance) -> TreeArrays:
+    """The arrays of ``instance`` the search reads."""
+    return TreeArrays(instance.path_score, instance.terminal, instance.optimal)
 
 
 class SearchConfig(NamedTuple):
@@ -147,12 +162,12 @@ def _expand(tree, node, n_nodes, b, epoch):
 
 
 @njit(inline="always")
-def _playout(path_score, tree_node, depth, b, d, rng):
-    """Uniformly random moves from ``tree_node`` at ``depth`` to a terminal (none when it is
-    one); its score (int64, whatever integer type ``path_score`` has)."""
-    for _ in range(depth, d):
+def _playout(game, tree_node, b, rng):
+    """Uniformly random moves from ``tree_node`` to a terminal (none when it is one); its
+    score (int64, whatever integer type ``path_score`` has)."""
+    while not game.terminal[ix(tree_node)]:
         tree_node = tree_node * b + 1 + randint(rng, b)
-    return np.int64(path_score[ix(tree_node)])
+    return np.int64(game.path_score[ix(tree_node)])
 
 
 @njit(inline="always")
@@ -262,10 +277,12 @@ def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_pro
 
 
 @njit(inline="always")
-def _grow(tree, path, node, depth, tree_node, n_nodes, config, epoch, rng):
-    """Expand a leaf visited before (above the search depth) and step to one of its children,
-    drawn uniformly, where the playout starts: (node, depth, place, nodes in the tree)."""
-    if depth < config.search_depth and tree.stats[node, VISITS] >= 1:
+def _grow(tree, path, node, depth, tree_node, n_nodes, game, config, epoch, rng):
+    """Expand a leaf visited before (above the search depth, not a terminal) and step to one
+    of its children, drawn uniformly, where the playout starts: (node, depth, place, nodes in
+    the tree)."""
+    if (depth < config.search_depth and tree.stats[node, VISITS] >= 1
+            and not game.terminal[ix(tree_node)]):
         b = len(config.children)
         n_nodes = _expand(tree, node, n_nodes, b, epoch)
         move = randint(rng, b)
@@ -291,17 +308,16 @@ def _adjust(adjuster, state, theta, theta_eff, since_change, epoch, score, rewar
 
 
 @njit(cache=True)
-def search(path_score, optimal_move, config, budget, seed, tables, policy, failed,
-           keep_roots=True):
-    """One run of ``budget`` playouts on the tree whose ``TreeInstance.path_score`` is given;
+def search(game, config, budget, seed, tables, policy, failed, keep_roots=True):
+    """One run of ``budget`` playouts on the tree ``game`` (``tree_arrays`` of an instance);
     ``failed[k]`` is set after playout 2^k. ``policy`` is a typed bandit policy
     (``bandits.make_policy``); ``tables`` cover counts up to ``budget``. Returns the search
     tree (for inspection); its root's visits are the playouts simulated. With ``keep_roots``
     False KL-UCB solves every child's root at every selection (what its cache must equal)."""
     tree, path, values, (theta, state) = _workspace(
         config, budget, caches_index(policy) and keep_roots, reads_second_moment(policy))
-    _playouts(tree, path, values, theta, state, seed_state(seed), path_score, optimal_move,
-              config, budget, tables, policy, failed)
+    _playouts(tree, path, values, theta, state, seed_state(seed), game, config, budget, tables,
+              policy, failed)
     return tree
 
 
@@ -320,11 +336,11 @@ def _workspace(config, budget, cached_index, second_moment):
 # Compiled without reference counting (numba's private ``_nrt`` flag): it allocates nothing, and
 # the increfs numba's pruning leaves in its loops are pure cost.
 @njit(cache=True, _nrt=False, error_model="numpy")
-def _playouts(tree, path, values, theta, state, rng, path_score, optimal_move, config, budget,
-              tables, policy, failed):
+def _playouts(tree, path, values, theta, state, rng, game, config, budget, tables, policy,
+              failed):
     """The playouts of :func:`search` into its preallocated tree, path and selection scratch,
     from the adjuster's first ``theta`` and ``state``."""
-    b, d, adjuster = len(config.children), config.depth, config.adjuster
+    b, adjuster = len(config.children), config.adjuster
     theta_eff = effective_threshold(theta)
     since_change, epoch = 0, 0
     n_nodes, record, next_record = 1, 0, 1
@@ -336,33 +352,34 @@ def _playouts(tree, path, values, theta, state, rng, path_score, optimal_move, c
     for t in range(1, budget + 1):
         node, depth, tree_node = _descend(tree, path, config, epoch, rng, tables, policy, values,
                                           stop_at_proven)
-        score = 0  # the terminal's, once one is reached
+        score, in_tree = 0, False  # the terminal's score; did the search tree reach it?
         stopped = stop_at_proven and tree.proven[ix(node)] != UNPROVEN
         if stopped:
             reward = _proven_reward(tree.proven[node], depth)
         else:
             node, depth, tree_node, n_nodes = _grow(tree, path, node, depth, tree_node, n_nodes,
-                                                    config, epoch, rng)
-            score = _playout(path_score, tree_node, depth, b, d, rng)
-            reward = _max_reward(score, 0.0 if depth == d else theta_eff)  # terminal in the tree: 0
+                                                    game, config, epoch, rng)
+            in_tree = game.terminal[ix(tree_node)]  # rewarded at its true value, threshold 0
+            score = _playout(game, tree_node, b, rng)
+            reward = _max_reward(score, 0.0 if in_tree else theta_eff)
         _backup(tree, path, depth, reward, reads_second_moment(policy))
-        if not stopped and depth == d:
+        if not stopped and in_tree:
             _prove(tree, path, depth, score, b)
             settled = _settled_move(tree, b)
             if settled >= 0:
-                failed[record:] = settled != optimal_move
+                failed[record:] = not game.optimal[settled]
                 return
         after_backup(tree, path, depth, b, config.restart, epoch, policy, tables)
         theta, state, theta_eff, since_change, epoch = _adjust(
             adjuster, state, theta, theta_eff, since_change, epoch, score, reward, config.freeze)
         if t == next_record:
-            failed[record] = _chosen_move(tree, b, rng) != optimal_move
+            failed[record] = not game.optimal[_chosen_move(tree, b, rng)]
             record += 1
             next_record *= 2
 
 
 @njit(cache=True, nogil=True)
-def run_searches(path_score, optimal_move, config, budget, seeds, tables, policy):
+def run_searches(game, config, budget, seeds, tables, policy):
     """Independent runs, one per seed, one after another: failures bool
     [runs, log2(budget) + 1] and playouts simulated int64 [runs] (fewer once a root is solved).
     The GIL is released, so callers spread blocks of seeds over threads."""
@@ -370,7 +387,6 @@ def run_searches(path_score, optimal_move, config, budget, seeds, tables, policy
     failed = np.zeros((seeds.shape[0], n_budgets), np.bool_)
     played = np.zeros(seeds.shape[0], np.int64)
     for run in range(seeds.shape[0]):
-        tree = search(path_score, optimal_move, config, budget, seeds[run], tables, policy,
-                      failed[run])
+        tree = search(game, config, budget, seeds[run], tables, policy, failed[run])
         played[run] = tree.stats[0, VISITS]
     return failed, played

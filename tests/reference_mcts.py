@@ -7,8 +7,11 @@ UCT" baseline of the speed benchmark, so it follows the lab's fixed decisions (D
 * Selection by UCB1 / KL-UCB / Thompson sampling (seed 001, Eqs. 1-3), with the exploration
   restart of Eqs. 6-8 after a threshold change (lazy per-node snapshots, see ``Node``).
 * A leaf is played out from on its first visit and expanded on its second: all b children are
-  added and one of them, drawn uniformly, is played out from. Terminals in the tree are scored at
-  threshold 0 and proven; MCTS-Solver with draws backs proofs up.
+  added and one of them, drawn uniformly, is played out from. Terminals (at any depth, as the
+  instance's ``terminal`` says) in the tree are scored at threshold 0 and proven; MCTS-Solver
+  with draws backs proofs up.
+* A run fails when its move is outside the optimal root moves, found here by plain recursive
+  minimax (``optimal_moves``).
 * Playouts are uniformly random; their reward uses the current effective threshold.
 * Threshold adjusters: plain, static (the oracle threshold of Eq. 5), score and value situational
   (Algorithms 1-2) and Maximum Frequency (Algorithm 3), with the 10-playout freeze.
@@ -401,6 +404,7 @@ class ReferenceSearch:
         self.branching = instance.branching
         self.depth = instance.depth
         self.edges = instance.edge_value.tolist()
+        self.terminal = instance.terminal.tolist()
         self.index_params = policy_params or {}
         self.index = POLICIES[policy]
         self.context = CONTEXT.get(policy, ())
@@ -416,11 +420,11 @@ class ReferenceSearch:
         threshold 0), back up, then let the threshold schedule see the score and reward."""
         path, score = self._select()
         leaf = path[-1]
-        if leaf.depth < self.depth and leaf.visits >= 1:
+        if not self.terminal[leaf.index] and leaf.visits >= 1:
             leaf = self._expand(leaf)
             path.append(leaf)
             score += self.edges[leaf.index]
-        if leaf.depth == self.depth:
+        if self.terminal[leaf.index]:
             reward = self._reach_terminal(path, score)
         else:
             score = self._playout(leaf, score)
@@ -486,9 +490,9 @@ class ReferenceSearch:
         return self._pick(node.children)
 
     def _playout(self, node: Node, score: int) -> int:
-        """Uniformly random moves from ``node`` down to depth d; the terminal score."""
+        """Uniformly random moves from ``node`` to a terminal; the terminal score."""
         index, b, edges, randrange = node.index, self.branching, self.edges, self.rng.randrange
-        for _ in range(node.depth, self.depth):
+        while not self.terminal[index]:
             index = index * b + 1 + randrange(b)
             score += edges[index]
         return score
@@ -561,8 +565,27 @@ def reference_failure_rate(instance: TreeInstance, budgets: Iterable[int], runs:
     not the optimal one, for each t in ``budgets``; ``options`` go to ``reference_run``."""
     budgets = list(budgets)
     failures = [0] * len(budgets)
+    optimal = optimal_moves(instance)
     for run in range(runs):
         moves = reference_run(instance, budgets, rng=random.Random(f"{seed}:{run}"), **options)
         for i, move in enumerate(moves):
-            failures[i] += move != instance.optimal_move
+            failures[i] += move not in optimal
     return [count / runs for count in failures]
+
+
+def minimax_score(instance: TreeInstance, node: int = 0, ply: int = 0, score: int = 0) -> int:
+    """The minimax terminal score below ``node`` (reached with ``score`` on its path), by plain
+    recursion: max moves from even plies, min from odd ones."""
+    score += int(instance.edge_value[node])
+    if instance.terminal[node]:
+        return score
+    b = instance.branching
+    values = [minimax_score(instance, node * b + 1 + k, ply + 1, score) for k in range(b)]
+    return max(values) if ply % 2 == 0 else min(values)
+
+
+def optimal_moves(instance: TreeInstance) -> set[int]:
+    """The root moves whose minimax outcome at threshold 0 equals the root's."""
+    outcomes = [outcome(minimax_score(instance, 1 + k, 1), 0)
+                for k in range(instance.branching)]
+    return {k for k, value in enumerate(outcomes) if value == max(outcomes)}

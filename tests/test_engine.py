@@ -12,14 +12,16 @@ from bandits import index_tables, make_policy
 from experiments import Curve, failure_block, failure_rate
 from experiments.failure import TREE_CACHE_BYTES, search_config, tree_instance
 from mcts.search_tree import DRAW, FIRST_CHILD, HALF_REWARDS, LOSS, VISITS, WIN
-from mcts.synthetic import search
+from mcts.synthetic import search, tree_arrays
 from trees import analyze, make_tree, node_count
 
 
 def _run(curve, instance, budget, seed, path_score=None):
     failed = np.zeros(int(math.log2(budget)) + 1, np.bool_)
-    scores = instance.path_score if path_score is None else path_score
-    tree = search(scores, instance.optimal_move, search_config(curve, instance),
+    game = tree_arrays(instance)
+    if path_score is not None:
+        game = game._replace(path_score=path_score)
+    tree = search(game, search_config(curve, instance),
                   budget, np.uint64(seed), index_tables(budget),
                   make_policy(curve.policy, **curve.policy_params),
                   failed)
@@ -160,11 +162,11 @@ def test_cached_klucb_roots_choose_as_solving_every_root(spec, adjuster):
     tables, policy = index_tables(2048), make_policy("klucb")
     for seed in range(3):
         cached_failed, every_failed = np.zeros(12, np.bool_), np.zeros(12, np.bool_)
-        cached = search(instance.path_score, instance.optimal_move, config, 2048, np.uint64(seed),
-                        tables, policy, cached_failed)
+        cached = search(tree_arrays(instance), config, 2048, np.uint64(seed), tables, policy,
+                        cached_failed)
         assert cached.index_cache.shape[0] > 1
-        every = search(instance.path_score, instance.optimal_move, config, 2048, np.uint64(seed),
-                       tables, policy, every_failed, keep_roots=False)
+        every = search(tree_arrays(instance), config, 2048, np.uint64(seed), tables, policy,
+                       every_failed, keep_roots=False)
         assert every.index_cache.shape[0] == 1
         assert np.array_equal(cached.stats, every.stats)
         assert np.array_equal(cached.proven, every.proven)

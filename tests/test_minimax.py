@@ -6,7 +6,15 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from trees import level_start, make_tree, node_count, path_sums, pgame, solve_minimax
+from trees import (
+    level_start,
+    make_tree,
+    node_count,
+    path_sums,
+    pgame,
+    solve_minimax,
+    uniform_terminals,
+)
 
 
 def _brute_force(edge_value, b, d, node=0, ply=0, total=0):
@@ -80,7 +88,8 @@ def test_odd_depths_end_on_a_max_move(b, d):
     for _ in range(4):
         edge_value = rng.integers(-9, 10, size=node_count(b, d))
         edge_value[0] = 0
-        tree = SimpleNamespace(branching=b, depth=d, path_score=path_sums(edge_value, b, d))
+        tree = SimpleNamespace(branching=b, depth=d, path_score=path_sums(edge_value, b, d),
+                               terminal=uniform_terminals(b, d))
         assert solve_minimax(tree).value[0] == _brute_force(edge_value, b, d)
 
 

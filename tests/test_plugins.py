@@ -40,7 +40,8 @@ def _documented_code() -> dict[str, str]:
 
 def test_the_document_shows_the_example_files_as_they_are():
     documented = _documented_code()
-    assert set(documented) == {"examples/my_ucb1.py", "examples/my_adjuster.py"}
+    assert set(documented) == {"examples/my_ucb1.py", "examples/my_adjuster.py",
+                               "examples/my_tree.py"}
     for path, code in documented.items():
         assert code == (ROOT / path).read_text()
         assert len(code.splitlines()) < 40

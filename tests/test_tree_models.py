@@ -14,8 +14,8 @@ from trees import (
     TreeSpec,
     analyze,
     get_tree_model,
+    level_start,
     make_tree,
-    parse_spec,
     parse_tree_spec,
 )
 
@@ -41,9 +41,14 @@ def test_seed001_instances_are_byte_identical_to_before_the_registry(spec, b, d,
 
 def test_every_model_parses_its_example_and_its_defaults():
     for name, model in TREE_MODELS.items():
-        spec = parse_spec(model.example)
-        assert spec.model == name and spec.text == model.example
-        assert parse_spec(name) == model.parse(()) == model.spec(*model.defaults.values())
+        spec = parse_tree_spec(model.example)
+        assert spec.text == model.example
+        if model.modifier:
+            assert spec.modifiers[-1].model == name
+            assert parse_tree_spec(f"random(4,3)+{name}").modifiers[-1] == model.parse(())
+        else:
+            assert spec.model == name
+            assert parse_tree_spec(name) == model.parse(()) == model.spec(*model.defaults.values())
 
 
 def test_seed001_examples_are_accepted_by_make_tree_and_analyze():
@@ -55,32 +60,36 @@ def test_seed001_examples_are_accepted_by_make_tree_and_analyze():
 
 def test_specs_read_as_before():
     assert parse_tree_spec("random(4,3)") == TreeSpec("random", 4, 3)
-    assert parse_spec("PGame( 31 )") == PGameSpec(31)
-    assert parse_spec("pgame()") == PGameSpec(127)
+    assert parse_tree_spec("PGame( 31 )") == PGameSpec(31)
+    assert parse_tree_spec("pgame()") == PGameSpec(127)
 
 
 @pytest.mark.parametrize("bad, said", [
     ("pgame(0)", "pgame(m) needs 1 <= m"),
-    ("pgame(1,2)", "pgame(m) takes 1 integers"),
-    ("constant(1)", "constant(a,b) takes 2 integers"),
-    ("constant(a,5)", "parameters are integers"),
+    ("pgame(1,2)", "pgame(m) takes 1 numbers"),
+    ("constant(1)", "constant(a,b) takes 2 numbers"),
+    ("constant(a,5)", "a is an integer"),
+    ("random(4,3)+trap(2,0.2)", "the level k is odd"),
+    ("random(4,3)+trap(3,1.5)", "p is a probability"),
+    ("random(4,3)+end(x)", "p_end is a number"),
+    ("trap(3,0.2)", "write a model, then any modifiers"),
+    ("random(4,3)+pgame", "write a model, then any modifiers"),
     ("tree(1,2)", "unknown tree spec"),
     ("constant(1,5", "unknown tree spec"),
 ])
 def test_bad_specs_are_one_line(bad, said):
     with pytest.raises(ValueError, match=said.replace("(", r"\(").replace(")", r"\)")) as error:
-        parse_spec(bad)
+        parse_tree_spec(bad)
     assert "\n" not in str(error.value)
 
 
-def test_pgame_is_registered_but_refused_by_the_engine_entry_points():
-    for call in (lambda: parse_tree_spec("pgame(127)"), lambda: make_tree("pgame"),
-                 lambda: analyze("pgame(5)", 2, 2)):
-        with pytest.raises(ValueError, match="cannot be searched or analysed yet") as error:
-            call()
-        assert "\n" not in str(error.value) and "solve_minimax" in str(error.value)
-    game = get_tree_model("pgame").generate(PGameSpec(5), 2, 4, 0)
-    assert game.edge_value.shape == (31,)
+def test_pgame_and_modified_trees_reach_make_tree_and_analyze():
+    game = make_tree("pgame(5)", 2, 4, 0)
+    assert game.edge_value.shape == (31,) and game.spec == PGameSpec(5)
+    assert analyze("pgame(5)", 2, 4, 0).optimal_moves.tolist() == game.optimal_moves.tolist()
+    trapped = make_tree("random(4,3)+trap(3,0.2)", 4, 6, 2)
+    assert trapped.spec.text == "random(4,3)+trap(3,0.2)"
+    assert trapped.terminal[: level_start(4, 6)].any()  # traps end the game early
 
 
 def test_unknown_model_name_is_one_line():
@@ -95,7 +104,9 @@ def test_trees_list_json_holds_every_model(capsys):
     for record in records:
         assert set(record) == {"name", "params", "description", "citation", "example"}
         assert record["description"] and record["citation"]
-    assert records[-1]["params"] == {"m": 127} and records[-1]["example"] == "pgame(127)"
+    by_name = {record["name"]: record for record in records}
+    assert by_name["pgame"]["params"] == {"m": 127} and by_name["pgame"]["example"] == "pgame(127)"
+    assert by_name["trap"]["params"] == {"k": 3, "p": 0.2}
 
 
 def test_trees_list_table(capsys):
@@ -104,10 +115,10 @@ def test_trees_list_table(capsys):
     assert all(name in out for name in TREE_MODELS) and "e.g. random(4,3)" in out
 
 
-@pytest.mark.parametrize("args", [["analyze", "pgame"],
-                                  ["failure-rate", "--tree", "pgame(127)", "--runs", "1"]])
-def test_commands_refuse_pgame_in_one_line_with_exit_2(args, capsys, tmp_path):
-    out = ["--out", str(tmp_path / "curve.csv")] if args[0] == "failure-rate" else []
-    assert main([*args, *out]) == 2
-    err = capsys.readouterr().err.strip()
-    assert "\n" not in err and "cannot be searched or analysed yet" in err
+@pytest.mark.parametrize("name", list(TREE_MODELS))
+def test_every_example_is_accepted_by_analyze_and_failure_rate(name, capsys, tmp_path):
+    example = TREE_MODELS[name].example
+    assert main(["analyze", example, "--depth", "4", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tree"] == example
+    assert main(["failure-rate", "--tree", example, "--depth", "4", "--runs", "2",
+                 "--max-budget", "4", "--out", str(tmp_path / "curve.csv")]) == 0

@@ -67,9 +67,12 @@ def test_optimal_move_position_varies_with_seed():
     assert positions == {0, 1, 2, 3}
 
 
-def test_leaf_scores_match_path_sums():
+def test_terminals_of_a_uniform_tree_are_its_leaves_with_their_path_sums():
     tree = make_tree("random(4,2)", 3, 4, seed=4)
-    scores = tree.leaf_scores()
+    nodes, moves, weights = tree.terminals()
+    assert nodes.tolist() == list(range(40, 121)) and (weights == 1).all()
+    assert moves.tolist() == [leaf // 27 for leaf in range(81)]
+    scores = tree.path_score[nodes]
     for leaf, path in enumerate(itertools.product(range(3), repeat=4)):
         node, total = 0, 0
         for k in path:
@@ -98,7 +101,7 @@ def test_path_score_takes_the_narrowest_type_that_holds_it(spec, d, dtype):
 
 def test_nbytes_counts_every_array_an_instance_holds():
     tree = make_tree("random(4,2)", 3, 4, seed=4)
-    arrays = (tree.edge_value, tree.path_score, tree.optimal_child)
+    arrays = (tree.edge_value, tree.terminal, tree.path_score, tree.optimal_child)
     assert tree.nbytes == sum(array.nbytes for array in arrays)
 
 

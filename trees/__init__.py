@@ -1,5 +1,5 @@
-"""Synthetic game trees: seed 001's models (Sect. III), the P-game, the model registry and
-exact analysis (threshold win rates, minimax)."""
+"""Synthetic game trees: seed 001's models (Sect. III), the P-game, traps and variable depth,
+users' models, the model registry and exact analysis (threshold win rates, minimax)."""
 
 from .analysis import (
     ThresholdAnalysis,
@@ -8,32 +8,40 @@ from .analysis import (
     threshold_analysis,
     win_rates_at,
 )
-from .instance import MAX_NODES, TreeInstance, check_shape, level_start, node_count, path_sums
+from .instance import MAX_SCORE, TreeInstance, check_arrays, uniform_terminals
+from .layout import MAX_NODES, check_shape, level_start, node_count, path_sums
 from .minimax import Minimax, solve_minimax
 from .models import (
     TREE_MODELS,
+    ModelSpec,
+    ModifiedSpec,
     TreeModel,
     analyze,
     get_tree_model,
     make_tree,
-    parse_spec,
     parse_tree_spec,
 )
-from .pgame import PGame, PGameSpec, pgame
+from .pgame import PGameSpec, pgame
+from .plugins import BlankTree, Model
 from .spec import MODELS, TreeSpec
 
 __all__ = [
     "MAX_NODES",
+    "MAX_SCORE",
     "MODELS",
     "TREE_MODELS",
+    "BlankTree",
     "Minimax",
-    "PGame",
+    "Model",
+    "ModelSpec",
+    "ModifiedSpec",
     "PGameSpec",
     "ThresholdAnalysis",
     "TreeInstance",
     "TreeModel",
     "TreeSpec",
     "analyze",
+    "check_arrays",
     "check_shape",
     "convolved_pmf",
     "enumerated_pmf",
@@ -41,11 +49,11 @@ __all__ = [
     "level_start",
     "make_tree",
     "node_count",
-    "parse_spec",
     "parse_tree_spec",
     "path_sums",
     "pgame",
     "solve_minimax",
     "threshold_analysis",
+    "uniform_terminals",
     "win_rates_at",
 ]

@@ -3,8 +3,10 @@
 For each root move i, the distribution of terminal scores reached by a uniformly random playout
 that starts with move i; the max player's win rate
     mu_i(theta) = P(S_i > theta) + 0.5 * P(S_i = theta);
-the gap Delta(theta) = mu_* - max_{i != *} mu_i; and the Static threshold argmax Delta
-(ties: the one nearest 0, then the lower).
+the gap Delta(theta) = max_{i in O} mu_i - max_{i not in O} mu_i over the set O of optimal root
+moves (seed 001's one optimal move *: mu_* - max_{i != *} mu_i); and the Static threshold
+argmax Delta (ties: the one nearest 0, then the lower). When every root move is optimal no run
+can fail: Delta is undefined (NaN) and the Static threshold is 0.
 """
 
 from __future__ import annotations
@@ -23,20 +25,27 @@ class ThresholdAnalysis:
     branching: int
     depth: int
     tree_seed: int
-    optimal_move: int
+    optimal_moves: np.ndarray  # int64 [k >= 1]; the optimal root moves
     support: np.ndarray  # int64 [n_scores]; every integer from the lowest to the highest score
     pmf: np.ndarray  # float64 [b, n_scores]; P(S_i = support[j])
     thresholds: np.ndarray  # float64 [n_thresholds]; integers and half-integers
     win_rates: np.ndarray  # float64 [b, n_thresholds]; mu_i(theta)
 
     @property
+    def optimal_move(self) -> int:
+        """The first optimal root move (seed 001's trees have exactly one)."""
+        return int(self.optimal_moves[0])
+
+    @property
     def win_rate_optimal(self) -> np.ndarray:
-        return self.win_rates[self.optimal_move]
+        """Best win rate among the optimal root moves, per threshold."""
+        return self.win_rates[self.optimal_moves].max(axis=0)
 
     @property
     def win_rate_suboptimal(self) -> np.ndarray:
-        """Best win rate among the suboptimal root moves, per threshold."""
-        return np.delete(self.win_rates, self.optimal_move, axis=0).max(axis=0)
+        """Best win rate among the other root moves, per threshold (NaN if there are none)."""
+        others = np.delete(self.win_rates, self.optimal_moves, axis=0)
+        return others.max(axis=0) if others.size else np.full(self.thresholds.size, np.nan)
 
     @property
     def delta(self) -> np.ndarray:
@@ -46,6 +55,8 @@ class ThresholdAnalysis:
     def static_threshold(self) -> float:
         """argmax_theta Delta(theta); ties go to the threshold nearest 0, then the lower one."""
         delta = self.delta
+        if np.isnan(delta).all():
+            return 0.0
         best = np.flatnonzero(np.isclose(delta, delta.max(), rtol=0.0, atol=1e-12))
         candidates = self.thresholds[best]
         return float(candidates[np.lexsort((candidates, np.abs(candidates)))[0]])
@@ -61,12 +72,17 @@ class ThresholdAnalysis:
             "depth": self.depth,
             "tree_seed": self.tree_seed,
             "optimal_move": self.optimal_move,
+            "optimal_moves": self.optimal_moves.tolist(),
             "thresholds": self.thresholds.tolist(),
             "win_rate_optimal": self.win_rate_optimal.tolist(),
-            "win_rate_suboptimal": self.win_rate_suboptimal.tolist(),
-            "delta": self.delta.tolist(),
+            "win_rate_suboptimal": _nan_to_none(self.win_rate_suboptimal),
+            "delta": _nan_to_none(self.delta),
             "static_threshold": self.static_threshold,
         }
+
+
+def _nan_to_none(values: np.ndarray) -> list:
+    return [None if np.isnan(value) else value for value in values.tolist()]
 
 
 def win_rates_at(support: np.ndarray, pmf: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
@@ -82,18 +98,17 @@ def win_rates_at(support: np.ndarray, pmf: np.ndarray, thresholds: np.ndarray) -
     return 1.0 - p_at_most + 0.5 * p_equal
 
 
-def _pmf_from_scores(scores: np.ndarray, low: int, high: int) -> np.ndarray:
-    """Empirical pmf over support low..high of score arrays [m, n] (each row equally likely)."""
-    counts = np.stack([np.bincount(row - low, minlength=high - low + 1) for row in scores])
-    return counts / scores.shape[1]
-
-
 def enumerated_pmf(instance: TreeInstance) -> tuple[np.ndarray, np.ndarray]:
-    """(support, pmf [b, n_scores]) by enumerating every leaf: under uniform playouts each leaf
-    below root move i has probability b**-(d-1)."""
-    scores = instance.leaf_scores().reshape(instance.branching, -1)
+    """(support, pmf [b, n_scores]) by enumerating every reachable terminal: under uniform
+    playouts a terminal at ply l below root move i has probability b**-(l-1)
+    (``TreeInstance.terminals``), summed in integers so that the pmf is exact up to one
+    division."""
+    nodes, move, weight = instance.terminals()
+    scores = instance.path_score[nodes].astype(np.int64)
     low, high = int(scores.min()), int(scores.max())
-    return np.arange(low, high + 1), _pmf_from_scores(scores, low, high)
+    counts = np.zeros((instance.branching, high - low + 1), dtype=np.int64)
+    np.add.at(counts, (move, scores - low), weight)
+    return np.arange(low, high + 1), counts / instance.branching ** (instance.depth - 1)
 
 
 def convolved_pmf(spec: TreeSpec, branching: int, depth: int, optimal_move: int):
@@ -126,7 +141,7 @@ def threshold_analysis(instance: TreeInstance, support: np.ndarray,
         branching=instance.branching,
         depth=instance.depth,
         tree_seed=instance.seed,
-        optimal_move=instance.optimal_move,
+        optimal_moves=instance.optimal_moves,
         support=support,
         pmf=pmf,
         thresholds=thresholds,

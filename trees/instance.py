@@ -1,10 +1,12 @@
-"""Tree instances as flat arrays, readable from compiled code (DESIGN.md §2).
+"""Tree instances as flat arrays in heap order (``trees.layout``), readable from compiled code
+(DESIGN.md §2, §10).
 
-Nodes are numbered in heap order: the root is 0 and child ``k`` (0-based) of node ``n`` is
-``n * b + 1 + k``, so the nodes of ply ``l`` are contiguous from ``(b**l - 1) // (b - 1)``.
-``edge_value[n]`` is the value of the move into node ``n``; a terminal's score is the sum of
-the edge values on its path. The whole tree is stored, so ``b**d`` is bounded by
-``MAX_NODES`` (about 33 million nodes: b=4 up to d=12, b=2 up to d=24).
+``edge_value[n]`` is the value of the move into node ``n`` and ``terminal[n]`` says whether the
+game ends at n; a terminal's score is the sum of the edge values on its path. Every node at
+ply d ends the game, and nodes below a terminal are unused. The max player moves at even
+plies. The optimal root moves come from exact minimax (``trees.minimax``): every move whose
+outcome against threshold 0 equals the root's, so ties are allowed and a run fails when it
+picks a move outside the set.
 """
 
 from __future__ import annotations
@@ -14,64 +16,29 @@ from functools import cached_property
 
 import numpy as np
 
+from .layout import level_start, node_count, path_sums, ply_of, reachable_nodes, root_move_of
+from .minimax import Minimax, solve_minimax
 from .spec import TreeSpec
 
-MAX_NODES = 2**25
-
-
-def node_count(branching: int, depth: int) -> int:
-    """Number of nodes of a uniform tree, ``(b**(d+1) - 1) / (b - 1)``."""
-    return (branching ** (depth + 1) - 1) // (branching - 1)
-
-
-def level_start(branching: int, ply: int) -> int:
-    """Heap index of the first node at ``ply``."""
-    return (branching**ply - 1) // (branching - 1)
-
-
-def path_sums(edge_value: np.ndarray, branching: int, depth: int) -> np.ndarray:
-    """[n_nodes]: the sum of the edge values from the root to node n, in the narrowest signed
-    integer type that holds every sum (int8 for seed 001's trees, whose 64K leaves then take
-    64 KB), so the playouts' random reads stay in the core's cache."""
-    score = edge_value.astype(np.int64)
-    for ply in range(1, depth + 1):
-        start, stop = level_start(branching, ply), level_start(branching, ply + 1)
-        score[start:stop] += score[(np.arange(start, stop) - 1) // branching]
-    low, high = score.min(), score.max()
-    narrowest = next(t for t in (np.int8, np.int16, np.int32, np.int64)
-                     if np.iinfo(t).min <= low and high <= np.iinfo(t).max)
-    return score.astype(narrowest)
-
-
-def check_shape(branching: int, depth: int) -> None:
-    """Raise a one-line ValueError unless b >= 2, d is even and positive, and the tree fits."""
-    if branching < 2:
-        raise ValueError(f"branching factor {branching} is too small: use --branching 2 or more")
-    if depth < 2 or depth % 2:
-        raise ValueError(f"depth {depth} must be even and at least 2: use e.g. --depth 8")
-    if node_count(branching, depth) > MAX_NODES:
-        deepest = max(d for d in range(2, 64, 2) if node_count(branching, d) <= MAX_NODES)
-        raise ValueError(
-            f"depth {depth} with branching {branching} needs {node_count(branching, depth):,} "
-            f"nodes, more than the {MAX_NODES:,} stored trees allow: use --depth {deepest} or less"
-        )
+# |score| of every terminal stays below this, so sums of scores and thresholds stay exact
+MAX_SCORE = 2**30
 
 
 @dataclass(frozen=True, eq=False)
 class TreeInstance:
-    """One seeded instance of a tree model. The max player moves at even plies."""
+    """One seeded instance of a tree model; ``spec`` has the model's ``model`` and ``text``.
+    The arrays are checked on construction (a one-line ValueError names what is wrong)."""
 
-    spec: TreeSpec
+    spec: object
     branching: int
     depth: int
     seed: int
     edge_value: np.ndarray  # int32 [n_nodes]; value of the move into node n (root: 0)
-    optimal_child: np.ndarray  # int32 [n_internal]; index k of the optimal move at node n
+    terminal: np.ndarray  # bool [n_nodes]; the game ends at node n
+    optimal_child: np.ndarray | None = None  # seed 001: int32 [n_internal], the optimal move
 
-    @property
-    def optimal_move(self) -> int:
-        """The optimal root move (its game-theoretic value is the root's, a draw at 0)."""
-        return int(self.optimal_child[0])
+    def __post_init__(self) -> None:
+        check_arrays(self.edge_value, self.terminal, self.branching, self.depth)
 
     @property
     def n_nodes(self) -> int:
@@ -79,19 +46,81 @@ class TreeInstance:
 
     @property
     def nbytes(self) -> int:
-        """Bytes of its arrays, ``path_score`` included (built here if not yet): 0.5 MB for
-        b=4, d=8; up to 335 MB for b=2, d=24."""
-        return self.edge_value.nbytes + self.path_score.nbytes + self.optimal_child.nbytes
+        """Bytes of the arrays the search reads, ``path_score`` included (built here if not
+        yet): 0.6 MB for b=4, d=8; up to 370 MB for b=2, d=24."""
+        extra = 0 if self.optimal_child is None else self.optimal_child.nbytes
+        return self.edge_value.nbytes + self.terminal.nbytes + self.path_score.nbytes + extra
 
     @cached_property
     def path_score(self) -> np.ndarray:
-        """[n_nodes]: ``path_sums`` of the edge values, so a terminal's score at the leaves
+        """[n_nodes]: ``path_sums`` of the edge values, so a terminal's score at the node
         (what the compiled search reads, one load per playout)."""
         return path_sums(self.edge_value, self.branching, self.depth)
 
-    def leaf_scores(self) -> np.ndarray:
-        """Terminal scores of all ``b**d`` leaves in heap order: int64 [b**d]."""
-        return self.path_score[level_start(self.branching, self.depth) :].astype(np.int64)
+    @cached_property
+    def reachable(self) -> np.ndarray:
+        """bool [n_nodes]: the nodes above which no terminal lies."""
+        return reachable_nodes(self.terminal, self.branching, self.depth)
+
+    @cached_property
+    def minimax(self) -> Minimax:
+        return solve_minimax(self)
+
+    @cached_property
+    def optimal(self) -> np.ndarray:
+        """bool [b]: the root moves that keep the root's minimax outcome at threshold 0."""
+        optimal = np.zeros(self.branching, dtype=bool)
+        optimal[self.minimax.optimal_moves(0.0)] = True
+        return optimal
+
+    @property
+    def optimal_moves(self) -> np.ndarray:
+        """int64 [k >= 1]: the optimal root moves, in order."""
+        return np.flatnonzero(self.optimal)
+
+    @property
+    def optimal_move(self) -> int:
+        """The first optimal root move (seed 001's trees have exactly one)."""
+        return int(self.optimal_moves[0])
+
+    def terminals(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The reachable terminals below the root: (node, root move above it, weight), int64
+        [k] each; a uniformly random playout from root move i ends at a terminal of ply l
+        with probability b**-(l-1), here weight / b**(d-1) with weight = b**(d-l)."""
+        nodes = np.flatnonzero(self.terminal & self.reachable)
+        b, d = self.branching, self.depth
+        return nodes, root_move_of(nodes, b, d), b ** (d - ply_of(nodes, b, d))
+
+
+def check_arrays(edge_value: np.ndarray, terminal: np.ndarray, branching: int,
+                 depth: int) -> None:
+    """Raise a one-line ValueError unless the arrays describe a finite tree of this shape:
+    one integer edge value and one terminal flag per node, the root not terminal, every
+    reachable node at ply d terminal, and every terminal score within +-MAX_SCORE."""
+    n_nodes = node_count(branching, depth)
+    fix = "fill edge_value (integers) and terminal (bool) of shape [n_nodes]"
+    if edge_value.shape != (n_nodes,) or terminal.shape != (n_nodes,):
+        raise ValueError(f"tree arrays of shapes {edge_value.shape} and {terminal.shape} do not "
+                         f"fit b={branching} d={depth} ({n_nodes} nodes): {fix}")
+    if not np.issubdtype(edge_value.dtype, np.integer) or terminal.dtype != np.bool_:
+        raise ValueError(f"tree arrays of types {edge_value.dtype} and {terminal.dtype}: {fix}")
+    if terminal[0]:
+        raise ValueError("the root is terminal: the game must last at least one move")
+    reachable = reachable_nodes(terminal, branching, depth)
+    last = slice(level_start(branching, depth), n_nodes)
+    if not terminal[last][reachable[last]].all():
+        raise ValueError(f"a path reaches ply {depth} without a terminal: mark every node of "
+                         f"the last ply terminal")
+    scores = path_sums(edge_value, branching, depth)[terminal & reachable]
+    if np.abs(scores.astype(np.int64)).max() >= MAX_SCORE:
+        raise ValueError(f"a terminal score exceeds +-{MAX_SCORE}: use smaller edge values")
+
+
+def uniform_terminals(branching: int, depth: int) -> np.ndarray:
+    """bool [n_nodes]: every node of ply d terminal, no other."""
+    terminal = np.zeros(node_count(branching, depth), dtype=bool)
+    terminal[level_start(branching, depth) :] = True
+    return terminal
 
 
 def seed001_tree(spec: TreeSpec, branching: int, depth: int, seed: int) -> TreeInstance:
@@ -113,4 +142,5 @@ def seed001_tree(spec: TreeSpec, branching: int, depth: int, seed: int) -> TreeI
         edge_value[parents[0] * branching + 1 : parents[-1] * branching + 1 + branching] = (
             values.ravel()
         )
-    return TreeInstance(spec, branching, depth, seed, edge_value, optimal_child)
+    return TreeInstance(spec, branching, depth, seed, edge_value,
+                        uniform_terminals(branching, depth), optimal_child)

@@ -1,10 +1,11 @@
-"""Exact minimax over a stored uniform tree, vectorised bottom-up over the heap levels.
+"""Exact minimax over a stored tree, vectorised bottom-up over the heap levels.
 
 ``value[n]`` is the terminal score reached from node n when both players play perfectly for
 the score (max at even plies maximises, min at odd plies minimises), the path from the root
-included, so ``value[0]`` is the game's minimax score. Against a threshold theta the max
-player's outcome is 1 if the score is > theta, 0.5 if equal, 0 if below (DESIGN.md §2); it is
-monotone in the score, so the minimax outcome of a node is the outcome of its minimax score.
+included; a terminal's value is its score, so ``value[0]`` is the game's minimax score.
+Against a threshold theta the max player's outcome is 1 if the score is > theta, 0.5 if equal,
+0 if below (DESIGN.md §2); it is monotone in the score, so the minimax outcome of a node is the
+outcome of its minimax score.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .instance import level_start
+from .layout import level_start
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,13 +46,15 @@ class Minimax:
 
 
 def solve_minimax(tree) -> Minimax:
-    """Minimax of a tree with ``branching``, ``depth`` and ``path_score`` [n_nodes] in heap
-    order (a ``TreeInstance`` or a ``PGame``): leaves take their path score, and each level
-    above is the max (even ply) or min (odd ply) over the rows of b children."""
+    """Minimax of a tree with ``branching``, ``depth``, ``path_score`` and ``terminal``
+    [n_nodes] in heap order (a ``TreeInstance``): terminals take their path score, and every
+    other node the max (even ply) or min (odd ply) over its row of b children. Values of
+    nodes below a terminal are computed too but never read."""
     b, d = tree.branching, tree.depth
     value = np.asarray(tree.path_score, dtype=np.int64).copy()
     for ply in range(d - 1, -1, -1):
         start, stop = level_start(b, ply), level_start(b, ply + 1)
         children = value[stop : level_start(b, ply + 2)].reshape(stop - start, b)
-        value[start:stop] = children.max(axis=1) if ply % 2 == 0 else children.min(axis=1)
+        best = children.max(axis=1) if ply % 2 == 0 else children.min(axis=1)
+        value[start:stop] = np.where(tree.terminal[start:stop], value[start:stop], best)
     return Minimax(b, d, value)

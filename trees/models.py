@@ -1,10 +1,11 @@
 """The registry of tree models (DESIGN.md §10): one record per name, read by the spec parser,
 ``make_tree``, ``analyze`` and ``mctslab trees list``.
 
-A model is a spec parser (its integer parameters, with defaults), a seeded generator of
-instances and its exact analysis, or a one-line ``refusal`` saying what the engine still lacks
-to search it. Specs read ``name(args)``: ``constant(1,5)``; ``name`` or ``name()`` takes the
-defaults (``pgame`` is ``pgame(127)``).
+A model is a spec parser (its parameters, with defaults), a seeded generator of instances and
+its exact analysis. A modifier changes any model's instance: specs read
+``model(args)+modifier(args)...``, e.g. ``random(4,3)+trap(3,0.2)``; ``name`` or ``name()``
+takes the defaults (``pgame`` is ``pgame(127)``). A user's model is named
+``package.module:object(args)`` (``trees.Model``).
 """
 
 from __future__ import annotations
@@ -16,48 +17,101 @@ from dataclasses import dataclass
 import numpy as np
 
 from .analysis import ThresholdAnalysis, convolved_pmf, enumerated_pmf, threshold_analysis
-from .instance import TreeInstance, check_shape, seed001_tree
-from .pgame import PGame, PGameSpec, pgame
+from .instance import TreeInstance, seed001_tree
+from .layout import check_shape
+from .pgame import PGameSpec, pgame
+from .plugins import blank_tree, load_model
 from .spec import TreeSpec
+from .traps import add_traps, check_trap
+from .variable_depth import check_end, end_early
 
-Spec = TreeSpec | PGameSpec
-_SPEC_PATTERN = re.compile(r"^\s*([a-z_][a-z0-9_]*'?)\s*(?:\(([^()]*)\))?\s*$")
+_PART = re.compile(r"^\s*([A-Za-z_][\w.]*(?::\w+)?'?)\s*(?:\(([^()]*)\))?\s*$")
 _INTEGER = re.compile(r"^-?\d+$")
+
+
+def _format(value: float) -> str:
+    return str(value) if isinstance(value, int) else f"{value:g}"
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A model without a dedicated spec type (modifiers, users' models): its name and
+    parameter values."""
+
+    model: str
+    values: tuple
+
+    @property
+    def text(self) -> str:
+        return f"{self.model}({','.join(map(_format, self.values))})"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class ModifiedSpec:
+    """A model's spec followed by modifiers, applied in order."""
+
+    base: object
+    modifiers: tuple[ModelSpec, ...]
+
+    @property
+    def model(self) -> str:
+        return self.base.model
+
+    @property
+    def text(self) -> str:
+        return "+".join([self.base.text, *(modifier.text for modifier in self.modifiers)])
+
+    def __str__(self) -> str:
+        return self.text
 
 
 @dataclass(frozen=True)
 class TreeModel:
-    """A tree model's name, its integer parameters with their defaults, how to describe and cite
-    it, an ``example`` spec, and its plain functions:
-    ``spec(*params) -> Spec`` (checks the values, raising a one-line ValueError),
-    ``generate(spec, branching, depth, seed) -> instance`` (the shape is checked already),
-    ``exact_pmf(instance) -> (support [n_scores], pmf [b, n_scores])`` (the root moves' score
-    distributions under uniform playouts), or ``None`` with a one-line ``refusal``."""
+    """A tree model's (or a modifier's) name, its parameters with their defaults (an int or a
+    float each: how a spec's value is read), how to describe and cite it, an ``example``
+    spec, and its plain functions:
+    ``spec(*values) -> spec`` (checks the values, raising a one-line ValueError),
+    ``generate(spec, branching, depth, seed) -> TreeInstance`` (shape and seed checked
+    already), or for a modifier ``generate(instance, rng, *values) -> (edge_value, terminal)``,
+    and ``exact_pmf(instance) -> (support [n_scores], pmf [b, n_scores])``, the root moves'
+    score distributions under uniform playouts."""
 
     name: str
-    params: tuple[tuple[str, int], ...]
+    params: tuple[tuple[str, int | float], ...]
     description: str
     citation: str
     example: str
-    spec: Callable[..., Spec]
-    generate: Callable[[Spec, int, int, int], TreeInstance | PGame]
-    exact_pmf: Callable[[TreeInstance], tuple[np.ndarray, np.ndarray]] | None
-    refusal: str = ""
+    spec: Callable
+    generate: Callable
+    exact_pmf: Callable[[TreeInstance], tuple[np.ndarray, np.ndarray]] = enumerated_pmf
+    modifier: bool = False
 
     @property
-    def defaults(self) -> dict[str, int]:
+    def defaults(self) -> dict:
         return dict(self.params)
 
-    def parse(self, args: tuple[int, ...]) -> Spec:
-        """The spec of these parameters; none given means the defaults."""
+    def parse(self, args: tuple[str, ...]):
+        """The spec of these parameter texts; none given means the defaults."""
         if not args:
             return self.spec(*self.defaults.values())
         if len(args) != len(self.params):
-            names = ",".join(self.defaults)
-            given = f"{self.name}({','.join(map(str, args))})"
-            raise ValueError(f"bad tree spec {given}: {self.name}({names}) takes "
-                             f"{len(self.params)} integers, e.g. {self.example}")
-        return self.spec(*args)
+            raise ValueError(f"bad tree spec {self.name}({','.join(args)}): {self.name}"
+                             f"({','.join(self.defaults)}) takes {len(self.params)} numbers, "
+                             f"e.g. {self.example}")
+        values = []
+        for text, (name, default) in zip(args, self.params):
+            if isinstance(default, int) and not _INTEGER.match(text):
+                raise ValueError(f"bad tree spec {self.name}({','.join(args)}): {name} is an "
+                                 f"integer, e.g. {self.example}")
+            try:
+                values.append(type(default)(text))
+            except ValueError:
+                raise ValueError(f"bad tree spec {self.name}({','.join(args)}): {name} is a "
+                                 f"number, e.g. {self.example}") from None
+        return self.spec(*values)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "params": self.defaults, "description": self.description,
@@ -77,6 +131,14 @@ def _seed001(name: str, first: str, second: str, description: str, example: tupl
         lambda a, b: TreeSpec(name, a, b), seed001_tree, exact_pmf)
 
 
+def _checked(check: Callable, name: str) -> Callable:
+    """A modifier's spec constructor: ``check(*values)``, then the spec."""
+    def spec(*values):
+        check(*values)
+        return ModelSpec(name, values)
+    return spec
+
+
 TREE_MODELS: dict[str, TreeModel] = {
     model.name: model
     for model in (
@@ -92,64 +154,107 @@ TREE_MODELS: dict[str, TreeModel] = {
             "random leaf sums: max moves add, min moves subtract a uniform integer in [0,m]; "
             "max wins when the sum is > 0",
             "Kocsis & Szepesvari 2006, Sect. 4", "pgame(127)", PGameSpec,
-            lambda spec, b, d, seed: pgame(spec, b, d, seed), None,
-            refusal="the engine and the analysis need one optimal root move, a P-game has a "
-                    "set from minimax (trees.solve_minimax); draw one with trees.pgame"),
+            lambda spec, b, d, seed: pgame(spec, b, d, seed)),
+        TreeModel(
+            "trap", (("k", 3), ("p", 0.2)),
+            "modifier: each strictly suboptimal move becomes with probability p a level-k "
+            "trap (the opponent wins within k plies, the game ending there)",
+            "Ramanujan, Sabharwal & Selman 2010", "random(4,3)+trap(3,0.2)",
+            _checked(check_trap, "trap"), add_traps, modifier=True),
+        TreeModel(
+            "end", (("p_end", 0.1),),
+            "modifier: each move ends the game with probability p_end (variable depth)",
+            "seed 000, Sect. 4 (Relative Bonus); DESIGN.md §6", "random(4,3)+end(0.1)",
+            _checked(check_end, "end"), end_early, modifier=True),
     )
 }
 
 
 def get_tree_model(name: str) -> TreeModel:
-    """The registered model ``name``; an unknown name is a one-line ValueError."""
+    """The registered model ``name``, or a user's ``package.module:object``; an unknown name
+    is a one-line ValueError."""
+    if ":" in name:
+        return _user_model(name)
     if name not in TREE_MODELS:
         raise ValueError(f"unknown tree model {name!r}: use one of {', '.join(TREE_MODELS)} "
-                         "(see `mctslab trees list`)")
+                         "or package.module:object (see `mctslab trees list`)")
     return TREE_MODELS[name]
 
 
-def parse_spec(text: str | Spec) -> Spec:
-    """The spec of any registered model, from ``name(args)`` (case-insensitive)."""
-    if isinstance(text, (TreeSpec, PGameSpec)):
+def _user_model(name: str) -> TreeModel:
+    """A user's ``trees.Model`` as a registry record: its instances are filled by its
+    ``fill`` and checked (shapes, a terminal on every path, score range)."""
+    model = load_model(name)
+    params = tuple(model.params.items())
+    names = [key for key, _ in params]
+
+    def generate(spec, branching, depth, seed):
+        tree = blank_tree(branching, depth)
+        try:
+            model.fill(tree, np.random.default_rng(seed), **dict(zip(names, spec.values)))
+            edge_value = np.asarray(tree.edge_value)
+            if not np.issubdtype(edge_value.dtype, np.integer):
+                raise ValueError(f"edge values of type {edge_value.dtype}: use integers")
+            if np.abs(edge_value).max(initial=0) >= 2**31:
+                raise ValueError("an edge value does not fit int32: use smaller values")
+            return TreeInstance(spec, branching, depth, seed, edge_value.astype(np.int32),
+                                np.asarray(tree.terminal))
+        except ValueError as error:
+            raise ValueError(f"tree model {spec.text}: {error}") from None
+
+    example = f"{name}({','.join(_format(value) for _, value in params)})" if params else name
+    return TreeModel(name, params, model.description, model.citation, example,
+                     lambda *values: ModelSpec(name, values), generate)
+
+
+def parse_tree_spec(text):
+    """The spec of ``model(args)`` followed by any ``+modifier(args)``: names of built-ins
+    are case-insensitive; a spec object is returned as it is."""
+    if not isinstance(text, str):
         return text
-    match = _SPEC_PATTERN.match(str(text).lower())
-    if match is None or match.group(1) not in TREE_MODELS:
+    base, *modifiers = (_parse_part(part, text) for part in text.split("+"))
+    if base[0].modifier or not all(model.modifier for model, _ in modifiers):
+        raise ValueError(f"bad tree spec {text!r}: write a model, then any modifiers, e.g. "
+                         "random(4,3)+trap(3,0.2) (see `mctslab trees list`)")
+    spec = base[0].parse(base[1])
+    if not modifiers:
+        return spec
+    return ModifiedSpec(spec, tuple(model.parse(args) for model, args in modifiers))
+
+
+def _parse_part(part: str, text: str) -> tuple[TreeModel, tuple[str, ...]]:
+    match = _PART.match(part)
+    name = match and (match.group(1) if ":" in match.group(1) else match.group(1).lower())
+    if match is None or (":" not in name and name not in TREE_MODELS):
         raise ValueError(f"unknown tree spec {text!r}: write name(args) with a name from "
-                         f"{', '.join(TREE_MODELS)}, e.g. constant(1,5) "
-                         "(see `mctslab trees list`)")
-    model = TREE_MODELS[match.group(1)]
-    args = [arg.strip() for arg in (match.group(2) or "").split(",")]
-    if args == [""]:
-        return model.parse(())
-    if not all(_INTEGER.match(arg) for arg in args):
-        raise ValueError(f"bad tree spec {text!r}: parameters are integers, e.g. {model.example}")
-    return model.parse(tuple(int(arg) for arg in args))
+                         f"{', '.join(TREE_MODELS)} or package.module:object, e.g. "
+                         "constant(1,5) (see `mctslab trees list`)")
+    args = tuple(arg.strip() for arg in (match.group(2) or "").split(","))
+    return get_tree_model(name), () if args == ("",) else args
 
 
-def parse_tree_spec(text: str | Spec) -> Spec:
-    """The spec of a model the engine can search today: ``constant(1,5)``,
-    ``constant'(1,13)`` or ``random(4,3)``; a registered model that it cannot search yet is
-    refused in one line."""
-    spec = parse_spec(text)
-    refusal = get_tree_model(spec.model).refusal
-    if refusal:
-        raise ValueError(f"tree {spec.text} cannot be searched or analysed yet: {refusal}")
-    return spec
-
-
-def make_tree(spec: str | Spec, branching: int = 4, depth: int = 8,
-              seed: int = 0) -> TreeInstance:
-    """Draw the instance of ``spec`` of shape (b, d) for tree seed ``seed``."""
+def make_tree(spec, branching: int = 4, depth: int = 8, seed: int = 0) -> TreeInstance:
+    """Draw the instance of ``spec`` of shape (b, d) for tree seed ``seed``: the model's
+    instance from ``seed``, then modifier i's change from the stream (seed, i + 1)."""
     spec = parse_tree_spec(spec)
     check_shape(branching, depth)
     if seed < 0:
         raise ValueError(f"tree seed {seed} is negative: use a seed >= 0")
-    return get_tree_model(spec.model).generate(spec, branching, depth, seed)
+    if not isinstance(spec, ModifiedSpec):
+        return get_tree_model(spec.model).generate(spec, branching, depth, seed)
+    instance = get_tree_model(spec.base.model).generate(spec.base, branching, depth, seed)
+    for i, modifier in enumerate(spec.modifiers):
+        rng = np.random.default_rng([seed, i + 1])
+        arrays = get_tree_model(modifier.model).generate(instance, rng, *modifier.values)
+        instance = TreeInstance(spec, branching, depth, seed, *arrays)
+    return instance
 
 
-def analyze(spec: str | Spec | TreeInstance, branching: int = 4, depth: int = 8,
-            tree_seed: int = 0) -> ThresholdAnalysis:
-    """Exact threshold analysis of one instance, by its model's ``exact_pmf``."""
+def analyze(spec, branching: int = 4, depth: int = 8, tree_seed: int = 0) -> ThresholdAnalysis:
+    """Exact threshold analysis of one instance, by its model's ``exact_pmf`` (a modified
+    tree's by enumeration)."""
     instance = spec if isinstance(spec, TreeInstance) else make_tree(
         spec, branching, depth, tree_seed)
-    model = get_tree_model(instance.spec.model)
-    return threshold_analysis(instance, *model.exact_pmf(instance))
+    exact_pmf = (enumerated_pmf if isinstance(instance.spec, ModifiedSpec)
+                 else get_tree_model(instance.spec.model).exact_pmf)
+    return threshold_analysis(instance, *exact_pmf(instance))

@@ -4,23 +4,18 @@ In a uniform tree of branching b and depth d, every max move (from an even ply) 
 min move subtracts an independent uniform integer in [0, m]; a leaf's score is the sum along
 its path, a win for max when > 0, a draw at 0 (threshold 0, DESIGN.md §2). Unlike seed 001's
 models, no move is optimal by construction: the root's value and its optimal moves (a set,
-ties allowed) come from minimax (``trees.solve_minimax``).
-
-Not yet searchable: ``TreeInstance`` carries one optimal root move and the engine counts a
-failure as "chosen != that move", so a run choosing another tied-optimal move would count as
-failed, and the threshold analysis (Delta, the Static threshold) would compare against one
-move. ``make_tree`` and ``analyze`` refuse P-games until the instance holds a set.
+ties allowed) come from minimax (``trees.minimax``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import ClassVar
 
 import numpy as np
 
-from .instance import check_shape, level_start, node_count, path_sums
+from .instance import TreeInstance, uniform_terminals
+from .layout import check_shape, level_start, node_count
 
 MAX_PGAME_M = 2**20
 
@@ -44,30 +39,6 @@ class PGameSpec:
         return self.text
 
 
-@dataclass(frozen=True, eq=False)
-class PGame:
-    """One seeded P-game, in the heap layout of ``TreeInstance`` (max moves at even plies)."""
-
-    spec: PGameSpec
-    branching: int
-    depth: int
-    seed: int
-    edge_value: np.ndarray  # int32 [n_nodes]; value of the move into node n (root: 0)
-
-    @property
-    def n_nodes(self) -> int:
-        return self.edge_value.shape[0]
-
-    @cached_property
-    def path_score(self) -> np.ndarray:
-        """[n_nodes]: the sum of the edge values from the root to node n (narrowest int type)."""
-        return path_sums(self.edge_value, self.branching, self.depth)
-
-    def leaf_scores(self) -> np.ndarray:
-        """Terminal scores of all ``b**d`` leaves in heap order: int64 [b**d]."""
-        return self.path_score[level_start(self.branching, self.depth) :].astype(np.int64)
-
-
 def pgame_edge_values(m: int, branching: int, depth: int,
                       rng: np.random.Generator) -> np.ndarray:
     """int32 [n_nodes]: the move into a node of ply l + 1 is +U{0..m} when l is even (max
@@ -80,12 +51,14 @@ def pgame_edge_values(m: int, branching: int, depth: int,
     return edge_value
 
 
-def pgame(m: int | PGameSpec = 127, branching: int = 4, depth: int = 8, seed: int = 0) -> PGame:
+def pgame(m: int | PGameSpec = 127, branching: int = 4, depth: int = 8,
+          seed: int = 0) -> TreeInstance:
     """Draw the P-game ``pgame(m)`` of shape (b, d) from ``np.random.default_rng(seed)``."""
     spec = m if isinstance(m, PGameSpec) else PGameSpec(int(m))
     check_shape(branching, depth)
     if seed < 0:
         raise ValueError(f"tree seed {seed} is negative: use a seed >= 0")
     rng = np.random.default_rng(seed)
-    return PGame(spec, branching, depth, seed,
-                 pgame_edge_values(spec.m, branching, depth, rng))
+    return TreeInstance(spec, branching, depth, seed,
+                        pgame_edge_values(spec.m, branching, depth, rng),
+                        uniform_terminals(branching, depth))

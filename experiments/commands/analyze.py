@@ -11,7 +11,8 @@ from trees import analyze
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("analyze", help="exact threshold analysis of a synthetic tree")
-    p.add_argument("tree", help="tree spec, e.g. constant(1,5), \"constant'(1,13)\", random(4,3)")
+    p.add_argument("tree", help="tree spec, e.g. constant(1,5), \"constant'(1,13)\", pgame, "
+                   "random(4,3)+trap(3,0.2) (see `mctslab trees list`)")
     p.add_argument("--branching", type=int, default=4, help="branching factor b (default 4)")
     p.add_argument("--depth", type=int, default=8, help="even depth d (default 8)")
     p.add_argument("--tree-seed", type=int, default=0, help="seed of the tree instance")
@@ -38,11 +39,15 @@ def run(args) -> int:
 def format_table(result) -> str:
     """The thresholds where something happens (Delta changes) as an aligned table."""
     delta = result.delta
+    moves = ", ".join(map(str, result.optimal_moves))
+    head = f"{result.tree}  b={result.branching} d={result.depth} tree seed {result.tree_seed}"
+    if np.isnan(delta).all():
+        return f"{head}\nevery root move ({moves}) is optimal: no run can fail"
     keep = np.flatnonzero(np.abs(np.diff(delta, prepend=np.nan, append=np.nan))[:-1] > 0)
     keep = np.union1d(keep, np.searchsorted(result.thresholds, [0.0, result.static_threshold]))
     lines = [
-        f"{result.tree}  b={result.branching} d={result.depth} tree seed {result.tree_seed}",
-        (f"optimal root move {result.optimal_move}; static threshold "
+        head,
+        (f"optimal root moves {moves}; static threshold "
          f"{result.static_threshold:g} (Delta {delta.max():.4f}); at threshold 0 Delta "
          f"{result.delta[np.searchsorted(result.thresholds, 0.0)]:.4f}"),
         f"{'theta':>8} {'mu_opt':>8} {'mu_other':>8} {'Delta':>8}",

@@ -1,0 +1,75 @@
+"""The heap layout of a stored uniform tree (DESIGN.md §2, §10).
+
+Nodes are numbered in heap order: the root is 0 and child ``k`` (0-based) of node ``n`` is
+``n * b + 1 + k``, so the nodes of ply ``l`` are contiguous from ``(b**l - 1) // (b - 1)`` and
+the subtree of a node is contiguous within each ply. The whole tree is stored, so ``b**d`` is
+bounded by ``MAX_NODES`` (about 33 million nodes: b=4 up to d=12, b=2 up to d=24).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+MAX_NODES = 2**25
+
+
+def node_count(branching: int, depth: int) -> int:
+    """Number of nodes of a uniform tree, ``(b**(d+1) - 1) / (b - 1)``."""
+    return (branching ** (depth + 1) - 1) // (branching - 1)
+
+
+def level_start(branching: int, ply: int) -> int:
+    """Heap index of the first node at ``ply``."""
+    return (branching**ply - 1) // (branching - 1)
+
+
+def ply_of(nodes: np.ndarray, branching: int, depth: int) -> np.ndarray:
+    """int64 [k]: the ply of each node."""
+    starts = [level_start(branching, ply) for ply in range(depth + 1)]
+    return np.searchsorted(starts, nodes, side="right") - 1
+
+
+def root_move_of(nodes: np.ndarray, branching: int, depth: int) -> np.ndarray:
+    """int64 [k]: the root move above each node (ply >= 1): a ply-l node's index within its
+    level, divided by the b**(l-1) nodes of one root move's subtree at that ply."""
+    ply = ply_of(nodes, branching, depth)
+    starts = (branching**ply - 1) // (branching - 1)
+    return (nodes - starts) // branching ** (ply - 1)
+
+
+def path_sums(edge_value: np.ndarray, branching: int, depth: int) -> np.ndarray:
+    """[n_nodes]: the sum of the edge values from the root to node n, in the narrowest signed
+    integer type that holds every sum (int8 for seed 001's trees, whose 64K leaves then take
+    64 KB), so the playouts' random reads stay in the core's cache."""
+    score = edge_value.astype(np.int64)
+    for ply in range(1, depth + 1):
+        start, stop = level_start(branching, ply), level_start(branching, ply + 1)
+        score[start:stop] += score[(np.arange(start, stop) - 1) // branching]
+    low, high = score.min(), score.max()
+    narrowest = next(t for t in (np.int8, np.int16, np.int32, np.int64)
+                     if np.iinfo(t).min <= low and high <= np.iinfo(t).max)
+    return score.astype(narrowest)
+
+
+def reachable_nodes(terminal: np.ndarray, branching: int, depth: int) -> np.ndarray:
+    """bool [n_nodes]: the nodes no proper ancestor of which ends the game."""
+    reachable = np.ones(terminal.shape[0], dtype=bool)
+    for ply in range(1, depth + 1):
+        start, stop = level_start(branching, ply), level_start(branching, ply + 1)
+        parent = (np.arange(start, stop) - 1) // branching
+        reachable[start:stop] = reachable[parent] & ~terminal[parent]
+    return reachable
+
+
+def check_shape(branching: int, depth: int) -> None:
+    """Raise a one-line ValueError unless b >= 2, d is even and positive, and the tree fits."""
+    if branching < 2:
+        raise ValueError(f"branching factor {branching} is too small: use --branching 2 or more")
+    if depth < 2 or depth % 2:
+        raise ValueError(f"depth {depth} must be even and at least 2: use e.g. --depth 8")
+    if node_count(branching, depth) > MAX_NODES:
+        deepest = max(d for d in range(2, 64, 2) if node_count(branching, d) <= MAX_NODES)
+        raise ValueError(
+            f"depth {depth} with branching {branching} needs {node_count(branching, depth):,} "
+            f"nodes, more than the {MAX_NODES:,} stored trees allow: use --depth {deepest} or less"
+        )
