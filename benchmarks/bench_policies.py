@@ -1,8 +1,8 @@
 """Cost of the bandit policies inside the compiled search: ns per playout, single thread.
 
 One run is ``mcts.synthetic.search`` with a budget of ``--playouts`` playouts on a constant(1,5)
-tree (or ``--tree``), b = 4, d = 8, plain adjuster (or ``--adjuster``); its time is divided by the playouts it
-simulated (a run ends early once its root is solved). Each figure is the median over
+tree (or ``--tree``), b = 4, d = 8, plain adjuster (or ``--adjuster``); its time is divided by
+the playouts it simulated (a run ends early once its root is solved). Each figure is the median over
 ``--repeats`` runs (different seeds, policies interleaved so that load from other processes hits
 all alike); the ratio to UCB1 is the ratio of medians. Kernels are cached per version of the
 compiled sources (``bandits.kernel_cache``), so an edit anywhere in them is measured compiled
@@ -27,7 +27,8 @@ from experiments.failure import search_config, tree_instance
 from mcts.search_tree import VISITS
 from mcts.synthetic import search, tree_arrays
 
-def _setup(policy: str, playouts: int, adjuster: str, tree: str):
+
+def setup_run(policy: str, playouts: int, adjuster: str, tree: str):
     curve = Curve(tree, policy=policy, adjuster=adjuster)
     instance = tree_instance(curve.tree, 4, 8, 0, 0)
     config = search_config(curve, instance)
@@ -48,7 +49,7 @@ def time_run(setup, playouts: int, seed: int) -> float:
 def bench(policies, playouts: int = 16384, repeats: int = 15, adjuster: str = "plain",
           tree: str = "constant(1,5)") -> dict[str, float]:
     """Median ns per playout of each policy."""
-    setups = {p: _setup(p, playouts, adjuster, tree) for p in policies}
+    setups = {p: setup_run(p, playouts, adjuster, tree) for p in policies}
     for p in policies:
         time_run(setups[p], playouts, 0)  # compile
     times = {p: [] for p in policies}
