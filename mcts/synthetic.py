@@ -215,12 +215,15 @@ def _prove(tree, path, depth, score, b):
 
 @njit(inline="always")
 def _chosen_move(tree, b, rng):
-    """Most visited root child not proven losing (ties at random); random before expansion."""
+    """The first root child proven won, if any (MCTS-Solver: Winands et al. 2008); else the
+    most visited root child not proven losing (ties at random); random before expansion."""
     first = tree.stats[0, FIRST_CHILD]
     if first == NO_CHILD:
         return randint(rng, b)
     losing = 0
     for child in range(first, first + b):
+        if tree.proven[child] == WIN:
+            return child - first
         losing += tree.proven[child] == LOSS
     best, pick, ties = -1, 0, 0
     for k in range(b):
@@ -246,9 +249,13 @@ def _proven_reward(value, depth):
 
 @njit(inline="always")
 def _settled_move(tree, b):
-    """The root move once every root child is proven and just one is not lost, else -1: from
-    then on the chosen move cannot change, so the remaining playouts need not run."""
+    """The root move once a root child is proven won (the first of them), or every root child
+    is proven and just one is not lost, else -1: from then on the chosen move cannot change,
+    so the remaining playouts need not run."""
     first, settled = tree.stats[0, FIRST_CHILD], -1
+    for k in range(b):
+        if tree.proven[first + k] == WIN:
+            return k
     for k in range(b):
         value = tree.proven[first + k]
         if value == UNPROVEN or (value != LOSS and settled >= 0):

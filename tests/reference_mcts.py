@@ -528,11 +528,15 @@ class ReferenceSearch:
         return nodes[0] if len(nodes) == 1 else self.rng.choice(nodes)
 
     def best_move(self) -> int:
-        """The most visited root move not proven lost for max (among all if all are), ties
-        uniformly; a uniformly random move while the root is unexpanded."""
+        """The first root move proven won for max, if any; else the most visited root move not
+        proven lost for max (among all if all are), ties uniformly; a uniformly random move
+        while the root is unexpanded."""
         children = self.root.children
         if children is None:
             return self.rng.randrange(self.branching)
+        won = [child for child in children if child.proven == WIN]
+        if won:
+            return won[0].index - 1
         allowed = [child for child in children if child.proven != LOSS] or children
         most = max(child.visits for child in allowed)
         chosen = self._pick([child for child in allowed if child.visits == most])

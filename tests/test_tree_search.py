@@ -13,7 +13,7 @@ from reference_mcts import reference_failure_rate
 from bandits import index_tables, make_policy
 from experiments import Curve, failure_block, failure_rate
 from experiments.failure import search_config, tree_instance
-from mcts.search_tree import DRAW, FIRST_CHILD, LOSS, UNPROVEN, WIN
+from mcts.search_tree import DRAW, FIRST_CHILD, LOSS, UNPROVEN, VISITS, WIN
 from mcts.synthetic import search, tree_arrays
 from trees import make_tree
 
@@ -69,6 +69,8 @@ def test_solver_proves_small_trees_to_their_minimax_outcome(spec):
             expected = [_proven_value(_minimax_outcome(instance, 1 + k), 1) for k in range(2)]
             case = (spec, depth, seed, roots.tolist(), expected)
             assert (roots != UNPROVEN).all() or (roots == WIN).any(), case
+            if (roots == WIN).any():  # a proven win is chosen and ends the run
+                assert tree.stats[0, VISITS] < budget, case
             assert all(value in (UNPROVEN, want) for value, want in zip(roots, expected)), case
             assert not failed[-1], case
             depth_of, place_of = {0: 0}, {0: 0}  # a search node's depth and game-tree node
