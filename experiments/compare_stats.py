@@ -315,3 +315,21 @@ def performance_profile(areas: pd.DataFrame, taus=None) -> pd.DataFrame:
             for method, frame in _with_method(areas).groupby("method", sort=True)
             for tau, fraction in zip(taus, (frame["area"].to_numpy() <= taus[:, None]).mean(1))]
     return pd.DataFrame(rows, columns=["method", "tau", "fraction"])
+
+
+def comparison_tables(instances: pd.DataFrame, epsilon: float = 0.05, n_boot: int = 2000,
+                      seed: int = 0) -> dict[str, pd.DataFrame]:
+    """Every table of a comparison (what ``experiments.compare_report.write_report`` reads)
+    from its per-instance table: instances, curves, to_epsilon, tests, areas, aggregates,
+    improvement and profile."""
+    instance_areas = areas(instances)
+    return {
+        "instances": instances,
+        "curves": failure_curves(instances),
+        "to_epsilon": budget_to_epsilon(instances, epsilon, n_boot, seed),
+        "tests": paired_tests(instances, seed=seed),
+        "areas": instance_areas,
+        "aggregates": aggregate_intervals(instance_areas, n_boot, seed),
+        "improvement": probability_of_improvement(instance_areas, n_boot, seed),
+        "profile": performance_profile(instance_areas),
+    }

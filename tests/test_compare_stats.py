@@ -12,6 +12,7 @@ from experiments.compare_stats import (
     areas,
     budget_to_epsilon,
     cell_areas,
+    comparison_tables,
     failure_area,
     failure_curves,
     paired_tests,
@@ -271,3 +272,16 @@ def test_a_table_without_the_contract_columns_is_refused():
     with pytest.raises(ValueError, match="lacks the columns tree_index"):
         failure_curves(pd.DataFrame(columns=["config", "policy", "adjuster", "budget", "runs",
                                              "failures"]))
+
+
+def test_comparison_tables_feed_the_report(tmp_path):
+    """Every table the report reads comes out of one call, and the report takes them all."""
+    from experiments.compare_report import write_report
+
+    tables = comparison_tables(synthetic_instances(), epsilon=0.1, n_boot=100)
+    assert set(tables) == {"instances", "curves", "to_epsilon", "tests", "areas", "aggregates",
+                           "improvement", "profile"}
+    markdown, _ = write_report(tmp_path, tables, {"epsilon": 0.1})
+    text = markdown.read_text()
+    assert "missing or empty" not in text and "No playouts" not in text
+    assert all((tmp_path / f"{name}.csv").exists() for name in tables)
