@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 
 from bandits import get_policy
 from enhancements import get_adjuster, make_adjuster
+from mcts.shaping import parse_shaping, shaping_spec
 from trees import check_shape, parse_tree_spec
 
 
@@ -19,6 +20,9 @@ def _check_params(kind: str, name: str, given: dict, known: dict) -> dict:
     return {**known, **given}
 
 
+_LATER = {"shaping": ""}  # fields added after the first stored results, and their defaults
+
+
 @dataclass(frozen=True)
 class Curve:
     """A tree model, a bandit policy and a threshold adjuster, with run counts and budgets.
@@ -27,6 +31,8 @@ class Curve:
     ``restart`` switches the exploration restart of seed 001, Eqs. 6-8 (None: on for maxfreq
     only); ``freeze`` is the number of playouts a threshold must stay before it may change;
     ``search_depth`` stops expansion at that depth (1: the one-ply search of Sect. IV-A).
+    ``shaping`` is seed 000's reward shaping, e.g. ``rb(k=8)+qb(k=2,a=online)`` (``mcts.shaping``;
+    "" none), kept in its canonical spelling.
     """
 
     tree: str
@@ -42,6 +48,7 @@ class Curve:
     restart: bool | None = None
     freeze: int = 10
     search_depth: int | None = None
+    shaping: str = ""
 
     def __post_init__(self) -> None:
         spec = parse_tree_spec(self.tree)
@@ -69,6 +76,9 @@ class Curve:
         object.__setattr__(self, "adjuster_params", adjuster)
         if self.restart is None:
             object.__setattr__(self, "restart", adjuster_info.restart)
+        if not isinstance(self.shaping, str):
+            raise ValueError(f"shaping {self.shaping!r} must be a spec such as rb(k=8)+qb(k=2)")
+        object.__setattr__(self, "shaping", shaping_spec(parse_shaping(self.shaping)))
 
     def __hash__(self) -> int:
         return hash(self.key)
@@ -83,7 +93,10 @@ class Curve:
         return self.runs * self.trees
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The fields; those added after results were first stored are left out at their
+        defaults, so the configuration that older stored files carry still matches."""
+        return {name: value for name, value in asdict(self).items()
+                if not (name in _LATER and value == _LATER[name])}
 
     @property
     def key(self) -> str:
@@ -94,9 +107,11 @@ class Curve:
         identity = ("tree", "policy", "adjuster", "branching", "depth", "runs", "trees",
                     "max_budget")
         text = json.dumps({name: value for name, value in self.to_dict().items()
-                           if name in identity or value != baseline[name]}, sort_keys=True)
+                           if name in identity or value != baseline.get(name)},
+                          sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     @property
     def label(self) -> str:
-        return f"{self.tree} {self.policy} {self.adjuster}"
+        shaping = f" {self.shaping}" if self.shaping else ""
+        return f"{self.tree} {self.policy} {self.adjuster}{shaping}"

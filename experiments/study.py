@@ -20,7 +20,8 @@ A study file::
     max_budget = 16384
 
 Curve keys are the fields of ``Curve``: tree, policy, policy_params, adjuster, adjuster_params,
-restart, freeze, branching, depth, runs, trees, max_budget. Results come back as one tidy table
+restart, freeze, branching, depth, runs, trees, max_budget, search_depth, shaping (e.g.
+``shaping = "rb(k=8)"``, seed 000's reward shaping). Results come back as one tidy table
 (``load_results``).
 """
 
@@ -54,6 +55,7 @@ CURVE_KEYS = {
     "trees": int,
     "max_budget": int,
     "search_depth": int,
+    "shaping": str,
 }
 STUDY_KEYS = {"name": str, "seed": int, "block": int}
 _TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "a table"}
@@ -229,7 +231,7 @@ def describe(curve: Curve) -> str:
     ``constant(1,5) ucb1 maxfreq offset=-0.5 depth=6 runs=1000``."""
     extras = []
     for field in fields(Curve):
-        if field.name in ("tree", "policy", "adjuster"):
+        if field.name in ("tree", "policy", "adjuster", "shaping"):  # in the label
             continue
         value, default = getattr(curve, field.name), _left_out(curve, field.name)
         if isinstance(value, dict):
@@ -244,6 +246,7 @@ def _curve_columns(curve: Curve) -> dict:
     ``runs`` per tree instance as ``runs_per_tree``, ``runs`` being the runs stored)."""
     config = curve.to_dict()
     config["runs_per_tree"] = config.pop("runs")
+    config["shaping"] = curve.shaping
     for name in ("policy_params", "adjuster_params"):
         config[name] = json.dumps(config[name], sort_keys=True)
     return {"curve_key": curve.key, "label": describe(curve), **config,

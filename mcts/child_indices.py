@@ -32,7 +32,6 @@ from .search_tree import (
     AT_VISITS,
     BASE_EPOCH,
     FIRST_CHILD,
-    HALF_REWARDS,
     LEVEL,
     LOSS,
     SOLVED,
@@ -44,6 +43,7 @@ from .search_tree import (
     ix,
     mean_reward,
     parent_count,
+    reward_sum,
 )
 
 INDEX, STALE_LEVEL = 0, 1  # rows of the selection's scratch values [2, b]
@@ -91,7 +91,7 @@ def _keeps_roots(tree, policy):
 @njit(inline="always")
 def _winless_count(tree, child, restart):
     """T'_i of a child with visits (since the snapshot) but no win, else 0."""
-    return explore_count(tree, child, restart) if tree.stats[child, HALF_REWARDS] == 0 else 0
+    return explore_count(tree, child, restart) if reward_sum(tree, child) == 0 else 0
 
 
 @njit(inline="always")
@@ -143,7 +143,7 @@ def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, v
             continue
         level = klucb_level(n_explore, t, c, tables)
         if cache[child, AT_VISITS] != n or level < cache[child, LEVEL]:
-            values[INDEX, k] = _solve(tree, child, mean_reward(stats, child, tables), level, n)
+            values[INDEX, k] = _solve(tree, child, mean_reward(tree, child, tables), level, n)
         else:
             values[INDEX, k] = cache[child, SOLVED]
             if level != cache[child, LEVEL]:
@@ -153,7 +153,7 @@ def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, v
     for j in range(b):
         k, child = ix(j), ix(first + j)
         if values[STALE_LEVEL, k] >= 0.0:  # a lower bound: solve, or skip if it cannot reach
-            mean, level = mean_reward(stats, child, tables), values[STALE_LEVEL, k]
+            mean, level = mean_reward(tree, child, tables), values[STALE_LEVEL, k]
             if not klucb_may_reach(mean, cache[child, SOLVED], level - cache[child, LEVEL],
                                    best_low - _PRUNE_MARGIN):
                 values[INDEX, k] = -np.inf
@@ -184,7 +184,7 @@ def _solve_path_roots(tree, path, depth, b, restart, epoch, c, tables):
         n_explore = explore_count(tree, node, restart)
         if n_explore > 0:
             level = klucb_level(n_explore, parent_count(tree, parent, restart), c, tables)
-            _solve(tree, node, mean_reward(stats, node, tables), level, stats[node, VISITS])
+            _solve(tree, node, mean_reward(tree, node, tables), level, stats[node, VISITS])
 
 
 @njit(inline="always")

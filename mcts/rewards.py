@@ -35,9 +35,18 @@ def reward_bound(config) -> float:
     """R of the module's docstring for a ``GameSearchConfig``."""
     if config.quality:
         return 1.0
-    weights = [(a if a != ONLINE else 1.0) for k, a in ((config.rb_k, config.rb_a),
-                                                        (config.qb_k, config.qb_a)) if k > 0]
-    return 1.0 + sum(weights)
+    return bonus_bound(config.rb_k, config.rb_a, config.qb_k, config.qb_a)
+
+
+@njit(cache=True)
+def bonus_bound(rb_k, rb_a, qb_k, qb_a):
+    """R = 1 + the weights a of the enabled bonuses (k > 0), ``ONLINE`` counted as 1."""
+    weights = 0.0
+    if rb_k > 0:
+        weights += rb_a if rb_a != ONLINE else 1.0
+    if qb_k > 0:
+        weights += qb_a if qb_a != ONLINE else 1.0
+    return 1.0 + weights
 
 
 @njit(cache=True)
@@ -47,6 +56,13 @@ def winner_reward(config, moments, sums, w, me, d, q, shaped):
     statistics (updated here), ``shaped`` False during the warm-up."""
     if config.quality:
         return q
+    return bonus_reward(config, moments, sums, w, me, d, q, shaped)
+
+
+@njit(cache=True)
+def bonus_reward(config, moments, sums, w, me, d, q, shaped):
+    """1 + a b(lambda) per bonus ``config`` enables (any record with fields rb_k, rb_a, qb_k,
+    qb_a: the game engine's and the synthetic engine's), as :func:`winner_reward`."""
     reward = 1.0
     if config.rb_k > 0:
         reward += _bonus(moments[RB], sums[RB], w, me, d, -1.0, config.rb_k, config.rb_a, shaped)

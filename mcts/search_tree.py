@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from bandits import Arm, reads_second_moment
 
@@ -32,6 +33,10 @@ class SearchTree(NamedTuple):
     # float64 [capacity or 1, 4]; SOLVED, LEVEL, AT_VISITS and a pad: rows of 32 bytes, aligned
     # to the cache lines (rows of 24 straddle them)
     index_cache: np.ndarray
+    # float64 [capacity, 1 or 2] or None: with reward shaping (``mcts.shaping``) the mover's sum
+    # of shaped rewards (and, for a policy reading the second moment, of their squares), which
+    # selection then reads instead of HALF_REWARDS (those keep the outcomes)
+    shaped: np.ndarray | None
 
 
 VISITS, HALF_REWARDS, FIRST_CHILD, CHILD_BASE, WINS = 0, 1, 2, 3, 4  # HALF_REWARDS: 2 x reward sum
@@ -46,15 +51,16 @@ def node_capacity(branching, budget):
 
 
 @njit(cache=True)
-def new_tree(capacity, restart, cached_index, second_moment):
+def new_tree(capacity, restart, cached_index, second_moment, shaped):
     """An empty tree of ``capacity`` nodes; the restart's snapshot, KL-UCB's root cache
-    (``cached_index``) and the WINS column (``second_moment``) only when asked for."""
+    (``cached_index``) and the WINS column (``second_moment``) only when asked for; ``shaped``
+    its column of shaped rewards (None: none)."""
     stats = np.zeros((capacity, 5 if second_moment else 4 if restart else 3), np.int32)
     stats[:, FIRST_CHILD] = NO_CHILD
     index_cache = np.zeros((capacity if cached_index else 1, 4))
     index_cache[:, AT_VISITS] = -1.0
     return SearchTree(stats, np.zeros(capacity, np.int8),
-                      np.zeros((capacity if restart else 1, 2), np.int32), index_cache)
+                      np.zeros((capacity if restart else 1, 2), np.int32), index_cache, shaped)
 
 
 @njit(inline="always")
@@ -81,20 +87,50 @@ def parent_count(tree, parent, restart):
     return t - tree.snapshot[parent, PARENT_BASE] if restart else t
 
 
+def reward_sum(tree, node):
+    """The sum of the rewards of the move into ``node`` for its mover: half its HALF_REWARDS,
+    or with reward shaping its shaped sum (compiled code only; the choice is made at compile
+    time, by the type of ``tree.shaped``)."""
+    raise NotImplementedError("reward_sum runs inside compiled kernels only")
+
+
+def square_sum(tree, node):
+    """The sum of the squared rewards of the move into ``node`` for its mover, for policies
+    reading the second moment: wins + draws / 4 = WINS / 2 + HALF_REWARDS / 4, or the shaped
+    squares (compiled code only)."""
+    raise NotImplementedError("square_sum runs inside compiled kernels only")
+
+
+def _is_shaped(tree) -> bool:
+    return not isinstance(tree.types[tree.fields.index("shaped")], types.NoneType)
+
+
+@overload(reward_sum, inline="always", jit_options={"cache": True})
+def _reward_sum(tree, node):
+    if _is_shaped(tree):
+        return lambda tree, node: tree.shaped[ix(node), 0]
+    return lambda tree, node: 0.5 * tree.stats[ix(node), HALF_REWARDS]
+
+
+@overload(square_sum, inline="always", jit_options={"cache": True})
+def _square_sum(tree, node):
+    if _is_shaped(tree):
+        return lambda tree, node: tree.shaped[ix(node), 1]
+    return lambda tree, node: 0.5 * tree.stats[node, WINS] + 0.25 * tree.stats[node, HALF_REWARDS]
+
+
 @njit(inline="always")
-def mean_reward(stats, node, tables):
+def mean_reward(tree, node, tables):
     """The mean reward of the move into ``node`` for its mover."""
-    return 0.5 * stats[ix(node), HALF_REWARDS] * tables.inverse[ix(stats[ix(node), VISITS])]
+    return reward_sum(tree, node) * tables.inverse[ix(tree.stats[ix(node), VISITS])]
 
 
 @njit(inline="always")
 def arm_view(tree, child, t, b, restart, tables, policy):
-    """The :class:`bandits.Arm` view of ``child`` for the parent's t'; the mean squared reward,
-    (wins + draws / 4) / T = (wins / 2 + half rewards / 4) / T, only for policies reading it."""
-    stats = tree.stats
+    """The :class:`bandits.Arm` view of ``child`` for the parent's t'; the mean squared reward
+    only for policies reading it."""
     square_mean = 0.0
     if reads_second_moment(policy):
-        square_mean = ((0.5 * stats[child, WINS] + 0.25 * stats[child, HALF_REWARDS])
-                       * tables.inverse[ix(stats[child, VISITS])])
-    return Arm(mean_reward(stats, child, tables), square_mean, explore_count(tree, child, restart),
+        square_mean = square_sum(tree, child) * tables.inverse[ix(tree.stats[child, VISITS])]
+    return Arm(mean_reward(tree, child, tables), square_mean, explore_count(tree, child, restart),
                t, b)

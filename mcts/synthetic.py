@@ -5,13 +5,14 @@ search tree (``_descend``, ``_select``); a leaf visited before is expanded (all 
 one child, drawn uniformly, is played out (``_grow``); uniformly random playout to a terminal
 (``_playout``), rewarded against the current effective threshold (terminals reached inside the
 tree: threshold 0, and proven); a node ends the game where the instance's ``terminal`` says,
-at any depth; negamax backup (``_backup``); MCTS-Solver with draws
+at any depth; negamax backup (``_backup``), with reward shaping (seed 000's bonuses, an option:
+``mcts.shaping``) also of the shaped reward; MCTS-Solver with draws
 (``_prove``); then the threshold adjuster (``_adjust``). After playout t = 2^k the most visited
 root child not proven losing is the chosen move (``_chosen_move``); the run fails when it is
 outside the instance's set of optimal moves. A kernel is compiled per
-policy, adjuster and b, the policy's index and the adjuster's hooks inlined. The tree and its
-views are ``mcts.search_tree``; the children's indices, with KL-UCB's and Thompson's shortcuts,
-``mcts.child_indices``.
+policy, adjuster, shaping and b, the policy's index and the adjuster's and shaping's hooks
+inlined. The tree and its views are ``mcts.search_tree``; the children's indices, with KL-UCB's
+and Thompson's shortcuts, ``mcts.child_indices``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from enhancements.adjusters import next_threshold, observe_playout, reads_scores
 from enhancements.thresholds import effective_threshold
 
 from .child_indices import INDEX, after_backup, index_children
+from .rewards import WARMUP
 from .search_tree import (
     BASE_EPOCH,
     CHILD_BASE,
@@ -45,6 +47,7 @@ from .search_tree import (
     node_capacity,
     parent_count,
 )
+from .shaping import NoShaping, back_up_shaped, reward_column, shapes, start_shaping
 
 # The version of the engine's random streams, stored with every result: a change that moves
 # any run's numbers (another draw, another order of draws) bumps it and regenerates
@@ -78,12 +81,15 @@ class SearchConfig(NamedTuple):
     freeze: int  # playouts under a threshold before it may change
     score_low: int  # bounds of every terminal score
     score_high: int
+    shaping: tuple = NoShaping()  # its typed record (``mcts.shaping``): one kernel per record
 
 
 def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
     """Bytes of working memory one run under the typed ``policy`` allocates."""
     columns = 5 if reads_second_moment(policy) else 4 if config.restart else 3
     per_node = 4 * columns + 1 + (12 if config.restart else 0) + (32 if caches_index(policy) else 0)
+    if shapes(config.shaping):
+        per_node += 8 * (2 if reads_second_moment(policy) else 1)
     return node_capacity(len(config.children), budget) * per_node + 8 * (
         config.score_high - config.score_low + 1  # at most a histogram of the scores
     )
@@ -164,10 +170,12 @@ def _expand(tree, node, n_nodes, b, epoch):
 @njit(inline="always")
 def _playout(game, tree_node, b, rng):
     """Uniformly random moves from ``tree_node`` to a terminal (none when it is one); its
-    score (int64, whatever integer type ``path_score`` has)."""
+    score (int64, whatever integer type ``path_score`` has) and the moves made."""
+    moves = 0
     while not game.terminal[ix(tree_node)]:
         tree_node = tree_node * b + 1 + randint(rng, b)
-    return np.int64(game.path_score[ix(tree_node)])
+        moves += 1
+    return np.int64(game.path_score[ix(tree_node)]), moves
 
 
 @njit(inline="always")
@@ -321,32 +329,35 @@ def search(game, config, budget, seed, tables, policy, failed, keep_roots=True):
     (``bandits.make_policy``); ``tables`` cover counts up to ``budget``. Returns the search
     tree (for inspection); its root's visits are the playouts simulated. With ``keep_roots``
     False KL-UCB solves every child's root at every selection (what its cache must equal)."""
-    tree, path, values, (theta, state) = _workspace(
+    tree, path, values, (theta, state), statistics = _workspace(
         config, budget, caches_index(policy) and keep_roots, reads_second_moment(policy))
-    _playouts(tree, path, values, theta, state, seed_state(seed), game, config, budget, tables,
-              policy, failed)
+    _playouts(tree, path, values, theta, state, statistics, seed_state(seed), game, config, budget,
+              tables, policy, failed)
     return tree
 
 
 @njit(cache=True)
 def _workspace(config, budget, cached_index, second_moment):
     """What one run of ``budget`` playouts needs: a new tree (with KL-UCB's root cache if
-    ``cached_index``, a WINS column if ``second_moment``), the selection path, the selection
-    scratch, and the adjuster's first threshold and state."""
-    tree = new_tree(node_capacity(len(config.children), budget), config.restart, cached_index,
-                     second_moment)
+    ``cached_index``, a WINS column if ``second_moment``, a shaped-reward column with shaping),
+    the selection path, the selection scratch, the adjuster's first threshold and state, and
+    the shaping's statistics."""
+    capacity = node_capacity(len(config.children), budget)
+    tree = new_tree(capacity, config.restart, cached_index, second_moment,
+                    reward_column(config.shaping, capacity, second_moment))
     path = np.zeros(config.depth + 1, np.int64)
     adjuster = start_adjuster(config.adjuster, config.score_low, config.score_high)
-    return tree, path, np.empty((2, len(config.children))), adjuster
+    return (tree, path, np.empty((2, len(config.children))), adjuster,
+            start_shaping(config.shaping))
 
 
 # Compiled without reference counting (numba's private ``_nrt`` flag): it allocates nothing, and
 # the increfs numba's pruning leaves in its loops are pure cost.
 @njit(cache=True, _nrt=False, error_model="numpy")
-def _playouts(tree, path, values, theta, state, rng, game, config, budget, tables, policy,
-              failed):
+def _playouts(tree, path, values, theta, state, statistics, rng, game, config, budget, tables,
+              policy, failed):
     """The playouts of :func:`search` into its preallocated tree, path and selection scratch,
-    from the adjuster's first ``theta`` and ``state``."""
+    from the adjuster's first ``theta`` and ``state`` and the shaping's ``statistics``."""
     b, adjuster = len(config.children), config.adjuster
     theta_eff = effective_threshold(theta)
     since_change, epoch = 0, 0
@@ -354,12 +365,13 @@ def _playouts(tree, path, values, theta, state, rng, game, config, budget, table
     # Below a proven node the search follows proven wins and avoids proven losses down to a
     # terminal of exactly the proven value, so its reward is known at the node: stop there
     # (same rewards and root statistics in distribution). Adjusters that read scores need the
-    # terminal's score, so for them the descent goes on.
-    stop_at_proven = not reads_scores(adjuster)
+    # terminal's score, and shaping its depth and score, so for them the descent goes on.
+    stop_at_proven = not reads_scores(adjuster) and not shapes(config.shaping)
     for t in range(1, budget + 1):
         node, depth, tree_node = _descend(tree, path, config, epoch, rng, tables, policy, values,
                                           stop_at_proven)
         score, in_tree = 0, False  # the terminal's score; did the search tree reach it?
+        moves, scored_at = 0, 0.0  # the playout's moves; the threshold it is scored at
         stopped = stop_at_proven and tree.proven[ix(node)] != UNPROVEN
         if stopped:
             reward = _proven_reward(tree.proven[node], depth)
@@ -367,9 +379,13 @@ def _playouts(tree, path, values, theta, state, rng, game, config, budget, table
             node, depth, tree_node, n_nodes = _grow(tree, path, node, depth, tree_node, n_nodes,
                                                     game, config, epoch, rng)
             in_tree = game.terminal[ix(tree_node)]  # rewarded at its true value, threshold 0
-            score = _playout(game, tree_node, b, rng)
-            reward = _max_reward(score, 0.0 if in_tree else theta_eff)
+            score, moves = _playout(game, tree_node, b, rng)
+            scored_at = 0.0 if in_tree else theta_eff
+            reward = _max_reward(score, scored_at)
         _backup(tree, path, depth, reward, reads_second_moment(policy))
+        back_up_shaped(config.shaping, statistics, tree, path, depth, policy, reward,
+                       abs(score - scored_at) / (config.score_high - config.score_low + 1),
+                       depth + moves, t - 1 >= WARMUP * budget)
         if not stopped and in_tree:
             _prove(tree, path, depth, score, b)
             settled = _settled_move(tree, b)

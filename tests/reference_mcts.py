@@ -15,9 +15,14 @@ UCT" baseline of the speed benchmark, so it follows the lab's fixed decisions (D
 * Playouts are uniformly random; their reward uses the current effective threshold.
 * Threshold adjusters: plain, static (the oracle threshold of Eq. 5), score and value situational
   (Algorithms 1-2) and Maximum Frequency (Algorithm 3), with the 10-playout freeze.
+* Reward shaping (seed 000, Eqs. 4-10; DESIGN.md §6), a spec as ``mcts.shaping`` reads it: the
+  Relative Bonus on d = the depth of the terminal a playout reaches, the Qualitative Bonus on
+  q = |score - threshold| / (score range + 1), b(lambda) = tanh(k lambda / 2), a fixed or
+  |Cov(Y^w, Y) / Var(Y)|, per-winner statistics of the earlier playouts, none in the first 5%
+  of the budget; max's value (r' + 1) / 2 for UCB1, (r' + R) / (2R) clipped to [0, 1] else.
 
-Rewards are in {0, 0.5, 1}. A node's ``reward_sum`` and its proven value are from the view of
-the player who made the move into it (max enters odd plies, min even ones).
+Rewards are in {0, 0.5, 1} (shaped: real). A node's ``reward_sum`` and its proven value are from
+the view of the player who made the move into it (max enters odd plies, min even ones).
 """
 
 from __future__ import annotations
@@ -28,11 +33,14 @@ from collections.abc import Callable, Iterable
 
 from scipy import special
 
+from mcts.rewards import ONLINE
+from mcts.shaping import parse_shaping
 from trees import TreeInstance, analyze
 
 WIN, DRAW, LOSS = 1, 0, -1  # proven values, from the view of the player who moved into the node
 SQRT2 = math.sqrt(2.0)
 KLUCB_TOLERANCE = 1e-9
+SHAPING_WARMUP = 0.05  # seed 000: the first 5% of the budget is not shaped
 
 
 def outcome(score: int, threshold: float) -> float:
@@ -381,6 +389,59 @@ class Node:
         self.snap_epoch = epoch
 
 
+class Shaping:
+    """Seed 000's bonuses for one search: ``value`` maps max's outcome of a playout to the
+    reward backed up (the outcome itself without shaping)."""
+
+    def __init__(self, instance: TreeInstance, spec: str, policy: str, budget: int):
+        record = parse_shaping(spec)
+        # (name, k, a): the bonuses in use
+        self.bonuses = [(name, getattr(record, f"{name}_k"), getattr(record, f"{name}_a"))
+                        for name in ("rb", "qb") if getattr(record, f"{name}_k", 0.0) > 0]
+        self.bound = 1.0 + sum(1.0 if a == ONLINE else a for _, _, a in self.bonuses)
+        self.seed_scale = policy == "ucb1"
+        scores = instance.path_score[instance.terminals()[0]]
+        self.span = int(scores.max()) - int(scores.min()) + 1
+        self.warmup = SHAPING_WARMUP * budget
+        self.played = 0
+        self.seen = {name: [] for name, _, _ in self.bonuses}  # (winner, observation)
+
+    def value(self, reward: float, margin: float, length: int) -> float:
+        """Max's reward of a playout with outcome ``reward``, the winner's ``margin`` over the
+        threshold and ``length`` moves from the root."""
+        shaped, self.played = self.played >= self.warmup, self.played + 1
+        if not self.bonuses or reward == 0.5:
+            return reward
+        winner = 0 if reward == 1.0 else 1
+        gain = 1.0
+        for name, k, a in self.bonuses:
+            y = length if name == "rb" else margin / self.span
+            seen = self.seen[name]
+            mine = [value for w, value in seen if w == winner]
+            if shaped and len(mine) > 1:
+                mean = sum(mine) / len(mine)
+                sd = math.sqrt(sum((v - mean) ** 2 for v in mine) / (len(mine) - 1))
+                if sd > 0:
+                    lam = (mean - y if name == "rb" else y - mean) / sd
+                    weight = a if a != ONLINE else self._online_weight(seen)
+                    gain += weight * math.tanh(k * lam / 2)
+            seen.append((winner, y))
+        gain = gain if winner == 0 else -gain
+        if self.seed_scale:
+            return (gain + 1.0) / 2.0
+        return min(max((gain + self.bound) / (2.0 * self.bound), 0.0), 1.0)
+
+    @staticmethod
+    def _online_weight(seen: list[tuple[int, float]]) -> float:
+        """a' = |Cov(Y^w, Y) / Var(Y)| over the earlier playouts, Y^w = Y when max won."""
+        ys = [y for _, y in seen]
+        wins = [y if w == 0 else 0.0 for w, y in seen]
+        mean, mean_w = sum(ys) / len(ys), sum(wins) / len(wins)
+        var = sum((y - mean) ** 2 for y in ys)
+        cov = sum((yw - mean_w) * (y - mean) for yw, y in zip(wins, ys))
+        return abs(cov / var) if var > 0 else 0.0
+
+
 def solved_value(children: list[Node]) -> int | None:
     """MCTS-Solver with draws: the value of a node for its mover from its children's values
     (for their mover): LOSS if a child is a WIN, else once all are proven minus the best."""
@@ -398,7 +459,8 @@ class ReferenceSearch:
     def __init__(self, instance: TreeInstance, *, policy: str = "ucb1",
                  adjuster: str = "plain", policy_params: dict | None = None,
                  adjuster_params: dict | None = None, restart: bool | None = None,
-                 freeze: int = 10, rng: random.Random | int | None = None):
+                 freeze: int = 10, rng: random.Random | int | None = None,
+                 shaping: str = "", budget: int = 1):
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r}: use one of {', '.join(POLICIES)}")
         self.branching = instance.branching
@@ -414,6 +476,7 @@ class ReferenceSearch:
                                           freeze)
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self.root = Node(0, 0, 0)
+        self.shaping = Shaping(instance, shaping, policy, budget)
 
     def step(self) -> None:
         """One iteration: select, expand on a second visit, play out (or score a terminal at
@@ -426,10 +489,12 @@ class ReferenceSearch:
             score += self.edges[leaf.index]
         if self.terminal[leaf.index]:
             reward = self._reach_terminal(path, score)
+            length, scored_at = leaf.depth, 0.0
         else:
-            score = self._playout(leaf, score)
-            reward = outcome(score, self.schedule.threshold)
-        self._backup(path, reward)
+            score, length = self._playout(leaf, score)
+            scored_at = self.schedule.threshold
+            reward = outcome(score, scored_at)
+        self._backup(path, self.shaping.value(reward, abs(score - scored_at), length))
         self.schedule.record(score, reward)
 
     def _select(self) -> tuple[list[Node], int]:
@@ -489,13 +554,15 @@ class ReferenceSearch:
                          for k in range(self.branching)]
         return self._pick(node.children)
 
-    def _playout(self, node: Node, score: int) -> int:
-        """Uniformly random moves from ``node`` to a terminal; the terminal score."""
+    def _playout(self, node: Node, score: int) -> tuple[int, int]:
+        """Uniformly random moves from ``node`` to a terminal; the terminal score and depth."""
         index, b, edges, randrange = node.index, self.branching, self.edges, self.rng.randrange
+        depth = node.depth
         while not self.terminal[index]:
             index = index * b + 1 + randrange(b)
             score += edges[index]
-        return score
+            depth += 1
+        return score, depth
 
     def _reach_terminal(self, path: list[Node], score: int) -> float:
         """Prove a terminal in the tree at threshold 0 and back the proof up; max's reward."""
@@ -546,7 +613,8 @@ class ReferenceSearch:
 def reference_run(instance: TreeInstance, budgets: Iterable[int], *, policy: str = "ucb1",
                   adjuster: str = "plain", policy_params: dict | None = None,
                   adjuster_params: dict | None = None, restart: bool | None = None,
-                  freeze: int = 10, rng: random.Random | int | None = None) -> list[int]:
+                  freeze: int = 10, rng: random.Random | int | None = None,
+                  shaping: str = "") -> list[int]:
     """One search of max(budgets) playouts; the move chosen right after playout t, for each t in
     ``budgets`` (in the given order). ``rng`` is a ``random.Random`` or a seed for one."""
     budgets = list(budgets)
@@ -554,7 +622,8 @@ def reference_run(instance: TreeInstance, budgets: Iterable[int], *, policy: str
         raise ValueError(f"budgets {budgets} must be a non-empty list of positive integers")
     search = ReferenceSearch(instance, policy=policy, adjuster=adjuster,
                              policy_params=policy_params, adjuster_params=adjuster_params,
-                             restart=restart, freeze=freeze, rng=rng)
+                             restart=restart, freeze=freeze, rng=rng, shaping=shaping,
+                             budget=max(budgets))
     wanted, moves = set(budgets), {}
     for t in range(1, max(budgets) + 1):
         search.step()

@@ -34,6 +34,8 @@ def register(subparsers) -> None:
                          help="restart exploration after a threshold change (Eqs. 6-8)")
     restart.add_argument("--no-restart", dest="restart", action="store_false",
                          help="never restart exploration (default except for maxfreq)")
+    p.add_argument("--shaping", default="", metavar="SPEC",
+                   help="seed 000's reward shaping, e.g. rb(k=8)+qb(k=2,a=online) (default none)")
     p.add_argument("--search-depth", type=int, help="stop expansion at this depth (1: one-ply)")
     p.add_argument("--workers", type=int, help="threads (default: all cores)")
     p.add_argument("--out", metavar="FILE", help="write the curve (.parquet or .csv)")
@@ -51,7 +53,7 @@ def run(args) -> int:
         depth=args.depth, runs=args.runs, trees=args.trees, max_budget=args.max_budget,
         policy_params=parse_params(args.policy_param, "--policy-param"),
         adjuster_params=parse_params(args.adjuster_param, "--adjuster-param"),
-        restart=args.restart, search_depth=args.search_depth,
+        restart=args.restart, search_depth=args.search_depth, shaping=args.shaping,
     )
     progress = not args.quiet and sys.stderr.isatty()
     failures, played, seconds = failure_counts(curve, args.seed, args.workers, progress)
@@ -72,6 +74,7 @@ def run(args) -> int:
         "tree": curve.tree,
         "policy": curve.policy,
         "adjuster": curve.adjuster,
+        "shaping": curve.shaping,
         "runs": curve.total_runs,
         "budgets": curve.budgets,
         "failure_rate": rate.tolist(),
@@ -96,4 +99,5 @@ def run(args) -> int:
 
 def _config_columns(curve: Curve, seed: int) -> dict:
     return {"tree": curve.tree, "policy": curve.policy, "adjuster": curve.adjuster,
-            "seed": seed, "config": json.dumps(curve.to_dict(), sort_keys=True)}
+            "shaping": curve.shaping, "seed": seed,
+            "config": json.dumps(curve.to_dict(), sort_keys=True)}

@@ -1,0 +1,216 @@
+"""Shaped rewards on synthetic trees (seed 000, Sect. 4-5; DESIGN.md §6): the Relative and the
+Qualitative Bonus of the game engine (``mcts.rewards``, seed 000 Eqs. 4-10) as an option of the
+synthetic engine (``mcts.synthetic``).
+
+A playout that max (w = 0) or min (w = 1) wins has
+- d = its length from the root: the depth of the node it starts from + its moves, i.e. the
+  depth of the terminal it reaches (Relative Bonus, Eq. 4: lambda_r = (mean_D[w] - d) /
+  sd_D[w], short wins are good);
+- q = the winner's margin |score - theta| / (score_high - score_low + 1), theta the threshold
+  the playout was scored at (0 for a terminal inside the search tree), so q lies in (0, 1) while
+  theta lies among the scores (Qualitative Bonus, Eq. 7: lambda_q = (q - mean_Q[w]) / sd_Q[w]).
+  lambda and the online weight a' are invariant to the scale of q and d, so the normaliser
+  only keeps q where seed 000 has it.
+The winner's reward is ``mcts.rewards.bonus_reward`` = 1 + a b(lambda) per bonus (Eqs. 5, 6,
+8), a fixed or online (a' of Eqs. 9-10, the searching player being max), the statistics per
+winner, updated after use, per search (one run); the first ``WARMUP`` share of the run's
+budget is not shaped (statistics still collected): on a failure curve, budgets below
+``WARMUP * max_budget`` show a search not yet shaping. A draw has no bonus and leaves the
+statistics alone. So max's reward is r' = +-(1 + bonuses) or 0, in [-R, R] (R =
+``mcts.rewards.bonus_bound``).
+
+Scale: the plain engine stores max's reward (r + 1) / 2 in {0, 1/2, 1} (r in {-1, 0, 1}) as
+integer half points. Shaped, a float column of the search tree (``SearchTree.shaped``, present
+only then) holds each mover's sum of (the same map as the game engine's):
+- UCB1: (r' + 1) / 2, the seed's scale: a plain win is still 1 and a loss 0, the bonus moves
+  them by +-a b / 2, and c keeps its meaning (the game engine's UCT also reads the raw r');
+- every other policy (rewards in [0, 1]): p = (r' + R) / (2R) (``mcts.rewards.unit_mean``,
+  clipped to [0, 1] for an online a' > 1), so a draw is 1/2 and a plain win 1/2 + 1/(2R);
+and, for policies reading the second moment, of its square. The mover into a min node gets
+1 minus max's value. The integer column keeps the unshaped outcomes.
+
+Shaping is a compile-time choice: ``SearchConfig.shaping`` is ``NoShaping()`` (the default: the
+kernel is the plain one, no column, no hook) or a ``Bonuses`` record, dispatched by type as the
+adjusters' records are. With shaping the descent never stops at a proven node (d and q need
+the terminal). Specs: ``rb``, ``qb(k=2,a=online)``, ``rb(k=8)+qb(k=2,a=0.5)`` (k > 0, default
+2; a >= 0 or ``online``, default 0.25); ``""`` or ``none``: no shaping.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from bandits import UCB1
+
+from .rewards import ONLINE, bonus_bound, bonus_reward, unit_mean
+
+__all__ = ["Bonuses", "NoShaping", "parse_shaping", "shapes", "shaping_spec"]
+
+MAX = 0  # winner index of the max player, the searching player of Eq. 10
+_PART = re.compile(r"(rb|qb)(?:\((.*)\))?")
+_DEFAULT_K, _DEFAULT_A = 2.0, 0.25
+
+
+class NoShaping(NamedTuple):
+    """Rewards are the outcome, in half points (the default)."""
+
+
+class Bonuses(NamedTuple):
+    """Relative (rb) and Qualitative (qb) Bonus of seed 000; k = 0 leaves a bonus out."""
+
+    rb_k: float = 0.0  # slope k of b(lambda), Eq. 5
+    rb_a: float = _DEFAULT_A  # weight a, or ONLINE (a', Eq. 10)
+    qb_k: float = 0.0
+    qb_a: float = _DEFAULT_A
+
+
+def parse_shaping(spec: str) -> NoShaping | Bonuses:
+    """The record a spec (module docstring) stands for; one-line ``ValueError`` otherwise."""
+    text = "".join((spec or "").split())
+    if text in ("", "none"):
+        return NoShaping()
+    values, seen = {}, set()
+    for part in text.split("+"):
+        match = _PART.fullmatch(part)
+        if match is None:
+            raise ValueError(f"bad shaping {spec!r}: write rb, qb or rb(k=8)+qb(k=2,a=online) "
+                             "(parts rb and qb, parameters k > 0 and a >= 0 or online)")
+        name = match.group(1)
+        if name in seen:
+            raise ValueError(f"bad shaping {spec!r}: {name} is given twice; give it once")
+        seen.add(name)
+        values[f"{name}_k"], values[f"{name}_a"] = _DEFAULT_K, _DEFAULT_A
+        for item in filter(None, (match.group(2) or "").split(",")):
+            key, sep, value = item.partition("=")
+            if key not in ("k", "a") or not sep:
+                raise ValueError(f"bad parameter {item!r} of {name} in shaping {spec!r}: "
+                                 f"{name} takes k and a (as key=value)")
+            values[f"{name}_{key}"] = _number(name, key, value)
+    return Bonuses(**values)
+
+
+def _number(name: str, key: str, value: str) -> float:
+    if key == "a" and value == "online":
+        return ONLINE
+    try:
+        number = float(value)
+    except ValueError:
+        number = float("nan")
+    if not (number > 0 if key == "k" else number >= 0) or number == float("inf"):
+        wanted = "a number > 0" if key == "k" else "a number >= 0 or online"
+        raise ValueError(f"bad parameter {key}={value} of {name} in shaping: {key} must be "
+                         f"{wanted}")
+    return number
+
+
+def shaping_spec(shaping: NoShaping | Bonuses) -> str:
+    """The canonical spec of a record ("" for none): equal records, equal specs."""
+    parts = []
+    for name in ("rb", "qb"):
+        k = getattr(shaping, f"{name}_k", 0.0)
+        if k > 0:
+            a = getattr(shaping, f"{name}_a")
+            parts.append(f"{name}(k={k:g},a={'online' if a == ONLINE else format(a, 'g')})")
+    return "+".join(parts)
+
+
+def shapes(shaping) -> bool:
+    """Whether ``shaping`` is a ``Bonuses`` record (a compile-time constant in kernels)."""
+    return isinstance(shaping, Bonuses)
+
+
+@overload(shapes, jit_options={"cache": True})
+def _shapes(shaping):
+    answer = shaping.instance_class is Bonuses
+    return lambda shaping: answer
+
+
+def reward_column(shaping, capacity, second_moment):
+    """The tree's float column, float64 [capacity, 2 with ``second_moment`` else 1], or None
+    without shaping (compiled code only)."""
+    raise NotImplementedError("reward_column runs inside compiled kernels only")
+
+
+@overload(reward_column, jit_options={"cache": True})
+def _reward_column(shaping, capacity, second_moment):
+    if shaping.instance_class is not Bonuses:
+        return lambda shaping, capacity, second_moment: None
+    return lambda shaping, capacity, second_moment: np.zeros((capacity,
+                                                              2 if second_moment else 1))
+
+
+def start_shaping(shaping):
+    """A search's statistics: moments [2 bonuses, 2 winners, 3] and sums [2 bonuses, 5] of
+    ``mcts.rewards``, or 0 without shaping (compiled code only)."""
+    raise NotImplementedError("start_shaping runs inside compiled kernels only")
+
+
+@overload(start_shaping, jit_options={"cache": True})
+def _start_shaping(shaping):
+    if shaping.instance_class is not Bonuses:
+        return lambda shaping: 0
+    return lambda shaping: (np.zeros((2, 2, 3)), np.zeros((2, 5)))
+
+
+def back_up_shaped(shaping, state, tree, path, depth, policy, reward, q, d, shaped):
+    """Add the shaped reward of a playout to ``tree.shaped`` along ``path`` (nothing without
+    shaping): max's outcome ``reward`` (1, 1/2, 0), the winner's normalised margin ``q``, the
+    playout's length ``d``, ``shaped`` False in the warm-up (compiled code only)."""
+    raise NotImplementedError("back_up_shaped runs inside compiled kernels only")
+
+
+@overload(back_up_shaped, inline="always", jit_options={"cache": True})
+def _back_up_shaped(shaping, state, tree, path, depth, policy, reward, q, d, shaped):
+    if shaping.instance_class is not Bonuses:
+        return lambda shaping, state, tree, path, depth, policy, reward, q, d, shaped: None
+
+    def add(shaping, state, tree, path, depth, policy, reward, q, d, shaped):
+        value = max_value(shaping, state, policy, reward, q, d, shaped)
+        squares = tree.shaped.shape[1] > 1
+        for ply in range(1, depth + 1):
+            node = path[ply]
+            mover = value if ply % 2 == 1 else 1.0 - value
+            tree.shaped[node, 0] += mover
+            if squares:
+                tree.shaped[node, 1] += mover * mover
+
+    return add
+
+
+@njit(cache=True)
+def shaped_reward(shaping, state, reward, q, d, shaped):
+    """Max's shaped reward r' in [-R, R] for max's outcome ``reward`` (1, 1/2 or 0), updating
+    the statistics ``state`` (a draw: 0, statistics untouched)."""
+    if reward == 0.5:
+        return 0.0
+    moments, sums = state
+    w = MAX if reward == 1.0 else 1 - MAX
+    gain = bonus_reward(shaping, moments, sums, w, MAX, d, q, shaped)
+    return gain if w == MAX else -gain
+
+
+def max_value(shaping, state, policy, reward, q, d, shaped):
+    """Max's shaped reward on the scale ``policy`` reads (module docstring; compiled code
+    only)."""
+    raise NotImplementedError("max_value runs inside compiled kernels only")
+
+
+@overload(max_value, jit_options={"cache": True})
+def _max_value(shaping, state, policy, reward, q, d, shaped):
+    if policy.instance_class is UCB1:
+        def seed_scale(shaping, state, policy, reward, q, d, shaped):
+            return 0.5 * (shaped_reward(shaping, state, reward, q, d, shaped) + 1.0)
+
+        return seed_scale
+
+    def unit_scale(shaping, state, policy, reward, q, d, shaped):
+        bound = bonus_bound(shaping.rb_k, shaping.rb_a, shaping.qb_k, shaping.qb_a)
+        return unit_mean(shaped_reward(shaping, state, reward, q, d, shaped), bound)
+
+    return unit_scale
+
