@@ -117,6 +117,32 @@ def test_a_compare_study_file_reads_into_the_same_grid(stored, tmp_path, capsys)
     assert "complete" in capsys.readouterr().out
 
 
+def test_a_compare_study_file_may_start_from_the_atlas(tmp_path):
+    path = tmp_path / "atlas.toml"
+    path.write_text('[study]\nkind = "compare"\n\n[compare]\npreset = "atlas"\n'
+                    'policies = ["ucb1"]\nruns = 1\ntrees_per_model = 1\nmax_budget = 2\n')
+    grid = read_grid(path)
+    assert grid.trees == tuple(preset_lists("atlas")["trees"]) and grid.name == "atlas"
+    assert grid.policies == ("ucb1",) and grid.adjusters == ("plain", "maxfreq", "static")
+    path.write_text('[study]\nkind = "compare"\n\n[compare]\ntrees = ["constant(1,2)"]\n'
+                    'policies = ["ucb1"]\n')
+    with pytest.raises(ValueError, match="key 'adjusters' is missing"):
+        read_grid(path)
+    path.write_text('[study]\nkind = "grid"\n')
+    with pytest.raises(ValueError, match="kind = 'grid' is unknown"):
+        read_study(path)
+
+
+def test_the_full_scale_prints_its_projected_core_hours(tmp_path, capsys):
+    assert main(["compare", "--trees", "constant(1,2)", "--policies", "ucb1", "--adjusters",
+                 "plain", "--scale", "full", "--runs", "1", "--trees-per-model", "1",
+                 "--max-budget", "2", "--out", str(tmp_path / "f"), "--workers", "1"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "scale full" in first and "core-hours" in first
+    full = Grid.from_scale(["constant(1,2)"], ["ucb1", "bayesucb"], ["plain"], "full")
+    assert full.runs * full.trees_per_model >= 1000 and full.max_budget == 2**14
+
+
 def test_the_atlas_preset_lists_the_biased_trees_every_policy_and_three_adjusters():
     lists = preset_lists("atlas")
     assert lists["trees"][:13] == list(ATLAS_TREES)
