@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import sys
 
-# Single-thread cost of one playout per policy, ns, on b = 4, d = 8 trees: the median over the
-# atlas's trees and its adjusters (plain, maxfreq, static), measured with
-# `python benchmarks/bench_atlas.py` on the 2-core dev machine, 2026-11-24 (issue 29). A policy
-# not listed (a plug-in) is projected at the median of the listed ones.
+# Single-thread cost of one playout per policy, ns, on b = 4, d = 8 trees at budget 2^10: the
+# median over the atlas's 13 trees and 3 adjusters (4 runs each) of
+# `python benchmarks/bench_atlas.py --sample 4`, 2-core dev machine, 2026-11-24 (issue 29),
+# under a load of about 4 from other jobs (the process had ~0.6 of a core): about 1.7x the idle
+# cost, so the projection errs high. A policy not listed (a plug-in) counts as the median.
 PLAYOUT_NS = {
-    "ucb1": 190, "klucb": 380, "thompson": 380, "ucb1tuned": 230, "ucbv": 230, "moss": 330,
-    "puct": 190, "egreedy": 110, "bayesucb": 17_400,
+    "ucb1": 321, "klucb": 639, "thompson": 519, "ucb1tuned": 254, "ucbv": 207, "moss": 290,
+    "puct": 230, "egreedy": 157, "bayesucb": 20_173,
 }
 
 
