@@ -10,6 +10,7 @@ of another random-stream version of the engine (with a line saying so).
 
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 from dataclasses import dataclass
@@ -54,6 +55,17 @@ def _count_on_one_thread(shard: Shard) -> np.ndarray:
         numba.set_num_threads(threads)
 
 
+def kernel_order(shards: list[Shard]) -> list[Shard]:
+    """``shards`` round-robin over the kernels they run on (one per policy, adjuster and
+    branching factor; ``mcts.synthetic``): the first shard of every kernel, then the second..."""
+    groups: dict[tuple, list[Shard]] = {}
+    for shard in shards:
+        curve = shard.curve
+        groups.setdefault((curve.policy, curve.adjuster, curve.branching), []).append(shard)
+    rounds = itertools.zip_longest(*groups.values())
+    return [shard for round_ in rounds for shard in round_ if shard is not None]
+
+
 def _say_stale(folder: Path, pending: list[Shard]) -> None:
     """One line on stderr when stored shards of another random-stream version are recomputed."""
     versions = [stored_stream_version(folder, shard) for shard in pending]
@@ -72,6 +84,7 @@ def run_study(
     workers: int | None = None,
     scheduler: str | None = None,
     progress: bool | None = None,
+    interleave: bool = False,
 ) -> RunSummary:
     """Compute and store every unfinished shard of ``study`` in ``folder``.
 
@@ -85,6 +98,8 @@ def run_study(
     remove_temporary_files(folder)
     shards = study.shards()
     pending = [shard for shard in shards if read_shard(folder, shard) is None]
+    if interleave:
+        pending = kernel_order(pending)
     _say_stale(folder, pending)
     total = sum(shard.playouts for shard in shards)
     start = time.perf_counter()

@@ -19,6 +19,7 @@ A study file::
     runs = 1000
     max_budget = 16384
 
+``kind = "compare"`` in [study] makes the file a comparison grid instead (``experiments.compare``).
 Curve keys are the fields of ``Curve``: tree, policy, policy_params, adjuster, adjuster_params,
 restart, freeze, branching, depth, runs, trees, max_budget, search_depth, shaping (e.g.
 ``shaping = "rb(k=8)"``, seed 000's reward shaping). Results come back as one tidy table
@@ -57,7 +58,8 @@ CURVE_KEYS = {
     "search_depth": int,
     "shaping": str,
 }
-STUDY_KEYS = {"name": str, "seed": int, "block": int}
+STUDY_KEYS = {"kind": str, "name": str, "seed": int, "block": int}
+KINDS = ("curves", "compare")
 _TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "a table"}
 
 
@@ -139,17 +141,40 @@ def _expand(where: str, entry: dict) -> list[dict]:
     return [dict(zip(choices, combination)) for combination in itertools.product(*choices.values())]
 
 
-def read_study(path: str | Path) -> Study:
-    """Read a study file (TOML); any problem is a one-line ValueError naming file, key and fix."""
+def read_study_document(path: str | Path) -> dict:
+    """The parsed TOML of a study file; a missing, unreadable or malformed file is a one-line
+    ValueError."""
     path = Path(path)
     try:
-        document = tomllib.loads(path.read_text())
+        return tomllib.loads(path.read_text())
     except FileNotFoundError:
         raise ValueError(f"study file {path} not found: check the path") from None
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"study file {path} is unreadable: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ValueError(f"{path}: malformed TOML ({error}): fix the syntax") from None
+
+
+def study_kind(path: str | Path) -> str:
+    """A study file's ``[study] kind``: "curves" (the default) or "compare" (a grid of trees x
+    policies x adjusters, ``experiments.compare``)."""
+    settings = read_study_document(path).get("study", {})
+    kind = settings.get("kind", "curves") if isinstance(settings, dict) else "curves"
+    if kind not in KINDS:
+        raise ValueError(f"{path}: [study] kind = {kind!r} is unknown: use "
+                         f"{' or '.join(map(repr, KINDS))}")
+    return kind
+
+
+def read_study(path: str | Path) -> Study:
+    """Read a study file (TOML); any problem is a one-line ValueError naming file, key and fix.
+    A file of kind "compare" gives the study of its grid (``experiments.compare.read_grid``)."""
+    path = Path(path)
+    if study_kind(path) == "compare":
+        from .compare import read_grid
+
+        return read_grid(path).study()
+    document = read_study_document(path)
     _check_keys(str(path), document, {"study": dict, "defaults": dict, "curves": list})
     settings = document.get("study", {})
     _check_keys(f"{path}: [study]", settings, STUDY_KEYS)

@@ -2,6 +2,7 @@
 
 from . import (
     analyze,
+    compare,
     failure_rate,
     games,
     play,
@@ -12,4 +13,5 @@ from . import (
     tournament,
 )
 
-COMMANDS = [analyze, failure_rate, reproduce, study, plot, registry, games, play, tournament]
+COMMANDS = [analyze, failure_rate, reproduce, study, compare, plot, registry, games, play,
+            tournament]

@@ -26,11 +26,20 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from experiments.execution import run_study
-    from experiments.study import read_study
+    from experiments.study import read_study, study_kind
 
-    study = read_study(args.study)
-    summary = run_study(study, args.out, workers=args.workers, scheduler=args.scheduler,
-                        progress=not args.quiet and sys.stderr.isatty())
+    progress = not args.quiet and sys.stderr.isatty()
+    if study_kind(args.study) == "compare":
+        from experiments.compare import read_grid, run_compare
+
+        grid = read_grid(args.study)
+        study = grid.study()
+        summary = run_compare(grid, args.out, workers=args.workers, scheduler=args.scheduler,
+                              progress=progress)
+    else:
+        study = read_study(args.study)
+        summary = run_study(study, args.out, workers=args.workers, scheduler=args.scheduler,
+                            progress=progress)
     if args.quiet:
         return 0
     if summary.computed:

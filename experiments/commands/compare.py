@@ -1,0 +1,112 @@
+"""``mctslab compare``: a grid of tree specs x policies x adjusters, run or resumed (issue 29)."""
+
+from __future__ import annotations
+
+import sys
+
+# Single-thread cost of one playout per policy, ns, on b = 4, d = 8 trees at budget 2^10: the
+# median over the atlas's 13 trees and 3 adjusters (4 runs each) of
+# `python benchmarks/bench_atlas.py --sample 4`, 2-core dev machine, 2026-11-24 (issue 29),
+# under a load of about 4 from other jobs (the process had ~0.6 of a core): about 1.7x the idle
+# cost, so the projection errs high. A policy not listed (a plug-in) counts as the median.
+PLAYOUT_NS = {
+    "ucb1": 321, "klucb": 639, "thompson": 519, "ucb1tuned": 254, "ucbv": 207, "moss": 290,
+    "puct": 230, "egreedy": 157, "bayesucb": 20_173,
+}
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "compare", help="compare policies and adjusters over tree specs, paired by instance")
+    p.add_argument("--trees", nargs="+", metavar="SPEC",
+                   help="tree specs, e.g. constant(1,5) random(4,2)")
+    p.add_argument("--policies", nargs="+", metavar="NAME",
+                   help="policies (`mctslab policies list`, package.module:object, "
+                   "name(key=value,...))")
+    p.add_argument("--adjusters", nargs="+", metavar="NAME",
+                   help="adjusters (`mctslab adjusters list`, package.module:object, "
+                   "name(key=value,...))")
+    p.add_argument("--preset", choices=("atlas",),
+                   help="atlas: seed 001's biased trees x every built-in policy x plain, "
+                   "maxfreq, static (--trees, --policies, --adjusters replace its lists)")
+    p.add_argument("--scale", choices=("quick", "full"), default="quick",
+                   help="quick (default): 4 instances x 50 runs per cell, budgets up to 2^10; "
+                   "full: 20 x 100, up to 2^14, for a Dask cluster")
+    p.add_argument("--runs", type=int, metavar="N", help="runs per tree instance")
+    p.add_argument("--trees-per-model", type=int, metavar="M",
+                   help="tree instances per spec, shared by every policy and adjuster")
+    p.add_argument("--max-budget", type=int, metavar="T", help="largest budget, a power of two")
+    p.add_argument("--epsilon", type=float, default=0.05,
+                   help="failure rate the playouts must reach (default 0.05)")
+    p.add_argument("--seed", type=int, help="study seed of trees and runs (default 2029)")
+    p.add_argument("--branching", type=int, default=4, help="branching factor (default 4)")
+    p.add_argument("--depth", type=int, default=8, help="even tree depth (default 8)")
+    p.add_argument("--out", metavar="DIR",
+                   help="results folder (default results/NAME-SCALE); running again resumes it")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="local worker processes (default: all cores)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="a Dask scheduler address, or 'local' for a loopback LocalCluster")
+    p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    p.set_defaults(run=run)
+
+
+def grid_from_args(args):
+    """The grid the options describe; a bad one is a one-line ValueError naming the fix."""
+    from experiments.compare import Grid, preset_lists
+
+    lists = preset_lists(args.preset) if args.preset else {"name": "compare"}
+    for key in ("trees", "policies", "adjusters"):
+        given = getattr(args, key)
+        if given is not None:
+            lists[key] = given
+        elif key not in lists:
+            raise ValueError(f"no --{key} given: name at least one, or use --preset atlas")
+    return Grid.from_scale(lists["trees"], lists["policies"], lists["adjusters"], args.scale,
+                           name=lists["name"], runs=args.runs,
+                           trees_per_model=args.trees_per_model, max_budget=args.max_budget,
+                           epsilon=args.epsilon, seed=args.seed, branching=args.branching,
+                           depth=args.depth)
+
+
+def core_hours(grid) -> float:
+    """Projected single-core hours of ``grid`` from ``PLAYOUT_NS`` (the budget of every run is
+    spent: a run records its whole curve)."""
+    from statistics import median
+
+    from experiments.compare import parse_entry
+
+    fallback = median(PLAYOUT_NS.values())
+    per_cell = grid.trees_per_model * grid.runs * grid.max_budget
+    nanoseconds = sum(PLAYOUT_NS.get(parse_entry(policy, "policy")[0], fallback)
+                      for policy in grid.policies)
+    return nanoseconds * per_cell * len(grid.trees) * len(grid.adjusters) / 3.6e12
+
+
+def run(args) -> int:
+    from experiments.compare import INSTANCES_FILE, run_compare
+    from experiments.pool import check_options
+
+    check_options(args.workers, args.scheduler)
+    grid = grid_from_args(args)
+    out = args.out or f"results/{grid.name}-{grid.scale}"
+    if grid.scale == "full" and not args.quiet:
+        print(f"{grid.name} at scale full: {grid.cells} cells x {grid.trees_per_model * grid.runs}"
+              f" runs x {grid.max_budget} playouts = {grid.playouts:.2e} playouts, projected "
+              f"{core_hours(grid):.1f} core-hours (per-playout costs of "
+              f"benchmarks/bench_atlas.py; compiling adds about 25 s per policy x adjuster)",
+              flush=True)
+    summary = run_compare(grid, out, workers=args.workers, scheduler=args.scheduler,
+                          progress=not args.quiet and sys.stderr.isatty())
+    if args.quiet:
+        return 0
+    runs = grid.trees_per_model * grid.runs
+    if summary.computed:
+        rate = summary.playouts / summary.seconds
+        print(f"{grid.name}: {grid.cells} cells x {runs} runs in {out} ({summary.computed} "
+              f"shards computed, {summary.reused} already stored); {summary.playouts:,} "
+              f"playouts in {summary.seconds:.1f} s ({rate:,.0f}/s)")
+    else:
+        print(f"{grid.name}: all {summary.shards} shards already stored in {out}")
+    print(f"per-instance failures: {out}/{INSTANCES_FILE}")
+    return 0

@@ -1,0 +1,217 @@
+"""The comparison grid (issue 29): its study, its per-instance table, pairing by instance, the
+same numbers on one worker and on a Dask cluster, resuming, the atlas preset, the study-file
+kind and the command's one-line refusals. Few policies and small budgets: the engine compiles
+one kernel per policy x adjuster (about 20 s each from a cold cache)."""
+
+import json
+import os
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from bandits import POLICIES
+from experiments.cli import main
+from experiments.compare import (
+    ATLAS_TREES,
+    INSTANCE_COLUMNS,
+    Grid,
+    compare,
+    instance_table,
+    open_grid,
+    preset_lists,
+    read_grid,
+    run_compare,
+)
+from experiments.study import read_study
+from experiments.study_store import SHARD_FOLDER
+
+TREES = ("constant(1,2)", "random(4,1)")
+SMALL = {"branching": 4, "depth": 4, "runs": 6, "trees_per_model": 3, "max_budget": 32,
+         "block": 4, "seed": 7}
+
+
+def small_grid(**changes) -> Grid:
+    return Grid(**{"trees": TREES, "policies": ("ucb1", "thompson"), "adjusters": ("plain",),
+                   **SMALL, **changes})
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    """The small grid run once on one worker."""
+    folder = tmp_path_factory.mktemp("compare") / "one"
+    summary = run_compare(small_grid(), folder, workers=1, progress=False)
+    return folder, summary
+
+
+def test_a_small_grid_runs_into_a_tidy_instance_table(stored):
+    folder, summary = stored
+    table = instance_table(folder)
+    assert list(table.columns) == INSTANCE_COLUMNS
+    # 2 trees x 2 policies x 1 adjuster x 3 instances x budgets 1..32
+    assert len(table) == 2 * 2 * 3 * 6
+    assert set(table.config) == {"constant(1,2) b=4 d=4", "random(4,1) b=4 d=4"}
+    assert set(table.policy) == {"ucb1", "thompson"} and set(table.adjuster) == {"plain"}
+    # runs summed over the two blocks (4 + 2) of each instance
+    assert (table.runs == 6).all()
+    assert ((0 <= table.failures) & (table.failures <= table.runs)).all()
+    assert summary.shards == 2 * 2 * 3 * 2 and summary.computed == summary.shards
+    assert table.equals(pq.read_table(folder / "instances.parquet").to_pandas())
+    assert open_grid(folder) == small_grid()
+
+
+def test_every_policy_searches_the_same_instances(stored):
+    folder, _ = stored
+    table = instance_table(folder)
+    instances = {policy: sorted(set(zip(part.config, part.tree_index)))
+                 for policy, part in table.groupby("policy")}
+    assert instances["ucb1"] == instances["thompson"]
+    assert len(instances["ucb1"]) == 2 * 3
+    # the stored shards name the same instances: tree, shape, tree seed and index
+    keys = {}
+    for path in (folder / SHARD_FOLDER).glob("*.parquet"):
+        meta = json.loads(pq.read_schema(path).metadata[b"mctslab"])
+        curve = meta["curve"]
+        keys.setdefault(curve["policy"], set()).add(
+            (curve["tree"], curve["branching"], curve["depth"], meta["study_seed"],
+             meta["tree_index"]))
+    assert keys["ucb1"] == keys["thompson"] and len(keys["ucb1"]) == 6
+
+
+def test_resuming_recomputes_nothing(stored):
+    folder, _ = stored
+    before = {path: path.stat().st_mtime_ns for path in (folder / SHARD_FOLDER).iterdir()}
+    summary = run_compare(small_grid(), folder, workers=1, progress=False)
+    assert summary.computed == 0 and summary.reused == summary.shards == len(before)
+    assert {path: path.stat().st_mtime_ns
+            for path in (folder / SHARD_FOLDER).iterdir()} == before
+
+
+def test_a_dask_cluster_stores_the_same_numbers(stored, tmp_path):
+    folder, _ = stored
+    run_compare(small_grid(), tmp_path / "dask", workers=2, scheduler="local", progress=False)
+    assert instance_table(tmp_path / "dask").equals(instance_table(folder))
+
+
+def test_the_python_function_returns_the_instance_table(stored, tmp_path):
+    folder, _ = stored
+    tables = compare(TREES, ["ucb1", "thompson"], ["plain"], workers=1, out=tmp_path / "f",
+                     **{k: v for k, v in SMALL.items() if k != "block"})
+    assert list(tables["instances"].columns) == INSTANCE_COLUMNS
+    # another block size, the same runs: the same failures per instance
+    assert np.array_equal(tables["instances"].failures, instance_table(folder).failures)
+
+
+def test_a_compare_study_file_reads_into_the_same_grid(stored, tmp_path, capsys):
+    folder, _ = stored
+    path = tmp_path / "grid.toml"
+    path.write_text('[study]\nkind = "compare"\nseed = 7\n\n[compare]\n'
+                    'trees = ["constant(1,2)", "random(4,1)"]\npolicies = ["ucb1", "thompson"]\n'
+                    'adjusters = "plain"\nbranching = 4\ndepth = 4\nruns = 6\n'
+                    'trees_per_model = 3\nmax_budget = 32\nblock = 4\n')
+    assert read_grid(path) == small_grid()
+    assert read_study(path) == small_grid().study()
+    assert main(["study", "run", str(path), "--out", str(tmp_path / "s"), "--workers", "1"]) == 0
+    assert instance_table(tmp_path / "s").equals(instance_table(folder))
+    assert main(["study", "status", str(tmp_path / "s")]) == 0
+    assert "complete" in capsys.readouterr().out
+
+
+def test_a_compare_study_file_may_start_from_the_atlas(tmp_path):
+    path = tmp_path / "atlas.toml"
+    path.write_text('[study]\nkind = "compare"\n\n[compare]\npreset = "atlas"\n'
+                    'policies = ["ucb1"]\nruns = 1\ntrees_per_model = 1\nmax_budget = 2\n')
+    grid = read_grid(path)
+    assert grid.trees == tuple(preset_lists("atlas")["trees"]) and grid.name == "atlas"
+    assert grid.policies == ("ucb1",) and grid.adjusters == ("plain", "maxfreq", "static")
+    path.write_text('[study]\nkind = "compare"\n\n[compare]\ntrees = ["constant(1,2)"]\n'
+                    'policies = ["ucb1"]\n')
+    with pytest.raises(ValueError, match="key 'adjusters' is missing"):
+        read_grid(path)
+    path.write_text('[study]\nkind = "grid"\n')
+    with pytest.raises(ValueError, match="kind = 'grid' is unknown"):
+        read_study(path)
+
+
+def test_the_full_scale_prints_its_projected_core_hours(tmp_path, capsys):
+    assert main(["compare", "--trees", "constant(1,2)", "--policies", "ucb1", "--adjusters",
+                 "plain", "--scale", "full", "--runs", "1", "--trees-per-model", "1",
+                 "--max-budget", "2", "--out", str(tmp_path / "f"), "--workers", "1"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "scale full" in first and "core-hours" in first
+    full = Grid.from_scale(["constant(1,2)"], ["ucb1", "bayesucb"], ["plain"], "full")
+    assert full.runs * full.trees_per_model >= 1000 and full.max_budget == 2**14
+
+
+def test_the_atlas_preset_lists_the_biased_trees_every_policy_and_three_adjusters():
+    lists = preset_lists("atlas")
+    assert lists["trees"][:13] == list(ATLAS_TREES)
+    assert ATLAS_TREES[:7] == tuple(f"constant(1,{b})" for b in range(1, 8))
+    assert "constant'(1,13)" in ATLAS_TREES and "random(4,0)" in ATLAS_TREES
+    assert lists["policies"] == list(POLICIES)
+    assert lists["adjusters"] == ["plain", "maxfreq", "static"]
+    quick = Grid.from_scale(lists["trees"], lists["policies"], lists["adjusters"], "quick")
+    assert quick.runs * quick.trees_per_model >= 200
+
+
+def test_the_atlas_at_a_tiny_scale_runs_in_seconds(tmp_path, capsys):
+    # every atlas tree and adjuster, one policy (its kernels are the suite's already)
+    assert main(["compare", "--preset", "atlas", "--policies", "ucb1", "--runs", "2",
+                 "--trees-per-model", "1", "--max-budget", "8", "--out", str(tmp_path / "a"),
+                 "--workers", "1"]) == 0
+    table = instance_table(tmp_path / "a")
+    assert table.config.nunique() == len(preset_lists("atlas")["trees"])
+    assert set(table.adjuster) == {"plain", "maxfreq", "static"}
+    assert f"atlas: {table.config.nunique() * 3} cells" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_the_whole_atlas_at_a_tiny_scale(tmp_path):
+    # all 27 kernels: minutes from a cold cache, seconds from a warm one
+    assert main(["compare", "--preset", "atlas", "--runs", "1", "--trees-per-model", "1",
+                 "--max-budget", "4", "--out", str(tmp_path / "a"), "--quiet"]) == 0
+    assert len(instance_table(tmp_path / "a")) == 27 * len(preset_lists("atlas")["trees"]) * 3
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--trees", "constant(1,2)", "--policies", "nope", "--adjusters", "plain"],
+     "unknown policy 'nope'"),
+    (["--trees", "constant(1,2)", "--policies", "ucb1", "--adjusters", "nope"],
+     "unknown adjuster 'nope'"),
+    (["--trees", "nope(1)", "--policies", "ucb1", "--adjusters", "plain"],
+     "unknown tree spec"),
+    (["--trees", "constant(1,2)", "--policies", "ucb1", "--adjusters", "plain",
+      "--epsilon", "1.5"], "epsilon 1.5 must lie strictly between 0 and 1"),
+    (["--trees", "constant(1,2)", "--policies", "ucb1", "--adjusters", "plain",
+      "--epsilon", "0"], "epsilon 0.0 must lie strictly between 0 and 1"),
+    (["--policies", "ucb1", "--adjusters", "plain"], "no --trees given"),
+    (["--trees", "--policies", "ucb1", "--adjusters", "plain"], "expected at least one"),
+    (["--trees", "constant(1,2)", "--policies", "ucb1", "ucb1", "--adjusters", "plain"],
+     "twice"),
+    (["--trees", "constant(1,2)", "--policies", "ucb1(c=)", "--adjusters", "plain"],
+     "cannot read policy 'ucb1(c=)'"),
+    (["--trees", "constant(1,2)", "--policies", "ucb1", "--adjusters", "plain",
+      "--max-budget", "100"], "not a power of two"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, words, tmp_path, capsys):
+    out = tmp_path / "never"
+    assert main(["compare", *argv, "--out", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and words in error
+    assert not out.exists()
+
+
+def test_an_empty_grid_is_refused_in_python():
+    with pytest.raises(ValueError, match="the grid has no policies"):
+        Grid(TREES, (), ("plain",))
+    with pytest.raises(ValueError, match="^[^\n]*$"):
+        Grid.from_scale(TREES, ["ucb1"], ["plain"], "huge")
+
+
+def test_a_folder_of_another_grid_keeps_its_results(stored, capsys):
+    folder, _ = stored
+    before = sorted(os.listdir(folder / SHARD_FOLDER))
+    assert main(["compare", "--trees", "constant(1,3)", "--policies", "ucb1", "--adjusters",
+                 "plain", "--out", str(folder), "--workers", "1"]) == 2
+    assert "holds another study" in capsys.readouterr().err
+    assert sorted(os.listdir(folder / SHARD_FOLDER)) == before
