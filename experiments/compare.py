@@ -141,14 +141,6 @@ class Grid:
                 raise ValueError(f"the grid names {curve.label} twice ({seen[curve.key]}): "
                                  "remove one")
             seen[curve.key] = curve.label
-        from trees import get_tree_model, parse_spec
-
-        for curve in self.curves():
-            if curve.adjuster == "static":
-                model = get_tree_model(parse_spec(curve.tree).model)
-                if model.exact_pmf is None:
-                    raise ValueError(f"adjuster static needs the exact analysis of tree "
-                                     f"{curve.tree}, which has none: drop static or the tree")
 
     @classmethod
     def from_scale(cls, trees, policies, adjusters, scale: str = "quick", **overrides) -> Grid:
@@ -262,30 +254,16 @@ def grid_from_document(document: dict, path: str | Path) -> Grid:
         raise ValueError(f"{path}: {error}") from None
 
 
-# The atlas (issue 29): how each policy's cost grows with bias. The P-game and the trap tree
-# join when the tree parser accepts them (issue 28).
+# The atlas (issue 29): how each policy's cost grows with bias, on seed 001's biased trees, a
+# P-game and a trap tree.
 ATLAS_TREES = (
     *(f"constant(1,{b})" for b in range(1, 8)),
     "constant'(1,13)",
     *(f"random(4,{q})" for q in range(5)),
+    "pgame(127)",
+    "random(4,3)+trap(3,0.2)",
 )
-ATLAS_PENDING_TREES = ("pgame(127)", "random(4,3)+trap(3,0.2)")
 ATLAS_ADJUSTERS = ("plain", "maxfreq", "static")
-
-
-def atlas_trees() -> tuple[str, ...]:
-    """The atlas's tree specs: seed 001's biased trees, and the P-game and the trap tree once
-    ``trees.parse_tree_spec`` accepts them."""
-    from trees import parse_tree_spec
-
-    usable = []
-    for spec in ATLAS_PENDING_TREES:
-        try:
-            parse_tree_spec(spec)
-        except ValueError:
-            continue
-        usable.append(spec)
-    return (*ATLAS_TREES, *usable)
 
 
 def preset_lists(name: str) -> dict:
@@ -294,23 +272,49 @@ def preset_lists(name: str) -> dict:
         raise ValueError(f"unknown preset {name!r}: use atlas")
     from bandits import POLICIES
 
-    return {"trees": list(atlas_trees()), "policies": list(POLICIES),
+    return {"trees": list(ATLAS_TREES), "policies": list(POLICIES),
             "adjusters": list(ATLAS_ADJUSTERS), "name": "atlas"}
 
 
 def run_compare(grid: Grid, out: str | Path, workers: int | None = None,
-                scheduler: str | None = None, progress: bool | None = True) -> RunSummary:
+                scheduler: str | None = None, progress: bool | None = True,
+                command: str | None = None) -> tuple[RunSummary, dict[str, pd.DataFrame]]:
     """Compute and store every unfinished cell of ``grid`` in ``out`` (a folder holding another
-    study is refused; a killed run resumes where it stopped), write ``compare.json`` (the grid)
-    and ``instances.parquet`` (``instance_table``)."""
-    from .store import write_atomically, write_table
+    study is refused; a killed run resumes where it stopped), then write ``compare.json`` (the
+    grid) and the report (``write_comparison``); ``command`` is the command line that reruns
+    it, quoted in the report. Returns the run's summary and the comparison's tables."""
+    from .store import write_atomically
 
     summary = run_study(grid.study(), out, workers=workers, scheduler=scheduler,
                         progress=progress, interleave=True)
     text = json.dumps(grid.to_dict(), indent=1, sort_keys=True) + "\n"
     write_atomically(Path(out) / GRID_FILE, text.encode())
-    write_table(instance_table(out), Path(out) / INSTANCES_FILE)
-    return summary
+    return summary, write_comparison(grid, out, command)
+
+
+def write_comparison(grid: Grid, out: str | Path,
+                     command: str | None = None) -> dict[str, pd.DataFrame]:
+    """From the results stored in ``out``: ``instances.parquet`` (``instance_table``), every
+    statistic (``compare_stats.comparison_tables``, bootstraps seeded by the grid's seed) as
+    CSV, the figures, ``report.md`` and ``report.html``; returns the tables."""
+    from mcts import STREAM_VERSION
+
+    from .compare_report import write_report
+    from .compare_stats import comparison_tables
+    from .store import write_table
+
+    instances = instance_table(out)
+    write_table(instances, Path(out) / INSTANCES_FILE)
+    tables = comparison_tables(instances, grid.epsilon, seed=grid.seed)
+    settings = {"trees": list(grid.trees), "policies": list(grid.policies),
+                "adjusters": list(grid.adjusters), "runs": grid.runs * grid.trees_per_model,
+                "trees_per_model": grid.trees_per_model, "max_budget": grid.max_budget,
+                "epsilon": grid.epsilon, "seed": grid.seed, "stream_version": STREAM_VERSION,
+                "branching": grid.branching, "depth": grid.depth}
+    if command:
+        settings["command"] = command
+    write_report(out, tables, settings)
+    return tables
 
 
 def open_grid(folder: str | Path) -> Grid | None:
@@ -366,15 +370,12 @@ def compare(trees, policies, adjusters, *, scale: str = "quick", runs: int | Non
             depth: int = 8, out: str | Path | None = None, workers: int | None = None,
             scheduler: str | None = None, progress: bool = False) -> dict[str, pd.DataFrame]:
     """Run (or resume, in ``out``) the grid trees x policies x adjusters and return its tidy
-    tables: ``{"instances": instance_table(out)}``. Without ``out`` the results are kept in a
-    temporary folder, deleted on return."""
+    tables (``write_comparison``: instances, curves, to_epsilon, tests, areas, aggregates,
+    improvement, profile). Without ``out`` the results and the report are kept in a temporary
+    folder, deleted on return."""
     grid = Grid.from_scale(trees, policies, adjusters, scale, runs=runs,
                            trees_per_model=trees_per_model, max_budget=max_budget,
                            epsilon=epsilon, seed=seed, branching=branching, depth=depth)
-    if out is not None:
-        run_compare(grid, out, workers, scheduler, progress)
-        return {"instances": instance_table(out)}
-    with tempfile.TemporaryDirectory(prefix="mctslab-compare-") as folder:
-        run_compare(grid, folder, workers, scheduler, progress)
-        return {"instances": instance_table(folder)}
-
+    with tempfile.TemporaryDirectory(prefix="mctslab-compare-") as scratch:
+        return run_compare(grid, scratch if out is None else out, workers, scheduler,
+                           progress)[1]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 
 # Single-thread cost of one playout per policy, ns, on b = 4, d = 8 trees at budget 2^10: the
@@ -96,8 +97,9 @@ def run(args) -> int:
               f"{core_hours(grid):.1f} core-hours (per-playout costs of "
               f"benchmarks/bench_atlas.py; compiling adds about 25 s per policy x adjuster)",
               flush=True)
-    summary = run_compare(grid, out, workers=args.workers, scheduler=args.scheduler,
-                          progress=not args.quiet and sys.stderr.isatty())
+    summary, _ = run_compare(grid, out, workers=args.workers, scheduler=args.scheduler,
+                             progress=not args.quiet and sys.stderr.isatty(),
+                             command=shlex.join(["mctslab", *sys.argv[1:]]))
     if args.quiet:
         return 0
     runs = grid.trees_per_model * grid.runs
@@ -108,5 +110,6 @@ def run(args) -> int:
               f"playouts in {summary.seconds:.1f} s ({rate:,.0f}/s)")
     else:
         print(f"{grid.name}: all {summary.shards} shards already stored in {out}")
-    print(f"per-instance failures: {out}/{INSTANCES_FILE}")
+    print(f"report: {out}/report.md and {out}/report.html (per-instance failures: "
+          f"{out}/{INSTANCES_FILE})")
     return 0

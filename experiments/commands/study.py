@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 
 
@@ -34,8 +35,9 @@ def run(args) -> int:
 
         grid = read_grid(args.study)
         study = grid.study()
-        summary = run_compare(grid, args.out, workers=args.workers, scheduler=args.scheduler,
-                              progress=progress)
+        summary, _ = run_compare(grid, args.out, workers=args.workers,
+                                 scheduler=args.scheduler, progress=progress,
+                                 command=shlex.join(["mctslab", *sys.argv[1:]]))
     else:
         study = read_study(args.study)
         summary = run_study(study, args.out, workers=args.workers, scheduler=args.scheduler,
