@@ -3,7 +3,7 @@ come with the real games."""
 
 import bandits.kernel_cache  # noqa: F401  (first: where the kernels below are cached)
 
-from .adjusters import MaxFrequency, Plain, Score, Static, Value, register_hooks
+from .adjusters import MaxFrequency, Score, Static, Value, register_hooks
 from .plugins import Adjuster
 from .registry import ADJUSTERS, AdjusterInfo, get_adjuster, make_adjuster
 from .thresholds import (
@@ -19,7 +19,6 @@ __all__ = [
     "Adjuster",
     "AdjusterInfo",
     "MaxFrequency",
-    "Plain",
     "Score",
     "Static",
     "Value",

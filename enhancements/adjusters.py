@@ -105,13 +105,10 @@ def _next_threshold(adjuster, state, theta, since_change):
 
 # --- seed 001's adjusters ---------------------------------------------------------------------
 
-class Plain(NamedTuple):
-    """Threshold 0 throughout (seed 001, Sect. V)."""
-
-
 class Static(NamedTuple):
     """A fixed threshold: the tree's Static threshold, argmax Delta(theta) by exact analysis
-    (seed 001, Sect. IV-A), set per tree instance."""
+    (seed 001, Sect. IV-A), set per tree instance; ``plain`` is its theta = 0 (seed 001,
+    Sect. V), so both share one compiled kernel."""
 
     theta: float = 0.0
 
@@ -142,11 +139,6 @@ class MaxFrequency(NamedTuple):
 
     offset: float = 0.0
     reads_scores = True
-
-
-@njit(inline="always")
-def _fixed_start(adjuster, score_low, score_high):
-    return 0.0, 0
 
 
 @njit(inline="always")
@@ -222,7 +214,6 @@ def _maxfreq_threshold(adjuster, state, theta, since_change):
     return maxfreq_threshold(theta, state[2], adjuster.offset), state
 
 
-register_hooks(Plain, _fixed_start, _fixed_observe, _fixed_threshold)
 register_hooks(Static, _static_start, _fixed_observe, _fixed_threshold)
 register_hooks(Score, _score_start, _score_observe, _score_threshold)
 register_hooks(Value, _value_start, _value_observe, _value_threshold)

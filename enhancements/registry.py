@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .adjusters import MaxFrequency, Plain, Score, Static, Value
+from .adjusters import MaxFrequency, Score, Static, Value
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ def _check_offset(adjuster) -> None:
 ADJUSTERS: dict[str, AdjusterInfo] = {
     info.name: info
     for info in (
-        AdjusterInfo("plain", Plain, (), "Plain", "threshold 0 throughout", "seed 001, Sect. V"),
+        AdjusterInfo("plain", Static, (), "Plain", "threshold 0 throughout", "seed 001, Sect. V"),
         AdjusterInfo("static", Static, (), "Static",
                      "the tree's Static threshold, argmax Delta(theta) by exact analysis "
                      "(an oracle)", "seed 001, Sect. IV-A"),

@@ -158,7 +158,7 @@ def test_the_atlas_preset_lists_the_biased_trees_every_policy_and_three_adjuster
     lists = preset_lists("atlas")
     assert lists["trees"] == list(ATLAS_TREES)
     assert ATLAS_TREES[:7] == tuple(f"constant(1,{b})" for b in range(1, 8))
-    assert {"constant'(1,13)", "random(4,0)", "random(4,4)", "pgame(127)",
+    assert {"constant'(1,13)", "random(4,0)", "random(4,4)", "pgame(31)",
             "random(4,3)+trap(3,0.2)"} <= set(ATLAS_TREES) and len(ATLAS_TREES) == 15
     assert lists["policies"] == list(POLICIES)
     assert lists["adjusters"] == ["plain", "maxfreq", "static"]
