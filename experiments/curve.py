@@ -27,6 +27,8 @@ class Curve:
     ``restart`` switches the exploration restart of seed 001, Eqs. 6-8 (None: on for maxfreq
     only); ``freeze`` is the number of playouts a threshold must stay before it may change;
     ``search_depth`` stops expansion at that depth (1: the one-ply search of Sect. IV-A).
+    ``rescore`` re-scores the rewards stored in the tree exactly after a threshold change (an
+    ablation, ``mcts.rescoring``; off: the paper's method).
     """
 
     tree: str
@@ -42,6 +44,7 @@ class Curve:
     restart: bool | None = None
     freeze: int = 10
     search_depth: int | None = None
+    rescore: bool = False
 
     def __post_init__(self) -> None:
         spec = parse_tree_spec(self.tree)

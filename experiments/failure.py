@@ -23,6 +23,7 @@ from tqdm.auto import tqdm
 from bandits import index_tables, make_policy
 from enhancements import make_adjuster
 from mcts import SearchConfig, memory_per_run, run_searches, tree_arrays
+from mcts.rescoring import rescoring
 from trees import TreeInstance, analyze, make_tree
 
 from .curve import Curve
@@ -87,6 +88,7 @@ def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
         freeze=int(curve.freeze),
         score_low=low,
         score_high=high,
+        rescore=rescoring(bool(curve.rescore)),
     )
 
 
@@ -188,7 +190,7 @@ def failure_rate(tree, policy: str = "ucb1", adjuster: str = "plain", *, runs: i
 
     ``budgets`` is the largest budget (a power of two) or a list of powers of two; ``runs`` are
     per tree instance, ``trees`` instances (random trees). Other options go to :class:`Curve`
-    (policy_params, adjuster_params, restart, freeze).
+    (policy_params, adjuster_params, restart, freeze, search_depth, rescore).
     """
     curve = _as_curve(tree, policy, adjuster, runs, trees, budgets, branching, depth, options)
     failures, _, _ = failure_counts(curve, seed, workers, progress)

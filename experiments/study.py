@@ -20,8 +20,8 @@ A study file::
     max_budget = 16384
 
 Curve keys are the fields of ``Curve``: tree, policy, policy_params, adjuster, adjuster_params,
-restart, freeze, branching, depth, runs, trees, max_budget. Results come back as one tidy table
-(``load_results``).
+restart, freeze, branching, depth, runs, trees, max_budget, search_depth, rescore. Results come
+back as one tidy table (``load_results``).
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ CURVE_KEYS = {
     "trees": int,
     "max_budget": int,
     "search_depth": int,
+    "rescore": bool,
 }
 STUDY_KEYS = {"name": str, "seed": int, "block": int}
 _TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "a table"}

@@ -12,6 +12,9 @@ outside the instance's set of optimal moves. A kernel is compiled per
 policy, adjuster and b, the policy's index and the adjuster's hooks inlined. The tree and its
 views are ``mcts.search_tree``; the children's indices, with KL-UCB's and Thompson's shortcuts,
 ``mcts.child_indices``.
+
+With ``config.rescore`` EXACT, a threshold change re-scores the rewards stored in the tree
+exactly (``mcts.rescoring``; an ablation, DESIGN.md §5).
 """
 
 from __future__ import annotations
@@ -27,6 +30,14 @@ from enhancements.adjusters import next_threshold, observe_playout, reads_scores
 from enhancements.thresholds import effective_threshold
 
 from .child_indices import INDEX, after_backup, index_children
+from .rescoring import (
+    KEEP,
+    histogram_bytes,
+    new_histograms,
+    record_playout,
+    rescore_tree,
+    rescores,
+)
 from .search_tree import (
     BASE_EPOCH,
     CHILD_BASE,
@@ -78,6 +89,7 @@ class SearchConfig(NamedTuple):
     freeze: int  # playouts under a threshold before it may change
     score_low: int  # bounds of every terminal score
     score_high: int
+    rescore: tuple = KEEP  # ``mcts.rescoring``: KEEP (seed 001) or EXACT; one kernel each
 
 
 def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
@@ -86,7 +98,7 @@ def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
     per_node = 4 * columns + 1 + (12 if config.restart else 0) + (32 if caches_index(policy) else 0)
     return node_capacity(len(config.children), budget) * per_node + 8 * (
         config.score_high - config.score_low + 1  # at most a histogram of the scores
-    )
+    ) + histogram_bytes(config, budget)
 
 
 @njit(inline="always")
@@ -321,10 +333,10 @@ def search(game, config, budget, seed, tables, policy, failed, keep_roots=True):
     (``bandits.make_policy``); ``tables`` cover counts up to ``budget``. Returns the search
     tree (for inspection); its root's visits are the playouts simulated. With ``keep_roots``
     False KL-UCB solves every child's root at every selection (what its cache must equal)."""
-    tree, path, values, (theta, state) = _workspace(
+    tree, path, values, (theta, state), histograms = _workspace(
         config, budget, caches_index(policy) and keep_roots, reads_second_moment(policy))
     _playouts(tree, path, values, theta, state, seed_state(seed), game, config, budget, tables,
-              policy, failed)
+              policy, failed, histograms)
     return tree
 
 
@@ -332,21 +344,24 @@ def search(game, config, budget, seed, tables, policy, failed, keep_roots=True):
 def _workspace(config, budget, cached_index, second_moment):
     """What one run of ``budget`` playouts needs: a new tree (with KL-UCB's root cache if
     ``cached_index``, a WINS column if ``second_moment``), the selection path, the selection
-    scratch, and the adjuster's first threshold and state."""
+    scratch, the adjuster's first threshold and state, and the nodes' score histograms (None
+    unless the config re-scores)."""
     tree = new_tree(node_capacity(len(config.children), budget), config.restart, cached_index,
                      second_moment)
     path = np.zeros(config.depth + 1, np.int64)
     adjuster = start_adjuster(config.adjuster, config.score_low, config.score_high)
-    return tree, path, np.empty((2, len(config.children))), adjuster
+    histograms = new_histograms(config.rescore, tree.stats.shape[0], config.score_low,
+                                config.score_high)
+    return tree, path, np.empty((2, len(config.children))), adjuster, histograms
 
 
 # Compiled without reference counting (numba's private ``_nrt`` flag): it allocates nothing, and
 # the increfs numba's pruning leaves in its loops are pure cost.
 @njit(cache=True, _nrt=False, error_model="numpy")
 def _playouts(tree, path, values, theta, state, rng, game, config, budget, tables, policy,
-              failed):
-    """The playouts of :func:`search` into its preallocated tree, path and selection scratch,
-    from the adjuster's first ``theta`` and ``state``."""
+              failed, histograms):
+    """The playouts of :func:`search` into its preallocated tree, path, selection scratch and
+    score histograms (``mcts.rescoring``), from the adjuster's first ``theta`` and ``state``."""
     b, adjuster = len(config.children), config.adjuster
     theta_eff = effective_threshold(theta)
     since_change, epoch = 0, 0
@@ -354,8 +369,8 @@ def _playouts(tree, path, values, theta, state, rng, game, config, budget, table
     # Below a proven node the search follows proven wins and avoids proven losses down to a
     # terminal of exactly the proven value, so its reward is known at the node: stop there
     # (same rewards and root statistics in distribution). Adjusters that read scores need the
-    # terminal's score, so for them the descent goes on.
-    stop_at_proven = not reads_scores(adjuster)
+    # terminal's score, so for them, and for exact re-scoring, the descent goes on.
+    stop_at_proven = not reads_scores(adjuster) and not rescores(config.rescore)
     for t in range(1, budget + 1):
         node, depth, tree_node = _descend(tree, path, config, epoch, rng, tables, policy, values,
                                           stop_at_proven)
@@ -369,6 +384,7 @@ def _playouts(tree, path, values, theta, state, rng, game, config, budget, table
             in_tree = game.terminal[ix(tree_node)]  # rewarded at its true value, threshold 0
             score = _playout(game, tree_node, b, rng)
             reward = _max_reward(score, 0.0 if in_tree else theta_eff)
+            record_playout(config.rescore, histograms, path, depth, score, in_tree)
         _backup(tree, path, depth, reward, reads_second_moment(policy))
         if not stopped and in_tree:
             _prove(tree, path, depth, score, b)
@@ -377,8 +393,10 @@ def _playouts(tree, path, values, theta, state, rng, game, config, budget, table
                 failed[record:] = not game.optimal[settled]
                 return
         after_backup(tree, path, depth, b, config.restart, epoch, policy, tables)
+        scored_at = theta_eff
         theta, state, theta_eff, since_change, epoch = _adjust(
             adjuster, state, theta, theta_eff, since_change, epoch, score, reward, config.freeze)
+        rescore_tree(config.rescore, histograms, tree, n_nodes, b, scored_at, theta_eff)
         if t == next_record:
             failed[record] = not game.optimal[_chosen_move(tree, b, rng)]
             record += 1

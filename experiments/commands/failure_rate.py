@@ -35,6 +35,9 @@ def register(subparsers) -> None:
     restart.add_argument("--no-restart", dest="restart", action="store_false",
                          help="never restart exploration (default except for maxfreq)")
     p.add_argument("--search-depth", type=int, help="stop expansion at this depth (1: one-ply)")
+    p.add_argument("--rescore", action="store_true",
+                   help="re-score the rewards stored in the tree exactly after a threshold "
+                        "change (an ablation; default: keep them, as the paper does)")
     p.add_argument("--workers", type=int, help="threads (default: all cores)")
     p.add_argument("--out", metavar="FILE", help="write the curve (.parquet or .csv)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -51,7 +54,7 @@ def run(args) -> int:
         depth=args.depth, runs=args.runs, trees=args.trees, max_budget=args.max_budget,
         policy_params=parse_params(args.policy_param, "--policy-param"),
         adjuster_params=parse_params(args.adjuster_param, "--adjuster-param"),
-        restart=args.restart, search_depth=args.search_depth,
+        restart=args.restart, search_depth=args.search_depth, rescore=args.rescore,
     )
     progress = not args.quiet and sys.stderr.isatty()
     failures, played, seconds = failure_counts(curve, args.seed, args.workers, progress)
