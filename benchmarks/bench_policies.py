@@ -2,15 +2,15 @@
 
 One run is ``mcts.synthetic.search`` with a budget of ``--playouts`` playouts on a constant(1,5)
 tree (or ``--tree``), b = 4, d = 8, plain adjuster (or ``--adjuster``), no reward shaping (or
-``--shaping``); its time is divided by the playouts it simulated (a run ends early once its root
-is solved). Each figure is the median over
-``--repeats`` runs (different seeds, policies interleaved so that load from other processes hits
-all alike); the ratio to UCB1 is the ratio of medians. Kernels are cached per version of the
-compiled sources (``bandits.kernel_cache``), so an edit anywhere in them is measured compiled
-afresh.
+``--shaping``), stored rewards kept as scored (or re-scored exactly, ``--rescore``); its time is
+divided by the playouts it simulated (a run ends early once its root is solved). Each figure is
+the median over ``--repeats`` runs (different seeds, policies interleaved so that load from other
+processes hits all alike); the ratio to UCB1 is the ratio of medians. Kernels are cached per
+version of the compiled sources (``bandits.kernel_cache``), so an edit anywhere in them is
+measured compiled afresh.
 
     python benchmarks/bench_policies.py [--playouts N] [--repeats K] [--adjuster NAME]
-        [--tree SPEC] [--shaping SPEC] [--json]
+        [--tree SPEC] [--shaping SPEC] [--rescore] [--json]
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ from mcts.search_tree import VISITS
 from mcts.synthetic import search, tree_arrays
 
 
-def setup_run(policy: str, playouts: int, adjuster: str, tree: str, shaping: str = ""):
-    curve = Curve(tree, policy=policy, adjuster=adjuster, shaping=shaping)
+def setup_run(policy: str, playouts: int, adjuster: str, tree: str, shaping: str = "",
+              rescore: bool = False):
+    curve = Curve(tree, policy=policy, adjuster=adjuster, shaping=shaping, rescore=rescore)
     instance = tree_instance(curve.tree, 4, 8, 0, 0)
     config = search_config(curve, instance)
     failed = np.zeros(int(np.log2(playouts)) + 1, np.bool_)
@@ -48,9 +49,10 @@ def time_run(setup, playouts: int, seed: int) -> float:
 
 
 def bench(policies, playouts: int = 16384, repeats: int = 15, adjuster: str = "plain",
-          tree: str = "constant(1,5)", shaping: str = "") -> dict[str, float]:
+          tree: str = "constant(1,5)", shaping: str = "",
+          rescore: bool = False) -> dict[str, float]:
     """Median ns per playout of each policy."""
-    setups = {p: setup_run(p, playouts, adjuster, tree, shaping) for p in policies}
+    setups = {p: setup_run(p, playouts, adjuster, tree, shaping, rescore) for p in policies}
     for p in policies:
         time_run(setups[p], playouts, 0)  # compile
     times = {p: [] for p in policies}
@@ -68,10 +70,11 @@ def main() -> None:
     parser.add_argument("--adjuster", default="plain")
     parser.add_argument("--tree", default="constant(1,5)")
     parser.add_argument("--shaping", default="", help="reward shaping, e.g. rb(k=8)")
+    parser.add_argument("--rescore", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = bench(args.policies, args.playouts, args.repeats, args.adjuster, args.tree,
-                   args.shaping)
+                   args.shaping, args.rescore)
     if args.json:
         print(json.dumps(result))
         return

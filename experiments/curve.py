@@ -20,7 +20,8 @@ def _check_params(kind: str, name: str, given: dict, known: dict) -> dict:
     return {**known, **given}
 
 
-_LATER = {"shaping": ""}  # fields added after the first stored results, and their defaults
+# fields added after the first stored results, and their defaults
+_LATER = {"shaping": "", "rescore": False}
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,8 @@ class Curve:
     ``search_depth`` stops expansion at that depth (1: the one-ply search of Sect. IV-A).
     ``shaping`` is seed 000's reward shaping, e.g. ``rb(k=8)+qb(k=2,a=online)`` (``mcts.shaping``;
     "" none), kept in its canonical spelling.
+    ``rescore`` re-scores the rewards stored in the tree exactly after a threshold change (an
+    ablation, ``mcts.rescoring``; off: the paper's method).
     """
 
     tree: str
@@ -49,6 +52,7 @@ class Curve:
     freeze: int = 10
     search_depth: int | None = None
     shaping: str = ""
+    rescore: bool = False
 
     def __post_init__(self) -> None:
         spec = parse_tree_spec(self.tree)
@@ -79,6 +83,9 @@ class Curve:
         if not isinstance(self.shaping, str):
             raise ValueError(f"shaping {self.shaping!r} must be a spec such as rb(k=8)+qb(k=2)")
         object.__setattr__(self, "shaping", shaping_spec(parse_shaping(self.shaping)))
+        if self.rescore and self.shaping:
+            raise ValueError("exact re-scoring keeps no shaped rewards to re-score: use "
+                             "--rescore or --shaping, not both")
 
     def __hash__(self) -> int:
         return hash(self.key)
@@ -114,4 +121,5 @@ class Curve:
     @property
     def label(self) -> str:
         shaping = f" {self.shaping}" if self.shaping else ""
-        return f"{self.tree} {self.policy} {self.adjuster}{shaping}"
+        rescore = " rescored" if self.rescore else ""
+        return f"{self.tree} {self.policy} {self.adjuster}{shaping}{rescore}"

@@ -23,6 +23,7 @@ from tqdm.auto import tqdm
 from bandits import index_tables, make_policy
 from enhancements import make_adjuster
 from mcts import SearchConfig, memory_per_run, run_searches, tree_arrays
+from mcts.rescoring import rescoring
 from mcts.shaping import parse_shaping
 from trees import TreeInstance, analyze, make_tree
 
@@ -89,6 +90,7 @@ def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
         score_low=low,
         score_high=high,
         shaping=parse_shaping(curve.shaping),
+        rescore=rescoring(bool(curve.rescore)),
     )
 
 
@@ -190,7 +192,7 @@ def failure_rate(tree, policy: str = "ucb1", adjuster: str = "plain", *, runs: i
 
     ``budgets`` is the largest budget (a power of two) or a list of powers of two; ``runs`` are
     per tree instance, ``trees`` instances (random trees). Other options go to :class:`Curve`
-    (policy_params, adjuster_params, restart, freeze, search_depth, shaping).
+    (policy_params, adjuster_params, restart, freeze, search_depth, shaping, rescore).
     """
     curve = _as_curve(tree, policy, adjuster, runs, trees, budgets, branching, depth, options)
     failures, _, _ = failure_counts(curve, seed, workers, progress)

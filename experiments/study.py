@@ -22,8 +22,8 @@ A study file::
 ``kind = "compare"`` in [study] makes the file a comparison grid instead (``experiments.compare``).
 Curve keys are the fields of ``Curve``: tree, policy, policy_params, adjuster, adjuster_params,
 restart, freeze, branching, depth, runs, trees, max_budget, search_depth, shaping (e.g.
-``shaping = "rb(k=8)"``, seed 000's reward shaping). Results come back as one tidy table
-(``load_results``).
+``shaping = "rb(k=8)"``, seed 000's reward shaping), rescore. Results come back as one tidy
+table (``load_results``).
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ CURVE_KEYS = {
     "max_budget": int,
     "search_depth": int,
     "shaping": str,
+    "rescore": bool,
 }
 STUDY_KEYS = {"kind": str, "name": str, "seed": int, "block": int}
 KINDS = ("curves", "compare")

@@ -10,9 +10,12 @@ at any depth; negamax backup (``_backup``), with reward shaping (seed 000's bonu
 (``_prove``); then the threshold adjuster (``_adjust``). After playout t = 2^k the most visited
 root child not proven losing is the chosen move (``_chosen_move``); the run fails when it is
 outside the instance's set of optimal moves. A kernel is compiled per
-policy, adjuster, shaping and b, the policy's index and the adjuster's and shaping's hooks
-inlined. The tree and its views are ``mcts.search_tree``; the children's indices, with KL-UCB's
-and Thompson's shortcuts, ``mcts.child_indices``.
+policy, adjuster, shaping, re-scoring and b, the policy's index and the adjuster's and shaping's
+hooks inlined. The tree and its views are ``mcts.search_tree``; the children's indices, with
+KL-UCB's and Thompson's shortcuts, ``mcts.child_indices``.
+
+With ``config.rescore`` EXACT, a threshold change re-scores the rewards stored in the tree
+exactly (``mcts.rescoring``; an ablation, DESIGN.md §5).
 """
 
 from __future__ import annotations
@@ -28,6 +31,14 @@ from enhancements.adjusters import next_threshold, observe_playout, reads_scores
 from enhancements.thresholds import effective_threshold
 
 from .child_indices import INDEX, after_backup, index_children
+from .rescoring import (
+    KEEP,
+    histogram_bytes,
+    new_histograms,
+    record_playout,
+    rescore_tree,
+    rescores,
+)
 from .rewards import WARMUP
 from .search_tree import (
     BASE_EPOCH,
@@ -82,6 +93,7 @@ class SearchConfig(NamedTuple):
     score_low: int  # bounds of every terminal score
     score_high: int
     shaping: tuple = NoShaping()  # its typed record (``mcts.shaping``): one kernel per record
+    rescore: tuple = KEEP  # ``mcts.rescoring``: KEEP (seed 001) or EXACT; one kernel each
 
 
 def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
@@ -92,7 +104,7 @@ def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
         per_node += 8 * (2 if reads_second_moment(policy) else 1)
     return node_capacity(len(config.children), budget) * per_node + 8 * (
         config.score_high - config.score_low + 1  # at most a histogram of the scores
-    )
+    ) + histogram_bytes(config, budget)
 
 
 @njit(inline="always")
@@ -329,10 +341,10 @@ def search(game, config, budget, seed, tables, policy, failed, keep_roots=True):
     (``bandits.make_policy``); ``tables`` cover counts up to ``budget``. Returns the search
     tree (for inspection); its root's visits are the playouts simulated. With ``keep_roots``
     False KL-UCB solves every child's root at every selection (what its cache must equal)."""
-    tree, path, values, (theta, state), statistics = _workspace(
+    tree, path, values, (theta, state), statistics, histograms = _workspace(
         config, budget, caches_index(policy) and keep_roots, reads_second_moment(policy))
     _playouts(tree, path, values, theta, state, statistics, seed_state(seed), game, config, budget,
-              tables, policy, failed)
+              tables, policy, failed, histograms)
     return tree
 
 
@@ -340,24 +352,26 @@ def search(game, config, budget, seed, tables, policy, failed, keep_roots=True):
 def _workspace(config, budget, cached_index, second_moment):
     """What one run of ``budget`` playouts needs: a new tree (with KL-UCB's root cache if
     ``cached_index``, a WINS column if ``second_moment``, a shaped-reward column with shaping),
-    the selection path, the selection scratch, the adjuster's first threshold and state, and
-    the shaping's statistics."""
+    the selection path, the selection scratch, the adjuster's first threshold and state, the
+    shaping's statistics, and the nodes' score histograms (None unless the config re-scores)."""
     capacity = node_capacity(len(config.children), budget)
     tree = new_tree(capacity, config.restart, cached_index, second_moment,
                     reward_column(config.shaping, capacity, second_moment))
     path = np.zeros(config.depth + 1, np.int64)
     adjuster = start_adjuster(config.adjuster, config.score_low, config.score_high)
+    histograms = new_histograms(config.rescore, capacity, config.score_low, config.score_high)
     return (tree, path, np.empty((2, len(config.children))), adjuster,
-            start_shaping(config.shaping))
+            start_shaping(config.shaping), histograms)
 
 
 # Compiled without reference counting (numba's private ``_nrt`` flag): it allocates nothing, and
 # the increfs numba's pruning leaves in its loops are pure cost.
 @njit(cache=True, _nrt=False, error_model="numpy")
 def _playouts(tree, path, values, theta, state, statistics, rng, game, config, budget, tables,
-              policy, failed):
-    """The playouts of :func:`search` into its preallocated tree, path and selection scratch,
-    from the adjuster's first ``theta`` and ``state`` and the shaping's ``statistics``."""
+              policy, failed, histograms):
+    """The playouts of :func:`search` into its preallocated tree, path, selection scratch and
+    score histograms (``mcts.rescoring``), from the adjuster's first ``theta`` and ``state``
+    and the shaping's ``statistics``."""
     b, adjuster = len(config.children), config.adjuster
     theta_eff = effective_threshold(theta)
     since_change, epoch = 0, 0
@@ -365,8 +379,10 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
     # Below a proven node the search follows proven wins and avoids proven losses down to a
     # terminal of exactly the proven value, so its reward is known at the node: stop there
     # (same rewards and root statistics in distribution). Adjusters that read scores need the
-    # terminal's score, and shaping its depth and score, so for them the descent goes on.
-    stop_at_proven = not reads_scores(adjuster) and not shapes(config.shaping)
+    # terminal's score, shaping its depth and score, and exact re-scoring every score, so for
+    # them the descent goes on.
+    stop_at_proven = (not reads_scores(adjuster) and not shapes(config.shaping)
+                      and not rescores(config.rescore))
     for t in range(1, budget + 1):
         node, depth, tree_node = _descend(tree, path, config, epoch, rng, tables, policy, values,
                                           stop_at_proven)
@@ -382,6 +398,7 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
             score, moves = _playout(game, tree_node, b, rng)
             scored_at = 0.0 if in_tree else theta_eff
             reward = _max_reward(score, scored_at)
+            record_playout(config.rescore, histograms, path, depth, score, in_tree)
         _backup(tree, path, depth, reward, reads_second_moment(policy))
         back_up_shaped(config.shaping, statistics, tree, path, depth, policy, reward,
                        abs(score - scored_at) / (config.score_high - config.score_low + 1),
@@ -393,8 +410,10 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
                 failed[record:] = not game.optimal[settled]
                 return
         after_backup(tree, path, depth, b, config.restart, epoch, policy, tables)
+        before = theta_eff
         theta, state, theta_eff, since_change, epoch = _adjust(
             adjuster, state, theta, theta_eff, since_change, epoch, score, reward, config.freeze)
+        rescore_tree(config.rescore, histograms, tree, n_nodes, b, before, theta_eff)
         if t == next_record:
             failed[record] = not game.optimal[_chosen_move(tree, b, rng)]
             record += 1

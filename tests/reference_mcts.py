@@ -20,6 +20,9 @@ UCT" baseline of the speed benchmark, so it follows the lab's fixed decisions (D
   q = |score - threshold| / (score range + 1), b(lambda) = tanh(k lambda / 2), a fixed or
   |Cov(Y^w, Y) / Var(Y)|, per-winner statistics of the earlier playouts, none in the first 5%
   of the budget; max's value (r' + 1) / 2 for UCB1, (r' + R) / (2R) clipped to [0, 1] else.
+* Optionally (``rescore``, an ablation of DESIGN.md §5) each node keeps the scores of the playouts
+  through it, and on every threshold change its reward sum is recomputed from them at the new
+  threshold; rewards of terminals reached inside the tree stay at their threshold-0 value.
 
 Rewards are in {0, 0.5, 1} (shaped: real). A node's ``reward_sum`` and its proven value are from
 the view of the player who made the move into it (max enters odd plies, min even ones).
@@ -367,10 +370,13 @@ class Node:
         "child_base",
         "children",
         "depth",
+        "fixed_square",
+        "fixed_sum",
         "index",
         "parent_base",
         "proven",
         "reward_sum",
+        "scores",
         "snap_epoch",
         "square_sum",
         "visits",
@@ -387,6 +393,9 @@ class Node:
         self.parent_base = 0
         self.child_base = 0
         self.snap_epoch = epoch
+        self.scores: dict[int, int] = {}  # rescore: played-out score -> playouts through here
+        self.fixed_sum = 0.0  # rescore: rewards of the terminals reached inside the tree
+        self.fixed_square = 0.0
 
 
 class Shaping:
@@ -459,8 +468,8 @@ class ReferenceSearch:
     def __init__(self, instance: TreeInstance, *, policy: str = "ucb1",
                  adjuster: str = "plain", policy_params: dict | None = None,
                  adjuster_params: dict | None = None, restart: bool | None = None,
-                 freeze: int = 10, rng: random.Random | int | None = None,
-                 shaping: str = "", budget: int = 1):
+                 freeze: int = 10, rescore: bool = False,
+                 rng: random.Random | int | None = None, shaping: str = "", budget: int = 1):
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r}: use one of {', '.join(POLICIES)}")
         self.branching = instance.branching
@@ -474,20 +483,23 @@ class ReferenceSearch:
         self.restart = adjuster == "maxfreq" if restart is None else restart
         self.schedule = ThresholdSchedule(make_adjuster(adjuster, instance, adjuster_params),
                                           freeze)
+        self.rescore = rescore
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self.root = Node(0, 0, 0)
         self.shaping = Shaping(instance, shaping, policy, budget)
 
     def step(self) -> None:
         """One iteration: select, expand on a second visit, play out (or score a terminal at
-        threshold 0), back up, then let the threshold schedule see the score and reward."""
+        threshold 0), back up, then let the threshold schedule see the score and reward; with
+        ``rescore``, a threshold change recomputes every node's reward sum."""
         path, score = self._select()
         leaf = path[-1]
         if not self.terminal[leaf.index] and leaf.visits >= 1:
             leaf = self._expand(leaf)
             path.append(leaf)
             score += self.edges[leaf.index]
-        if self.terminal[leaf.index]:
+        in_tree = self.terminal[leaf.index]
+        if in_tree:
             reward = self._reach_terminal(path, score)
             length, scored_at = leaf.depth, 0.0
         else:
@@ -495,7 +507,10 @@ class ReferenceSearch:
             scored_at = self.schedule.threshold
             reward = outcome(score, scored_at)
         self._backup(path, self.shaping.value(reward, abs(score - scored_at), length))
-        self.schedule.record(score, reward)
+        if self.rescore:
+            self._keep_score(path, score, reward, in_tree)
+        if self.schedule.record(score, reward) and self.rescore:
+            self._rescore(self.root)
 
     def _select(self) -> tuple[list[Node], int]:
         """Descend while the node is expanded; returns the path and the score along it."""
@@ -591,6 +606,28 @@ class ReferenceSearch:
             if squares:
                 node.square_sum += mover_reward * mover_reward
 
+    def _keep_score(self, path: list[Node], score: int, reward: float, in_tree: bool) -> None:
+        """Note the playout at each non-root node of its path: its score when it was played
+        out, else its (final) reward."""
+        for node in path[1:]:
+            if in_tree:
+                mover_reward = reward if node.depth % 2 else 1.0 - reward
+                node.fixed_sum += mover_reward
+                node.fixed_square += mover_reward * mover_reward
+            else:
+                node.scores[score] = node.scores.get(score, 0) + 1
+
+    def _rescore(self, node: Node) -> None:
+        """Every reward sum below ``node`` from its scores at the current threshold."""
+        for child in node.children or ():
+            child.reward_sum, child.square_sum = child.fixed_sum, child.fixed_square
+            for score, count in child.scores.items():
+                reward = outcome(score, self.schedule.threshold)
+                mover_reward = reward if child.depth % 2 else 1.0 - reward
+                child.reward_sum += count * mover_reward
+                child.square_sum += count * mover_reward * mover_reward
+            self._rescore(child)
+
     def _pick(self, nodes: list[Node]) -> Node:
         return nodes[0] if len(nodes) == 1 else self.rng.choice(nodes)
 
@@ -613,8 +650,8 @@ class ReferenceSearch:
 def reference_run(instance: TreeInstance, budgets: Iterable[int], *, policy: str = "ucb1",
                   adjuster: str = "plain", policy_params: dict | None = None,
                   adjuster_params: dict | None = None, restart: bool | None = None,
-                  freeze: int = 10, rng: random.Random | int | None = None,
-                  shaping: str = "") -> list[int]:
+                  freeze: int = 10, rescore: bool = False,
+                  rng: random.Random | int | None = None, shaping: str = "") -> list[int]:
     """One search of max(budgets) playouts; the move chosen right after playout t, for each t in
     ``budgets`` (in the given order). ``rng`` is a ``random.Random`` or a seed for one."""
     budgets = list(budgets)
@@ -622,8 +659,8 @@ def reference_run(instance: TreeInstance, budgets: Iterable[int], *, policy: str
         raise ValueError(f"budgets {budgets} must be a non-empty list of positive integers")
     search = ReferenceSearch(instance, policy=policy, adjuster=adjuster,
                              policy_params=policy_params, adjuster_params=adjuster_params,
-                             restart=restart, freeze=freeze, rng=rng, shaping=shaping,
-                             budget=max(budgets))
+                             restart=restart, freeze=freeze, rescore=rescore, rng=rng,
+                             shaping=shaping, budget=max(budgets))
     wanted, moves = set(budgets), {}
     for t in range(1, max(budgets) + 1):
         search.step()

@@ -37,6 +37,9 @@ def register(subparsers) -> None:
     p.add_argument("--shaping", default="", metavar="SPEC",
                    help="seed 000's reward shaping, e.g. rb(k=8)+qb(k=2,a=online) (default none)")
     p.add_argument("--search-depth", type=int, help="stop expansion at this depth (1: one-ply)")
+    p.add_argument("--rescore", action="store_true",
+                   help="re-score the rewards stored in the tree exactly after a threshold "
+                        "change (an ablation; default: keep them, as the paper does)")
     p.add_argument("--workers", type=int, help="threads (default: all cores)")
     p.add_argument("--out", metavar="FILE", help="write the curve (.parquet or .csv)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -54,6 +57,7 @@ def run(args) -> int:
         policy_params=parse_params(args.policy_param, "--policy-param"),
         adjuster_params=parse_params(args.adjuster_param, "--adjuster-param"),
         restart=args.restart, search_depth=args.search_depth, shaping=args.shaping,
+        rescore=args.rescore,
     )
     progress = not args.quiet and sys.stderr.isatty()
     failures, played, seconds = failure_counts(curve, args.seed, args.workers, progress)
