@@ -8,7 +8,8 @@ instance. The grid is stored, resumed and scaled out as any study (``experiments
 
 A policy or an adjuster is written as the CLI and study files take it: a registry name
 (``ucb1``), a plug-in ``package.module:object``, either with parameters in brackets
-(``ucb1(c=0.5)``, ``maxfreq(offset=-0.5)``).
+(``ucb1(c=0.5)``, ``maxfreq(offset=-0.5)``); an adjuster's ``rescore=1`` re-scores the stored
+rewards exactly after a threshold change (``maxfreq(rescore=1)``, DESIGN.md §5's ablation).
 
 As a study file::
 
@@ -166,12 +167,15 @@ class Grid:
         return cells
 
     def _curve(self, tree: str, policy: str, adjuster: str) -> Curve:
+        """The cell's curve; an adjuster's ``rescore=1`` asks for exact re-scoring."""
         policy_name, policy_params = parse_entry(policy, "policy")
         adjuster_name, adjuster_params = parse_entry(adjuster, "adjuster")
+        rescore = bool(adjuster_params.pop("rescore", False))
         return Curve(tree=tree, policy=policy_name, adjuster=adjuster_name,
                      branching=self.branching, depth=self.depth, runs=self.runs,
                      trees=self.trees_per_model, max_budget=self.max_budget,
-                     policy_params=policy_params, adjuster_params=adjuster_params)
+                     policy_params=policy_params, adjuster_params=adjuster_params,
+                     rescore=rescore)
 
     def study(self) -> Study:
         """The study of every cell, under the grid's seed."""
@@ -265,7 +269,8 @@ ATLAS_TREES = (
     "pgame(31)",
     "random(4,3)+trap(3,0.2)",
 )
-ATLAS_ADJUSTERS = ("plain", "maxfreq", "static")
+# maxfreq with exact re-scoring beside the paper's method (issue 29 item 6)
+ATLAS_ADJUSTERS = ("plain", "maxfreq", "maxfreq(rescore=1)", "static")
 
 
 def preset_lists(name: str) -> dict:
@@ -343,7 +348,8 @@ def instance_table(folder: str | Path) -> pd.DataFrame:
     for curve in study.curves:
         policy = entry_label(curve.policy, curve.policy_params,
                              get_policy(curve.policy).defaults)
-        adjuster = entry_label(curve.adjuster, curve.adjuster_params,
+        rescore = {"rescore": 1} if curve.rescore else {}
+        adjuster = entry_label(curve.adjuster, {**curve.adjuster_params, **rescore},
                                get_adjuster(curve.adjuster).defaults)
         budgets = np.asarray(curve.budgets, dtype=np.int64)
         failures = np.zeros((curve.trees, budgets.size), dtype=np.int64)

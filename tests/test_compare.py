@@ -13,6 +13,7 @@ import pytest
 from bandits import POLICIES
 from experiments.cli import main
 from experiments.compare import (
+    ATLAS_ADJUSTERS,
     ATLAS_TREES,
     INSTANCE_COLUMNS,
     Grid,
@@ -134,7 +135,7 @@ def test_a_compare_study_file_may_start_from_the_atlas(tmp_path):
                     'policies = ["ucb1"]\nruns = 1\ntrees_per_model = 1\nmax_budget = 2\n')
     grid = read_grid(path)
     assert grid.trees == tuple(preset_lists("atlas")["trees"]) and grid.name == "atlas"
-    assert grid.policies == ("ucb1",) and grid.adjusters == ("plain", "maxfreq", "static")
+    assert grid.policies == ("ucb1",) and grid.adjusters == ATLAS_ADJUSTERS
     path.write_text('[study]\nkind = "compare"\n\n[compare]\ntrees = ["constant(1,2)"]\n'
                     'policies = ["ucb1"]\n')
     with pytest.raises(ValueError, match="key 'adjusters' is missing"):
@@ -161,7 +162,7 @@ def test_the_atlas_preset_lists_the_biased_trees_every_policy_and_three_adjuster
     assert {"constant'(1,13)", "random(4,0)", "random(4,4)", "pgame(31)",
             "random(4,3)+trap(3,0.2)"} <= set(ATLAS_TREES) and len(ATLAS_TREES) == 15
     assert lists["policies"] == list(POLICIES)
-    assert lists["adjusters"] == ["plain", "maxfreq", "static"]
+    assert lists["adjusters"] == ["plain", "maxfreq", "maxfreq(rescore=1)", "static"]
     quick = Grid.from_scale(lists["trees"], lists["policies"], lists["adjusters"], "quick")
     assert quick.runs * quick.trees_per_model >= 200
 
@@ -173,8 +174,8 @@ def test_the_atlas_at_a_tiny_scale_runs_in_seconds(tmp_path, capsys):
                  "--workers", "1"]) == 0
     table = instance_table(tmp_path / "a")
     assert table.config.nunique() == len(preset_lists("atlas")["trees"])
-    assert set(table.adjuster) == {"plain", "maxfreq", "static"}
-    assert f"atlas: {table.config.nunique() * 3} cells" in capsys.readouterr().out
+    assert set(table.adjuster) == {"plain", "maxfreq", "maxfreq(rescore=1)", "static"}
+    assert f"atlas: {table.config.nunique() * 4} cells" in capsys.readouterr().out
 
 
 @pytest.mark.slow
@@ -182,7 +183,7 @@ def test_the_whole_atlas_at_a_tiny_scale(tmp_path):
     # all 27 kernels: minutes from a cold cache, seconds from a warm one
     assert main(["compare", "--preset", "atlas", "--runs", "1", "--trees-per-model", "1",
                  "--max-budget", "4", "--out", str(tmp_path / "a"), "--quiet"]) == 0
-    assert len(instance_table(tmp_path / "a")) == 27 * len(preset_lists("atlas")["trees"]) * 3
+    assert len(instance_table(tmp_path / "a")) == 9 * 4 * len(preset_lists("atlas")["trees"]) * 3
 
 
 @pytest.mark.parametrize("argv, words", [

@@ -66,7 +66,7 @@ def test_a_scripted_tree_is_rescored_exactly_at_every_change():
     """Playouts backed up at the threshold then in force, as the engine does; after each
     change every node's sums equal the direct sums at the new threshold, and a node whose sum
     moved drops its cached KL-UCB root."""
-    tree = new_tree(7, False, True, True)
+    tree = new_tree(7, False, True, True, None)
     for node, first in ((0, 1), (1, 3), (3, 5)):
         tree.stats[node, FIRST_CHILD] = first
     histograms = _histograms(EXACT, 7, -1, 3)
@@ -101,7 +101,7 @@ def test_a_scripted_tree_is_rescored_exactly_at_every_change():
 
 
 def test_keeping_the_rewards_allocates_and_changes_nothing():
-    tree = new_tree(7, False, False, False)
+    tree = new_tree(7, False, False, False, None)
     tree.stats[0, FIRST_CHILD], tree.stats[1:3, HALF_REWARDS] = 1, 5
     assert _histograms(KEEP, 7, -1, 3) is None
     _rescore(KEEP, None, tree, 7, 2, 0.0, 2.0)
@@ -111,11 +111,12 @@ def test_keeping_the_rewards_allocates_and_changes_nothing():
 def _search_with_histograms(curve, instance, seed):
     """One run of the engine (``mcts.synthetic.search``), keeping its histograms."""
     config, budget = search_config(curve, instance), curve.max_budget
-    tree, path, values, (theta, state), histograms = _workspace(
+    tree, path, values, (theta, state), statistics, histograms = _workspace(
         config, budget, False, False)
     failed = np.zeros(len(curve.budgets), np.bool_)
-    _playouts(tree, path, values, theta, state, seed_state(np.uint64(seed)), tree_arrays(instance),
-              config, budget, index_tables(budget), make_policy(curve.policy), failed, histograms)
+    _playouts(tree, path, values, theta, state, statistics, seed_state(np.uint64(seed)),
+              tree_arrays(instance), config, budget, index_tables(budget),
+              make_policy(curve.policy), failed, histograms)
     return tree, histograms
 
 
@@ -187,3 +188,9 @@ def test_the_option_reaches_the_curve_key_cli_study_and_memory(tmp_path, capsys)
                  "4", "--max-budget", "64", "--depth", "4", "--rescore", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["config"]["rescore"] is True
+
+
+def test_rescoring_and_shaping_together_are_refused_in_one_line():
+    with pytest.raises(ValueError, match="use --rescore or --shaping, not both") as error:
+        Curve("random(4,3)+end(0.1)", adjuster="maxfreq", shaping="rb(k=8)", rescore=True)
+    assert "\n" not in str(error.value)
