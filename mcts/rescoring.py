@@ -123,7 +123,7 @@ def _new_histograms(rescore, capacity, score_low, score_high):
     return impl
 
 
-@overload(record_playout, inline="always", jit_options={"cache": True})
+@overload(record_playout, jit_options={"cache": True})
 def _record_playout(rescore, histograms, path, depth, score, in_tree):
     if not _exact(rescore):
         return lambda rescore, histograms, path, depth, score, in_tree: None
@@ -131,7 +131,7 @@ def _record_playout(rescore, histograms, path, depth, score, in_tree):
         histograms, path, depth, score, in_tree)
 
 
-@overload(rescore_tree, inline="always", jit_options={"cache": True})
+@overload(rescore_tree, jit_options={"cache": True})
 def _rescore_tree(rescore, histograms, tree, n_nodes, b, old, new):
     if not _exact(rescore):
         return lambda rescore, histograms, tree, n_nodes, b, old, new: None

@@ -105,14 +105,14 @@ def _is_shaped(tree) -> bool:
     return not isinstance(tree.types[tree.fields.index("shaped")], types.NoneType)
 
 
-@overload(reward_sum, inline="always", jit_options={"cache": True})
+@overload(reward_sum, jit_options={"cache": True})
 def _reward_sum(tree, node):
     if _is_shaped(tree):
         return lambda tree, node: tree.shaped[ix(node), 0]
     return lambda tree, node: 0.5 * tree.stats[ix(node), HALF_REWARDS]
 
 
-@overload(square_sum, inline="always", jit_options={"cache": True})
+@overload(square_sum, jit_options={"cache": True})
 def _square_sum(tree, node):
     if _is_shaped(tree):
         return lambda tree, node: tree.shaped[ix(node), 1]

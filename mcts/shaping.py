@@ -47,7 +47,7 @@ from numba.extending import overload
 
 from bandits import UCB1
 
-from .rewards import ONLINE, bonus_bound, bonus_reward, unit_mean
+from .rewards import ONLINE, WARMUP, bonus_bound, bonus_reward, unit_mean
 
 __all__ = ["Bonuses", "NoShaping", "parse_shaping", "shapes", "shaping_spec"]
 
@@ -157,20 +157,26 @@ def _start_shaping(shaping):
     return lambda shaping: (np.zeros((2, 2, 3)), np.zeros((2, 5)))
 
 
-def back_up_shaped(shaping, state, tree, path, depth, policy, reward, q, d, shaped):
+def back_up_shaped(shaping, state, tree, path, depth, policy, reward, margin, span, d, played,
+                   budget):
     """Add the shaped reward of a playout to ``tree.shaped`` along ``path`` (nothing without
-    shaping): max's outcome ``reward`` (1, 1/2, 0), the winner's normalised margin ``q``, the
-    playout's length ``d``, ``shaped`` False in the warm-up (compiled code only)."""
+    shaping): max's outcome ``reward`` (1, 1/2, 0), the winner's normalised margin
+    q = |margin| / ``span`` (score minus the threshold it was scored at, over the score
+    range), the playout's length ``d``; not shaped while ``played`` < WARMUP x ``budget``
+    (compiled code only; without shaping nothing is computed)."""
     raise NotImplementedError("back_up_shaped runs inside compiled kernels only")
 
 
-@overload(back_up_shaped, inline="always", jit_options={"cache": True})
-def _back_up_shaped(shaping, state, tree, path, depth, policy, reward, q, d, shaped):
+@overload(back_up_shaped, jit_options={"cache": True})
+def _back_up_shaped(shaping, state, tree, path, depth, policy, reward, margin, span, d, played,
+                    budget):
     if shaping.instance_class is not Bonuses:
-        return lambda shaping, state, tree, path, depth, policy, reward, q, d, shaped: None
+        return (lambda shaping, state, tree, path, depth, policy, reward, margin, span, d, played,
+                budget: None)
 
-    def add(shaping, state, tree, path, depth, policy, reward, q, d, shaped):
-        value = max_value(shaping, state, policy, reward, q, d, shaped)
+    def add(shaping, state, tree, path, depth, policy, reward, margin, span, d, played, budget):
+        value = max_value(shaping, state, policy, reward, abs(margin) / span, d,
+                          played >= WARMUP * budget)
         squares = tree.shaped.shape[1] > 1
         for ply in range(1, depth + 1):
             node = path[ply]

@@ -39,7 +39,6 @@ from .rescoring import (
     rescore_tree,
     rescores,
 )
-from .rewards import WARMUP
 from .search_tree import (
     BASE_EPOCH,
     CHILD_BASE,
@@ -401,8 +400,8 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
             record_playout(config.rescore, histograms, path, depth, score, in_tree)
         _backup(tree, path, depth, reward, reads_second_moment(policy))
         back_up_shaped(config.shaping, statistics, tree, path, depth, policy, reward,
-                       abs(score - scored_at) / (config.score_high - config.score_low + 1),
-                       depth + moves, t - 1 >= WARMUP * budget)
+                       score - scored_at, config.score_high - config.score_low + 1,
+                       depth + moves, t - 1, budget)
         if not stopped and in_tree:
             _prove(tree, path, depth, score, b)
             settled = _settled_move(tree, b)
