@@ -54,10 +54,10 @@ DEFAULT_SEED = 2029
 GRID_FILE = "compare.json"
 INSTANCES_FILE = "instances.parquet"
 INSTANCE_COLUMNS = ["config", "policy", "adjuster", "tree_index", "budget", "runs", "failures"]
-# Sizes per scale: quick gives 4 x 50 = 200 runs per cell at budgets up to 2^10 (the atlas
-# cold on 2 cores: 14.9 min at a load of 4-5, ~7 min projected idle, 80% of it compiling the 27
-# kernels; benchmarks/bench_atlas.py, docs/performance.md); full gives 20 x 100 = 2,000 runs
-# per cell up to 2^14, paired over 20 instances: 8.1 core-hours, for a Dask cluster.
+# Sizes per scale: quick gives 4 x 50 = 200 runs per cell at budgets up to 2^10 (the atlas, cold
+# on 2 idle cores: 6.3 min, most of it compiling; docs/performance.md); full gives 20 x 100 =
+# 2,000 runs per cell up to 2^14, paired over 20 instances: the atlas is ~12 core-hours, for a
+# Dask cluster.
 _SIZES = {
     "quick": {"runs": 50, "trees_per_model": 4, "max_budget": 2**10, "block": 50},
     "full": {"runs": 100, "trees_per_model": 20, "max_budget": 2**14, "block": 50},
