@@ -120,5 +120,6 @@ def test_every_example_is_accepted_by_analyze_and_failure_rate(name, capsys, tmp
     example = TREE_MODELS[name].example
     assert main(["analyze", example, "--depth", "4", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["tree"] == example
-    assert main(["failure-rate", "--tree", example, "--depth", "4", "--runs", "2",
+    # depth 2: every example's scores fit int8, so the search shares the suite's kernels
+    assert main(["failure-rate", "--tree", example, "--depth", "2", "--runs", "2",
                  "--max-budget", "4", "--out", str(tmp_path / "curve.csv")]) == 0
