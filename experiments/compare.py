@@ -313,6 +313,8 @@ def write_comparison(grid: Grid, out: str | Path,
     instances = instance_table(out)
     write_table(instances, Path(out) / INSTANCES_FILE)
     tables = comparison_tables(instances, grid.epsilon, seed=grid.seed)
+    for name in ("curves", "to_epsilon"):  # the report's rows and columns as the grid lists them
+        tables[name] = _in_grid_order(tables[name], instances)
     settings = {"trees": list(grid.trees), "policies": list(grid.policies),
                 "adjusters": list(grid.adjusters), "runs": grid.runs * grid.trees_per_model,
                 "trees_per_model": grid.trees_per_model, "max_budget": grid.max_budget,
@@ -370,6 +372,18 @@ def instance_table(folder: str | Path) -> pd.DataFrame:
             "tree_index", "budget", "runs", "failures") else "object")
             for column in INSTANCE_COLUMNS})
     return pd.concat(parts, ignore_index=True)[INSTANCE_COLUMNS]
+
+
+def _in_grid_order(table: pd.DataFrame, instances: pd.DataFrame) -> pd.DataFrame:
+    """``table`` sorted by config, policy and adjuster in the order ``instances`` first lists
+    them (the grid's: the atlas's trees by growing bias), not by name; stable, so the budgets
+    keep their order."""
+    def rank(column: pd.Series) -> pd.Series:
+        return column.map({value: i for i, value in
+                           enumerate(dict.fromkeys(instances[column.name]))})
+
+    return table.sort_values(["config", "policy", "adjuster"], key=rank, kind="stable",
+                             ignore_index=True)
 
 
 def compare(trees, policies, adjusters, *, scale: str = "quick", runs: int | None = None,

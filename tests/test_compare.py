@@ -7,6 +7,7 @@ import json
 import os
 
 import numpy as np
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
@@ -69,6 +70,11 @@ def test_the_report_is_written_beside_the_results(stored):
     for name in ("curves", "to_epsilon", "tests", "aggregates", "improvement", "profile"):
         assert (folder / f"{name}.csv").exists()
     assert (folder / "report.html").read_text().count("data:image/png;base64") == 5
+    # rows as the grid lists its trees and policies (ucb1 before thompson), not by name
+    to_epsilon = pd.read_csv(folder / "to_epsilon.csv")
+    assert list(dict.fromkeys(to_epsilon.policy)) == ["ucb1", "thompson"]
+    assert list(dict.fromkeys(to_epsilon.config)) == ["constant(1,2) b=4 d=4",
+                                                      "random(4,1) b=4 d=4"]
 
 
 def test_every_policy_searches_the_same_instances(stored):
