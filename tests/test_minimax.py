@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 
 from trees import (
+    PGameSpec,
+    TreeInstance,
     level_start,
     make_tree,
     node_count,
@@ -53,8 +55,8 @@ def test_pgame_is_seeded_and_its_default_m_is_127():
 
 
 def test_hand_built_b2_d2():
-    game = pgame(3, 2, 2, seed=0)
-    game.edge_value[:] = [0, 3, 1, -3, -1, 0, -2]  # leaves: 0, 2 | 1, -1
+    edge_value = np.array([0, 3, 1, -3, -1, 0, -2], dtype=np.int32)  # leaves: 0, 2 | 1, -1
+    game = TreeInstance(PGameSpec(3), 2, 2, 0, edge_value, uniform_terminals(2, 2))
     result = solve_minimax(game)
     assert result.value.tolist() == [0, 0, -1, 0, 2, 1, -1]
     assert result.optimal_moves().tolist() == [0] and result.best_moves().tolist() == [0]

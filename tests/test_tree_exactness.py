@@ -280,11 +280,11 @@ def test_variable_depth_ends_at_several_plies_and_nothing_below_a_terminal_count
                  for child in _subtree(after, node)[1:]]
         assert below and not after.reachable[below].any()
         # nodes below a terminal are unused: changing them changes nothing
-        poisoned = TreeInstance(after.spec, b, d, seed, after.edge_value.copy(),
-                                after.terminal.copy())
-        poisoned.edge_value[below] = 10**6
-        poisoned.terminal[below] = ~poisoned.terminal[below]
-        poisoned.terminal[level_start(b, d):] = True
+        edge_value, terminal = after.edge_value.copy(), after.terminal.copy()
+        edge_value[below] = 10**6
+        terminal[below] = ~terminal[below]
+        terminal[level_start(b, d):] = True
+        poisoned = TreeInstance(after.spec, b, d, seed, edge_value, terminal)
         exact, changed = analyze(after), analyze(poisoned)
         assert np.array_equal(exact.support, changed.support)
         assert np.array_equal(exact.pmf, changed.pmf)

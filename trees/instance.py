@@ -11,7 +11,7 @@ picks a move outside the set.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -36,9 +36,17 @@ class TreeInstance:
     edge_value: np.ndarray  # int32 [n_nodes]; value of the move into node n (root: 0)
     terminal: np.ndarray  # bool [n_nodes]; the game ends at node n
     optimal_child: np.ndarray | None = None  # seed 001: int32 [n_internal], the optimal move
+    # set from the arrays on construction, by their check:
+    # ``path_sums`` of the edge values, so a terminal's score at the node (what the compiled
+    # search reads, one load per playout), in the narrowest integer type that holds them
+    path_score: np.ndarray = field(init=False, repr=False)
+    reachable: np.ndarray = field(init=False, repr=False)  # bool; no terminal lies above
 
     def __post_init__(self) -> None:
-        check_arrays(self.edge_value, self.terminal, self.branching, self.depth)
+        path_score, reachable = check_arrays(self.edge_value, self.terminal, self.branching,
+                                             self.depth)
+        object.__setattr__(self, "path_score", path_score)
+        object.__setattr__(self, "reachable", reachable)
 
     @property
     def n_nodes(self) -> int:
@@ -46,21 +54,10 @@ class TreeInstance:
 
     @property
     def nbytes(self) -> int:
-        """Bytes of the arrays the search reads, ``path_score`` included (built here if not
-        yet): 0.6 MB for b=4, d=8; up to 370 MB for b=2, d=24."""
+        """Bytes of the arrays the search reads, ``path_score`` included: 0.6 MB for b=4,
+        d=8; up to 370 MB for b=2, d=24."""
         extra = 0 if self.optimal_child is None else self.optimal_child.nbytes
         return self.edge_value.nbytes + self.terminal.nbytes + self.path_score.nbytes + extra
-
-    @cached_property
-    def path_score(self) -> np.ndarray:
-        """[n_nodes]: ``path_sums`` of the edge values, so a terminal's score at the node
-        (what the compiled search reads, one load per playout)."""
-        return path_sums(self.edge_value, self.branching, self.depth)
-
-    @cached_property
-    def reachable(self) -> np.ndarray:
-        """bool [n_nodes]: the nodes above which no terminal lies."""
-        return reachable_nodes(self.terminal, self.branching, self.depth)
 
     @cached_property
     def minimax(self) -> Minimax:
@@ -93,10 +90,11 @@ class TreeInstance:
 
 
 def check_arrays(edge_value: np.ndarray, terminal: np.ndarray, branching: int,
-                 depth: int) -> None:
+                 depth: int) -> tuple[np.ndarray, np.ndarray]:
     """Raise a one-line ValueError unless the arrays describe a finite tree of this shape:
     one integer edge value and one terminal flag per node, the root not terminal, every
-    reachable node at ply d terminal, and every terminal score within +-MAX_SCORE."""
+    reachable node at ply d terminal, and every terminal score within +-MAX_SCORE. Returns
+    what the check computed: the path sums and the reachable nodes."""
     n_nodes = node_count(branching, depth)
     fix = "fill edge_value (integers) and terminal (bool) of shape [n_nodes]"
     if edge_value.shape != (n_nodes,) or terminal.shape != (n_nodes,):
@@ -111,9 +109,10 @@ def check_arrays(edge_value: np.ndarray, terminal: np.ndarray, branching: int,
     if not terminal[last][reachable[last]].all():
         raise ValueError(f"a path reaches ply {depth} without a terminal: mark every node of "
                          f"the last ply terminal")
-    scores = path_sums(edge_value, branching, depth)[terminal & reachable]
-    if np.abs(scores.astype(np.int64)).max() >= MAX_SCORE:
+    path_score = path_sums(edge_value, branching, depth)
+    if np.abs(path_score[terminal & reachable].astype(np.int64)).max() >= MAX_SCORE:
         raise ValueError(f"a terminal score exceeds +-{MAX_SCORE}: use smaller edge values")
+    return path_score, reachable
 
 
 def uniform_terminals(branching: int, depth: int) -> np.ndarray:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .instance import uniform_terminals
 from .layout import level_start, node_count, ply_of
 
 
@@ -46,9 +47,8 @@ class BlankTree:
 
 def blank_tree(branching: int, depth: int) -> BlankTree:
     n_nodes = node_count(branching, depth)
-    terminal = np.zeros(n_nodes, dtype=bool)
-    terminal[level_start(branching, depth) :] = True
-    return BlankTree(branching, depth, np.zeros(n_nodes, dtype=np.int64), terminal,
+    return BlankTree(branching, depth, np.zeros(n_nodes, dtype=np.int64),
+                     uniform_terminals(branching, depth),
                      ply_of(np.arange(n_nodes), branching, depth))
 
 

@@ -38,6 +38,8 @@ def add_traps(instance: TreeInstance, rng: np.random.Generator, k: int,
     closed = ~instance.reachable  # nodes where no trap may start: unused or inside a trap
     for ply in range(d - k):  # a trap below ply l's move ends at ply l + 1 + k <= d
         parents = np.arange(level_start(b, ply), level_start(b, ply + 1))
+        if ply:  # below a trap placed above
+            closed[parents] |= closed[(parents - 1) // b]
         children = parents[:, None] * b + 1 + np.arange(b)
         worse = (outcome[children] < outcome[parents, None] if ply % 2 == 0
                  else outcome[children] > outcome[parents, None])
@@ -45,7 +47,6 @@ def add_traps(instance: TreeInstance, rng: np.random.Generator, k: int,
         traps = children[open_parent[:, None] & worse & (rng.random(children.shape) < p)]
         _build_traps(traps, k, ply + 1, edge_value, terminal, path_score, b, rng)
         closed[traps] = True
-        _close_below(closed, terminal, ply + 1, b, d)
     return edge_value, terminal
 
 
@@ -63,12 +64,3 @@ def _build_traps(nodes, k, ply, edge_value, terminal, path_score, b, rng) -> Non
             return
         terminal[wins] = False
         frontier = (wins[:, None] * b + 1 + np.arange(b)).ravel()
-
-
-def _close_below(closed, terminal, ply, b, d) -> None:
-    """Close every node below a closed or terminal node of ``ply`` (a trap's subtree)."""
-    for level in range(ply + 1, d + 1):
-        start, stop = level_start(b, level), level_start(b, level + 1)
-        parent = (np.arange(start, stop) - 1) // b
-        closed[start:stop] |= closed[parent] | terminal[parent]
-
