@@ -36,6 +36,7 @@ from .policies import (
     klucb_constant,
     make_policy,
     policy_value,
+    raw_rewards,
     reads_second_moment,
 )
 from .registry import POLICIES, PolicyInfo, get_policy
@@ -74,6 +75,7 @@ __all__ = [
     "klucb_value",
     "make_policy",
     "policy_value",
+    "raw_rewards",
     "reads_second_moment",
     "thompson_challenger",
     "thompson_index",

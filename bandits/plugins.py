@@ -20,7 +20,8 @@ import sys
 from dataclasses import dataclass
 from typing import NamedTuple
 
-TRAITS = ("second_moment", "reads_scores")  # traits a plug-in may declare on its record
+# traits a plug-in may declare on its record
+TRAITS = ("second_moment", "reads_scores", "raw_rewards")
 _PREFIX = "Plugin_"
 
 

@@ -35,9 +35,11 @@ class Arm(NamedTuple):
 
 
 class UCB1(NamedTuple):
-    """Seed 001, Eq. 1: exploration constant c (default sqrt 2)."""
+    """Seed 001, Eq. 1: exploration constant c (default sqrt 2). It reads rewards as they are
+    (``raw_rewards``): c is set for the outcome's own scale, shaped rewards beyond it."""
 
     c: float = math.sqrt(2.0)
+    raw_rewards = True
 
 
 class KLUCB(NamedTuple):
@@ -177,7 +179,7 @@ def policy_value(policy, arm, tables, rng):
 
 # Inlined in numba's IR: left to LLVM, the Thompson core (two Gamma draws) is called out of line
 # for every child, its index tables passed as ~40 scalar arguments.
-@overload(policy_value, inline="always", jit_options={"cache": True})
+@overload(policy_value, jit_options={"cache": True})
 def _policy_value(policy, arm, tables, rng):
     core = _CORES[policy.instance_class]
 
@@ -254,6 +256,13 @@ def draws_index(policy) -> bool:
     return _has_trait(type(policy), "draws_index")
 
 
+def raw_rewards(policy) -> bool:
+    """Whether the index reads rewards on the outcome's own scale rather than mapped onto
+    [0, 1]: a tree's win 1 and loss 0 with shaped rewards beyond them, a game's [-1, 1] (UCB1,
+    whose c is set for that scale; ``mcts.shaping``, ``mcts.games``, ``mcts.generic``)."""
+    return _has_trait(type(policy), "raw_rewards")
+
+
 def klucb_constant(policy) -> float:
     """KL-UCB's c of ln t + c ln ln t for engines that solve its roots themselves (0 for any
     other policy, whose record need not have a ``c``)."""
@@ -268,5 +277,5 @@ def _klucb_constant(policy):
 
 
 for _test, _trait in ((reads_second_moment, "second_moment"), (caches_index, "caches_index"),
-                      (draws_index, "draws_index")):
+                      (draws_index, "draws_index"), (raw_rewards, "raw_rewards")):
     _compiled_trait(_test, _trait)

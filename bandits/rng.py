@@ -93,19 +93,19 @@ def next_u64(state):
     return result
 
 
-@njit(inline="always")
+@njit
 def uniform(state):
     """A double uniform in [0, 1)."""
     return float(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(inline="always")
+@njit
 def randint(state, n):
     """An integer uniform in [0, n) for n < 2^32."""
     return np.int64(((next_u64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(inline="always")
+@njit
 def normal(state):
     """A standard normal deviate by the ziggurat: bits 0-7 of a draw pick the layer and its top
     54 bits, read as a signed integer s, give x = s x_i 2^-53 (the sign is bit 63)."""
@@ -133,7 +133,7 @@ def _normal_tail(state):
             return t
 
 
-@njit(inline="always")
+@njit
 def exponential(state):
     """An Exp(1) deviate by the ziggurat: bits 0-7 pick the layer, bits 11-63 the abscissa;
     the tail beyond r is r + Exp(1) (memorylessness), drawn by inversion."""
@@ -151,19 +151,19 @@ def exponential(state):
             return x
 
 
-@njit(inline="always")
+@njit
 def gamma_constant(shape):
     """Marsaglia & Tsang's c = 1 / sqrt(9 d), d = shape - 1/3."""
     return 1.0 / math.sqrt(9.0 * (shape - 1.0 / 3.0))
 
 
-@njit(inline="always")
+@njit
 def gamma(state, shape):
     """Gamma(shape, 1) for shape >= 1 (see :func:`gamma_given`)."""
     return gamma_given(state, shape, gamma_constant(shape))
 
 
-@njit(inline="always")
+@njit
 def gamma_given(state, shape, c):
     """Gamma(shape, 1) for shape >= 1 given c = ``gamma_constant(shape)`` (callers that draw
     many gammas may tabulate it): Exp(1) when shape = 1, else Marsaglia & Tsang's (2000)
@@ -194,13 +194,13 @@ def gamma_given(state, shape, c):
             return d * v
 
 
-@njit(inline="always")
+@njit
 def beta(state, a, b):
     """Beta(a, b) for a, b >= 1 (see :func:`beta_given`)."""
     return beta_given(state, a, gamma_constant(a), b, gamma_constant(b))
 
 
-@njit(inline="always")
+@njit
 def beta_given(state, a, c_a, b, c_b):
     """Beta(a, b) for a, b >= 1 given their gamma constants, as X / (X + Y), X ~ Gamma(a),
     Y ~ Gamma(b); Beta(1, 1) is uniform."""

@@ -3,7 +3,7 @@ come with the real games."""
 
 import bandits.kernel_cache  # noqa: F401  (first: where the kernels below are cached)
 
-from .adjusters import MaxFrequency, Score, Static, Value, register_hooks
+from .adjusters import Builtin, MaxFrequency, Score, Static, Value, engine_adjuster, register_hooks
 from .plugins import Adjuster
 from .registry import ADJUSTERS, AdjusterInfo, get_adjuster, make_adjuster
 from .thresholds import (
@@ -18,11 +18,13 @@ __all__ = [
     "ADJUSTERS",
     "Adjuster",
     "AdjusterInfo",
+    "Builtin",
     "MaxFrequency",
     "Score",
     "Static",
     "Value",
     "effective_threshold",
+    "engine_adjuster",
     "get_adjuster",
     "make_adjuster",
     "maxfreq_observe",

@@ -16,6 +16,11 @@ policy's record is) with three compiled hooks, registered by :func:`register_hoo
 
 The freeze, the effective threshold (``thresholds.effective_threshold``) and the exploration
 restart are the engine's rules for every adjuster.
+
+Seed 001's adjusters are records too (``Static``, ``Score``, ``Value``, ``MaxFrequency``: the
+registry's), but the engine runs them as one record of values, :class:`Builtin`
+(``engine_adjuster``), so that they share one kernel per policy; a plug-in's record keeps its
+type and gets a kernel of its own.
 """
 
 from __future__ import annotations
@@ -52,12 +57,17 @@ def _hooks(record_class: type) -> AdjusterHooks:
 
 def reads_scores(adjuster) -> bool:
     """Whether the adjuster observes terminal scores, so the engine must descend to a terminal
-    even below a proven node (its record's ``reads_scores`` trait)."""
+    even below a proven node (its record's ``reads_scores`` trait; a :class:`Builtin`'s
+    ``scores_read``)."""
+    if isinstance(adjuster, Builtin):
+        return adjuster.scores_read
     return bool(getattr(type(adjuster), "reads_scores", False))
 
 
 @overload(reads_scores, jit_options={"cache": True})
 def _reads_scores(adjuster):
+    if adjuster.instance_class is Builtin:
+        return lambda adjuster: adjuster.scores_read
     answer = bool(getattr(adjuster.instance_class, "reads_scores", False))
     return lambda adjuster: answer
 
@@ -83,7 +93,7 @@ def _start_adjuster(adjuster, score_low, score_high):
     return lambda adjuster, score_low, score_high: start(adjuster, score_low, score_high)
 
 
-@overload(observe_playout, inline="always", jit_options={"cache": True})
+@overload(observe_playout, jit_options={"cache": True})
 def _observe_playout(adjuster, state, score, reward, theta, since_change):
     observe = _hooks(adjuster.instance_class).observe
 
@@ -93,7 +103,7 @@ def _observe_playout(adjuster, state, score, reward, theta, since_change):
     return impl
 
 
-@overload(next_threshold, inline="always", jit_options={"cache": True})
+@overload(next_threshold, jit_options={"cache": True})
 def _next_threshold(adjuster, state, theta, since_change):
     threshold = _hooks(adjuster.instance_class).threshold
 
@@ -141,80 +151,73 @@ class MaxFrequency(NamedTuple):
     reads_scores = True
 
 
-@njit(inline="always")
-def _fixed_observe(adjuster, state, score, reward, theta, since_change):
-    return state
+# --- the built-in adjusters as data -------------------------------------------------------------
+
+STATIC, SCORE, VALUE, MAXFREQ = 0, 1, 2, 3
+_KINDS = {Static: STATIC, Score: SCORE, Value: VALUE, MaxFrequency: MAXFREQ}
 
 
-@njit(inline="always")
-def _fixed_threshold(adjuster, state, theta, since_change):
-    return theta, state
+class Builtin(NamedTuple):
+    """Any of seed 001's adjusters as values the compiled engine reads at run time: ``kind``
+    (STATIC, SCORE, VALUE or MAXFREQ) and the parameters of every kind, so that all of them,
+    whatever their parameters, share one kernel per policy (a plug-in's record is a type of
+    its own, with a kernel of its own). ``scores_read``: the kind observes terminal scores."""
+
+    kind: int
+    theta: float = 0.0
+    s: float = 0.2
+    c: float = 24.0
+    interval: int = 1
+    x_lo: float = 0.05
+    x_hi: float = 0.9
+    offset: float = 0.0
+    scores_read: bool = False
 
 
-@njit(inline="always")
-def _static_start(adjuster, score_low, score_high):
-    return adjuster.theta, 0
-
-
-@njit(inline="always")
-def _score_start(adjuster, score_low, score_high):
-    return 0.0, (0.0, 0)  # the sum of (score - theta) and the playouts since the last update
-
-
-@njit(inline="always")
-def _score_observe(adjuster, state, score, reward, theta, since_change):
-    excess, count = state
-    return excess + (score - theta), count + 1
-
-
-@njit(inline="always")
-def _score_threshold(adjuster, state, theta, since_change):
-    excess, count = state
-    if count < adjuster.interval:
-        return theta, state
-    return score_situational(theta, excess / count, adjuster.s, adjuster.c), (0.0, 0)
-
-
-@njit(inline="always")
-def _value_start(adjuster, score_low, score_high):
-    return 0.0, (0.0, np.inf)  # max's rewards since the threshold changed, the ratchet
-
-
-@njit(inline="always")
-def _value_observe(adjuster, state, score, reward, theta, since_change):
-    wins, ratchet = state
-    return (reward if since_change == 1 else wins + reward), ratchet
-
-
-@njit(inline="always")
-def _value_threshold(adjuster, state, theta, since_change):
-    wins, ratchet = state
-    if since_change < adjuster.interval:
-        return theta, state
-    theta, ratchet = value_situational(theta, ratchet, wins / since_change, adjuster.x_lo,
-                                       adjuster.x_hi)
-    return theta, (wins, ratchet)
+def engine_adjuster(adjuster: NamedTuple) -> NamedTuple:
+    """The record the engine runs: a built-in adjuster's values as a :class:`Builtin`, a
+    plug-in's record as it is."""
+    kind = _KINDS.get(type(adjuster))
+    if kind is None:
+        return adjuster
+    return Builtin(kind, **adjuster._asdict(), scores_read=reads_scores(adjuster))
 
 
 @njit
-def _maxfreq_start(adjuster, score_low, score_high):
-    # the histogram of scores from score_low, its lowest score, and the mode
-    return 0.0, (np.zeros(score_high - score_low + 1, np.int64), np.int64(score_low),
-                 np.int64(score_low))
+def _builtin_start(adjuster, score_low, score_high):
+    """theta, and the state of every kind: Score's sum of (score - theta) and its playouts,
+    Value's rewards since the change and its ratchet, MaxFrequency's histogram of the scores
+    from score_low, its lowest score and the mode."""
+    theta = adjuster.theta if adjuster.kind == STATIC else 0.0
+    scores = score_high - score_low + 1 if adjuster.kind == MAXFREQ else 1
+    return theta, (0.0, np.int64(0), 0.0, np.inf, np.zeros(scores, np.int64), np.int64(score_low),
+                   np.int64(score_low))
 
 
-@njit(inline="always")
-def _maxfreq_observe(adjuster, state, score, reward, theta, since_change):
-    histogram, low, mode = state
-    return histogram, low, maxfreq_observe(histogram, low, mode, score, theta)
+@njit
+def _builtin_observe(adjuster, state, score, reward, theta, since_change):
+    excess, count, wins, ratchet, histogram, low, mode = state
+    if adjuster.kind == SCORE:
+        excess, count = excess + (score - theta), count + 1
+    elif adjuster.kind == VALUE:
+        wins = reward if since_change == 1 else wins + reward
+    elif adjuster.kind == MAXFREQ:
+        mode = maxfreq_observe(histogram, low, mode, score, theta)
+    return excess, count, wins, ratchet, histogram, low, mode
 
 
-@njit(inline="always")
-def _maxfreq_threshold(adjuster, state, theta, since_change):
-    return maxfreq_threshold(theta, state[2], adjuster.offset), state
+@njit
+def _builtin_threshold(adjuster, state, theta, since_change):
+    excess, count, wins, ratchet, histogram, low, mode = state
+    if adjuster.kind == SCORE and count >= adjuster.interval:
+        theta = score_situational(theta, excess / count, adjuster.s, adjuster.c)
+        excess, count = 0.0, np.int64(0)
+    elif adjuster.kind == VALUE and since_change >= adjuster.interval:
+        theta, ratchet = value_situational(theta, ratchet, wins / since_change, adjuster.x_lo,
+                                           adjuster.x_hi)
+    elif adjuster.kind == MAXFREQ:
+        theta = maxfreq_threshold(theta, mode, adjuster.offset)
+    return theta, (excess, count, wins, ratchet, histogram, low, mode)
 
 
-register_hooks(Static, _static_start, _fixed_observe, _fixed_threshold)
-register_hooks(Score, _score_start, _score_observe, _score_threshold)
-register_hooks(Value, _value_start, _value_observe, _value_threshold)
-register_hooks(MaxFrequency, _maxfreq_start, _maxfreq_observe, _maxfreq_threshold)
+register_hooks(Builtin, _builtin_start, _builtin_observe, _builtin_threshold)

@@ -13,6 +13,7 @@ from bandits import Policy
 
 class MyUCB1(NamedTuple):
     c: float = math.sqrt(2.0)  # the exploration constant
+    raw_rewards = True  # rewards on the outcome's scale, as UCB1 (shaping, games)
 
 
 @njit(inline="always")

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 
 from bandits import get_policy
 from enhancements import get_adjuster, make_adjuster
+from mcts.backup import load_backup
 from mcts.shaping import parse_shaping, shaping_spec
 from trees import check_shape, parse_tree_spec
 
@@ -21,7 +22,7 @@ def _check_params(kind: str, name: str, given: dict, known: dict) -> dict:
 
 
 # fields added after the first stored results, and their defaults
-_LATER = {"shaping": "", "rescore": False}
+_LATER = {"shaping": "", "rescore": False, "discount": 1.0, "backup": ""}
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,9 @@ class Curve:
     "" none), kept in its canonical spelling.
     ``rescore`` re-scores the rewards stored in the tree exactly after a threshold change (an
     ablation, ``mcts.rescoring``; off: the paper's method).
+    ``discount`` is the backup's gamma per ply between a node and the playout's terminal
+    (``mcts.backup``; 1: the paper's search); ``backup`` a user's backup rule
+    ``package.module:object`` instead ("" the built-in).
     """
 
     tree: str
@@ -53,6 +57,8 @@ class Curve:
     search_depth: int | None = None
     shaping: str = ""
     rescore: bool = False
+    discount: float = 1.0
+    backup: str = ""
 
     def __post_init__(self) -> None:
         spec = parse_tree_spec(self.tree)
@@ -86,6 +92,19 @@ class Curve:
         if self.rescore and self.shaping:
             raise ValueError("exact re-scoring keeps no shaped rewards to re-score: use "
                              "--rescore or --shaping, not both")
+        if isinstance(self.discount, bool) or not isinstance(self.discount, (int, float)) \
+                or not 0.0 < self.discount <= 1.0:
+            raise ValueError(f"discount {self.discount!r} must lie in (0, 1] (1: no discount), "
+                             "e.g. --discount 0.9")
+        object.__setattr__(self, "discount", float(self.discount))
+        if self.backup and (self.discount != 1.0 or self.rescore):
+            raise ValueError("a backup rule of one's own replaces the built-in one: use --backup "
+                             "without --discount and --rescore")
+        if self.backup:
+            load_backup(self.backup)  # checks it
+        if self.rescore and self.discount != 1.0:
+            raise ValueError("exact re-scoring re-scores undiscounted rewards: use --rescore or "
+                             "--discount, not both")
 
     def __hash__(self) -> int:
         return hash(self.key)
@@ -122,4 +141,6 @@ class Curve:
     def label(self) -> str:
         shaping = f" {self.shaping}" if self.shaping else ""
         rescore = " rescored" if self.rescore else ""
-        return f"{self.tree} {self.policy} {self.adjuster}{shaping}{rescore}"
+        discount = f" gamma={self.discount:g}" if self.discount != 1.0 else ""
+        backup = f" {self.backup}" if self.backup else ""
+        return f"{self.tree} {self.policy} {self.adjuster}{shaping}{rescore}{discount}{backup}"

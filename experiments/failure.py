@@ -9,6 +9,7 @@ own seed so that every curve of a tree model searches the same instances (as in 
 
 from __future__ import annotations
 
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
@@ -21,10 +22,10 @@ from cachetools import LRUCache, cached
 from tqdm.auto import tqdm
 
 from bandits import index_tables, make_policy
-from enhancements import make_adjuster
+from enhancements import engine_adjuster, make_adjuster
 from mcts import SearchConfig, memory_per_run, run_searches, tree_arrays
-from mcts.rescoring import rescoring
-from mcts.shaping import parse_shaping
+from mcts.backup import Discount, load_backup
+from mcts.shaping import engine_shaping, parse_shaping
 from trees import TreeInstance, analyze, make_tree
 
 from .curve import Curve
@@ -84,13 +85,14 @@ def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
         children=(0,) * curve.branching,
         depth=curve.depth,
         search_depth=curve.search_depth,
-        adjuster=make_adjuster(curve.adjuster, **params),
+        adjuster=engine_adjuster(make_adjuster(curve.adjuster, **params)),
         restart=bool(curve.restart),
         freeze=int(curve.freeze),
         score_low=low,
         score_high=high,
-        shaping=parse_shaping(curve.shaping),
-        rescore=rescoring(bool(curve.rescore)),
+        shaping=engine_shaping(parse_shaping(curve.shaping)),
+        rescore=bool(curve.rescore),
+        backup=load_backup(curve.backup) if curve.backup else Discount(curve.discount),
     )
 
 
@@ -147,14 +149,37 @@ def _as_curve(tree, policy, adjuster, runs, trees, budgets, branching, depth, op
                  max_budget=max_budget, branching=branching, depth=depth, **options)
 
 
+def prepare_kernel(curve: Curve, seed: int = 0) -> float:
+    """Compile the search kernel ``curve`` runs, or load it from the cache, by a search of one
+    playout; the seconds it took."""
+    start = time.perf_counter()
+    instance = tree_instance(curve.tree, curve.branching, curve.depth, seed, 0)
+    run_searches(tree_arrays(instance), search_config(curve, instance), 1,
+                 run_seeds(seed, 0, 0, 1), _tables(1),
+                 make_policy(curve.policy, **curve.policy_params))
+    return time.perf_counter() - start
+
+
+def kernel_name(curve: Curve) -> str:
+    """What the kernel of ``curve`` is compiled for, in words."""
+    extra = f", {curve.adjuster} (a plug-in)" if ":" in curve.adjuster else ""
+    extra += f", {curve.backup}" if curve.backup else ""
+    return f"the {curve.policy} search kernel (b={curve.branching}{extra})"
+
+
 def failure_counts(curve: Curve, seed: int = 0, workers: int | None = None,
-                   progress: bool = False) -> tuple[np.ndarray, int, float]:
-    """Failures per budget summed over all runs of the curve, the playouts simulated, and the
-    seconds it took."""
+                   progress: bool = False) -> tuple[np.ndarray, int, float, float]:
+    """Failures per budget summed over all runs of the curve, the playouts simulated, the
+    seconds the search took and the seconds its kernel took to compile or load (apart: a
+    kernel compiles once, then comes from the cache)."""
     if workers is not None:
         if workers < 1:
             raise ValueError(f"workers = {workers} must be at least 1")
         numba.set_num_threads(min(workers, numba.config.NUMBA_NUM_THREADS))
+    if progress:
+        tqdm.write(f"preparing {kernel_name(curve)}: compiled on first use (about 10 s), "
+                   "then loaded from the cache", file=sys.stderr)
+    compile_seconds = prepare_kernel(curve, seed)
     failures, played = np.zeros(len(curve.budgets), np.int64), 0
     start = time.perf_counter()
     blocks = [(j, r, min(CHUNK_RUNS, curve.runs - r))
@@ -166,7 +191,7 @@ def failure_counts(curve: Curve, seed: int = 0, workers: int | None = None,
             failures += failed.sum(axis=0)
             played += int(simulated.sum())
             bar.update(n)
-    return failures, played, time.perf_counter() - start
+    return failures, played, time.perf_counter() - start, compile_seconds
 
 
 def rates(curve: Curve, failures: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -192,10 +217,11 @@ def failure_rate(tree, policy: str = "ucb1", adjuster: str = "plain", *, runs: i
 
     ``budgets`` is the largest budget (a power of two) or a list of powers of two; ``runs`` are
     per tree instance, ``trees`` instances (random trees). Other options go to :class:`Curve`
-    (policy_params, adjuster_params, restart, freeze, search_depth, shaping, rescore).
+    (policy_params, adjuster_params, restart, freeze, search_depth, shaping, rescore,
+    discount).
     """
     curve = _as_curve(tree, policy, adjuster, runs, trees, budgets, branching, depth, options)
-    failures, _, _ = failure_counts(curve, seed, workers, progress)
+    failures = failure_counts(curve, seed, workers, progress)[0]
     frame = curve_frame(curve, failures)
     if not isinstance(budgets, (int, np.integer)):
         missing = sorted({int(x) for x in budgets} - set(curve.budgets))

@@ -22,7 +22,8 @@ A study file::
 ``kind = "compare"`` in [study] makes the file a comparison grid instead (``experiments.compare``).
 Curve keys are the fields of ``Curve``: tree, policy, policy_params, adjuster, adjuster_params,
 restart, freeze, branching, depth, runs, trees, max_budget, search_depth, shaping (e.g.
-``shaping = "rb(k=8)"``, seed 000's reward shaping), rescore. Results come back as one tidy
+``shaping = "rb(k=8)"``, seed 000's reward shaping), rescore, discount (the backup's gamma per
+ply, ``mcts.backup``). Results come back as one tidy
 table (``load_results``).
 """
 
@@ -58,10 +59,13 @@ CURVE_KEYS = {
     "search_depth": int,
     "shaping": str,
     "rescore": bool,
+    "discount": (int, float),
+    "backup": str,
 }
 STUDY_KEYS = {"kind": str, "name": str, "seed": int, "block": int}
 KINDS = ("curves", "compare")
-_TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "a table"}
+_TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "a table",
+               (int, float): "a number"}
 
 
 @dataclass(frozen=True)

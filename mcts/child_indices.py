@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from bandits import (
     begin_selection,
-    caches_index,
-    draws_index,
     klucb_constant,
     klucb_level,
     klucb_may_reach,
@@ -49,52 +48,81 @@ from .search_tree import (
 INDEX, STALE_LEVEL = 0, 1  # rows of the selection's scratch values [2, b]
 _PRUNE_MARGIN = 4.0 * TOLERANCE  # a bound must clear the best solved index by this to skip a root
 
-@njit(inline="always")
 def index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
     """The indices of the b children from row ``first`` into ``values[INDEX]`` (-inf for a
     child proven lost when ``skip_losses``, or ruled out unseen), given the parent's t';
-    returns the highest."""
-    if _keeps_roots(tree, policy):
-        return _index_by_cached_roots(tree, first, b, t, skip_losses, restart,
-                                      klucb_constant(policy), tables, values)
+    returns the highest (compiled code only: the policy's traits choose the code compiled, so
+    a policy's kernel holds none of the others' shortcuts)."""
+    raise NotImplementedError("index_children runs inside compiled kernels only")
+
+
+@overload(index_children, jit_options={"cache": True})
+def _index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
+    if getattr(policy.instance_class, "caches_index", False):
+        def by_cached_roots(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
+            if tree.index_cache.shape[0] > 1:
+                return _index_by_cached_roots(tree, first, b, t, skip_losses, restart,
+                                              klucb_constant(policy), tables, values)
+            return _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng,
+                            values, False)
+
+        return by_cached_roots
+    winless_last = bool(getattr(policy.instance_class, "draws_index", False))
+    return (lambda tree, first, b, t, skip_losses, restart, tables, policy, rng, values:
+            _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng, values,
+                     winless_last))
+
+
+@njit
+def _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng, values, winless_last):
+    """Every child's index by the policy; with ``winless_last`` (a compile-time constant:
+    Thompson) the children without a win are drawn last (``_draw_winless_last``)."""
     best, indices, chooser = -np.inf, values[INDEX], begin_selection(policy, rng)
     for k in range(b):
         child = ix(first + k)
         indices[ix(k)] = -np.inf
         if skip_losses and tree.proven[child] == LOSS:
             continue
-        if draws_index(policy) and _winless_count(tree, child, restart) > 0:
+        if winless_last and _winless_count(tree, child, restart) > 0:
             continue  # drawn below, once the others' best draw is known
         indices[ix(k)] = policy_value(chooser, arm_view(tree, child, t, b, restart, tables,
                                                         policy), tables, rng)
+        if np.isnan(indices[ix(k)]):
+            raise ValueError("the policy's index is NaN (a plug-in's index dividing 0 by 0, or "
+                             "a parameter out of its domain?): fix the index")
         best = max(best, indices[ix(k)])
-    if draws_index(policy):
+    if winless_last:
         best = _draw_winless_last(tree, first, b, skip_losses, restart, rng, indices, best)
     return best
 
 
-@njit(inline="always")
 def after_backup(tree, path, depth, b, restart, epoch, policy, tables):
     """What the policy does once a playout is backed up: KL-UCB solves the roots on the path
-    ahead of the next selection (``_solve_path_roots``); the others nothing."""
-    if _keeps_roots(tree, policy):
-        _solve_path_roots(tree, path, depth, b, restart, epoch, klucb_constant(policy), tables)
+    ahead of the next selection (``_solve_path_roots``); the others nothing (compiled code
+    only)."""
+    raise NotImplementedError("after_backup runs inside compiled kernels only")
 
 
-@njit(inline="always")
-def _keeps_roots(tree, policy):
-    """Whether the search keeps KL-UCB's roots between selections (a one-row cache, as some
-    tests build it, means: solve every root at every selection)."""
-    return caches_index(policy) and tree.index_cache.shape[0] > 1
+@overload(after_backup, jit_options={"cache": True})
+def _after_backup(tree, path, depth, b, restart, epoch, policy, tables):
+    if not getattr(policy.instance_class, "caches_index", False):
+        return lambda tree, path, depth, b, restart, epoch, policy, tables: None
+
+    def solve_roots(tree, path, depth, b, restart, epoch, policy, tables):
+        if tree.index_cache.shape[0] > 1:
+            _solve_path_roots(tree, path, depth, b, restart, epoch, klucb_constant(policy),
+                              tables)
+
+    return solve_roots
 
 
-@njit(inline="always")
+@njit
 def _winless_count(tree, child, restart):
     """T'_i of a child with visits (since the snapshot) but no win, else 0."""
     return explore_count(tree, child, restart) if reward_sum(tree, child) == 0 else 0
 
 
-@njit(inline="always")
+@njit
 def _draw_winless_last(tree, first, b, skip_losses, restart, rng, indices, best):
     """Thompson: the draws of the children without a win, after the others' (whose highest
     draw is ``best``), into ``indices``; returns the new highest. By
@@ -112,7 +140,7 @@ def _draw_winless_last(tree, first, b, skip_losses, restart, rng, indices, best)
     return best
 
 
-@njit(inline="always")
+@njit
 def _solve(tree, child, mean, level, visits):
     """KL-UCB's root for ``child`` at ``level``, kept with its level and the visits."""
     value = klucb_root(mean, level)
@@ -122,7 +150,7 @@ def _solve(tree, child, mean, level, visits):
     return value
 
 
-@njit(inline="always")
+@njit
 def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, values):
     """KL-UCB's indices of the children into ``values[INDEX]`` and their maximum, solving few
     roots. A child not visited since its root q0 was solved at level L0 has, at its level
@@ -163,7 +191,7 @@ def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, v
     return best
 
 
-@njit(inline="always")
+@njit
 def _solve_path_roots(tree, path, depth, b, restart, epoch, c, tables):
     """KL-UCB: after a backup, solve the root of each unproven node on the path at the level
     the next selection at its parent will use (neither visit count changes before it; a
@@ -187,7 +215,7 @@ def _solve_path_roots(tree, path, depth, b, restart, epoch, c, tables):
             _solve(tree, node, mean_reward(tree, node, tables), level, stats[node, VISITS])
 
 
-@njit(inline="always")
+@njit
 def _choice_is_forced(tree, first, b):
     """Whether ``_select`` chooses among the b children from row ``first`` by the solver
     alone: some child proven won, or all but one proven lost. (``_select`` counts the same in

@@ -18,10 +18,10 @@ compiled into its own kernel: once per selection ``begin_selection`` gives the r
 indexes the children, and ``policy_value`` reads each child's :class:`bandits.Arm`: its mean on
 p = (m + R) / (2R) in [0, 1] (``mcts.rewards.unit_mean``; these policies' rewards are clipped to
 [-R, R]), the mean of its squared rewards on that scale (kept only for policies that read it),
-its visits T_i, its parent's t and the number of children K. UCB1 keeps the seed's framework's
-scale instead: UCT m + C sqrt(ln t / T_i) on the unclipped rewards, C = the record's c (the
-game's C, ``mcts.presets``). Each policy rates unvisited children itself (UCB1: first; Thompson:
-a Beta(1, 1) draw). Ties are broken uniformly at random.
+its visits T_i, its parent's t and the number of children K. A policy whose record declares
+``raw_rewards`` (UCB1) keeps the seed's framework's scale instead: UCT m + C sqrt(ln t / T_i) on
+the unclipped rewards, C = the record's c (the game's C, ``mcts.presets``). Each policy rates
+unvisited children itself (UCB1: first; Thompson: a Beta(1, 1) draw). Ties are broken uniformly at random.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ from bandits import (
     begin_selection,
     index_tables,
     policy_value,
+    raw_rewards,
     reads_second_moment,
-    ucb1_value,
 )
 from bandits.rng import randint, seed_state
 from games import Game, State, compiled
@@ -103,7 +103,7 @@ def search(game: Game, state: State | np.ndarray, budget: int,
     if compiled.is_terminal(game.game_id, array):
         raise ValueError("the position is terminal; search a position with legal moves")
     bound = reward_bound(config)
-    clip = np.inf if isinstance(config.policy, UCB1) else bound  # UCT: the rewards as they are
+    clip = np.inf if raw_rewards(config.policy) else bound  # UCT: the rewards as they are
     nodes, stats, proven, playouts, action = _search(
         game.game_id, array.copy(), game.max_actions, budget, config, bound, clip,
         index_tables(budget + 1), seed_state(seed))
@@ -200,10 +200,11 @@ def _index(policy, mean, square_mean, count, parent_count, arms, bound, tables, 
 # compile instead of 18.
 @overload(_index, jit_options={"cache": True})
 def _index_by_record(policy, mean, square_mean, count, parent_count, arms, bound, tables, rng):
-    if policy.instance_class is UCB1:
+    if getattr(policy.instance_class, "raw_rewards", False):
         def on_reward_scale(policy, mean, square_mean, count, parent_count, arms, bound, tables,
                             rng):
-            return ucb1_value(mean, count, parent_count, policy.c, tables, rng)
+            return policy_value(policy, Arm(mean, square_mean, count, parent_count, arms),
+                                tables, rng)
 
         return on_reward_scale
 

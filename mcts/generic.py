@@ -9,8 +9,8 @@ for the first time is expanded (all moves added) and a uniformly random playout 
 child drawn uniformly at random. Each edge keeps the visits and the sum of the rewards of the
 player who made its move (and of their squares, for policies reading the second moment), a return
 u mapped to [0, 1] by (u - min_utility) / (max_utility - min_utility) (draws of a zero-sum game
-are 1/2). UCB1's c is UCT's C for rewards in [-1, 1] as in ``mcts.games``, so the index on [0, 1]
-uses c / 2 (the same ordering); the other policies' parameters apply as they are. Index ties are
+are 1/2). The c of a policy reading raw rewards (``raw_rewards``: UCB1) is UCT's C for rewards in
+[-1, 1] as in ``mcts.games``, so the index on [0, 1] uses c / 2 (the same ordering); the other policies' parameters apply as they are. Index ties are
 broken uniformly at random by ``rng``; the policies draw from a compiled stream spawned from it
 (``Generator.spawn``), leaving its own draws as they were. The move played is the most visited
 root child (ties at random). No solver and no reward shaping here.
@@ -25,12 +25,12 @@ import numpy as np
 from numba import njit
 
 from bandits import (
-    UCB1,
     Arm,
     IndexTables,
     begin_selection,
     index_tables,
     policy_value,
+    raw_rewards,
     reads_second_moment,
 )
 from bandits.rng import seed_state
@@ -93,7 +93,7 @@ def generic_search(game, state, budget: int, config: GameSearchConfig,
         raise ValueError("search a position where a player is to move")
     low, span = game.min_utility, (game.max_utility - game.min_utility) or 1.0
     policy = config.policy
-    if isinstance(policy, UCB1):
+    if raw_rewards(policy) and "c" in policy._fields:
         policy = policy._replace(c=policy.c / 2)
     stream = seed_state(np.uint64(rng.spawn(1)[0].integers(2**63)))
     selection = _Selection(policy, index_tables(budget), stream)

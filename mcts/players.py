@@ -10,6 +10,7 @@ part is the selection policy, the others enhancements, each at most once:
 | ``ucb1``, alias ``uct`` | UCT, mean + C sqrt(ln t / T_i) on the rewards | c (the game's C) |
 | any other policy | its index (``mctslab policies list``) on rewards in [0, 1] | the registry's |
 | ``package.module:object`` | a plug-in policy (docs/extending.md), likewise | its record's |
+|  | (declaring ``raw_rewards``: on the rewards as UCT, c the game's C) | |
 | ``rb`` | Relative Bonus (seed 000 Eq. 6) | k (the game's k_RB), a (0.25 or ``online``) |
 | ``qb`` | Qualitative Bonus (seed 000 Eq. 8) | k (the game's k_QB), a (0.25 or ``online``) |
 | ``quality`` | reward = terminal quality alone (seed 000 Table 4) | none |
@@ -141,10 +142,12 @@ def _weight(name: str, value: str) -> float:
 
 def _policy(name: str, params: dict[str, str], game: str) -> NamedTuple:
     """The record of the selection policy ``name`` with the spec's parameters, numbers >= 0;
-    UCB1's c defaults to the game's C."""
+    the c of a policy reading raw rewards (its record's ``raw_rewards``: UCB1, UCT's C)
+    defaults to the game's C."""
     name = _ALIASES.get(name, name)
     values = {key: _number(name, key, value, 0.0) for key, value in params.items()}
-    if name == "ucb1":
+    info = get_policy(name)
+    if getattr(info.record, "raw_rewards", False) and "c" in info.parameters:
         values.setdefault("c", preset(game).c)
     return make_policy(name, **values)
 

@@ -2,12 +2,10 @@
 change: an ablation of seed 001's method, which keeps every reward as it was scored
 (DESIGN.md §5).
 
-The engine's ``SearchConfig.rescore`` is one of two records, the compiled kernel's dispatch
-key (one kernel each, as for the adjusters):
+The engine's ``SearchConfig.rescore`` is a flag read at run time (one kernel for both):
 
-* ``KEEP`` (the default, the paper's method): a reward stays as scored; no histograms, every
-  hook here compiles to nothing, and the kernel is the one without this module.
-* ``EXACT``: each search-tree node keeps the histogram of the terminal scores of the playouts
+* False (the default, the paper's method): a reward stays as scored; no histograms.
+* True: each search-tree node keeps the histogram of the terminal scores of the playouts
   through it that were scored against the threshold (int32 [capacity, score_high - score_low
   + 1]). When the effective threshold changes from a to c, every node's reward sum becomes
 
@@ -17,10 +15,11 @@ key (one kernel each, as for the adjusters):
   that), F(v) the rewards of the playouts through v that ended on a terminal inside the search
   tree. Those are scored at threshold 0 (the game's true value, which the solver proves) and
   are never re-scored. Only scores between a and c change their reward, so the sums are moved
-  by sum_{a <= s <= c} count_v(s) (r_v(s, c) - r_v(s, a)), in integer half points: no rounding.
+  by sum_{a <= s <= c} count_v(s) (r_v(s, c) - r_v(s, a)), counted in integer half points:
+  no rounding. Re-scoring assumes the undiscounted backup (``mcts.backup``, gamma = 1).
 
-What is exact, and what is not: after every change, each node's reward sum (and the count of
-its mover's rewards of 1, which UCB1-Tuned and UCB-V read) is exactly what the same playouts,
+What is exact, and what is not: after every change, each node's reward sum (and its sum of
+squared rewards, which UCB1-Tuned and UCB-V read) is exactly what the same playouts,
 each ending where it ended, would have summed had the current effective threshold been in
 force from the start. A playout scored against the threshold stays so when its terminal later
 joins the tree. The search itself is not replayed: the earlier playouts took the paths that
@@ -39,126 +38,67 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
 
-from .search_tree import AT_VISITS, FIRST_CHILD, HALF_REWARDS, NO_CHILD, WINS, ix, node_capacity
-
-
-class Keep(NamedTuple):
-    """Rewards stored in the tree keep the threshold they were scored at (seed 001)."""
-
-
-class Exact(NamedTuple):
-    """A threshold change re-scores every stored reward exactly (module docstring)."""
-
-
-KEEP, EXACT = Keep(), Exact()
+from .search_tree import (
+    AT_VISITS,
+    FIRST_CHILD,
+    NO_CHILD,
+    REWARD_SUM,
+    SQUARE_SUM,
+    ix,
+    node_capacity,
+)
 
 
 class ScoreHistograms(NamedTuple):
     """The played-out scores of every node, and the re-scoring pass's scratch."""
 
-    counts: np.ndarray  # int32 [capacity, score_high - score_low + 1]; column s - low
-    max_into: np.ndarray  # bool [capacity]; max made the move into the node (odd ply)
+    counts: np.ndarray  # int32 [capacity, score_high - score_low + 1] (or [1, 1]: off); s - low
+    max_into: np.ndarray  # bool [capacity or 1]; max made the move into the node (odd ply)
     low: int  # score_low, the score of column 0
-
-
-def rescoring(exact: bool) -> tuple:
-    """The record of ``SearchConfig.rescore``: ``EXACT`` if ``exact``, else ``KEEP``."""
-    return EXACT if exact else KEEP
-
-
-def rescores(rescore) -> bool:
-    """Whether the record re-scores (a compile-time constant in the kernels)."""
-    return isinstance(rescore, Exact)
-
-
-@overload(rescores, jit_options={"cache": True})
-def _rescores(rescore):
-    answer = rescore.instance_class is Exact
-    return lambda rescore: answer
 
 
 def histogram_bytes(config, budget: int) -> int:
     """Bytes of the histograms of one run of ``budget`` playouts under the ``SearchConfig``
-    (0 for ``KEEP``): node capacity x (4 bytes per score + 1)."""
-    if not rescores(config.rescore):
+    (0 without re-scoring): node capacity x (4 bytes per score + 1)."""
+    if not config.rescore:
         return 0
     scores = config.score_high - config.score_low + 1
     return node_capacity(len(config.children), budget) * (4 * scores + 1)
 
 
+@njit(cache=True)
 def new_histograms(rescore, capacity, score_low, score_high):
-    """Empty histograms for ``capacity`` nodes, None for ``KEEP`` (compiled code only)."""
-    raise NotImplementedError("new_histograms runs inside compiled kernels only")
+    """Empty histograms for ``capacity`` nodes; with ``rescore`` False, of one cell (unused)."""
+    rows = capacity if rescore else 1
+    scores = score_high - score_low + 1 if rescore else 1
+    return ScoreHistograms(np.zeros((rows, scores), np.int32), np.zeros(rows, np.bool_),
+                           np.int64(score_low))
 
 
-def record_playout(rescore, histograms, path, depth, score, in_tree):
+@njit
+def record_playout(histograms, path, depth, score, in_tree):
     """Count ``score`` at every node of ``path[1..depth]`` unless the terminal was inside the
-    tree (compiled code only)."""
-    raise NotImplementedError("record_playout runs inside compiled kernels only")
-
-
-def rescore_tree(rescore, histograms, tree, n_nodes, b, old, new):
-    """Re-score the first ``n_nodes`` nodes from effective threshold ``old`` to ``new``
-    (compiled code only)."""
-    raise NotImplementedError("rescore_tree runs inside compiled kernels only")
-
-
-def _exact(rescore) -> bool:
-    if rescore.instance_class not in (Keep, Exact):
-        raise TypeError(f"{rescore.instance_class.__name__} is not a re-scoring record")
-    return rescore.instance_class is Exact
-
-
-@overload(new_histograms, jit_options={"cache": True})
-def _new_histograms(rescore, capacity, score_low, score_high):
-    if not _exact(rescore):
-        return lambda rescore, capacity, score_low, score_high: None
-
-    def impl(rescore, capacity, score_low, score_high):
-        return ScoreHistograms(np.zeros((capacity, score_high - score_low + 1), np.int32),
-                               np.zeros(capacity, np.bool_), np.int64(score_low))
-
-    return impl
-
-
-@overload(record_playout, jit_options={"cache": True})
-def _record_playout(rescore, histograms, path, depth, score, in_tree):
-    if not _exact(rescore):
-        return lambda rescore, histograms, path, depth, score, in_tree: None
-    return lambda rescore, histograms, path, depth, score, in_tree: _count(
-        histograms, path, depth, score, in_tree)
-
-
-@overload(rescore_tree, jit_options={"cache": True})
-def _rescore_tree(rescore, histograms, tree, n_nodes, b, old, new):
-    if not _exact(rescore):
-        return lambda rescore, histograms, tree, n_nodes, b, old, new: None
-    return lambda rescore, histograms, tree, n_nodes, b, old, new: _rescore(
-        histograms, tree, n_nodes, b, old, new)
-
-
-@njit(inline="always")
-def _count(histograms, path, depth, score, in_tree):
+    tree (called with re-scoring only)."""
     if not in_tree:
         column = ix(score - histograms.low)
         for ply in range(1, depth + 1):
             histograms.counts[ix(path[ix(ply)]), column] += 1
 
 
-@njit(inline="always")
+@njit
 def _half(score, theta):
     """The max player's reward in half points: 2 above theta, 1 at it, 0 below."""
     return 2 if score > theta else 1 if score == theta else 0
 
 
 @njit(cache=True)
-def _rescore(histograms, tree, n_nodes, b, old, new):
-    """Move each node's HALF_REWARDS (and WINS, when kept) by the change of its played-out
-    scores' rewards from effective threshold ``old`` to ``new``; a node whose sum moved drops
-    its cached KL-UCB root. Nodes are visited in creation order, a parent before its
-    children, so the ply's parity is handed down on the way."""
+def rescore_tree(histograms, tree, n_nodes, b, old, new):
+    """Move each of the first ``n_nodes`` nodes' reward sums (and squares, when kept) by the
+    change of its played-out scores' rewards from effective threshold ``old`` to ``new``, in
+    half points h (sum += h / 2; squares += w / 2 + h / 4 for the change w in rewards of 1:
+    exact); a node whose sum moved drops its cached KL-UCB root. Nodes are visited in creation
+    order, a parent before its children, so the ply's parity is handed down on the way."""
     if old == new:
         return
     counts, max_into, low = histograms.counts, histograms.max_into, histograms.low
@@ -166,8 +106,8 @@ def _rescore(histograms, tree, n_nodes, b, old, new):
     last_score = min(int(np.floor(max(old, new))), low + counts.shape[1] - 1)
     if first_score > last_score:
         return
-    stats, cache = tree.stats, tree.index_cache
-    second_moment, cached = stats.shape[1] > WINS, cache.shape[0] > 1
+    stats, rewards, cache = tree.stats, tree.rewards, tree.index_cache
+    second_moment, cached = rewards.shape[1] > SQUARE_SUM, cache.shape[0] > 1
     max_into[0] = False
     for node in range(n_nodes):
         first = stats[node, FIRST_CHILD]
@@ -189,8 +129,8 @@ def _rescore(histograms, tree, n_nodes, b, old, new):
                 half -= count * (after - before)
                 wins += count * ((after == 0) - (before == 0))
         if half != 0 or wins != 0:
-            stats[node, HALF_REWARDS] += half
+            rewards[node, REWARD_SUM] += 0.5 * half
             if second_moment:
-                stats[node, WINS] += wins
+                rewards[node, SQUARE_SUM] += 0.5 * wins + 0.25 * half
             if cached:
                 cache[node, AT_VISITS] = -1.0

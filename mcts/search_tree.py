@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from bandits import Arm, reads_second_moment
 
@@ -24,22 +23,22 @@ class SearchTree(NamedTuple):
     are consecutive rows; a node's place in the game tree is not stored but followed on the
     descent (the k-th child of game-tree node v is v b + 1 + k)."""
 
-    # int32 [capacity, 3, 4 with the restart, 5 for a policy reading the second moment];
-    # VISITS, HALF_REWARDS, FIRST_CHILD, CHILD_BASE (beside the visits it is read with, as the
-    # restart reads them together), WINS (the mover's rewards of 1)
+    # int32 [capacity, 2, 3 with the restart]; VISITS, FIRST_CHILD, CHILD_BASE (beside the
+    # visits it is read with, as the restart reads them together)
     stats: np.ndarray
+    # float64 [capacity, 1, 2 for a policy reading the second moment]; REWARD_SUM, SQUARE_SUM:
+    # the mover's sum of backed-up rewards (``mcts.backup``) and of their squares. Sums of 0,
+    # 1/2 and 1 are exact in float64, so the plain search's numbers are those of integer counts.
+    rewards: np.ndarray
     proven: np.ndarray  # int8 [capacity]; UNPROVEN, WIN, DRAW or LOSS for the node's mover
     snapshot: np.ndarray  # int32 [capacity or 1, 2]; BASE_EPOCH, PARENT_BASE
     # float64 [capacity or 1, 4]; SOLVED, LEVEL, AT_VISITS and a pad: rows of 32 bytes, aligned
     # to the cache lines (rows of 24 straddle them)
     index_cache: np.ndarray
-    # float64 [capacity, 1 or 2] or None: with reward shaping (``mcts.shaping``) the mover's sum
-    # of shaped rewards (and, for a policy reading the second moment, of their squares), which
-    # selection then reads instead of HALF_REWARDS (those keep the outcomes)
-    shaped: np.ndarray | None
 
 
-VISITS, HALF_REWARDS, FIRST_CHILD, CHILD_BASE, WINS = 0, 1, 2, 3, 4  # HALF_REWARDS: 2 x reward sum
+VISITS, FIRST_CHILD, CHILD_BASE = 0, 1, 2
+REWARD_SUM, SQUARE_SUM = 0, 1
 BASE_EPOCH, PARENT_BASE = 0, 1  # restart: t' = t - PARENT_BASE, T' = T - CHILD_BASE
 SOLVED, LEVEL, AT_VISITS = 0, 1, 2  # KL-UCB: a root, its level, and T when it was solved
 
@@ -51,16 +50,17 @@ def node_capacity(branching, budget):
 
 
 @njit(cache=True)
-def new_tree(capacity, restart, cached_index, second_moment, shaped):
+def new_tree(capacity, restart, cached_index, second_moment):
     """An empty tree of ``capacity`` nodes; the restart's snapshot, KL-UCB's root cache
-    (``cached_index``) and the WINS column (``second_moment``) only when asked for; ``shaped``
-    its column of shaped rewards (None: none)."""
-    stats = np.zeros((capacity, 5 if second_moment else 4 if restart else 3), np.int32)
+    (``cached_index``) and the column of squared rewards (``second_moment``) only when asked
+    for."""
+    stats = np.zeros((capacity, 3 if restart else 2), np.int32)
     stats[:, FIRST_CHILD] = NO_CHILD
     index_cache = np.zeros((capacity if cached_index else 1, 4))
     index_cache[:, AT_VISITS] = -1.0
-    return SearchTree(stats, np.zeros(capacity, np.int8),
-                      np.zeros((capacity if restart else 1, 2), np.int32), index_cache, shaped)
+    return SearchTree(stats, np.zeros((capacity, 2 if second_moment else 1)),
+                      np.zeros(capacity, np.int8),
+                      np.zeros((capacity if restart else 1, 2), np.int32), index_cache)
 
 
 @njit(inline="always")
@@ -87,36 +87,17 @@ def parent_count(tree, parent, restart):
     return t - tree.snapshot[parent, PARENT_BASE] if restart else t
 
 
+@njit(inline="always")
 def reward_sum(tree, node):
-    """The sum of the rewards of the move into ``node`` for its mover: half its HALF_REWARDS,
-    or with reward shaping its shaped sum (compiled code only; the choice is made at compile
-    time, by the type of ``tree.shaped``)."""
-    raise NotImplementedError("reward_sum runs inside compiled kernels only")
+    """The sum of the rewards of the move into ``node`` for its mover."""
+    return tree.rewards[ix(node), REWARD_SUM]
 
 
+@njit(inline="always")
 def square_sum(tree, node):
-    """The sum of the squared rewards of the move into ``node`` for its mover, for policies
-    reading the second moment: wins + draws / 4 = WINS / 2 + HALF_REWARDS / 4, or the shaped
-    squares (compiled code only)."""
-    raise NotImplementedError("square_sum runs inside compiled kernels only")
-
-
-def _is_shaped(tree) -> bool:
-    return not isinstance(tree.types[tree.fields.index("shaped")], types.NoneType)
-
-
-@overload(reward_sum, jit_options={"cache": True})
-def _reward_sum(tree, node):
-    if _is_shaped(tree):
-        return lambda tree, node: tree.shaped[ix(node), 0]
-    return lambda tree, node: 0.5 * tree.stats[ix(node), HALF_REWARDS]
-
-
-@overload(square_sum, jit_options={"cache": True})
-def _square_sum(tree, node):
-    if _is_shaped(tree):
-        return lambda tree, node: tree.shaped[ix(node), 1]
-    return lambda tree, node: 0.5 * tree.stats[node, WINS] + 0.25 * tree.stats[node, HALF_REWARDS]
+    """The sum of the squared rewards of the move into ``node`` for its mover (policies
+    reading the second moment only)."""
+    return tree.rewards[ix(node), SQUARE_SUM]
 
 
 @njit(inline="always")
@@ -125,7 +106,7 @@ def mean_reward(tree, node, tables):
     return reward_sum(tree, node) * tables.inverse[ix(tree.stats[ix(node), VISITS])]
 
 
-@njit(inline="always")
+@njit
 def arm_view(tree, child, t, b, restart, tables, policy):
     """The :class:`bandits.Arm` view of ``child`` for the parent's t'; the mean squared reward
     only for policies reading it."""

@@ -19,20 +19,18 @@ budget is not shaped (statistics still collected): on a failure curve, budgets b
 statistics alone. So max's reward is r' = +-(1 + bonuses) or 0, in [-R, R] (R =
 ``mcts.rewards.bonus_bound``).
 
-Scale: the plain engine stores max's reward (r + 1) / 2 in {0, 1/2, 1} (r in {-1, 0, 1}) as
-integer half points. Shaped, a float column of the search tree (``SearchTree.shaped``, present
-only then) holds each mover's sum of (the same map as the game engine's):
-- UCB1: (r' + 1) / 2, the seed's scale: a plain win is still 1 and a loss 0, the bonus moves
-  them by +-a b / 2, and c keeps its meaning (the game engine's UCT also reads the raw r');
+Scale: the plain engine backs up max's reward (r + 1) / 2 in {0, 1/2, 1} (r in {-1, 0, 1}).
+Shaped, it backs up (``mcts.backup``; the same map as the game engine's):
+- for a policy whose record declares ``raw_rewards`` (UCB1): (r' + 1) / 2, the seed's scale:
+  a plain win is still 1 and a loss 0, the bonus moves them by +-a b / 2, and c keeps its
+  meaning (the game engine's UCT also reads the raw r');
 - every other policy (rewards in [0, 1]): p = (r' + R) / (2R) (``mcts.rewards.unit_mean``,
-  clipped to [0, 1] for an online a' > 1), so a draw is 1/2 and a plain win 1/2 + 1/(2R);
-and, for policies reading the second moment, of its square. The mover into a min node gets
-1 minus max's value. The integer column keeps the unshaped outcomes.
+  clipped to [0, 1] for an online a' > 1), so a draw is 1/2 and a plain win 1/2 + 1/(2R).
+The mover into a min node gets 1 minus max's value.
 
-Shaping is a compile-time choice: ``SearchConfig.shaping`` is ``NoShaping()`` (the default: the
-kernel is the plain one, no column, no hook) or a ``Bonuses`` record, dispatched by type as the
-adjusters' records are. With shaping the descent never stops at a proven node (d and q need
-the terminal). Specs: ``rb``, ``qb(k=2,a=online)``, ``rb(k=8)+qb(k=2,a=0.5)`` (k > 0, default
+Shaping is data: ``SearchConfig.shaping`` is a ``Bonuses`` record (``engine_shaping``; both k = 0
+without shaping), read at run time, so shaped and plain searches share one kernel. With
+shaping the descent never stops at a proven node (d and q need the terminal). Specs: ``rb``, ``qb(k=2,a=online)``, ``rb(k=8)+qb(k=2,a=0.5)`` (k > 0, default
 2; a >= 0 or ``online``, default 0.25); ``""`` or ``none``: no shaping.
 """
 
@@ -43,13 +41,13 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
 
-from bandits import UCB1
+from bandits import raw_rewards
 
 from .rewards import ONLINE, WARMUP, bonus_bound, bonus_reward, unit_mean
 
-__all__ = ["Bonuses", "NoShaping", "parse_shaping", "shapes", "shaping_spec"]
+__all__ = ["Bonuses", "NoShaping", "engine_shaping", "max_value", "parse_shaping", "shapes",
+           "shaping_spec", "start_shaping"]
 
 MAX = 0  # winner index of the max player, the searching player of Eq. 10
 _PART = re.compile(r"(rb|qb)(?:\((.*)\))?")
@@ -119,73 +117,23 @@ def shaping_spec(shaping: NoShaping | Bonuses) -> str:
     return "+".join(parts)
 
 
-def shapes(shaping) -> bool:
-    """Whether ``shaping`` is a ``Bonuses`` record (a compile-time constant in kernels)."""
-    return isinstance(shaping, Bonuses)
+def engine_shaping(shaping: NoShaping | Bonuses) -> Bonuses:
+    """The record the engine reads: no shaping is ``Bonuses`` with both k = 0, so shaped and
+    plain searches share one kernel."""
+    return shaping if isinstance(shaping, Bonuses) else Bonuses()
 
 
-@overload(shapes, jit_options={"cache": True})
-def _shapes(shaping):
-    answer = shaping.instance_class is Bonuses
-    return lambda shaping: answer
+@njit(cache=True)
+def shapes(shaping):
+    """Whether an engine ``Bonuses`` record shapes rewards (some k > 0)."""
+    return shaping.rb_k > 0.0 or shaping.qb_k > 0.0
 
 
-def reward_column(shaping, capacity, second_moment):
-    """The tree's float column, float64 [capacity, 2 with ``second_moment`` else 1], or None
-    without shaping (compiled code only)."""
-    raise NotImplementedError("reward_column runs inside compiled kernels only")
-
-
-@overload(reward_column, jit_options={"cache": True})
-def _reward_column(shaping, capacity, second_moment):
-    if shaping.instance_class is not Bonuses:
-        return lambda shaping, capacity, second_moment: None
-    return lambda shaping, capacity, second_moment: np.zeros((capacity,
-                                                              2 if second_moment else 1))
-
-
+@njit(cache=True)
 def start_shaping(shaping):
     """A search's statistics: moments [2 bonuses, 2 winners, 3] and sums [2 bonuses, 5] of
-    ``mcts.rewards``, or 0 without shaping (compiled code only)."""
-    raise NotImplementedError("start_shaping runs inside compiled kernels only")
-
-
-@overload(start_shaping, jit_options={"cache": True})
-def _start_shaping(shaping):
-    if shaping.instance_class is not Bonuses:
-        return lambda shaping: 0
-    return lambda shaping: (np.zeros((2, 2, 3)), np.zeros((2, 5)))
-
-
-def back_up_shaped(shaping, state, tree, path, depth, policy, reward, margin, span, d, played,
-                   budget):
-    """Add the shaped reward of a playout to ``tree.shaped`` along ``path`` (nothing without
-    shaping): max's outcome ``reward`` (1, 1/2, 0), the winner's normalised margin
-    q = |margin| / ``span`` (score minus the threshold it was scored at, over the score
-    range), the playout's length ``d``; not shaped while ``played`` < WARMUP x ``budget``
-    (compiled code only; without shaping nothing is computed)."""
-    raise NotImplementedError("back_up_shaped runs inside compiled kernels only")
-
-
-@overload(back_up_shaped, jit_options={"cache": True})
-def _back_up_shaped(shaping, state, tree, path, depth, policy, reward, margin, span, d, played,
-                    budget):
-    if shaping.instance_class is not Bonuses:
-        return (lambda shaping, state, tree, path, depth, policy, reward, margin, span, d, played,
-                budget: None)
-
-    def add(shaping, state, tree, path, depth, policy, reward, margin, span, d, played, budget):
-        value = max_value(shaping, state, policy, reward, abs(margin) / span, d,
-                          played >= WARMUP * budget)
-        squares = tree.shaped.shape[1] > 1
-        for ply in range(1, depth + 1):
-            node = path[ply]
-            mover = value if ply % 2 == 1 else 1.0 - value
-            tree.shaped[node, 0] += mover
-            if squares:
-                tree.shaped[node, 1] += mover * mover
-
-    return add
+    ``mcts.rewards``."""
+    return np.zeros((2, 2, 3)), np.zeros((2, 5))
 
 
 @njit(cache=True)
@@ -200,23 +148,16 @@ def shaped_reward(shaping, state, reward, q, d, shaped):
     return gain if w == MAX else -gain
 
 
-def max_value(shaping, state, policy, reward, q, d, shaped):
-    """Max's shaped reward on the scale ``policy`` reads (module docstring; compiled code
-    only)."""
-    raise NotImplementedError("max_value runs inside compiled kernels only")
-
-
-@overload(max_value, jit_options={"cache": True})
-def _max_value(shaping, state, policy, reward, q, d, shaped):
-    if policy.instance_class is UCB1:
-        def seed_scale(shaping, state, policy, reward, q, d, shaped):
-            return 0.5 * (shaped_reward(shaping, state, reward, q, d, shaped) + 1.0)
-
-        return seed_scale
-
-    def unit_scale(shaping, state, policy, reward, q, d, shaped):
-        bound = bonus_bound(shaping.rb_k, shaping.rb_a, shaping.qb_k, shaping.qb_a)
-        return unit_mean(shaped_reward(shaping, state, reward, q, d, shaped), bound)
-
-    return unit_scale
-
+@njit
+def max_value(shaping, state, policy, reward, margin, span, d, played, budget):
+    """Max's value of a playout on the scale ``policy`` reads (module docstring): its outcome
+    ``reward`` (1, 1/2, 0) without shaping; shaped, with the winner's normalised margin
+    q = |margin| / ``span`` (score minus the threshold it was scored at, over the score range)
+    and the playout's length ``d``, not shaped while ``played`` < WARMUP x ``budget``."""
+    if not shapes(shaping):
+        return reward
+    gain = shaped_reward(shaping, state, reward, abs(margin) / span, d,
+                         played >= WARMUP * budget)
+    if raw_rewards(policy):
+        return 0.5 * (gain + 1.0)
+    return unit_mean(gain, bonus_bound(shaping.rb_k, shaping.rb_a, shaping.qb_k, shaping.qb_a))

@@ -5,17 +5,20 @@ search tree (``_descend``, ``_select``); a leaf visited before is expanded (all 
 one child, drawn uniformly, is played out (``_grow``); uniformly random playout to a terminal
 (``_playout``), rewarded against the current effective threshold (terminals reached inside the
 tree: threshold 0, and proven); a node ends the game where the instance's ``terminal`` says,
-at any depth; negamax backup (``_backup``), with reward shaping (seed 000's bonuses, an option:
-``mcts.shaping``) also of the shaped reward; MCTS-Solver with draws
-(``_prove``); then the threshold adjuster (``_adjust``). After playout t = 2^k the most visited
-root child not proven losing is the chosen move (``_chosen_move``); the run fails when it is
-outside the instance's set of optimal moves. A kernel is compiled per
-policy, adjuster, shaping, re-scoring and b, the policy's index and the adjuster's and shaping's
-hooks inlined. The tree and its views are ``mcts.search_tree``; the children's indices, with
-KL-UCB's and Thompson's shortcuts, ``mcts.child_indices``.
+at any depth; max's value of the playout (its outcome, or seed 000's shaped reward:
+``mcts.shaping``) backed up along the path by the backup rule (``mcts.backup``: negamax, a
+discount per ply or a user's rule); MCTS-Solver with draws (``_prove``); then the threshold
+adjuster (``_adjust``), and with ``config.rescore`` the exact re-scoring of the stored rewards
+(``mcts.rescoring``; an ablation, DESIGN.md §5). After playout t = 2^k the most visited root
+child not proven losing is the chosen move (``_chosen_move``); the run fails when it is
+outside the instance's set of optimal moves.
 
-With ``config.rescore`` EXACT, a threshold change re-scores the rewards stored in the tree
-exactly (``mcts.rescoring``; an ablation, DESIGN.md §5).
+Options are data: the built-in adjusters and their parameters, the restart, the freeze, the
+shaping, the re-scoring and the discount are values of ``SearchConfig`` read at run time, so a
+kernel is compiled per policy record and b (and the integer type of the tree's scores), and
+per plug-in adjuster or backup rule (docs/performance.md lists them). The tree and its views
+are ``mcts.search_tree``; the children's indices, with KL-UCB's and Thompson's shortcuts,
+``mcts.child_indices``.
 """
 
 from __future__ import annotations
@@ -30,34 +33,26 @@ from bandits.rng import randint, seed_state
 from enhancements.adjusters import next_threshold, observe_playout, reads_scores, start_adjuster
 from enhancements.thresholds import effective_threshold
 
+from .backup import Discount, back_up, reads_end
 from .child_indices import INDEX, after_backup, index_children
-from .rescoring import (
-    KEEP,
-    histogram_bytes,
-    new_histograms,
-    record_playout,
-    rescore_tree,
-    rescores,
-)
+from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
 from .search_tree import (
     BASE_EPOCH,
     CHILD_BASE,
     DRAW,
     FIRST_CHILD,
-    HALF_REWARDS,
     LOSS,
     NO_CHILD,
     PARENT_BASE,
     UNPROVEN,
     VISITS,
     WIN,
-    WINS,
     ix,
     new_tree,
     node_capacity,
     parent_count,
 )
-from .shaping import NoShaping, back_up_shaped, reward_column, shapes, start_shaping
+from .shaping import Bonuses, max_value, shapes, start_shaping
 
 # The version of the engine's random streams, stored with every result: a change that moves
 # any run's numbers (another draw, another order of draws) bumps it and regenerates
@@ -79,28 +74,30 @@ def tree_arrays(instance) -> TreeArrays:
 
 
 class SearchConfig(NamedTuple):
-    """Everything a search needs besides the tree and the policy."""
+    """Everything a search needs besides the tree and the policy. Its values are read at run
+    time, so one kernel serves them all; what selects a kernel is the policy's record, b, the
+    adjuster's record type (``Builtin`` for seed 001's, by ``enhancements.engine_adjuster``; a
+    plug-in's own) and the backup rule's record type."""
 
     # b zeros: b = len(children) is a compile-time constant, so the loops over children unroll;
     # one kernel is compiled per b
     children: tuple
     depth: int
     search_depth: int  # nodes at this depth are never expanded (depth: no limit; 1: one-ply)
-    adjuster: tuple  # its typed record (``enhancements.adjusters``): one kernel per adjuster
+    adjuster: tuple  # ``enhancements.adjusters``: a Builtin record or a plug-in's
     restart: bool  # exploration restart of seed 001, Eqs. 6-8
     freeze: int  # playouts under a threshold before it may change
     score_low: int  # bounds of every terminal score
     score_high: int
-    shaping: tuple = NoShaping()  # its typed record (``mcts.shaping``): one kernel per record
-    rescore: tuple = KEEP  # ``mcts.rescoring``: KEEP (seed 001) or EXACT; one kernel each
+    shaping: tuple = Bonuses()  # ``mcts.shaping``: seed 000's bonuses (k = 0: none)
+    rescore: bool = False  # ``mcts.rescoring``: re-score stored rewards exactly (an ablation)
+    backup: tuple = Discount()  # ``mcts.backup``: the rule (gamma = 1: seed 001's backup)
 
 
 def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
     """Bytes of working memory one run under the typed ``policy`` allocates."""
-    columns = 5 if reads_second_moment(policy) else 4 if config.restart else 3
-    per_node = 4 * columns + 1 + (12 if config.restart else 0) + (32 if caches_index(policy) else 0)
-    if shapes(config.shaping):
-        per_node += 8 * (2 if reads_second_moment(policy) else 1)
+    per_node = (4 * (3 if config.restart else 2) + 8 * (2 if reads_second_moment(policy) else 1)
+                + 1 + (12 if config.restart else 0) + (32 if caches_index(policy) else 0))
     return node_capacity(len(config.children), budget) * per_node + 8 * (
         config.score_high - config.score_low + 1  # at most a histogram of the scores
     ) + histogram_bytes(config, budget)
@@ -116,7 +113,7 @@ def _max_reward(score, theta):
     return 0.5
 
 
-@njit(inline="always")
+@njit
 def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
     """Child of an expanded ``parent``, whose children start at row ``first``, by the solver,
     then the policy (ties at random); ``values`` (float64 [2, b]) is scratch, its row INDEX
@@ -149,7 +146,7 @@ def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
     return _pick_best(values[INDEX], first, b, best, rng)
 
 
-@njit(inline="always")
+@njit
 def _pick_best(values, first, b, best, rng):
     """``first + k`` for k drawn uniformly among the children whose value is ``best`` (one draw,
     and only for a tie, so the random stream does not depend on which values were computed)."""
@@ -167,7 +164,7 @@ def _pick_best(values, first, b, best, rng):
     return first + pick
 
 
-@njit(inline="always")
+@njit
 def _expand(tree, node, n_nodes, b, epoch):
     """Add all b children of ``node`` after the ``n_nodes`` existing ones; return the new count.
     Children born after a threshold change have no earlier exploration to forget."""
@@ -178,7 +175,7 @@ def _expand(tree, node, n_nodes, b, epoch):
     return n_nodes + b
 
 
-@njit(inline="always")
+@njit
 def _playout(game, tree_node, b, rng):
     """Uniformly random moves from ``tree_node`` to a terminal (none when it is one); its
     score (int64, whatever integer type ``path_score`` has) and the moves made."""
@@ -189,22 +186,7 @@ def _playout(game, tree_node, b, rng):
     return np.int64(game.path_score[ix(tree_node)]), moves
 
 
-@njit(inline="always")
-def _backup(tree, path, depth, max_reward, second_moment):
-    """Visits +1 along the path; each move's mover adds its reward (negamax), in half points,
-    and with ``second_moment`` counts it in WINS when it is 1."""
-    half = int(2.0 * max_reward)
-    tree.stats[ix(path[0]), VISITS] += 1
-    for ply in range(1, depth + 1):
-        node = ix(path[ix(ply)])
-        mover_half = half if ply % 2 == 1 else 2 - half
-        tree.stats[node, VISITS] += 1
-        tree.stats[node, HALF_REWARDS] += mover_half
-        if second_moment:
-            tree.stats[node, WINS] += mover_half == 2
-
-
-@njit(inline="always")
+@njit
 def _prove(tree, path, depth, score, b):
     """Mark the terminal at the end of ``path`` with its true value and propagate upwards:
     a node is lost for its mover if some child is won for that child's mover, and once all
@@ -232,7 +214,7 @@ def _prove(tree, path, depth, score, b):
         tree.proven[node] = LOSS if best == WIN else WIN if best == LOSS else DRAW
 
 
-@njit(inline="always")
+@njit
 def _chosen_move(tree, b, rng):
     """The first root child proven won, if any (MCTS-Solver: Winands et al. 2008); else the
     most visited root child not proven losing (ties at random); random before expansion."""
@@ -266,7 +248,7 @@ def _proven_reward(value, depth):
     return 1.0 if (value == WIN) == (depth % 2 == 1) else 0.0
 
 
-@njit(inline="always")
+@njit
 def _settled_move(tree, b):
     """The root move once a root child is proven won (the first of them), or every root child
     is proven and just one is not lost, else -1: from then on the chosen move cannot change,
@@ -284,13 +266,13 @@ def _settled_move(tree, b):
     return settled
 
 
-@njit(inline="always")
+@njit
 def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_proven):
     """Select from the root down to a leaf of the search tree, or with ``stop_at_proven`` to
     the first proven node, keeping the path; returns the node, its depth and its place in the
     game tree."""
     b = len(config.children)
-    node, depth, tree_node = 0, 0, 0
+    node, depth, tree_node = np.int64(0), 0, np.int64(0)  # typed: one compile of _select
     while tree.stats[ix(node), FIRST_CHILD] != NO_CHILD:
         first = tree.stats[ix(node), FIRST_CHILD]
         node = _select(tree, node, first, config, epoch, rng, tables, policy, values)
@@ -302,7 +284,7 @@ def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_pro
     return node, depth, tree_node
 
 
-@njit(inline="always")
+@njit
 def _grow(tree, path, node, depth, tree_node, n_nodes, game, config, epoch, rng):
     """Expand a leaf visited before (above the search depth, not a terminal) and step to one
     of its children, drawn uniformly, where the playout starts: (node, depth, place, nodes in
@@ -319,7 +301,7 @@ def _grow(tree, path, node, depth, tree_node, n_nodes, game, config, epoch, rng)
     return node, depth, tree_node, n_nodes
 
 
-@njit(inline="always")
+@njit
 def _adjust(adjuster, state, theta, theta_eff, since_change, epoch, score, reward, freeze):
     """The adjuster observes one playout and, once the effective threshold has held ``freeze``
     playouts, sets theta; a change of the effective threshold opens a new epoch (t_c of
@@ -350,12 +332,11 @@ def search(game, config, budget, seed, tables, policy, failed, keep_roots=True):
 @njit(cache=True)
 def _workspace(config, budget, cached_index, second_moment):
     """What one run of ``budget`` playouts needs: a new tree (with KL-UCB's root cache if
-    ``cached_index``, a WINS column if ``second_moment``, a shaped-reward column with shaping),
-    the selection path, the selection scratch, the adjuster's first threshold and state, the
-    shaping's statistics, and the nodes' score histograms (None unless the config re-scores)."""
+    ``cached_index``, a column of squared rewards if ``second_moment``), the selection path,
+    the selection scratch, the adjuster's first threshold and state, the shaping's statistics,
+    and the nodes' score histograms (of one cell unless the config re-scores)."""
     capacity = node_capacity(len(config.children), budget)
-    tree = new_tree(capacity, config.restart, cached_index, second_moment,
-                    reward_column(config.shaping, capacity, second_moment))
+    tree = new_tree(capacity, config.restart, cached_index, second_moment)
     path = np.zeros(config.depth + 1, np.int64)
     adjuster = start_adjuster(config.adjuster, config.score_low, config.score_high)
     histograms = new_histograms(config.rescore, capacity, config.score_low, config.score_high)
@@ -373,15 +354,18 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
     and the shaping's ``statistics``."""
     b, adjuster = len(config.children), config.adjuster
     theta_eff = effective_threshold(theta)
-    since_change, epoch = 0, 0
-    n_nodes, record, next_record = 1, 0, 1
+    # typed, not literal, so that numba compiles each callee once (for int64), not also for
+    # the literal first value
+    since_change, epoch = np.int64(0), np.int64(0)
+    n_nodes, record, next_record = np.int64(1), 0, 1
+    span = config.score_high - config.score_low + 1
     # Below a proven node the search follows proven wins and avoids proven losses down to a
     # terminal of exactly the proven value, so its reward is known at the node: stop there
     # (same rewards and root statistics in distribution). Adjusters that read scores need the
-    # terminal's score, shaping its depth and score, and exact re-scoring every score, so for
-    # them the descent goes on.
-    stop_at_proven = (not reads_scores(adjuster) and not shapes(config.shaping)
-                      and not rescores(config.rescore))
+    # terminal's score, shaping its depth and score, a discount its depth and exact re-scoring
+    # every score, so for them the descent goes on.
+    stop_at_proven = not (reads_scores(adjuster) or shapes(config.shaping) or config.rescore
+                          or reads_end(config.backup))
     for t in range(1, budget + 1):
         node, depth, tree_node = _descend(tree, path, config, epoch, rng, tables, policy, values,
                                           stop_at_proven)
@@ -397,11 +381,12 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
             score, moves = _playout(game, tree_node, b, rng)
             scored_at = 0.0 if in_tree else theta_eff
             reward = _max_reward(score, scored_at)
-            record_playout(config.rescore, histograms, path, depth, score, in_tree)
-        _backup(tree, path, depth, reward, reads_second_moment(policy))
-        back_up_shaped(config.shaping, statistics, tree, path, depth, policy, reward,
-                       score - scored_at, config.score_high - config.score_low + 1,
-                       depth + moves, t - 1, budget)
+            if config.rescore:
+                record_playout(histograms, path, depth, score, in_tree)
+        value = max_value(config.shaping, statistics, policy, reward, score - scored_at, span,
+                          depth + moves, t - 1, budget)
+        back_up(tree, path, depth, depth + moves, value, config.backup,
+                reads_second_moment(policy))
         if not stopped and in_tree:
             _prove(tree, path, depth, score, b)
             settled = _settled_move(tree, b)
@@ -412,7 +397,8 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
         before = theta_eff
         theta, state, theta_eff, since_change, epoch = _adjust(
             adjuster, state, theta, theta_eff, since_change, epoch, score, reward, config.freeze)
-        rescore_tree(config.rescore, histograms, tree, n_nodes, b, before, theta_eff)
+        if config.rescore:
+            rescore_tree(histograms, tree, n_nodes, b, before, theta_eff)
         if t == next_record:
             failed[record] = not game.optimal[_chosen_move(tree, b, rng)]
             record += 1

@@ -20,6 +20,8 @@ UCT" baseline of the speed benchmark, so it follows the lab's fixed decisions (D
   q = |score - threshold| / (score range + 1), b(lambda) = tanh(k lambda / 2), a fixed or
   |Cov(Y^w, Y) / Var(Y)|, per-winner statistics of the earlier playouts, none in the first 5%
   of the budget; max's value (r' + 1) / 2 for UCB1, (r' + R) / (2R) clipped to [0, 1] else.
+* A discount gamma per ply (``discount``, ``mcts.backup``): the node at depth p of a playout
+  ending at depth L keeps 1/2 + gamma^(L - p) (r - 1/2) of its mover's reward r.
 * Optionally (``rescore``, an ablation of DESIGN.md §5) each node keeps the scores of the playouts
   through it, and on every threshold change its reward sum is recomputed from them at the new
   threshold; rewards of terminals reached inside the tree stay at their threshold-0 value.
@@ -469,7 +471,8 @@ class ReferenceSearch:
                  adjuster: str = "plain", policy_params: dict | None = None,
                  adjuster_params: dict | None = None, restart: bool | None = None,
                  freeze: int = 10, rescore: bool = False,
-                 rng: random.Random | int | None = None, shaping: str = "", budget: int = 1):
+                 rng: random.Random | int | None = None, shaping: str = "", budget: int = 1,
+                 discount: float = 1.0):
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r}: use one of {', '.join(POLICIES)}")
         self.branching = instance.branching
@@ -487,6 +490,7 @@ class ReferenceSearch:
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self.root = Node(0, 0, 0)
         self.shaping = Shaping(instance, shaping, policy, budget)
+        self.discount = discount
 
     def step(self) -> None:
         """One iteration: select, expand on a second visit, play out (or score a terminal at
@@ -506,7 +510,7 @@ class ReferenceSearch:
             score, length = self._playout(leaf, score)
             scored_at = self.schedule.threshold
             reward = outcome(score, scored_at)
-        self._backup(path, self.shaping.value(reward, abs(score - scored_at), length))
+        self._backup(path, self.shaping.value(reward, abs(score - scored_at), length), length)
         if self.rescore:
             self._keep_score(path, score, reward, in_tree)
         if self.schedule.record(score, reward) and self.rescore:
@@ -593,15 +597,18 @@ class ReferenceSearch:
                     break
         return outcome(score, 0)
 
-    def _backup(self, path: list[Node], reward: float) -> None:
-        """visits += 1 on the path; the reward for the mover into each non-root node, and its
-        square when the index reads the second moment (the plain-Python speed baseline, UCB1,
-        pays nothing for it)."""
+    def _backup(self, path: list[Node], reward: float, length: int) -> None:
+        """visits += 1 on the path; the reward for the mover into each non-root node,
+        discounted by the plies down to the terminal at depth ``length``, and its square when
+        the index reads the second moment (the plain-Python speed baseline, UCB1, pays nothing
+        for it)."""
         squares = "square_sum" in self.context
         path[0].visits += 1
         for node in path[1:]:
             node.visits += 1
             mover_reward = reward if node.depth % 2 else 1.0 - reward
+            if self.discount != 1.0:
+                mover_reward = 0.5 + self.discount ** (length - node.depth) * (mover_reward - 0.5)
             node.reward_sum += mover_reward
             if squares:
                 node.square_sum += mover_reward * mover_reward
@@ -651,7 +658,8 @@ def reference_run(instance: TreeInstance, budgets: Iterable[int], *, policy: str
                   adjuster: str = "plain", policy_params: dict | None = None,
                   adjuster_params: dict | None = None, restart: bool | None = None,
                   freeze: int = 10, rescore: bool = False,
-                  rng: random.Random | int | None = None, shaping: str = "") -> list[int]:
+                  rng: random.Random | int | None = None, shaping: str = "",
+                  discount: float = 1.0) -> list[int]:
     """One search of max(budgets) playouts; the move chosen right after playout t, for each t in
     ``budgets`` (in the given order). ``rng`` is a ``random.Random`` or a seed for one."""
     budgets = list(budgets)
@@ -660,7 +668,7 @@ def reference_run(instance: TreeInstance, budgets: Iterable[int], *, policy: str
     search = ReferenceSearch(instance, policy=policy, adjuster=adjuster,
                              policy_params=policy_params, adjuster_params=adjuster_params,
                              restart=restart, freeze=freeze, rescore=rescore, rng=rng,
-                             shaping=shaping, budget=max(budgets))
+                             shaping=shaping, budget=max(budgets), discount=discount)
     wanted, moves = set(budgets), {}
     for t in range(1, max(budgets) + 1):
         search.step()

@@ -11,7 +11,7 @@ from reference_mcts import reference_failure_rate
 from bandits import index_tables, make_policy
 from experiments import Curve, failure_block, failure_rate
 from experiments.failure import TREE_CACHE_BYTES, search_config, tree_instance
-from mcts.search_tree import DRAW, FIRST_CHILD, HALF_REWARDS, LOSS, VISITS, WIN
+from mcts.search_tree import DRAW, FIRST_CHILD, LOSS, REWARD_SUM, VISITS, WIN
 from mcts.synthetic import search, tree_arrays
 from trees import analyze, make_tree, node_count
 
@@ -99,14 +99,14 @@ def test_one_ply_search_is_a_bandit_on_the_exact_win_rates():
     curve = Curve("constant'(1,13)", search_depth=1, max_budget=2048)
     instance = tree_instance(curve.tree, 4, 8, 0, 0)
     exact = analyze(instance)
-    half_rewards, visits = np.zeros(4), np.zeros(4)
+    rewards, visits = np.zeros(4), np.zeros(4)
     for seed in range(40):
         _, tree = _run(curve, instance, 2048, seed)
         first = tree.stats[0, FIRST_CHILD]
         assert (tree.stats[first:first + 4, FIRST_CHILD] == -1).all()  # never expanded
-        half_rewards += tree.stats[first:first + 4, HALF_REWARDS]
+        rewards += tree.rewards[first:first + 4, REWARD_SUM]
         visits += tree.stats[first:first + 4, VISITS]
-    means = half_rewards / 2 / visits
+    means = rewards / visits
     expected = [exact.win_rate(move, 0.0) for move in range(4)]
     assert np.all(np.abs(means - expected) < 4 * 0.5 / np.sqrt(visits)), (means, expected)
 

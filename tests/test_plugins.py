@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numba
+import numpy as np
 import pytest
 
 import bandits.plugins
@@ -18,6 +19,7 @@ from experiments import failure_rate
 from experiments.cli import main
 from experiments.curve import Curve
 from experiments.failure import search_config, tree_instance
+from experiments.match import play_game
 from experiments.study import read_study
 from games.registry import get_game
 from mcts.players import parse_player
@@ -41,7 +43,7 @@ def _documented_code() -> dict[str, str]:
 def test_the_document_shows_the_example_files_as_they_are():
     documented = _documented_code()
     assert set(documented) == {"examples/my_ucb1.py", "examples/my_adjuster.py",
-                               "examples/my_tree.py"}
+                               "examples/my_tree.py", "examples/my_backup.py"}
     for path, code in documented.items():
         assert code == (ROOT / path).read_text()
         assert len(code.splitlines()) < 40
@@ -175,3 +177,28 @@ def test_player_specs_take_a_plugin_policy(examples):
         result = player.search(game, state, 100, ply)
         assert result.action in state.legal_actions() and result.visits.sum() > 0
         state.apply(result.action)
+
+
+def test_the_ucb1_copy_gives_the_built_in_numbers_under_shaping(examples):
+    """Declaring ``raw_rewards`` puts the copy on UCB1's reward scale under seed 000's
+    shaping, so its curve is the built-in's bit for bit."""
+    options = {"runs": 40, "budgets": 128, "seed": 3, "branching": 4, "depth": 4,
+               "shaping": "rb(k=8)+qb(k=2,a=online)"}
+    mine = failure_rate("random(3,2)+end(0.2)", "my_ucb1:policy", **options)
+    built_in = failure_rate("random(3,2)+end(0.2)", "ucb1", **options)
+    assert mine.failure_rate.tolist() == built_in.failure_rate.tolist()
+
+
+def test_the_ucb1_copy_plays_the_built_in_games_in_breakthrough(examples):
+    """Same seed, same Breakthrough game move for move: the copy with the qb bonus against
+    UCT, and UCT with the bonus against UCT (the copy's c defaults to the game's C, as UCT's)."""
+    game = get_game("breakthrough")
+    records = []
+    for spec in ("my_ucb1:policy+qb", "uct+qb"):
+        moves = []
+        players = (parse_player(spec, "breakthrough"), parse_player("uct", "breakthrough"))
+        assert players[0].config.policy.c == players[1].config.policy.c
+        record = play_game(game, players, 60, np.random.default_rng(7),
+                           on_move=lambda state, seat, result: moves.append(result.action))
+        records.append((record, moves))
+    assert records[0] == records[1] and len(records[0][1]) > 10

@@ -14,24 +14,14 @@ from experiments import Curve
 from experiments.cli import main
 from experiments.failure import memory_per_curve_run, search_config, tree_instance
 from experiments.study import read_study
-from mcts.rescoring import EXACT, KEEP, new_histograms, record_playout, rescore_tree, rescoring
-from mcts.search_tree import AT_VISITS, FIRST_CHILD, HALF_REWARDS, VISITS, WINS, new_tree
+from mcts.rescoring import new_histograms, record_playout, rescore_tree
+from mcts.search_tree import AT_VISITS, FIRST_CHILD, REWARD_SUM, SQUARE_SUM, VISITS, new_tree
 from mcts.synthetic import _playouts, _workspace, tree_arrays
 
 
 @njit
-def _histograms(rescore, capacity, low, high):
-    return new_histograms(rescore, capacity, low, high)
-
-
-@njit
-def _record(rescore, histograms, path, depth, score, in_tree):
-    record_playout(rescore, histograms, path, depth, score, in_tree)
-
-
-@njit
-def _rescore(rescore, histograms, tree, n_nodes, b, old, new):
-    rescore_tree(rescore, histograms, tree, n_nodes, b, old, new)
+def _record(histograms, path, depth, score, in_tree):
+    record_playout(histograms, path, depth, score, in_tree)
 
 
 def _max_reward(score, theta):
@@ -50,62 +40,59 @@ SCRIPT = [  # (threshold in force, path, score, ended on a terminal inside the t
 
 
 def _expected(playouts, theta):
-    """Each node's (half rewards, mover's rewards of 1) had every playout been scored at
+    """Each node's (reward sum, sum of squared rewards) had every playout been scored at
     ``theta``, terminals inside the tree at 0."""
-    half, wins = np.zeros(7, np.int64), np.zeros(7, np.int64)
+    sums, squares = np.zeros(7), np.zeros(7)
     for _, path, score, in_tree in playouts:
         reward = _max_reward(score, 0.0 if in_tree else theta)
         for node in path[1:]:
             mover = reward if PLY[node] % 2 == 1 else 1.0 - reward
-            half[node] += int(2 * mover)
-            wins[node] += mover == 1.0
-    return half, wins
+            sums[node] += mover
+            squares[node] += mover * mover
+    return sums, squares
 
 
 def test_a_scripted_tree_is_rescored_exactly_at_every_change():
     """Playouts backed up at the threshold then in force, as the engine does; after each
     change every node's sums equal the direct sums at the new threshold, and a node whose sum
     moved drops its cached KL-UCB root."""
-    tree = new_tree(7, False, True, True, None)
+    tree = new_tree(7, False, True, True)
     for node, first in ((0, 1), (1, 3), (3, 5)):
         tree.stats[node, FIRST_CHILD] = first
-    histograms = _histograms(EXACT, 7, -1, 3)
+    histograms = new_histograms(True, 7, -1, 3)
     path = np.zeros(4, np.int64)
     changes = [(0.0, 1.0), (1.0, 2.5), (2.5, -1.0), (-1.0, -0.5), (-0.5, 3.0)]
     for theta, script_path, score, in_tree in SCRIPT:
         if theta != changes[0][0]:
             old, new = changes.pop(0)
-            _rescore(EXACT, histograms, tree, 7, 2, old, new)
+            rescore_tree(histograms, tree, 7, 2, old, new)
         path[:len(script_path)] = script_path
-        _record(EXACT, histograms, path, len(script_path) - 1, score, in_tree)
+        _record(histograms, path, len(script_path) - 1, score, in_tree)
         reward = _max_reward(score, 0.0 if in_tree else theta)
         tree.stats[0, VISITS] += 1
         for node in script_path[1:]:
             mover = reward if PLY[node] % 2 == 1 else 1.0 - reward
             tree.stats[node, VISITS] += 1
-            tree.stats[node, HALF_REWARDS] += int(2 * mover)
-            tree.stats[node, WINS] += mover == 1.0
+            tree.rewards[node, REWARD_SUM] += mover
+            tree.rewards[node, SQUARE_SUM] += mover * mover
     assert histograms.counts[3].tolist() == [0, 1, 0, 1, 0]  # scores 0 and 2; 5 stays out
     for old, new in changes:
-        before = tree.stats[:, HALF_REWARDS].copy()
+        before = tree.rewards[:, REWARD_SUM].copy()
         tree.index_cache[:, AT_VISITS] = tree.stats[:, VISITS]
-        _rescore(EXACT, histograms, tree, 7, 2, old, new)
-        half, wins = _expected(SCRIPT, new)
-        assert tree.stats[1:, HALF_REWARDS].tolist() == half[1:].tolist(), (old, new)
-        assert tree.stats[1:, WINS].tolist() == wins[1:].tolist(), (old, new)
-        moved = tree.stats[:, HALF_REWARDS] != before
+        rescore_tree(histograms, tree, 7, 2, old, new)
+        sums, squares = _expected(SCRIPT, new)
+        assert tree.rewards[1:, REWARD_SUM].tolist() == sums[1:].tolist(), (old, new)
+        assert tree.rewards[1:, SQUARE_SUM].tolist() == squares[1:].tolist(), (old, new)
+        moved = tree.rewards[:, REWARD_SUM] != before
         assert moved.any()
         assert (tree.index_cache[moved, AT_VISITS] == -1.0).all()
         assert (tree.index_cache[~moved, AT_VISITS] >= 0.0).all()
-    assert tree.stats[5, HALF_REWARDS] == 4  # the terminal keeps its true value (a win for max)
+    assert tree.rewards[5, REWARD_SUM] == 2.0  # the terminal keeps its true value (max won)
 
 
-def test_keeping_the_rewards_allocates_and_changes_nothing():
-    tree = new_tree(7, False, False, False, None)
-    tree.stats[0, FIRST_CHILD], tree.stats[1:3, HALF_REWARDS] = 1, 5
-    assert _histograms(KEEP, 7, -1, 3) is None
-    _rescore(KEEP, None, tree, 7, 2, 0.0, 2.0)
-    assert tree.stats[1:3, HALF_REWARDS].tolist() == [5, 5]
+def test_without_rescoring_no_histogram_is_allocated():
+    histograms = new_histograms(False, 7, -1, 3)
+    assert histograms.counts.shape == (1, 1) and histograms.max_into.shape == (1,)
 
 
 def _search_with_histograms(curve, instance, seed):
@@ -162,7 +149,7 @@ def test_the_engine_tree_is_the_exact_rescoring_of_its_histograms(spec, seed):
             fixed = sum(n * _half(s, 0.0, max_moved) for n, s in below[node])
             rescored = sum(int(c) * _half(s, theta, max_moved)
                            for c, s in zip(histograms.counts[node], scores))
-            if tree.stats[node, HALF_REWARDS] != fixed + rescored:
+            if 2 * tree.rewards[node, REWARD_SUM] != fixed + rescored:
                 fits.pop()
                 break
     assert fits and 0.0 not in fits, fits
@@ -174,8 +161,8 @@ def test_the_option_reaches_the_curve_key_cli_study_and_memory(tmp_path, capsys)
     assert paper.key != exact.key
     assert paper.key == Curve("random(4,3)", adjuster="maxfreq", rescore=False).key
     instance = tree_instance("random(4,3)", 4, 8, 0, 0)
-    assert search_config(paper, instance).rescore == KEEP == rescoring(False)
-    assert search_config(exact, instance).rescore == EXACT
+    assert search_config(paper, instance).rescore is False
+    assert search_config(exact, instance).rescore is True
     config = search_config(exact, instance)
     extra = (1 + 4 * 2**14) * (4 * (config.score_high - config.score_low + 1) + 1)
     assert memory_per_curve_run(exact) - memory_per_curve_run(paper) == extra

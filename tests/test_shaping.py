@@ -16,7 +16,7 @@ from experiments.cli import main
 from experiments.failure import search_config, tree_instance
 from experiments.study import read_study
 from mcts.rewards import ONLINE
-from mcts.search_tree import HALF_REWARDS
+from mcts.search_tree import REWARD_SUM
 from mcts.shaping import Bonuses, NoShaping, max_value, parse_shaping, shaping_spec, start_shaping
 from mcts.synthetic import search, tree_arrays
 
@@ -45,8 +45,8 @@ def _feed(shaping, policy, playouts):
     state = start_shaping(shaping)
     values = np.empty(playouts.shape[0])
     for i in range(playouts.shape[0]):
-        reward, q, d, shaped = playouts[i]
-        values[i] = max_value(shaping, state, policy, reward, q, d, shaped > 0)
+        reward, q, d, shaped = playouts[i]  # q as the margin over a span of 1; shaped: played
+        values[i] = max_value(shaping, state, policy, reward, q, 1.0, d, shaped, 1)
     return values
 
 
@@ -122,10 +122,11 @@ def _z_last(a: Curve, b: Curve) -> float:
 
 def test_relative_bonus_is_zero_at_uniform_depth():
     """Every playout of random(4,3) ends at ply 8: sd_D = 0, no bonus, each shaped reward is
-    the outcome (exactly), and the curve has the plain one's law."""
+    the outcome (exactly: every sum a multiple of 1/2), and the curve has the plain one's
+    law."""
     curve = Curve("random(4,3)", "ucb1", "plain", max_budget=256, runs=3000, shaping="rb(k=8,a=1)")
-    tree = _tree_after(curve)
-    assert np.array_equal(tree.shaped[:, 0], 0.5 * tree.stats[:, HALF_REWARDS])
+    sums = 2 * _tree_after(curve).rewards[:, REWARD_SUM]
+    assert np.array_equal(sums, np.round(sums))
     assert abs(_z_last(curve, Curve("random(4,3)", "ucb1", "plain", max_budget=256,
                                     runs=3000))) < 4
 
@@ -133,8 +134,8 @@ def test_relative_bonus_is_zero_at_uniform_depth():
 def test_relative_bonus_changes_the_curve_at_variable_depth():
     curve = Curve("random(4,3)+end(0.1)", "ucb1", "plain", max_budget=256, runs=3000,
                   shaping="rb(k=8,a=1)")
-    tree = _tree_after(curve)
-    assert not np.allclose(tree.shaped[:, 0], 0.5 * tree.stats[:, HALF_REWARDS])
+    sums = 2 * _tree_after(curve).rewards[:, REWARD_SUM]
+    assert not np.allclose(sums, np.round(sums))
     plain = Curve("random(4,3)+end(0.1)", "ucb1", "plain", max_budget=256, runs=3000)
     assert abs(_z_last(plain, curve)) > 4
 

@@ -5,6 +5,7 @@ from . import (
     compare,
     failure_rate,
     games,
+    kernels,
     play,
     plot,
     registry,
@@ -14,4 +15,4 @@ from . import (
 )
 
 COMMANDS = [analyze, failure_rate, reproduce, study, compare, plot, registry, games, play,
-            tournament]
+            tournament, kernels]

@@ -1,0 +1,128 @@
+"""The backup step of the synthetic engine (DESIGN.md §3): how one playout's reward reaches the
+statistics of the nodes on its path, and the plug point for a rule of one's own.
+
+A playout ends on a terminal at depth L (``end``) with max's value v on the policy's reward
+scale (the outcome 1, 1/2 or 0, or seed 000's shaped reward: ``mcts.shaping``). The mover into
+the node at ply p (max at odd plies) receives u_p = v or 1 - v (negamax), and the backup rule
+maps it to the reward the node keeps. The built-in rule is a discount per ply (mctx's
+``children_discounts``, on a terminal reward):
+
+    r_p = 1/2 + gamma^(L - p) (u_p - 1/2),
+
+the signed reward 2 u - 1 discounted by gamma for each move between the node and the terminal,
+so a win far away is worth less than a near one and a loss far away costs less. gamma = 1
+(the default) is seed 001's search: r_p = u_p, bit for bit.
+
+Every node on the path counts one more visit and adds r_p (and r_p^2 for policies reading the
+second moment) to its sums. A rule of one's own is a NamedTuple record and a compiled
+``reward(rule, u, ply, end) -> float``, registered with :func:`register_backup`
+(docs/extending.md); the engine compiles a kernel for its record type, as for a plug-in policy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from numba import njit
+from numba.extending import overload
+
+from .search_tree import REWARD_SUM, SQUARE_SUM, VISITS, ix
+
+
+class Discount(NamedTuple):
+    """The built-in rule: gamma in (0, 1] per ply between a node and the playout's terminal
+    (1: no discount). A value read at run time: every gamma shares one kernel."""
+
+    gamma: float = 1.0
+
+
+_RULES: dict[type, object] = {}
+
+
+def register_backup(record: type, reward) -> None:
+    """Make the engine back up with ``reward(rule, u, ply, end)`` (an njit function) for rules
+    of the NamedTuple class ``record``."""
+    _RULES[record] = reward
+
+
+@dataclass(frozen=True)
+class Backup:
+    """A user's backup rule: a name, a NamedTuple ``record`` of its parameters (with defaults)
+    and its compiled ``reward(rule, u, ply, end) -> float`` (module docstring)."""
+
+    name: str
+    record: type[NamedTuple]
+    reward: object
+    description: str = ""
+
+
+def load_backup(spec: str) -> NamedTuple:
+    """The record (at its defaults) of the plug-in backup rule ``package.module:object``,
+    registered for the engine; any failure is a one-line ValueError."""
+    from bandits.plugins import compiled_record, load_object
+
+    if ":" not in spec:
+        raise ValueError(f"backup rule {spec!r} is not of the form package.module:object "
+                         "(the built-in rule is --discount; docs/extending.md)")
+    plugin = load_object(spec, "backup rule", Backup, "mcts.backup.Backup")
+    if not hasattr(plugin.reward, "py_func"):
+        raise ValueError(f"backup rule {spec}: its reward must be compiled, decorate it with "
+                         "@numba.njit (docs/extending.md)")
+    record = compiled_record(plugin.record, plugin.reward)
+    register_backup(record, plugin.reward)
+    return record()
+
+
+@njit
+def _discounted(rule, u, ply, end):
+    if rule.gamma == 1.0:
+        return u
+    return 0.5 + rule.gamma ** (end - ply) * (u - 0.5)
+
+
+register_backup(Discount, _discounted)
+
+
+def reads_end(rule) -> bool:
+    """Whether the rule needs the playout's terminal depth, so the engine may not stop at a
+    proven node (whose reward it knows, not the terminal's depth): the discount when gamma < 1,
+    a user's rule always."""
+    return type(rule) is not Discount or rule.gamma != 1.0
+
+
+@overload(reads_end, jit_options={"cache": True})
+def _reads_end(rule):
+    if rule.instance_class is Discount:
+        return lambda rule: rule.gamma != 1.0
+    return lambda rule: True
+
+
+def node_reward(rule, u, ply, end):
+    """The reward the node at ``ply`` keeps of its mover's value ``u`` for a playout ending at
+    depth ``end`` (compiled code only)."""
+    raise NotImplementedError("node_reward runs inside compiled kernels only")
+
+
+@overload(node_reward, jit_options={"cache": True})
+def _node_reward(rule, u, ply, end):
+    try:
+        reward = _RULES[rule.instance_class]
+    except KeyError:
+        raise TypeError(f"{rule.instance_class.__name__} is not a registered backup rule "
+                        "(mcts.backup.register_backup)") from None
+    return lambda rule, u, ply, end: reward(rule, u, ply, end)
+
+
+@njit
+def back_up(tree, path, depth, end, value, rule, second_moment):
+    """Visits +1 along ``path[0..depth]``; each non-root node adds the reward of its mover
+    (``node_reward`` of max's ``value``, negamax) and, with ``second_moment``, its square."""
+    tree.stats[ix(path[0]), VISITS] += 1
+    for ply in range(1, depth + 1):
+        node = ix(path[ix(ply)])
+        reward = node_reward(rule, value if ply % 2 == 1 else 1.0 - value, ply, end)
+        tree.stats[node, VISITS] += 1
+        tree.rewards[node, REWARD_SUM] += reward
+        if second_moment:
+            tree.rewards[node, SQUARE_SUM] += reward * reward

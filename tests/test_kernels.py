@@ -1,0 +1,44 @@
+"""Kernels: one per policy, b and score type, whatever the options (issue: compile once), and
+``mctslab compile``."""
+
+import numpy as np
+
+from enhancements import ADJUSTERS
+from experiments import Curve, failure_block
+from experiments.cli import main
+from experiments.failure import tree_instance
+from mcts.synthetic import run_searches
+
+OPTIONS = [{}, {"restart": True}, {"freeze": 3}, {"shaping": "rb(k=8)+qb(k=2,a=online)"},
+           {"discount": 0.8}]
+
+
+def _kernels(policy_record: str, dtype: str) -> set:
+    """The signatures of ``run_searches`` for this policy record on b = 4 trees of this score
+    type."""
+    return {signature for signature in run_searches.signatures
+            if policy_record in str(signature) and "UniTuple(int64 x 4)" in str(signature)
+            and f"array({dtype}" in str(signature)}
+
+
+def test_every_built_in_adjuster_and_option_shares_one_kernel():
+    """A run over every built-in adjuster (with their parameters, re-scoring for maxfreq) and
+    the options restart, freeze, shaping and discount compiles one kernel for the policy."""
+    tree = "random(4,2)+end(0.1)"
+    dtype = str(tree_instance(tree, 4, 4, 0, 0).path_score.dtype)
+    curves = [Curve(tree, "moss", adjuster, depth=4, max_budget=8, runs=2, **options)
+              for adjuster in ADJUSTERS for options in OPTIONS]
+    curves += [Curve(tree, "moss", "maxfreq", depth=4, max_budget=8, runs=2, rescore=True),
+               Curve(tree, "moss", "score", depth=4, max_budget=8, runs=2,
+                     adjuster_params={"s": 0.5, "interval": 3})]
+    for curve in curves:
+        assert failure_block(curve, 0, 0, 2, seed=1).shape == (2, 4)
+    assert len(_kernels("MOSS", dtype)) == 1, _kernels("MOSS", dtype)
+
+
+def test_the_compile_command_prepares_a_kernel(capsys):
+    assert main(["compile", "--policies", "egreedy", "--trees", "constant(1,3)",
+                 "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "the egreedy search kernel (b=4)" in out and "kernels on 1 processes" in out
+    assert np.isfinite(float(out.split("constant(1,3): ")[1].split(" s")[0]))
