@@ -29,6 +29,7 @@ from mcts.shaping import engine_shaping, parse_shaping
 from trees import TreeInstance, analyze, make_tree
 
 from .curve import Curve
+from .kernels import kernel_name, prepare_kernel
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -149,22 +150,13 @@ def _as_curve(tree, policy, adjuster, runs, trees, budgets, branching, depth, op
                  max_budget=max_budget, branching=branching, depth=depth, **options)
 
 
-def prepare_kernel(curve: Curve, seed: int = 0) -> float:
+def warm_up(curve: Curve, seed: int = 0) -> None:
     """Compile the search kernel ``curve`` runs, or load it from the cache, by a search of one
-    playout; the seconds it took."""
-    start = time.perf_counter()
+    playout (``experiments.kernels``)."""
     instance = tree_instance(curve.tree, curve.branching, curve.depth, seed, 0)
     run_searches(tree_arrays(instance), search_config(curve, instance), 1,
                  run_seeds(seed, 0, 0, 1), _tables(1),
                  make_policy(curve.policy, **curve.policy_params))
-    return time.perf_counter() - start
-
-
-def kernel_name(curve: Curve) -> str:
-    """What the kernel of ``curve`` is compiled for, in words."""
-    extra = f", {curve.adjuster} (a plug-in)" if ":" in curve.adjuster else ""
-    extra += f", {curve.backup}" if curve.backup else ""
-    return f"the {curve.policy} search kernel (b={curve.branching}{extra})"
 
 
 def failure_counts(curve: Curve, seed: int = 0, workers: int | None = None,
@@ -177,9 +169,9 @@ def failure_counts(curve: Curve, seed: int = 0, workers: int | None = None,
             raise ValueError(f"workers = {workers} must be at least 1")
         numba.set_num_threads(min(workers, numba.config.NUMBA_NUM_THREADS))
     if progress:
-        tqdm.write(f"preparing {kernel_name(curve)}: compiled on first use (about 10 s), "
-                   "then loaded from the cache", file=sys.stderr)
-    compile_seconds = prepare_kernel(curve, seed)
+        tqdm.write(f"preparing {kernel_name(curve)}: compiled on first use (10-15 "
+                   "CPU-seconds), then loaded from the cache", file=sys.stderr)
+    compile_seconds = prepare_kernel(curve, seed)[0]
     failures, played = np.zeros(len(curve.budgets), np.int64), 0
     start = time.perf_counter()
     blocks = [(j, r, min(CHUNK_RUNS, curve.runs - r))

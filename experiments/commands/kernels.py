@@ -1,18 +1,14 @@
 """``mctslab compile``: compile the search kernels a command will need ahead of it, spread
 over the cores, into the kernel cache (after an install, or on each worker of a cluster).
 
-A kernel is compiled per selection policy, branching factor and integer type of the trees'
-scores (and per plug-in adjuster or backup rule); every other option is a value it reads at
-run time (docs/performance.md). The default covers every built-in policy on the trees of
-``reproduce imagawa`` and the atlas (b = 4; int8 and int16 scores).
+The default covers every built-in policy on the trees of ``reproduce imagawa`` and the atlas
+(b = 4; int8 and int16 scores); ``experiments.kernels`` says what selects a kernel.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 DEFAULT_TREES = ("constant(1,5)", "pgame(127)")
 
@@ -34,51 +30,23 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def _compile(curve) -> tuple[str, float, float]:
-    """Compile (or load) one curve's kernel in this process: its name, wall and CPU seconds."""
-    from experiments.failure import kernel_name, prepare_kernel
-
-    cpu = time.process_time()
-    wall = prepare_kernel(curve)
-    return kernel_name(curve), wall, time.process_time() - cpu
-
-
 def run(args) -> int:
     from bandits import POLICIES
+    from bandits.kernel_cache import version_dir
     from experiments.curve import Curve
+    from experiments.kernels import distinct_kernels, kernel_name, prepare_kernels
 
     if args.workers < 1:
         raise ValueError(f"--workers {args.workers} must be at least 1")
-    curves = {}  # one curve per kernel
-    for policy in args.policies or list(POLICIES):
-        for adjuster in args.adjusters:
-            for b in args.branching:
-                for tree in args.trees:
-                    curve = Curve(tree, policy, adjuster, branching=b, depth=args.depth, runs=1,
-                                  max_budget=1)
-                    curves.setdefault(_kernel_key(curve), curve)
-    curves = list(curves.values())
+    curves = distinct_kernels(
+        Curve(tree, policy, adjuster, branching=b, depth=args.depth, runs=1, max_budget=1)
+        for policy in (args.policies or list(POLICIES)) for adjuster in args.adjusters
+        for b in args.branching for tree in args.trees)
     print(f"compiling {len(curves)} kernels on {args.workers} processes (cached under "
-          f"{_cache_dir()})", flush=True)
+          f"{version_dir() or 'numba default cache'})", flush=True)
     start = time.perf_counter()
-    spawn = multiprocessing.get_context("spawn")  # fresh processes: no forked numba state
-    with ProcessPoolExecutor(args.workers, mp_context=spawn) as pool:
-        for curve, (name, wall, cpu) in zip(curves, pool.map(_compile, curves)):
-            print(f"  {name} on {curve.tree}: {wall:.1f} s ({cpu:.1f} CPU-s)", flush=True)
+    for curve, wall, cpu in prepare_kernels(curves, args.workers):
+        print(f"  {kernel_name(curve)} on {curve.tree}: {wall:.1f} s ({cpu:.1f} CPU-s)",
+              flush=True)
     print(f"done in {time.perf_counter() - start:.1f} s")
     return 0
-
-
-def _kernel_key(curve) -> tuple:
-    """What selects a kernel: the policy, b, the scores' integer type and the plug-ins."""
-    from experiments.failure import tree_instance
-
-    dtype = tree_instance(curve.tree, curve.branching, curve.depth, 0, 0).path_score.dtype
-    plugin = curve.adjuster if ":" in curve.adjuster else ""
-    return curve.policy, curve.branching, str(dtype), plugin, curve.backup
-
-
-def _cache_dir() -> str:
-    from bandits.kernel_cache import version_dir
-
-    return str(version_dir() or "numba's default cache")

@@ -1,0 +1,67 @@
+"""The search kernels a set of curves needs: which they are (``kernel_key``), and compiling
+them ahead, each once, spread over processes (``prepare_kernels``), so that a command's
+workers never compile the same kernel twice at once and its progress says what it waits for.
+
+A kernel is compiled per policy, branching factor and integer type of the tree's scores, and
+per plug-in adjuster or backup rule (docs/performance.md); compiled once, it is loaded from
+numba's cache in about 0.3 s.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+
+from .curve import Curve
+
+
+def kernel_key(curve: Curve) -> tuple:
+    """What selects ``curve``'s kernel: the policy, b, the scores' integer type, and the
+    plug-in adjuster and backup rule if any."""
+    from .failure import tree_instance
+
+    dtype = tree_instance(curve.tree, curve.branching, curve.depth, 0, 0).path_score.dtype
+    plugin = curve.adjuster if ":" in curve.adjuster else ""
+    return curve.policy, curve.branching, str(dtype), plugin, curve.backup
+
+
+def kernel_name(curve: Curve) -> str:
+    """The kernel of ``curve``, in words."""
+    extra = f", {curve.adjuster}" if ":" in curve.adjuster else ""
+    extra += f", {curve.backup}" if curve.backup else ""
+    return f"the {curve.policy} search kernel (b={curve.branching}{extra})"
+
+
+def prepare_kernel(curve: Curve, seed: int = 0) -> tuple[float, float]:
+    """Compile ``curve``'s kernel, or load it from the cache, by a search of one playout;
+    the wall and CPU seconds it took."""
+    from .failure import warm_up
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    warm_up(curve, seed)
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def distinct_kernels(curves: Iterable[Curve]) -> list[Curve]:
+    """One curve per kernel among ``curves``, in their order."""
+    chosen: dict[tuple, Curve] = {}
+    for curve in curves:
+        chosen.setdefault(kernel_key(curve), curve)
+    return list(chosen.values())
+
+
+def prepare_kernels(curves: Iterable[Curve], workers: int,
+                    progress: bool = False) -> Iterator[tuple[Curve, float, float]]:
+    """Compile (or load) every kernel ``curves`` need in ``workers`` fresh processes, each
+    kernel once; yields (curve, wall seconds, CPU seconds) as each is ready."""
+    kernels = distinct_kernels(curves)
+    if progress:
+        print(f"preparing {len(kernels)} search kernel(s): compiled on first use (10-15 "
+              "CPU-seconds each), then loaded from the cache", file=sys.stderr, flush=True)
+    spawn = multiprocessing.get_context("spawn")  # fresh processes: no forked numba state
+    with ProcessPoolExecutor(max(1, min(workers, len(kernels))), mp_context=spawn) as pool:
+        for curve, (wall, cpu) in zip(kernels, pool.map(prepare_kernel, kernels)):
+            yield curve, wall, cpu
