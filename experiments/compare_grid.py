@@ -53,12 +53,27 @@ def config_label(tree: str, branching: int, depth: int) -> str:
     return f"{tree} b={branching} d={depth}"
 
 
+def cell_labels(curve: Curve) -> tuple[str, str, str]:
+    """(config, policy, adjuster) of a grid cell as the tables name them: the policy and the
+    adjuster as the grid writes them, with their non-default parameters."""
+    from bandits import get_policy
+    from enhancements import get_adjuster
+
+    policy = entry_label(curve.policy, curve.policy_params, get_policy(curve.policy).defaults)
+    rescore = {"rescore": 1} if curve.rescore else {}
+    adjuster = entry_label(curve.adjuster, {**curve.adjuster_params, **rescore},
+                           get_adjuster(curve.adjuster).defaults)
+    return config_label(curve.tree, curve.branching, curve.depth), policy, adjuster
+
+
 @dataclass(frozen=True)
 class Grid:
     """Tree specs x policies x adjusters on trees of shape (``branching``, ``depth``):
     ``trees_per_model`` instances per spec, ``runs`` runs on each (``runs * trees_per_model``
     per cell), budgets 2^0 .. ``max_budget``. ``epsilon`` is the failure rate the report asks
-    the playouts to reach; it does not change what is computed. ``block`` runs per shard."""
+    the playouts to reach and ``baseline`` the method (``policy+adjuster``, default the first)
+    every other is tested against; neither changes what is computed. ``block``: runs per
+    stored block (``experiments.compare_cells``)."""
 
     trees: tuple[str, ...]
     policies: tuple[str, ...]
@@ -73,6 +88,7 @@ class Grid:
     epsilon: float = 0.05
     block: int = _SIZES["quick"]["block"]
     name: str = "compare"
+    baseline: str | None = None
 
     def __post_init__(self) -> None:
         for key in ("trees", "policies", "adjusters"):
@@ -91,6 +107,9 @@ class Grid:
         if self.block < 1:
             raise ValueError(f"block = {self.block} runs per shard must be at least 1")
         self._check_cells()
+        if self.baseline is not None and self.baseline not in self.methods:
+            raise ValueError(f"--baseline {self.baseline} names no method of the grid: use one "
+                             f"of {', '.join(self.methods)}")
 
     def _check_cells(self) -> None:
         """Build every curve once: names, parameters and shapes are checked here, before any
@@ -139,6 +158,13 @@ class Grid:
     def study(self) -> Study:
         """The study of every cell, under the grid's seed."""
         return Study(tuple(self.curves()), self.seed, self.block, f"{self.name}-{self.scale}")
+
+    @property
+    def methods(self) -> list[str]:
+        """The grid's methods ``policy+adjuster`` in its order; the first is the default
+        baseline of the tests."""
+        return list(dict.fromkeys(f"{policy}+{adjuster}"
+                                  for _, policy, adjuster in map(cell_labels, self.curves())))
 
     @property
     def cells(self) -> int:

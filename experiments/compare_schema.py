@@ -18,7 +18,7 @@ def read_grid(path: str | Path) -> Grid:
 
 _GRID_KEYS = {"trees": list, "policies": list, "adjusters": list, "scale": str, "runs": int,
               "trees_per_model": int, "max_budget": int, "epsilon": float, "branching": int,
-              "depth": int, "block": int, "preset": str}
+              "depth": int, "block": int, "preset": str, "baseline": str}
 
 
 def grid_from_document(document: dict, path: str | Path) -> Grid:
