@@ -18,7 +18,7 @@ PLAYOUT_NS = {
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "compare", help="compare policies and adjusters over tree specs, paired by instance; "
+        "compare", help="compare policies and adjusters over tree specs on shared instances; "
         "running again into --out computes only what it lacks")
     p.add_argument("--trees", nargs="+", metavar="SPEC",
                    help="tree specs, e.g. constant(1,5) random(4,2)")
