@@ -20,6 +20,7 @@ from experiments.compare_stats import (
     failure_bits,
     failure_curves,
     instances_from_runs,
+    nested_bootstrap,
     performance_profile,
     playouts_to_epsilon,
     probability_of_improvement,
@@ -432,3 +433,17 @@ def test_holm_by_hand_and_against_statsmodels():
     assert holm(p) == pytest.approx([0.06, 0.5, 0.04, 0.06])
     p = np.random.default_rng(4).uniform(0, 0.2, 12)
     assert holm(p) == pytest.approx(multipletests(p, method="holm")[1])
+
+
+def test_the_nested_bootstrap_resamples_instances_then_runs():
+    # one instance: only its runs vary; replicate rates average the pooled rate, with the
+    # binomial spread of 40 runs (sd sqrt(0.25 x 0.75 / 40) = 0.068 at a rate of 0.25)
+    patterns, counts = np.array([[True], [False]]), np.array([10, 30])
+    replicates = nested_bootstrap([(patterns, counts)], 4000, np.random.default_rng(5))
+    assert replicates.mean() == pytest.approx(0.25, abs=0.005)
+    assert replicates.std() == pytest.approx(math.sqrt(0.25 * 0.75 / 40), rel=0.05)
+    # two instances failing always and never: the instance draw dominates (0, 1/2 or 1)
+    strata = [(np.array([[True]]), np.array([20])), (np.array([[False]]), np.array([20]))]
+    replicates = nested_bootstrap(strata, 4000, np.random.default_rng(5))
+    assert set(np.unique(replicates)) == {0.0, 0.5, 1.0}
+    assert np.mean(replicates == 0.5) == pytest.approx(0.5, abs=0.03)
