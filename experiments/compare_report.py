@@ -1,10 +1,12 @@
-"""The report of a comparison (issue 29): figures, CSV tables, ``report.md`` and a
+"""The report of a comparison (issues 29, 36): figures, CSV tables, ``report.md`` and a
 self-contained ``report.html`` (figures embedded as base64 PNG, no external asset).
 
 The report is a list of blocks, rendered once as Markdown and once as HTML, so that both say
-the same. The tables are those of ``plots.compare`` plus ``tests`` (config, budget, method_a,
-method_b, n_instances, statistic, p_value, p_holm, reject): paired tests per budget, Holm's
-correction across budgets and method pairs.
+the same. The tables are those of ``plots.compare`` plus the tests of
+``experiments.compare_tests`` (``budget_tests``: CMH per budget; ``curve_tests``: permutation
+tests of the runs' areas) and ``cell_areas`` (mean run area with its nested bootstrap
+interval). The report names each test, its unit, its family and its correction, and defines
+every metric and which direction is better.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ SETTINGS = {
     "trees_per_model": "tree instances per configuration",
     "max_budget": "largest budget (playouts)",
     "epsilon": "epsilon (target failure rate)",
+    "baseline": "baseline of the tests (every other method is tested against it)",
     "seed": "seed",
     "stream_version": "random stream version",
 }
@@ -74,8 +77,8 @@ def _to_epsilon_table(to_epsilon: pd.DataFrame) -> pd.DataFrame:
         "epsilon": to_epsilon["epsilon"].map(_number),
         "playouts": [_playouts(p) if r else "not reached"
                      for p, r in zip(to_epsilon["playouts"], to_epsilon["reached"])],
-        "95% interval": [_interval(lo, hi, _playouts)
-                         for lo, hi in zip(to_epsilon["low"], to_epsilon["high"])],
+        "95% interval (nested bootstrap)": [
+            _interval(lo, hi, _playouts) for lo, hi in zip(to_epsilon["low"], to_epsilon["high"])],
     })
 
 
@@ -88,20 +91,103 @@ def _aggregates_table(aggregates: pd.DataFrame) -> pd.DataFrame:
     })
 
 
-def _tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
+def _p(value) -> str:
+    if math.isnan(value):
+        return "no test"
+    return "< 1e-15" if value < 1e-15 else f"{value:.3g}"
+
+
+METHOD_TEXT = [
+    ("The unit of every test and interval is the run: one search on one tree instance, "
+    "recording at every budget 2^k whether its chosen root move is a wrong one. Runs are "
+    "independent given their tree instance; the instances of a tree configuration are shared "
+    "by every method, so runs are nested in instances and every test is stratified by "
+    "instance."),
+    ("Failure rate at a budget: the share of runs whose chosen move is not optimal. Lower is "
+    "better."),
+    ("Playouts to epsilon: the smallest budget from which the pooled failure rate stays at or "
+    "below epsilon at every larger budget; 'not reached' when it is above epsilon at the "
+    "largest budget. Lower is better."),
+    ("Normalised area: the area under a failure curve drawn against log2(playouts), divided by "
+    "the log2 range of the budgets, so it lies in [0, 1]; for one run it is the share of the "
+    "log2 budget range over which the run chose a wrong move, and a cell's area is the mean "
+    "over its runs. Lower is better."),
+    ("Intervals (95%) of the playouts to epsilon and of the normalised area: percentile "
+    "bootstrap, two-stage: the instances resampled with replacement, then the runs within "
+    "each drawn instance resampled with replacement (2,000 replicates). The failure curves' "
+    "bands are Wilson 95% intervals of the pooled runs. The aggregates, the probability of "
+    "improvement and the profiles treat each (configuration, instance) as one score."),
+]
+
+
+def _budget_tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
     if tests is None or tests.empty:
-        text = ("No paired test was made: the tests table is empty (e.g. a single tree "
-                "instance per configuration).")
-        return [("p", text)]
-    rejected = tests[tests["reject"].astype(bool)]
-    text = (f"{len(rejected)} of {len(tests)} paired tests on instance-level failure rates "
-            "reject equality after Holm's correction across budgets and method pairs.")
-    if rejected.empty:
-        return [("p", text)]
-    shown = rejected.drop(columns="reject").copy()
-    for column in ("statistic", "p_value", "p_holm"):
+        return [("p", ("No test per budget was made: the table is empty (a grid of one "
+                 "method, or no run stored)."))]
+    baseline = tests["baseline"].iloc[0]
+    done = tests.dropna(subset="p_value")
+    rejected = done[done["reject"].astype(bool)]
+    blocks = [("p", (f"Test: {tests['test'].iloc[0]} (Mantel & Haenszel 1959), on the 2 x 2 "
+               "tables (method, baseline) x (failed, not failed), one per tree instance both "
+               "searched; unit: the run. Family: every method against the baseline "
+               f"{baseline} on one tree configuration at one budget; Holm's correction within "
+               "the family, alpha = 0.05. An instance where both fail none or all of their "
+               "runs carries no information and is left out.")),
+              ("p", (f"{len(rejected)} of {len(done)} tests reject equal failure rates after "
+                 f"Holm's correction; {len(tests) - len(done)} budgets had no test (both "
+                 "methods failed none or all of their runs on every instance). Every test is "
+                 "in budget_tests.csv."))]
+    rows = []
+    for (config, method), group in tests.groupby(["config", "method"], sort=False):
+        reject = group["reject"].astype(bool)
+        better = group[reject & (group["rate"] < group["baseline_rate"])]["budget"]
+        worse = group[reject & (group["rate"] > group["baseline_rate"])]["budget"]
+        untested = group[group["p_value"].isna()]["budget"]
+        rows.append((config, method, _budgets(better), _budgets(worse), _budgets(untested)))
+    table = pd.DataFrame(rows, columns=["config", "method",
+                                        f"fails less than {baseline} at",
+                                        f"fails more than {baseline} at",
+                                        "no test at (both fail none or all)"])
+    return blocks + [("table", table)]
+
+
+def _budgets(values) -> str:
+    return ", ".join(f"{int(v):,}" for v in values) or "-"
+
+
+def _curve_tests_blocks(tests: pd.DataFrame | None,
+                        cell_areas: pd.DataFrame | None) -> list[tuple]:
+    if tests is None or tests.empty:
+        return [("p", "No test of whole curves was made: the table is empty.")]
+    baseline = tests["baseline"].iloc[0]
+    counts = sorted(set(tests["permutations"][tests["p_value"].notna()]))
+    exact = tests["exact"].astype(bool)
+    how = ("every relabelling enumerated" if exact.all() else
+           f"{', '.join(map(str, counts))} random relabellings (seeded), p = (1 + extreme) / "
+           "(1 + relabellings)" if not exact.any() else
+           "every relabelling enumerated where they were few, else random relabellings")
+    blocks = [("p", (f"Test: a stratified permutation test of the normalised area of each run "
+               f"({tests['test'].iloc[0]}); the method labels of a method's and the "
+               f"baseline's runs are permuted within each tree instance ({how}); two-sided, "
+               "on the difference of the mean areas; unit: the run. Family: every method "
+               f"against the baseline {baseline} on one tree configuration; Holm's correction "
+               "within the family, alpha = 0.05."))]
+    shown = tests.copy()
+    if cell_areas is not None and not cell_areas.empty:
+        intervals = {f"{r.policy}+{r.adjuster}@{r.config}": _interval(r.low, r.high)
+                     for r in cell_areas.itertuples()}
+        shown["area 95% interval"] = [intervals.get(f"{m}@{c}", "")
+                                      for m, c in zip(shown["method"], shown["config"])]
+    columns = {"config": "config", "method": "method", "area": "area",
+               "area 95% interval": "area 95% interval", "baseline_area": "baseline area",
+               "p_value": "p", "p_holm": "p (Holm)", "reject": "reject",
+               "permutations": "relabellings"}
+    shown = shown[[c for c in columns if c in shown.columns]].rename(columns=columns)
+    for column in ("area", "baseline area"):
         shown[column] = shown[column].map(_number)
-    return [("p", text), ("table", shown)]
+    for column in ("p", "p (Holm)"):
+        shown[column] = shown[column].map(_p)
+    return blocks + [("table", shown)]
 
 
 def _figure(folder: Path, name: str, table: pd.DataFrame | None, draw, caption: str):
@@ -119,6 +205,7 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict) -> li
     command = settings.get("command")
     blocks = [("h1", "Comparison of policies and adjusters"),
               ("h2", "Configuration"), ("list", _settings(settings, get("curves"))),
+              ("h2", "What is measured and how it is tested"), ("list", METHOD_TEXT),
               ("h2", "How to rerun it")]
     if command:
         blocks += [("p", "To rerun it:"), ("code", command)]
@@ -143,7 +230,10 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict) -> li
     blocks += _figure(folder, "aggregates", aggregates, lambda t: aggregate_intervals(t).figure,
                       "Mean and IQM of the normalised area under the failure curve")
 
-    blocks += [("h2", "Paired tests, Holm-corrected"), *_tests_blocks(get("tests"))]
+    blocks += [("h2", "Tests at each budget (unit: the run)"),
+               *_budget_tests_blocks(get("budget_tests")),
+               ("h2", "Tests of whole curves (unit: the run)"),
+               *_curve_tests_blocks(get("curve_tests"), get("cell_areas"))]
     blocks += [("h2", "Failure curves"),
                *_figure(folder, "failure_curves", get("curves"),
                         lambda t: failure_panels(t)[0].figure,
@@ -225,9 +315,9 @@ def write_report(folder: str | Path, tables: dict[str, pd.DataFrame],
     """Write the comparison's figures (PNG), its tables (CSV, one per entry of ``tables``),
     ``report.md`` and ``report.html`` into ``folder``; returns the two reports' paths.
 
-    ``tables`` holds any of curves, to_epsilon, improvement, profile, aggregates and tests (a
-    missing or empty one is stated in the report); ``settings`` any of the keys of SETTINGS and
-    ``command``, the command line that reruns the comparison.
+    ``tables`` holds any of curves, to_epsilon, improvement, profile, aggregates, budget_tests,
+    curve_tests and cell_areas (a missing or empty one is stated in the report); ``settings``
+    any of the keys of SETTINGS and ``command``, the command line that reruns the comparison.
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

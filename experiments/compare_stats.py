@@ -1,16 +1,21 @@
-"""Statistics of a policy comparison (issue 29): failure curves with Wilson intervals, the
-playouts needed to reach a failure rate, the area under the curve, paired tests with Holm's
-correction, and rliable-style aggregates across tree configurations (Agarwal et al. 2021,
-"Deep RL at the edge of the statistical precipice").
+"""Estimates of a policy comparison (issues 29, 36): failure curves with Wilson intervals, the
+playouts needed to reach a failure rate and the area under the failure curve with intervals
+from a bootstrap that respects the nesting of runs in instances, and rliable-style aggregates
+across tree configurations (Agarwal et al. 2021, "Deep RL at the edge of the statistical
+precipice"). The hypothesis tests, whose unit is the run, are in ``experiments.compare_tests``.
 
-Input: ``instances``, one row per (config, policy, adjuster, tree_index, budget) with
-``runs`` and ``failures`` (the runs that chose a wrong root move at that budget). A cell is
-(config, policy, adjuster); a method is ``f"{policy}+{adjuster}"``. Under one config, a
-``tree_index`` is the same tree for every method, so comparisons are paired by instance.
+Input: ``runs``, one row per run (RUN_COLUMNS: its cell, tree instance, run index and which
+budgets it failed at), or ``instances``, one row per (config, policy, adjuster, tree_index,
+budget) with ``runs`` and ``failures`` (the runs that chose a wrong root move at that budget).
+A cell is (config, policy, adjuster); a method is ``f"{policy}+{adjuster}"``. Under one config,
+a ``tree_index`` is the same tree for every method.
 
-Bootstraps (and random sign flips) are seeded per cell, method or pair with
-``np.random.default_rng(seed)``, so an interval does not depend on which other cells the table
-holds.
+Metrics, lower is better for each: the failure rate at a budget; the playouts to reach epsilon
+(the first budget from which the failure rate stays <= epsilon); the normalised area (the
+area under a failure curve over log2 budget divided by the log2 range, in [0, 1]).
+
+Bootstraps are seeded per cell, method or pair with ``np.random.default_rng(seed)``, so an
+interval does not depend on which other cells the table holds.
 """
 
 from __future__ import annotations
@@ -20,11 +25,12 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 from scipy import integrate, stats
-from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
 CELL = ["config", "policy", "adjuster"]
 INSTANCE_COLUMNS = [*CELL, "tree_index", "budget", "runs", "failures"]
+# one row per run: bit k of failed_bits is its failure at budget 2^k, k = 0 .. log2(max_budget)
+RUN_COLUMNS = [*CELL, "tree_index", "run", "max_budget", "failed_bits"]
 AREA_COLUMNS = [*CELL, "tree_index", "area"]
 
 
@@ -84,45 +90,176 @@ def playouts_to_epsilon(budgets, rates, epsilon: float) -> float:
     return float(playouts) if np.isfinite(playouts) else np.nan
 
 
-def _cell_matrix(cell: pd.DataFrame, column: str) -> np.ndarray:
-    """[instances, budgets] values of ``column`` of one cell; every instance has every budget."""
-    matrix = cell.pivot(index="tree_index", columns="budget", values=column)
-    if matrix.isna().any().any():
-        raise ValueError("the instances of a cell do not all have the same budgets")
-    return matrix.to_numpy()
+def run_failures(bits, max_budget: int) -> np.ndarray:
+    """bool [runs, budgets]: bit k of a run's ``failed_bits`` is its failure at 2^k playouts,
+    k = 0 .. log2(max_budget)."""
+    ks = np.arange(int(max_budget).bit_length(), dtype=np.int64)
+    return ((np.asarray(bits, dtype=np.int64)[:, None] >> ks) & 1).astype(bool)
 
 
-def budget_to_epsilon(instances: pd.DataFrame, epsilon: float = 0.05, n_boot: int = 2000,
+def failure_bits(failed: np.ndarray) -> np.ndarray:
+    """int64 [runs] from bool [runs, budgets]: the inverse of ``run_failures``."""
+    failed = np.asarray(failed, dtype=bool)
+    return (failed.astype(np.int64) << np.arange(failed.shape[1], dtype=np.int64)).sum(axis=1)
+
+
+def instances_from_runs(runs: pd.DataFrame) -> pd.DataFrame:
+    """The per-instance table (INSTANCE_COLUMNS: failures and runs per budget) of a per-run
+    table (RUN_COLUMNS)."""
+    _check_columns(runs, RUN_COLUMNS)
+    parts = []
+    for max_budget, group in runs.groupby("max_budget", sort=False):
+        failed = run_failures(group["failed_bits"], max_budget)
+        budgets = 2 ** np.arange(failed.shape[1])
+        counts = pd.DataFrame(failed.astype(np.int64), columns=budgets, index=group.index)
+        counts["runs"] = 1
+        keys = [group[c] for c in (*CELL, "tree_index")]
+        summed = counts.groupby(keys, sort=False).sum()
+        long = summed.drop(columns="runs").rename_axis(columns="budget").stack()
+        parts.append(long.rename("failures").reset_index().merge(
+            summed["runs"].reset_index(), on=[*CELL, "tree_index"]))
+    if not parts:
+        return pd.DataFrame({c: pd.Series(dtype="object" if c in CELL else "int64")
+                             for c in INSTANCE_COLUMNS})
+    table = pd.concat(parts, ignore_index=True)[INSTANCE_COLUMNS]
+    return table.astype({c: "int64" for c in ("tree_index", "budget", "runs", "failures")})
+
+
+def _cell_runs(runs: pd.DataFrame):
+    """(cell key, budgets float [B], [per instance: (patterns bool [P, B], counts [P])]) per
+    cell: each instance's runs grouped by their failure pattern."""
+    for key, cell in runs.groupby(CELL, sort=True):
+        max_budgets = cell["max_budget"].unique()
+        if len(max_budgets) != 1:
+            raise ValueError(f"the runs of {'+'.join(key)} do not all have the same budgets")
+        budgets = 2.0 ** np.arange(int(max_budgets[0]).bit_length())
+        pairs, counts = np.unique(cell[["tree_index", "failed_bits"]].to_numpy(np.int64),
+                                  axis=0, return_counts=True)
+        _, starts = np.unique(pairs[:, 0], return_index=True)
+        strata = [(run_failures(bits, max_budgets[0]), n) for bits, n in
+                  zip(np.split(pairs[:, 1], starts[1:]), np.split(counts, starts[1:]))]
+        yield key, budgets, strata
+
+
+def nested_bootstrap(strata, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """float [n_boot, B] pooled failure rates of two-stage bootstrap replicates: the instances
+    drawn with replacement, then, within each drawn instance, its runs drawn with replacement
+    (a multinomial over its failure patterns), so both levels of the nesting vary (Davison &
+    Hinkley 1997, Sect. 3.8). ``strata``: per instance (patterns bool [P, B], counts [P]).
+    An instance drawn c times contributes c independent resamples of its runs: one multinomial
+    of c x (its runs) draws."""
+    picks = rng.integers(0, len(strata), size=(n_boot, len(strata)))
+    failures, runs = 0.0, 0.0
+    for j, (patterns, counts) in enumerate(strata):
+        drawn = (picks == j).sum(axis=1)  # [n_boot] times instance j is drawn
+        total = counts.sum()
+        draws = _multinomial(rng, drawn * total, counts / total)
+        failures = failures + draws @ patterns.astype(float)
+        runs = runs + drawn * total
+    return failures / runs[:, None]
+
+
+def _multinomial(rng: np.random.Generator, trials: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """float [len(trials), len(p)] multinomial draws, one category at a time: x_k ~
+    Binomial(trials left, p_k / (1 - p_1 - ... - p_{k-1})), vectorised over the rows (8x
+    faster here than ``Generator.multinomial`` with an array of trials)."""
+    draws = np.zeros((len(trials), len(p)))
+    left, mass = trials.astype(np.int64), 1.0
+    for k, share in enumerate(p[:-1]):
+        draws[:, k] = rng.binomial(left, min(1.0, share / mass) if mass > 0 else 0.0)
+        left = left - draws[:, k].astype(np.int64)
+        mass -= share
+    draws[:, -1] = left
+    return draws
+
+
+def _estimates(runs: pd.DataFrame, n_boot: int, seed: int):
+    """Per cell: key, budgets, pooled failure rates [B], runs and ``nested_bootstrap``
+    replicates [n_boot, B] seeded by ``seed``."""
+    for key, budgets, strata in _cell_runs(runs):
+        n = sum(counts.sum() for _, counts in strata)
+        pooled = sum(counts @ patterns for patterns, counts in strata) / n
+        yield key, budgets, pooled, n, nested_bootstrap(strata, n_boot,
+                                                        np.random.default_rng(seed))
+
+
+def budget_to_epsilon(runs: pd.DataFrame, epsilon: float = 0.05, n_boot: int = 2000,
                       seed: int = 0, alpha: float = 0.05) -> pd.DataFrame:
-    """Playouts to reach epsilon on each cell's pooled curve, with a bootstrap interval.
+    """Playouts to reach epsilon on each cell's pooled curve, with a nested bootstrap interval.
 
-    Point estimate: ``playouts_to_epsilon`` on sum(failures) / sum(runs) per budget. Interval:
-    percentile bootstrap (Efron & Tibshirani 1993, Ch. 13) over n_boot replicates, resampling
-    the cell's instances with replacement and pooling again; a replicate that never reaches
-    epsilon counts as +inf, so ``high`` (or even ``low``) may be inf: not reached. Quantiles
-    are rounded outwards to a replicate's value (a budget or inf). A cell with one instance
-    draws failures ~ Binomial(runs, pooled rate) at each budget independently: an approximation
-    that ignores that the same runs give the whole curve, so its interval is only indicative.
-    Columns: config, policy, adjuster, epsilon, playouts, low, high, reached.
+    Point estimate: ``playouts_to_epsilon`` on the failure rate over all the cell's runs per
+    budget. Interval: percentile bootstrap over ``n_boot`` replicates of ``nested_bootstrap``
+    (instances, then runs within them), seeded per cell by ``seed``; a replicate that never
+    reaches epsilon counts as +inf, so ``high`` (or even ``low``) may be inf: not reached.
+    Quantiles are rounded outwards to a replicate's value (a budget or inf).
+    Input: the per-run table (RUN_COLUMNS). Columns: config, policy, adjuster, epsilon,
+    playouts, low, high, reached.
     """
     _check_epsilon(epsilon)
-    _check_columns(instances, INSTANCE_COLUMNS)
+    _check_columns(runs, RUN_COLUMNS)
+    return _to_epsilon_table(_estimates(runs, n_boot, seed), epsilon, alpha)
+
+
+def _to_epsilon_table(estimates, epsilon: float, alpha: float) -> pd.DataFrame:
     rows = []
-    for key, cell in instances.groupby(CELL, sort=True):
-        budgets = np.sort(cell["budget"].unique()).astype(float)
-        failures, runs = _cell_matrix(cell, "failures"), _cell_matrix(cell, "runs")
-        pooled = failures.sum(axis=0) / runs.sum(axis=0)
-        rng = np.random.default_rng(seed)
-        if len(failures) > 1:
-            picks = rng.integers(0, len(failures), size=(n_boot, len(failures)))
-            replicates = failures[picks].sum(axis=1) / runs[picks].sum(axis=1)
-        else:
-            replicates = rng.binomial(runs[0], pooled, size=(n_boot, len(budgets))) / runs[0]
+    for key, budgets, pooled, _, replicates in estimates:
         boot = _playouts_rows(budgets, replicates, epsilon)
         playouts = playouts_to_epsilon(budgets, pooled, epsilon)
         rows.append((*key, epsilon, playouts, np.quantile(boot, alpha / 2, method="lower"),
                      np.quantile(boot, 1 - alpha / 2, method="higher"), not np.isnan(playouts)))
     return pd.DataFrame(rows, columns=[*CELL, "epsilon", "playouts", "low", "high", "reached"])
+
+
+def area_intervals(runs: pd.DataFrame, n_boot: int = 2000, seed: int = 0,
+                   alpha: float = 0.05) -> pd.DataFrame:
+    """Each cell's mean normalised area over its runs (``failure_area`` of a run's 0/1 curve;
+    the mean equals the area of the cell's pooled curve), with a percentile interval from
+    ``nested_bootstrap`` (instances, then runs within them). Lower is better.
+    Columns: config, policy, adjuster, runs, area, low, high."""
+    _check_columns(runs, RUN_COLUMNS)
+    return _area_table(_estimates(runs, n_boot, seed), alpha)
+
+
+def _area_table(estimates, alpha: float) -> pd.DataFrame:
+    rows = []
+    for key, budgets, pooled, n, replicates in estimates:
+        boot = _area_rows(budgets, replicates)
+        rows.append((*key, int(n), float(_area_rows(budgets, pooled)),
+                     np.quantile(boot, alpha / 2), np.quantile(boot, 1 - alpha / 2)))
+    return pd.DataFrame(rows, columns=[*CELL, "runs", "area", "low", "high"])
+
+
+def nested_intervals(runs: pd.DataFrame, epsilon: float = 0.05, n_boot: int = 2000,
+                     seed: int = 0, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(``budget_to_epsilon``, ``area_intervals``) from one set of bootstrap replicates."""
+    _check_epsilon(epsilon)
+    _check_columns(runs, RUN_COLUMNS)
+    estimates = list(_estimates(runs, n_boot, seed))
+    return _to_epsilon_table(estimates, epsilon, alpha), _area_table(estimates, alpha)
+
+
+def run_areas(runs: pd.DataFrame) -> pd.DataFrame:
+    """The normalised area (``failure_area``) of every run's own 0/1 failure curve: in [0, 1],
+    the share of log2 budgets over which the run chose a wrong move; lower is better.
+    Columns: config, policy, adjuster, tree_index, run, area."""
+    _check_columns(runs, RUN_COLUMNS)
+    parts = []
+    for max_budget, group in runs.groupby("max_budget", sort=False):
+        failed = run_failures(group["failed_bits"], max_budget)
+        budgets = 2.0 ** np.arange(failed.shape[1])
+        parts.append(group[[*CELL, "tree_index", "run"]].assign(
+            area=_area_rows(budgets, failed.astype(float))))
+    if not parts:
+        return pd.DataFrame(columns=[*CELL, "tree_index", "run", "area"])
+    return pd.concat(parts).sort_index()
+
+
+def _area_rows(budgets: np.ndarray, rates: np.ndarray) -> np.ndarray:
+    """``failure_area`` of every row of rates [..., B]."""
+    if len(budgets) == 1:
+        return rates[..., 0]
+    x = np.log2(budgets)
+    return integrate.trapezoid(rates, x, axis=-1) / (x[-1] - x[0])
 
 
 def failure_area(budgets, rates) -> float:
@@ -159,60 +296,6 @@ def cell_areas(instances: pd.DataFrame) -> pd.DataFrame:
     instances' areas when every instance has the same runs. Columns: config, policy, adjuster,
     area."""
     return _areas_of_curves(failure_curves(instances), CELL, "failure_rate")
-
-
-def _signed_rank_tests(differences: np.ndarray, n_flips: int,
-                       seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """[pairs] R+ and two-sided sign-flip p-values of differences [pairs, instances]."""
-    ranks = stats.rankdata(np.abs(differences), axis=-1)
-
-    def positive_rank_sum(flipped, axis):
-        return np.sum(ranks * ((flipped > 0) + 0.5 * (flipped == 0)), axis=axis)
-
-    test = stats.permutation_test((differences,), positive_rank_sum, vectorized=True,
-                                  permutation_type="samples", n_resamples=n_flips, axis=-1,
-                                  batch=max(1, 2**20 // differences.size),
-                                  rng=np.random.default_rng(seed))
-    return test.statistic, test.pvalue
-
-
-def paired_tests(instances: pd.DataFrame, alpha: float = 0.05, n_flips: int = 9999,
-                 seed: int = 0) -> pd.DataFrame:
-    """Wilcoxon signed-rank tests of every pair of methods at every budget, Holm-corrected.
-
-    Per config, budget and pair (method_a < method_b by name), d_j = rate_a(j) - rate_b(j) over
-    the n instances j that every method of the config searched (rate = failures / runs).
-    Statistic (Wilcoxon 1945, zeros split as zero_method="zsplit"): R+ = sum_j rank|d_j|
-    ([d_j > 0] + [d_j = 0] / 2), above n(n+1)/4 when method_a fails more. Two-sided p-value
-    from the sign-flip distribution of R+ with the ranks held fixed
-    (``scipy.stats.permutation_test``): exact over all 2^n flips when 2^n <= n_flips, the
-    p-value ``scipy.stats.wilcoxon`` gives for up to 13 pairs with ties or zeros (which it
-    computes a pair at a time, 0.1 s each), else n_flips random flips from ``seed``.
-    All d_j = 0 gives p = 1, kept in the family; fewer than 2 instances: statistic and p NaN,
-    left out of the family (p_holm NaN, reject False). Holm (1979) within each config, across
-    budgets and pairs (``multipletests``): p_(i) -> max_{k<=i} min(1, (m - k + 1) p_(k)),
-    reject p_holm <= alpha. Columns: config, budget, method_a, method_b, n_instances,
-    statistic, p_value, p_holm, reject.
-    """
-    _check_columns(instances, INSTANCE_COLUMNS)
-    rates = _with_method(instances).assign(rate=instances["failures"] / instances["runs"])
-    rows = []
-    for (config, budget), group in rates.groupby(["config", "budget"], sort=True):
-        table = group.pivot(index="tree_index", columns="method", values="rate").dropna()
-        pairs = list(combinations(sorted(table.columns), 2))
-        statistics = p_values = np.full(len(pairs), np.nan)
-        if len(table) >= 2 and pairs:
-            differences = np.array([table[a] - table[b] for a, b in pairs])
-            statistics, p_values = _signed_rank_tests(differences, n_flips, seed)
-        rows += [(config, budget, a, b, len(table), statistic, p_value)
-                 for (a, b), statistic, p_value in zip(pairs, statistics, p_values)]
-    tests = pd.DataFrame(rows, columns=["config", "budget", "method_a", "method_b",
-                                        "n_instances", "statistic", "p_value"])
-    tests["p_holm"], tests["reject"] = np.nan, False
-    for _, family in tests.dropna(subset="p_value").groupby("config"):
-        reject, p_holm, _, _ = multipletests(family["p_value"], alpha=alpha, method="holm")
-        tests.loc[family.index, "p_holm"], tests.loc[family.index, "reject"] = p_holm, reject
-    return tests
 
 
 def _stratified_bootstrap(strata: list[np.ndarray], statistic, n_boot: int, seed: int,
@@ -317,17 +400,26 @@ def performance_profile(areas: pd.DataFrame, taus=None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["method", "tau", "fraction"])
 
 
-def comparison_tables(instances: pd.DataFrame, epsilon: float = 0.05, n_boot: int = 2000,
-                      seed: int = 0) -> dict[str, pd.DataFrame]:
+def comparison_tables(runs: pd.DataFrame, epsilon: float = 0.05, baseline: str | None = None,
+                      n_boot: int = 2000, n_permutations: int = 9999, seed: int = 0,
+                      alpha: float = 0.05) -> dict[str, pd.DataFrame]:
     """Every table of a comparison (what ``experiments.compare_report.write_report`` reads)
-    from its per-instance table: instances, curves, to_epsilon, tests, areas, aggregates,
-    improvement and profile."""
+    from its per-run table (RUN_COLUMNS): instances, curves, to_epsilon, budget_tests,
+    curve_tests (``experiments.compare_tests``, each method against ``baseline``, default the
+    first method listed), cell_areas, areas (per instance), aggregates, improvement and
+    profile."""
+    from .compare_tests import budget_tests, curve_tests
+
+    instances = instances_from_runs(runs)
     instance_areas = areas(instances)
+    to_epsilon, cell_area = nested_intervals(runs, epsilon, n_boot, seed, alpha)
     return {
         "instances": instances,
         "curves": failure_curves(instances),
-        "to_epsilon": budget_to_epsilon(instances, epsilon, n_boot, seed),
-        "tests": paired_tests(instances, seed=seed),
+        "to_epsilon": to_epsilon,
+        "budget_tests": budget_tests(instances, baseline, alpha),
+        "curve_tests": curve_tests(run_areas(runs), baseline, alpha, n_permutations, seed),
+        "cell_areas": cell_area,
         "areas": instance_areas,
         "aggregates": aggregate_intervals(instance_areas, n_boot, seed),
         "improvement": probability_of_improvement(instance_areas, n_boot, seed),

@@ -1,10 +1,10 @@
-"""The comparison grid (issue 29): its study, its per-instance table, pairing by instance, the
-same numbers on one worker and on a Dask cluster, resuming, the atlas preset, the study-file
-kind and the command's one-line refusals. Few policies and small budgets: the engine compiles
-one kernel per policy x adjuster (about 20 s each from a cold cache)."""
+"""The comparison grid (issues 29, 36): its cells, its per-instance table, pairing by instance,
+the same numbers on one worker and on a Dask cluster, resuming and growing, the atlas preset,
+the study-file kind and the command's one-line refusals. Few policies and small budgets: the
+engine compiles one kernel per policy x adjuster (about 20 s each from a cold cache)."""
 
 import json
-import os
+import shutil
 
 import numpy as np
 import pandas as pd
@@ -24,9 +24,10 @@ from experiments.compare import (
     preset_lists,
     read_grid,
     run_compare,
+    run_table,
 )
+from experiments.compare_cells import CELL_FOLDER
 from experiments.study import read_study
-from experiments.study_store import SHARD_FOLDER
 
 TREES = ("constant(1,2)", "random(4,1)")
 SMALL = {"branching": 4, "depth": 4, "runs": 6, "trees_per_model": 3, "max_budget": 32,
@@ -65,9 +66,11 @@ def test_a_small_grid_runs_into_a_tidy_instance_table(stored):
 def test_the_report_is_written_beside_the_results(stored):
     folder, _ = stored
     text = (folder / "report.md").read_text()
-    assert "heatmap_eps0.05.png" in text and "## Paired tests, Holm-corrected" in text
+    assert "heatmap_eps0.05.png" in text and "## Tests at each budget (unit: the run)" in text
+    assert "baseline of the tests (every other method is tested against it): ucb1+plain" in text
     assert "random stream version: 1" in text and "runs per cell: 18" in text
-    for name in ("curves", "to_epsilon", "tests", "aggregates", "improvement", "profile"):
+    for name in ("curves", "to_epsilon", "budget_tests", "curve_tests", "cell_areas",
+                 "aggregates", "improvement", "profile"):
         assert (folder / f"{name}.csv").exists()
     assert (folder / "report.html").read_text().count("data:image/png;base64") == 5
     # rows as the grid lists its trees and policies (ucb1 before thompson), not by name
@@ -84,24 +87,25 @@ def test_every_policy_searches_the_same_instances(stored):
                  for policy, part in table.groupby("policy")}
     assert instances["ucb1"] == instances["thompson"]
     assert len(instances["ucb1"]) == 2 * 3
-    # the stored shards name the same instances: tree, shape, tree seed and index
+    # the stored cells name the same instances: tree, shape, tree seed and index
     keys = {}
-    for path in (folder / SHARD_FOLDER).glob("*.parquet"):
+    for path in (folder / CELL_FOLDER).glob("*.parquet"):
         meta = json.loads(pq.read_schema(path).metadata[b"mctslab"])
-        curve = meta["curve"]
+        curve = meta["cell"]["curve"]
         keys.setdefault(curve["policy"], set()).add(
-            (curve["tree"], curve["branching"], curve["depth"], meta["study_seed"],
+            (curve["tree"], curve["branching"], curve["depth"], meta["cell"]["seed"],
              meta["tree_index"]))
     assert keys["ucb1"] == keys["thompson"] and len(keys["ucb1"]) == 6
 
 
 def test_resuming_recomputes_nothing(stored):
     folder, _ = stored
-    before = {path: path.stat().st_mtime_ns for path in (folder / SHARD_FOLDER).iterdir()}
+    before = {path: path.stat().st_mtime_ns for path in (folder / CELL_FOLDER).iterdir()}
     summary, _ = run_compare(small_grid(), folder, workers=1, progress=False)
     assert summary.computed == 0 and summary.reused == summary.shards == len(before)
+    assert summary.cells_computed == 0
     assert {path: path.stat().st_mtime_ns
-            for path in (folder / SHARD_FOLDER).iterdir()} == before
+            for path in (folder / CELL_FOLDER).iterdir()} == before
 
 
 def test_a_dask_cluster_stores_the_same_numbers(stored, tmp_path):
@@ -115,7 +119,8 @@ def test_the_python_function_returns_the_instance_table(stored, tmp_path):
     tables = compare(TREES, ["ucb1", "thompson"], ["plain"], workers=1, out=tmp_path / "f",
                      **{k: v for k, v in SMALL.items() if k != "block"})
     assert list(tables["instances"].columns) == INSTANCE_COLUMNS
-    assert {"curves", "to_epsilon", "tests", "aggregates", "improvement", "profile"} <= set(tables)
+    assert {"curves", "to_epsilon", "budget_tests", "curve_tests", "aggregates", "improvement",
+            "profile"} <= set(tables)
     # another block size, the same runs: the same failures per instance
     assert np.array_equal(tables["instances"].failures, instance_table(folder).failures)
 
@@ -211,6 +216,10 @@ def test_the_whole_atlas_at_a_tiny_scale(tmp_path):
      "cannot read policy 'ucb1(c=)'"),
     (["--trees", "constant(1,2)", "--policies", "ucb1", "--adjusters", "plain",
       "--max-budget", "100"], "not a power of two"),
+    (["--trees", "constant(1,2)", "--policies", "ucb1", "thompson", "--adjusters", "plain",
+      "--baseline", "ucb1+maxfreq"],
+     ("--baseline ucb1+maxfreq names no method of the grid: use one of ucb1+plain, "
+     "thompson+plain")),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, words, tmp_path, capsys):
     out = tmp_path / "never"
@@ -227,10 +236,80 @@ def test_an_empty_grid_is_refused_in_python():
         Grid.from_scale(TREES, ["ucb1"], ["plain"], "huge")
 
 
-def test_a_folder_of_another_grid_keeps_its_results(stored, capsys):
+def runs_by_cell(folder, grid=None):
+    """The stored runs of ``folder``'s grid (or of ``grid``), sorted, as one frame."""
+    table = run_table(grid or open_grid(folder), folder)
+    return table.sort_values(["config", "policy", "adjuster", "tree_index", "run"],
+                             ignore_index=True)
+
+
+def test_a_grid_run_as_two_halves_stores_the_numbers_of_the_whole(stored, tmp_path):
     folder, _ = stored
-    before = sorted(os.listdir(folder / SHARD_FOLDER))
+    halves = tmp_path / "halves"
+    first = run_compare(small_grid(policies=("ucb1",)), halves, workers=1, progress=False)[0]
+    second = run_compare(small_grid(policies=("thompson",)), halves, workers=1,
+                         progress=False)[0]
+    assert first.cells_computed == second.cells_computed == 2
+    whole = runs_by_cell(folder)
+    assert runs_by_cell(halves, small_grid()).equals(whole)
+    # the whole grid into the halves' folder computes nothing and reports the same numbers
+    summary, tables = run_compare(small_grid(), halves, workers=1, progress=False)
+    assert summary.computed == 0
+    assert tables["instances"].equals(instance_table(folder))
+
+
+def test_adding_a_policy_computes_only_its_cells(stored, tmp_path, capsys):
+    folder, _ = stored
+    grown = tmp_path / "grown"
+    shutil.copytree(folder, grown)
+    before = {p.name: p.read_bytes() for p in (grown / CELL_FOLDER).iterdir()}
+    assert main(["compare", "--trees", *TREES, "--policies", "ucb1", "thompson", "ucb1(c=0.5)",
+                 "--adjusters", "plain", "--depth", "4", "--runs", "6", "--trees-per-model",
+                 "3", "--max-budget", "32", "--seed", "7", "--out", str(grown),
+                 "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    # 2 trees x 1 new policy = 2 cells, 3 instances x 1 block of 6 runs (the command's block
+    # is 50 runs); the stored cells' blocks of 4 + 2 runs are read as they are
+    assert "(2 cells computed or grown in 6 blocks, 24 blocks already stored)" in out
+    after = {p.name: p.read_bytes() for p in (grown / CELL_FOLDER).iterdir()}
+    assert len(after) == len(before) + 6
+    assert all(after[name] == data for name, data in before.items())  # bit for bit
+    runs = runs_by_cell(grown)
+    assert set(runs.policy) == {"ucb1", "thompson", "ucb1(c=0.5)"}
+    old = runs[runs.policy != "ucb1(c=0.5)"].reset_index(drop=True)
+    assert old.equals(runs_by_cell(folder))
+
+
+def test_more_runs_and_instances_compute_only_the_new_ones(stored, tmp_path):
+    folder, _ = stored
+    grown = tmp_path / "more"
+    shutil.copytree(folder, grown)
+    summary, _ = run_compare(small_grid(runs=9, trees_per_model=4), grown, workers=1,
+                             progress=False)
+    # per cell: runs 6..8 on instances 0..2 (the stored blocks 0-3 and 4-5 stay) and 0..8 on
+    # the new instance 3 (blocks 0-3, 4-7, 8)
+    assert summary.computed == 4 * (3 * 1 + 3) and summary.reused == 4 * 3 * 2
+    runs = runs_by_cell(grown)
+    old = runs[(runs.run < 6) & (runs.tree_index < 3)].reset_index(drop=True)
+    assert old.equals(runs_by_cell(folder))
+    assert len(runs) == 4 * 4 * 9
+
+
+def test_a_folder_of_another_seed_is_refused_naming_the_seed(stored, capsys):
+    folder, _ = stored
+    before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
     assert main(["compare", "--trees", "constant(1,3)", "--policies", "ucb1", "--adjusters",
-                 "plain", "--out", str(folder), "--workers", "1"]) == 2
-    assert "holds another study" in capsys.readouterr().err
-    assert sorted(os.listdir(folder / SHARD_FOLDER)) == before
+                 "plain", "--seed", "8", "--out", str(folder), "--workers", "1"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "seed differs" in error and "--seed 7" in error
+    assert {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before
+
+
+def test_a_compare_folder_of_the_earlier_layout_still_reads(tmp_path):
+    # before the cell store a grid was stored as a study: study.json and shards of counts
+    from experiments.execution import run_study
+
+    run_study(small_grid().study(), tmp_path / "old", workers=1, progress=False)
+    table = instance_table(tmp_path / "old")
+    assert list(table.columns) == INSTANCE_COLUMNS and len(table) == 2 * 2 * 3 * 6
+    assert (table.runs == 6).all()

@@ -72,17 +72,33 @@ def _aggregates() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["method", "metric", "estimate", "low", "high"])
 
 
-def _tests() -> pd.DataFrame:
-    rows = [(CONFIGS[0], 64, "ucb1+plain", "ucb1+maxfreq", 4, 3.1, 0.004, 0.012, True),
-            (CONFIGS[0], 64, "ucb1+plain", "thompson+plain", 4, 1.2, 0.2, 0.4, False)]
-    return pd.DataFrame(rows, columns=["config", "budget", "method_a", "method_b",
-                                       "n_instances", "statistic", "p_value", "p_holm",
-                                       "reject"])
+def _budget_tests() -> pd.DataFrame:
+    from experiments.compare_tests import BUDGET_TEST_COLUMNS, CMH
+
+    family = "constant(1,3) b=4 d=4, budget 64: each method vs ucb1+plain"
+    rows = [(CONFIGS[0], 64, "ucb1+maxfreq", "ucb1+plain", CMH, family, 4, 160, 0.05, 0.4, 30.1,
+             0.004, 0.008, True, ""),
+            (CONFIGS[0], 64, "thompson+plain", "ucb1+plain", CMH, family, 4, 160, 0.3, 0.4, 1.2,
+             0.2, 0.2, False, ""),
+            (CONFIGS[0], 16, "thompson+plain", "ucb1+plain", CMH, family, 4, 160, 1.0, 1.0,
+             float("nan"), float("nan"), float("nan"), False,
+             "no test: both fail none or all of their runs on every instance")]
+    return pd.DataFrame(rows, columns=BUDGET_TEST_COLUMNS)
+
+
+def _curve_tests() -> pd.DataFrame:
+    from experiments.compare_tests import CURVE_TEST_COLUMNS, PERMUTATION
+
+    family = "constant(1,3) b=4 d=4: each method vs ucb1+plain"
+    rows = [(CONFIGS[0], "ucb1+maxfreq", "ucb1+plain", PERMUTATION, family, 4, 160, 0.1, 0.3,
+             9999, False, 0.0001, 0.0002, True, "")]
+    return pd.DataFrame(rows, columns=CURVE_TEST_COLUMNS)
 
 
 def _tables() -> dict[str, pd.DataFrame]:
     return {"curves": _curves(), "to_epsilon": _to_epsilon(), "improvement": _improvement(),
-            "profile": _profile(), "aggregates": _aggregates(), "tests": _tests()}
+            "profile": _profile(), "aggregates": _aggregates(), "budget_tests": _budget_tests(),
+            "curve_tests": _curve_tests()}
 
 
 def test_epsilon_heatmap_colours_reached_cells_and_hatches_the_rest():
@@ -167,14 +183,20 @@ def test_report_states_the_settings_and_names_every_figure(tmp_path, saved_figur
     stated = ["- seed: 7", "- random stream version: 2", "- runs per cell: 40",
               "- tree instances per configuration: 4", "- policies: ucb1, thompson",
               "- runs stored per cell and budget: 40 to 40", SETTINGS["command"],
-              "1 of 2 paired tests"]
+              ("1 of 2 tests reject equal failure rates after Holm's correction; 1 budgets had "
+              "no test"), "unit: the run", ("Family: every method against the baseline "
+              "ucb1+plain on one tree configuration at one budget"), "Normalised area: ",
+              "Playouts to epsilon: ", "Lower is better", "two-stage"]
     rows = ["| random(4,3) b=2 d=4 | thompson+plain | 0.05 | not reached | [256, not reached] |",
-            "| constant(1,3) b=4 d=4 | 64 | ucb1+plain | ucb1+maxfreq | 4 | 3.1 | 0.004 | 0.012 |"]
+            "| constant(1,3) b=4 d=4 | ucb1+maxfreq | 64 | - | - |",
+            "| constant(1,3) b=4 d=4 | thompson+plain | - | - | 16 |",
+            ("| constant(1,3) b=4 d=4 | ucb1+maxfreq | 0.1 | 0.3 | 0.0001 | 0.0002 | True | "
+            "9999 |")]
     for line in stated + rows:
         assert line in text
     html = page.read_text()
     assert html.count("<img ") == len(figures) and "<td>[256, not reached]</td>" in html
-    assert html.count("<table") == text.count("\n|---|") == 3
+    assert html.count("<table") == text.count("\n|---|") == 4
 
 
 class _Assets(HTMLParser):
@@ -198,11 +220,11 @@ def test_report_html_loads_nothing_from_outside(tmp_path):
 
 
 def test_report_states_missing_tables(tmp_path, saved_figures):
-    tables = {**_tables(), "tests": _tests().iloc[:0], "improvement": None}
+    tables = {**_tables(), "budget_tests": _budget_tests().iloc[:0], "improvement": None}
     del tables["profile"]
     md, _ = write_report(tmp_path, tables, {"seed": 7})
     text = md.read_text()
-    assert "No paired test was made" in text
+    assert "No test per budget was made" in text
     assert "X beats Y across tree configurations: no figure, its table is missing" in text
     assert "- stream version" not in text and "- random stream version: not stated" in text
     assert "was not recorded" in text

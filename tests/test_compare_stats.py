@@ -6,19 +6,34 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
+from statsmodels.stats.contingency_tables import StratifiedTable
+from statsmodels.stats.multitest import multipletests
 
 from experiments.compare_stats import (
     aggregate_intervals,
+    area_intervals,
     areas,
     budget_to_epsilon,
     cell_areas,
     comparison_tables,
     failure_area,
+    failure_bits,
     failure_curves,
-    paired_tests,
+    instances_from_runs,
+    nested_bootstrap,
     performance_profile,
     playouts_to_epsilon,
     probability_of_improvement,
+    run_areas,
+    run_failures,
+)
+from experiments.compare_tests import (
+    budget_tests,
+    check_baseline,
+    cmh_test,
+    curve_tests,
+    holm,
+    stratified_permutation_test,
 )
 
 Z = 1.959963984540054
@@ -83,11 +98,46 @@ def curve_rows(policy, tree_index, failures, runs=100):
     return [(policy, tree_index, 2**i, runs, f) for i, f in enumerate(failures)]
 
 
+def run_rows(policy, tree_index, failures, runs=100, config="c", adjuster="plain"):
+    """Per-run rows whose failure counts per budget 2^k are ``failures`` (non-increasing):
+    run r fails at 2^k when r < failures[k]."""
+    failed = np.arange(runs)[:, None] < np.asarray(failures)[None, :]
+    bits = failure_bits(failed)
+    return pd.DataFrame({"config": config, "policy": policy, "adjuster": adjuster,
+                         "tree_index": tree_index, "run": np.arange(runs),
+                         "max_budget": 2 ** (len(failures) - 1), "failed_bits": bits})
+
+
+def runs_of(*parts):
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_failure_bits_round_trip_and_give_the_instance_counts():
+    failed = np.array([[1, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1]], dtype=bool)
+    assert failure_bits(failed).tolist() == [3, 1, 8]
+    assert np.array_equal(run_failures(failure_bits(failed), 8), failed)
+    runs = runs_of(run_rows("ucb1", 0, [3, 2, 0]), run_rows("ucb1", 1, [1, 1, 1], runs=4))
+    instances = instances_from_runs(runs)
+    assert instances["failures"].tolist() == [3, 2, 0, 1, 1, 1]
+    assert instances["runs"].tolist() == [100] * 3 + [4] * 3
+    assert instances["budget"].tolist() == [1, 2, 4] * 2
+
+
+def test_a_runs_area_by_hand():
+    # fails at 1 and 2, not at 4 and 8: trapezoids 1 + 0.5 + 0 over x = log2 t in [0, 3]
+    runs = run_rows("ucb1", 0, [1, 1, 0, 0], runs=2)
+    assert run_areas(runs)["area"].tolist() == pytest.approx([0.5, 0.0])
+    cell = area_intervals(runs, n_boot=200).iloc[0]
+    assert cell["area"] == pytest.approx(0.25) and cell["runs"] == 2
+    assert cell["low"] <= cell["area"] <= cell["high"]
+
+
 def test_budget_to_epsilon_bootstraps_the_instances():
     # A reaches 0.05 at 4, B at 8, the pooled curve (A + B) / 2 at 8: every replicate (AA, AB,
-    # BB) reaches it at 4 or 8, AA (probability 1/4) at 4
-    rows = curve_rows("ucb1", 0, [90, 50, 0, 0, 0]) + curve_rows("ucb1", 1, [90, 50, 40, 0, 0])
-    result = budget_to_epsilon(table(rows), n_boot=1000)
+    # BB) reaches it at 4 or 8, AA (probability 1/4) at 4; resampling B's runs keeps its rate
+    # at 4 near 0.4
+    runs = runs_of(run_rows("ucb1", 0, [90, 50, 0, 0, 0]), run_rows("ucb1", 1, [90, 50, 40, 0, 0]))
+    result = budget_to_epsilon(runs, n_boot=1000)
     assert list(result.columns) == ["config", "policy", "adjuster", "epsilon", "playouts", "low",
                                     "high", "reached"]
     assert result.iloc[0][["playouts", "low", "high"]].tolist() == [8, 4, 8]
@@ -96,16 +146,28 @@ def test_budget_to_epsilon_bootstraps_the_instances():
 
 def test_budget_to_epsilon_states_not_reached():
     # B never reaches it: BB replicates (probability 1/4) are inf, and so is the pooled curve
-    rows = curve_rows("ucb1", 0, [90, 50, 0, 0, 0]) + curve_rows("ucb1", 1, [90, 50, 40, 30, 20])
-    result = budget_to_epsilon(table(rows), n_boot=1000).iloc[0]
+    runs = runs_of(run_rows("ucb1", 0, [90, 50, 0, 0, 0]),
+                   run_rows("ucb1", 1, [90, 50, 40, 30, 20]))
+    result = budget_to_epsilon(runs, n_boot=1000).iloc[0]
     assert math.isnan(result["playouts"]) and not result["reached"]
     assert result["low"] == 4 and result["high"] == math.inf
 
 
-def test_budget_to_epsilon_of_one_instance_draws_binomial_failures():
+def test_budget_to_epsilon_of_one_instance_resamples_its_runs():
     # rates 1 and 0 are drawn exactly; 50/100 is above 0.05 in every draw but a vanishing few
-    result = budget_to_epsilon(table(curve_rows("ucb1", 0, [100, 50, 0, 0])), n_boot=500)
+    result = budget_to_epsilon(run_rows("ucb1", 0, [100, 50, 0, 0]), n_boot=500)
     assert result.iloc[0][["playouts", "low", "high"]].tolist() == [4, 4, 4]
+
+
+def test_four_alike_instances_give_no_zero_width_interval():
+    # issue 36: "512 [512, 512]". Every instance fails 4, 2, 1 of 50 runs at 256, 512, 1024:
+    # resampling instances alone gives 512 in every replicate; resampling their runs too puts
+    # the rate at 512 above 0.05 in about a quarter of the replicates (1024 then)
+    failures = [50] * 8 + [4, 2, 1]
+    runs = runs_of(*(run_rows("ucb1", j, failures, runs=50) for j in range(4)))
+    result = budget_to_epsilon(runs, n_boot=2000).iloc[0]
+    assert result["playouts"] == 512
+    assert result["low"] <= 512 and result["high"] == 1024
 
 
 def test_failure_area_by_hand():
@@ -119,58 +181,6 @@ def test_failure_area_by_hand():
     assert list(per_instance.columns) == ["config", "policy", "adjuster", "tree_index", "area"]
     assert per_instance["area"].tolist() == pytest.approx([0.5, 1 / 6])
     assert cell_areas(table(rows))["area"].item() == pytest.approx((0.5 + 1 / 6) / 2)
-
-
-def test_paired_test_of_a_method_failing_everywhere_against_one_failing_nowhere():
-    # d = 1 on 4 instances: R+ = 4 x 2.5; of the 2^4 sign flips only all + and all - are as far
-    # from n(n+1)/4 = 5
-    rows = [(policy, j, 1, 10, 10 if policy == "a" else 0) for policy in "ab" for j in range(4)]
-    one_instance = [(policy, 0, 1, 10, 10 if policy == "a" else 0) for policy in "ab"]
-    tests = paired_tests(pd.concat([table(rows), table(one_instance, config="d")]))
-    assert list(tests.columns) == ["config", "budget", "method_a", "method_b", "n_instances",
-                                   "statistic", "p_value", "p_holm", "reject"]
-    assert tests[["method_a", "method_b"]].drop_duplicates().values.tolist() == [
-        ["a+plain", "b+plain"]]
-    tests = tests.set_index("config")
-    assert tests.loc["c", ["statistic", "p_value", "p_holm"]].tolist() == pytest.approx(
-        [10, 2 / 16, 2 / 16])  # the config's only test
-    assert tests.loc["d", "n_instances"] == 1
-    assert tests.loc["d", ["statistic", "p_value", "p_holm"]].isna().all()
-    assert not tests.loc["d", "reject"]
-
-
-def test_paired_tests_use_the_instances_every_method_searched():
-    rows = [(policy, j, 1, 10, j) for policy in "ab" for j in range(4)] + [("c", 0, 1, 10, 0)]
-    tests = paired_tests(table(rows))
-    assert (tests["n_instances"] == 1).all() and tests["p_value"].isna().all()
-
-
-def test_holm_adjusts_across_budgets_by_hand():
-    # 5 instances, runs 4, d = rate_a - rate_b per budget; exact sign-flip p-values (2^5 flips):
-    # t=1: d = 1 x5: only all + / all -: 2/32; t=2: d = 1 x4, -0.5 (rank 1): R- in {0, 1}
-    # and mirrored: 4/32; t=4: d = 0.5 x4, -0.5 (all rank 3): 0, 1, 4 or 5 negative: 12/32;
-    # t=8: d = 0 x5: 1
-    failures_a = {1: [4] * 5, 2: [4, 4, 4, 4, 0], 4: [2, 2, 2, 2, 0], 8: [1] * 5}
-    failures_b = {1: [0] * 5, 2: [0, 0, 0, 0, 2], 4: [0, 0, 0, 0, 2], 8: [1] * 5}
-    rows = [(policy, j, t, 4, failures[t][j]) for policy, failures in
-            (("a", failures_a), ("b", failures_b)) for t in failures_a for j in range(5)]
-    tests = paired_tests(table(rows)).set_index("budget")
-    assert tests["p_value"].tolist() == pytest.approx([2 / 32, 4 / 32, 12 / 32, 1])
-    # Holm, m = 4: 4 x 0.0625 = 0.25, 3 x 0.125 = 0.375, 2 x 0.375 = 0.75, 1 x 1 = 1
-    assert tests["p_holm"].tolist() == pytest.approx([0.25, 0.375, 0.75, 1])
-    assert not tests["reject"].any()
-    assert paired_tests(table(rows), alpha=0.3)["reject"].tolist() == [True, False, False, False]
-
-
-def test_paired_p_values_are_those_of_scipy_wilcoxon_with_ties_and_zeros():
-    rng = np.random.default_rng(5)
-    failures = {"a": rng.integers(0, 5, size=(2, 9)), "b": rng.integers(0, 5, size=(2, 9))}
-    rows = [(policy, j, 2**i, 4, counts[i, j]) for policy, counts in failures.items()
-            for i in range(2) for j in range(9)]
-    tests = paired_tests(table(rows))
-    for i in range(2):
-        direct = stats.wilcoxon(failures["a"][i] / 4, failures["b"][i] / 4, zero_method="zsplit")
-        assert tests["p_value"].iloc[i] == pytest.approx(direct.pvalue)
 
 
 def test_aggregate_intervals_match_a_direct_scipy_bootstrap():
@@ -232,35 +242,40 @@ def test_performance_profile_by_hand():
     assert len(performance_profile(area_table({("c", "a"): [0.1]}))) == 101
 
 
-def synthetic_instances():
-    """2 configs x 3 methods x 4 instances x 5 budgets, failures ~ Binomial(40, rate)."""
+def synthetic_runs():
+    """2 configs x 3 methods x 4 instances x 40 runs, budgets 1..16, run r on an instance
+    failing at 2^i when r < Binomial(40, rate_i) (sorted, so the counts do not increase)."""
     rng = np.random.default_rng(7)
-    rows = []
+    parts = []
     for config, hardness in (("random(4,3) b=4 d=8", 1.0), ("constant(1,2) b=4 d=8", 2.0)):
         for policy, adjuster, speed in (("ucb1", "plain", 1.0), ("ucb1", "maxfreq", 1.5),
                                         ("ucbv", "plain", 0.7)):
             for j in range(4):
-                for i in range(5):
-                    rate = min(1.0, 0.8 * hardness * np.exp(-speed * i))
-                    rows.append((config, policy, adjuster, j, 2**i, 40, rng.binomial(40, rate)))
-    return pd.DataFrame(rows, columns=["config", "policy", "adjuster", "tree_index", "budget",
-                                       "runs", "failures"])
+                rates = np.minimum(1.0, 0.8 * hardness * np.exp(-speed * np.arange(5)))
+                failures = np.sort(rng.binomial(40, rates))[::-1]
+                parts.append(run_rows(policy, j, failures, runs=40, config=config,
+                                      adjuster=adjuster))
+    return runs_of(*parts)
 
 
 def test_a_synthetic_grid_goes_through_every_function():
-    instances = synthetic_instances()
+    runs = synthetic_runs()
+    instances = instances_from_runs(runs)
     curves = failure_curves(instances)
     assert len(curves) == 2 * 3 * 5 and not curves.isna().any().any()
     assert (curves["ci_high"] > 0).all()
-    reach = budget_to_epsilon(instances, epsilon=0.1, n_boot=200)
+    reach = budget_to_epsilon(runs, epsilon=0.1, n_boot=200)
     assert len(reach) == 6 and reach["reached"].any()
     assert not reach.loc[reach["reached"], ["playouts", "low", "high"]].isna().any().any()
     assert (reach["low"] <= reach["high"]).all()
     per_instance = areas(instances)
     assert len(per_instance) == 2 * 3 * 4 and per_instance["area"].between(0, 1).all()
-    assert len(cell_areas(instances)) == 6
-    tests = paired_tests(instances)
-    assert len(tests) == 2 * 5 * 3 and not tests.isna().any().any()
+    assert cell_areas(instances)["area"].to_numpy() == pytest.approx(
+        area_intervals(runs, n_boot=50)["area"].to_numpy())
+    tests = budget_tests(instances)
+    assert len(tests) == 2 * 5 * 2 and set(tests["baseline"]) == {"ucb1+plain"}
+    whole = curve_tests(run_areas(runs), baseline="ucbv+plain", n_permutations=199)
+    assert len(whole) == 2 * 2 and set(whole["method"]) == {"ucb1+plain", "ucb1+maxfreq"}
     aggregates = aggregate_intervals(per_instance, n_boot=200)
     assert len(aggregates) == 3 * 2 and not aggregates.isna().any().any()
     improvement = probability_of_improvement(per_instance, n_boot=200)
@@ -278,10 +293,157 @@ def test_comparison_tables_feed_the_report(tmp_path):
     """Every table the report reads comes out of one call, and the report takes them all."""
     from experiments.compare_report import write_report
 
-    tables = comparison_tables(synthetic_instances(), epsilon=0.1, n_boot=100)
-    assert set(tables) == {"instances", "curves", "to_epsilon", "tests", "areas", "aggregates",
-                           "improvement", "profile"}
+    tables = comparison_tables(synthetic_runs(), epsilon=0.1, n_boot=100, n_permutations=99)
+    assert set(tables) == {"instances", "curves", "to_epsilon", "budget_tests", "curve_tests",
+                           "cell_areas", "areas", "aggregates", "improvement", "profile"}
     markdown, _ = write_report(tmp_path, tables, {"epsilon": 0.1})
     text = markdown.read_text()
     assert "missing or empty" not in text and "No playouts" not in text
     assert all((tmp_path / f"{name}.csv").exists() for name in tables)
+
+
+# --- tests whose unit is the run (issue 36 item 3) ---
+
+def test_cmh_by_hand_and_against_statsmodels():
+    # stratum 1: n = 8, rows 4 / 4, failures column 4: E a = 2, V = 4 4 4 4 / (64 7) = 256/448
+    # stratum 2: n = 8, rows 4 / 4, failures column 2: E a = 1, V = 4 4 2 6 / (64 7) = 192/448
+    # sum (a - E a) = (3 - 2) + (2 - 1) = 2, sum V = 1: chi^2 = (2 - 1/2)^2 / 1 = 2.25
+    tables = np.array([[[3, 1], [1, 3]], [[2, 2], [0, 4]]])
+    statistic, p = cmh_test(tables)
+    assert statistic == pytest.approx(2.25) and p == pytest.approx(stats.chi2.sf(2.25, 1))
+    reference = StratifiedTable([t for t in tables]).test_null_odds(correction=True)
+    assert (statistic, p) == pytest.approx((reference.statistic, reference.pvalue))
+    # a stratum with a zero margin (both fail none, or all) carries nothing and is left out
+    zero_margins = np.array([*tables, [[0, 5], [0, 5]], [[5, 0], [5, 0]]])
+    assert cmh_test(zero_margins) == pytest.approx((2.25, p))
+    assert cmh_test(np.array([[[0, 5], [0, 5]], [[5, 0], [5, 0]]])) is None
+    # within 1/2 of the expectation: no evidence at all, chi^2 = 0 (statsmodels would not clip)
+    assert cmh_test(np.array([[[2, 2], [2, 2]]])) == (0.0, 1.0)
+
+
+def instance_rows(policy, failures, runs, budget=1, config="c", adjuster="plain"):
+    return pd.DataFrame({"config": config, "policy": policy, "adjuster": adjuster,
+                         "tree_index": range(len(failures)), "budget": budget, "runs": runs,
+                         "failures": failures})
+
+
+def test_budget_tests_state_the_baseline_family_and_the_budgets_without_a_test():
+    instances = pd.concat([
+        instance_rows("a", [3, 2], 4), instance_rows("b", [1, 0], 4),
+        instance_rows("c", [3, 2], 4),
+        instance_rows("a", [0, 0], 4, budget=2), instance_rows("b", [0, 0], 4, budget=2),
+        instance_rows("c", [4, 0], 4, budget=2)], ignore_index=True)
+    tests = budget_tests(instances, baseline="a+plain")
+    first = tests[(tests.budget == 1) & (tests.method == "b+plain")].iloc[0]
+    assert first["statistic"] == pytest.approx(2.25)  # the tables above
+    assert first["family"] == "c, budget 1: each method vs a+plain"
+    assert first["rate"] == pytest.approx(1 / 8) and first["baseline_rate"] == pytest.approx(5 / 8)
+    # budget 1's family holds two tests: Holm multiplies the smaller p by 2
+    assert first["p_holm"] == pytest.approx(min(1, 2 * first["p_value"]))
+    none = tests[(tests.budget == 2) & (tests.method == "b+plain")].iloc[0]
+    assert math.isnan(none["p_value"]) and not none["reject"] and none["note"].startswith(
+        "no test: both fail none or all")
+    # c at budget 2 is alone in its family: its p is not adjusted
+    alone = tests[(tests.budget == 2) & (tests.method == "c+plain")].iloc[0]
+    assert alone["p_holm"] == alone["p_value"]
+    assert set(budget_tests(instances)["baseline"]) == {"a+plain"}  # default: the first
+    with pytest.raises(ValueError, match=r"^--baseline z\+plain names no method of the grid: "
+                       r"use one of a\+plain, b\+plain, c\+plain$"):
+        budget_tests(instances, baseline="z+plain")
+    assert check_baseline(["a", "b"], None) == "a"
+
+
+def test_a_permutation_p_on_three_and_three_runs_enumerated_by_hand():
+    # D = mean(x) - mean(y) = 0.1 - 0.6; of the C(6, 3) = 20 relabellings only the identity
+    # and the swap reach |D| >= 0.5: p = 2/20
+    difference, p, count, exact = stratified_permutation_test(
+        [(np.array([0.0, 0.1, 0.2]), np.array([0.5, 0.6, 0.7]))])
+    assert (difference, p, count, exact) == (pytest.approx(-0.5), pytest.approx(0.1), 20, True)
+    # ties: pooled [0, 0, 1, 1, 1, 1]; x-sums 1 (4 ways, D = -2/3), 2 (12, D = 0), 3 (4, 2/3)
+    _, p, _, _ = stratified_permutation_test([(np.array([0.0, 0.0, 1.0]), np.ones(3))])
+    assert p == pytest.approx(8 / 20)
+    # two strata of 1 + 1: 4 relabellings; x = (0, 0), y = (1, 1): only the identity and the
+    # full swap reach |D| = 1
+    _, p, count, _ = stratified_permutation_test([(np.zeros(1), np.ones(1))] * 2)
+    assert (p, count) == (pytest.approx(0.5), 4)
+
+
+def test_a_large_permutation_test_draws_seeded_relabellings():
+    rng = np.random.default_rng(3)
+    strata = [(rng.integers(0, 5, 50) / 4, rng.integers(1, 5, 50) / 4) for _ in range(3)]
+    first = stratified_permutation_test(strata, 999, np.random.default_rng(1))
+    again = stratified_permutation_test(strata, 999, np.random.default_rng(1))
+    assert first == again and first[2:] == (999, False)
+    assert 1 / 1000 <= first[1] <= 1
+
+
+def test_a_permutation_test_keeps_the_labels_within_instances():
+    # instance 0 is easy, instance 1 hard, for both methods alike: within instances the
+    # methods do not differ (p = 1), although pooling the instances would mix them up
+    strata = [(np.array([0.0, 0.0, 0.1]), np.array([0.0, 0.1, 0.0])),
+              (np.array([0.9, 1.0, 1.0]), np.array([1.0, 0.9, 1.0]))]
+    assert stratified_permutation_test(strata)[1] == pytest.approx(1.0)
+
+
+def monotone_counts(rates, runs):
+    return np.round(np.asarray(rates) * runs).astype(int)
+
+
+def test_the_grid_of_issue_36_rejects_at_every_budget_from_256_on():
+    # ucb1+plain fails 0.76 and ucb1+maxfreq 0.00 at 1024 playouts over 200 runs (8 instances
+    # x 25 runs); below 256 both fail alike
+    plain = [1.0, 0.96, 0.96, 0.92, 0.92, 0.88, 0.88, 0.84, 0.84, 0.8, 0.76]
+    maxfreq = [1.0, 0.96, 0.96, 0.92, 0.92, 0.88, 0.88, 0.6, 0.0, 0.0, 0.0]
+    runs = runs_of(*(run_rows("ucb1", j, monotone_counts(rates, 25), runs=25, adjuster=adjuster)
+                     for adjuster, rates in (("plain", plain), ("maxfreq", maxfreq))
+                     for j in range(8)))
+    tables = comparison_tables(runs, baseline="ucb1+plain", n_boot=200, n_permutations=999)
+    tests = tables["budget_tests"].set_index("budget")
+    assert tests.loc[1024, ["rate", "baseline_rate"]].tolist() == pytest.approx([0.0, 0.76])
+    assert tests.loc[tests.index >= 256, "reject"].all()
+    assert not tests.loc[tests.index < 128, "reject"].any()
+    assert tests.loc[1, "note"].startswith("no test")  # both fail every run at 1 playout
+    whole = tables["curve_tests"].iloc[0]
+    assert whole["reject"] and whole["area"] < whole["baseline_area"]
+    assert whole["permutations"] == 999 and not whole["exact"]
+
+
+def test_two_identical_methods_reject_at_most_five_percent_of_the_time():
+    # 200 seeded repetitions: 6 instances with their own failure rate, 30 runs per method on
+    # each, both methods drawn from the same law; at one budget (CMH) and over the curve
+    # (the permutation test on areas taking 5 values)
+    rng = np.random.default_rng(2029)
+    cmh_rejections = permutation_rejections = 0
+    for _ in range(200):
+        rates = rng.uniform(0.05, 0.95, size=6)
+        failures = rng.binomial(30, rates[:, None], size=(6, 2))
+        tables = np.stack([np.stack([failures, 30 - failures], -1)[:, 0],
+                           np.stack([failures, 30 - failures], -1)[:, 1]], 1)
+        result = cmh_test(tables)
+        cmh_rejections += result is not None and result[1] <= 0.05
+        strata = [tuple(rng.binomial(4, rate, size=(2, 30)) / 4) for rate in rates]
+        p = stratified_permutation_test(strata, 199, rng)[1]
+        permutation_rejections += p <= 0.05
+    assert cmh_rejections <= 10 and permutation_rejections <= 10
+
+
+def test_holm_by_hand_and_against_statsmodels():
+    # m = 4, sorted 0.01, 0.02, 0.03, 0.5: 4 x 0.01, 3 x 0.02, max(0.06, 2 x 0.03), 1 x 0.5
+    p = [0.03, 0.5, 0.01, 0.02]
+    assert holm(p) == pytest.approx([0.06, 0.5, 0.04, 0.06])
+    p = np.random.default_rng(4).uniform(0, 0.2, 12)
+    assert holm(p) == pytest.approx(multipletests(p, method="holm")[1])
+
+
+def test_the_nested_bootstrap_resamples_instances_then_runs():
+    # one instance: only its runs vary; replicate rates average the pooled rate, with the
+    # binomial spread of 40 runs (sd sqrt(0.25 x 0.75 / 40) = 0.068 at a rate of 0.25)
+    patterns, counts = np.array([[True], [False]]), np.array([10, 30])
+    replicates = nested_bootstrap([(patterns, counts)], 4000, np.random.default_rng(5))
+    assert replicates.mean() == pytest.approx(0.25, abs=0.005)
+    assert replicates.std() == pytest.approx(math.sqrt(0.25 * 0.75 / 40), rel=0.05)
+    # two instances failing always and never: the instance draw dominates (0, 1/2 or 1)
+    strata = [(np.array([[True]]), np.array([20])), (np.array([[False]]), np.array([20]))]
+    replicates = nested_bootstrap(strata, 4000, np.random.default_rng(5))
+    assert set(np.unique(replicates)) == {0.0, 0.5, 1.0}
+    assert np.mean(replicates == 0.5) == pytest.approx(0.5, abs=0.03)

@@ -113,3 +113,25 @@ def test_welch_is_scipys_test_with_exact_rates_where_nothing_varies():
     expected = stats.ttest_ind_from_stats(0.3, 0.46, 100, 0.5, 0.5, 80, equal_var=False)
     assert t[0] == pytest.approx(expected.statistic) and p[0] == pytest.approx(expected.pvalue)
     assert p[1] == 1.0 and p[2] == 0.0
+
+
+def test_kl_ucb_and_thompson_beating_uct_is_claimed_on_fig_5s_tree_only():
+    # the paper says so of Constant(1,5) (Fig. 5, Sect. V-B), not of Constant'(1,13)
+    from experiments.papers.imagawa.study import is_default
+    from experiments.papers.imagawa.verdicts import claims, welch_tests
+
+    rows = []
+    for tree in ("constant(1,5)", "constant'(1,13)"):
+        for policy, rate in (("ucb1", 0.5), ("klucb", 0.3), ("thompson", 0.3)):
+            for k in range(15):
+                rows.append((tree, policy, "plain", 2**k, rate))
+    frame = pd.DataFrame(rows, columns=["tree", "policy", "adjuster", "budget",
+                                        "failure_rate"])
+    frame = frame.assign(runs=100, failures=(frame.failure_rate * 100).astype(int),
+                         std=0.5, adjuster_params="{}", restart=False)
+    assert is_default(frame).all()
+    found = [c for c in claims(frame, welch_tests(frame)) if "KL-UCB and Thompson" in c.paper]
+    assert [(c.figure, c.paper) for c in found] == [
+        ("5", ("without enhancement KL-UCB and Thompson sampling do better than UCT "
+              "(constant(1,5))"))]
+    assert found[0].agrees

@@ -18,7 +18,8 @@ PLAYOUT_NS = {
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "compare", help="compare policies and adjusters over tree specs, paired by instance")
+        "compare", help="compare policies and adjusters over tree specs on shared instances; "
+        "running again into --out computes only what it lacks")
     p.add_argument("--trees", nargs="+", metavar="SPEC",
                    help="tree specs, e.g. constant(1,5) random(4,2)")
     p.add_argument("--policies", nargs="+", metavar="NAME",
@@ -39,11 +40,15 @@ def register(subparsers) -> None:
     p.add_argument("--max-budget", type=int, metavar="T", help="largest budget, a power of two")
     p.add_argument("--epsilon", type=float, default=0.05,
                    help="failure rate the playouts must reach (default 0.05)")
+    p.add_argument("--baseline", metavar="POLICY+ADJUSTER",
+                   help="the method every other is tested against, e.g. ucb1+plain "
+                   "(default: the grid's first policy with its first adjuster)")
     p.add_argument("--seed", type=int, help="study seed of trees and runs (default 2029)")
     p.add_argument("--branching", type=int, default=4, help="branching factor (default 4)")
     p.add_argument("--depth", type=int, default=8, help="even tree depth (default 8)")
     p.add_argument("--out", metavar="DIR",
-                   help="results folder (default results/NAME-SCALE); running again resumes it")
+                   help="results folder (default results/NAME-SCALE); a grid run into it again "
+                   "computes only the runs it lacks (new cells, runs, instances)")
     p.add_argument("--workers", type=int, metavar="N",
                    help="local worker processes (default: all cores)")
     p.add_argument("--scheduler", metavar="ADDRESS",
@@ -66,8 +71,8 @@ def grid_from_args(args):
     return Grid.from_scale(lists["trees"], lists["policies"], lists["adjusters"], args.scale,
                            name=lists["name"], runs=args.runs,
                            trees_per_model=args.trees_per_model, max_budget=args.max_budget,
-                           epsilon=args.epsilon, seed=args.seed, branching=args.branching,
-                           depth=args.depth)
+                           epsilon=args.epsilon, baseline=args.baseline, seed=args.seed,
+                           branching=args.branching, depth=args.depth)
 
 
 def core_hours(grid) -> float:
@@ -85,7 +90,7 @@ def core_hours(grid) -> float:
 
 
 def run(args) -> int:
-    from experiments.compare import INSTANCES_FILE, run_compare
+    from experiments.compare import INSTANCES_FILE, RUNS_FILE, run_compare
     from experiments.pool import check_options
 
     check_options(args.workers, args.scheduler)
@@ -105,11 +110,13 @@ def run(args) -> int:
     runs = grid.trees_per_model * grid.runs
     if summary.computed:
         rate = summary.playouts / summary.seconds
-        print(f"{grid.name}: {grid.cells} cells x {runs} runs in {out} ({summary.computed} "
-              f"shards computed, {summary.reused} already stored); {summary.playouts:,} "
-              f"playouts in {summary.seconds:.1f} s ({rate:,.0f}/s)")
+        print(f"{grid.name}: {grid.cells} cells x {runs} runs in {out} ({summary.cells_computed}"
+              f" cells computed or grown in {summary.computed} blocks, {summary.reused} blocks "
+              f"already stored); {summary.playouts:,} playouts in {summary.seconds:.1f} s "
+              f"({rate:,.0f}/s)")
     else:
-        print(f"{grid.name}: all {summary.shards} shards already stored in {out}")
+        print(f"{grid.name}: all {grid.cells} cells ({summary.shards} blocks of runs) already "
+              f"stored in {out}")
     print(f"report: {out}/report.md and {out}/report.html (per-instance failures: "
-          f"{out}/{INSTANCES_FILE})")
+          f"{out}/{INSTANCES_FILE}, per-run: {out}/{RUNS_FILE})")
     return 0

@@ -57,6 +57,8 @@ def run(args) -> int:
 def status(args) -> int:
     from experiments.study import open_study, study_status
 
+    if _compare_status(args.folder):
+        return 0
     study = open_study(args.folder)
     table = study_status(args.folder)
     width = max(table["label"].str.len().max(), 5)
@@ -73,6 +75,24 @@ def status(args) -> int:
     print("complete" if done == total else f"{total - done} shards to go: rerun "
           f"`{resume_command(study.name, args.folder)}` to finish")
     return 0
+
+
+def _compare_status(folder) -> bool:
+    """Print the state of the comparison stored in ``folder`` as cells; False if it holds none."""
+    from pathlib import Path
+
+    from experiments.compare import open_grid, plan_blocks
+    from experiments.compare_cells import CELLS_FILE
+
+    if not (Path(folder) / CELLS_FILE).exists() or (grid := open_grid(folder)) is None:
+        return False
+    stored, missing = plan_blocks(grid, folder)
+    total = len(stored) + len(missing)
+    print(f"comparison {grid.name} (seed {grid.seed}) in {folder}: {grid.cells} cells, "
+          f"{len(stored)}/{total} blocks of runs stored")
+    print("complete" if not missing else f"{len(missing)} blocks to go: run the comparison "
+          f"into {folder} again to finish")
+    return True
 
 
 def resume_command(name: str, folder) -> str:
