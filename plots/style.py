@@ -34,10 +34,11 @@ COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e
            "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39",
            "#7b4173", "#3182bd")
 # (line style, marker): plain and maxfreq, the paper's pair, first
-LINES = {"plain": ("-", "o"), "maxfreq": ("--", "s"), "static": (":", "^"),
-         "score": ("-.", "v"), "value": ((0, (5, 1, 1, 1, 1, 1)), "D")}
-MORE_LINES = (((0, (8, 2)), "P"), ((0, (1, 1)), "X"), ((0, (4, 1, 1, 1)), "*"),
-              ((0, (3, 3)), "h"), ((0, (6, 1, 1, 1, 1, 1, 1, 1)), "p"))
+# (triangles are left for what a figure marks as not reached)
+LINES = {"plain": ("-", "o"), "maxfreq": ("--", "s"), "static": (":", "D"),
+         "score": ("-.", "P"), "value": ((0, (5, 1, 1, 1, 1, 1)), "X")}
+MORE_LINES = (((0, (8, 2)), "h"), ((0, (1, 1)), "*"), ((0, (4, 1, 1, 1)), "p"),
+              ((0, (3, 3)), "8"), ((0, (6, 1, 1, 1, 1, 1, 1, 1)), "d"))
 
 
 def _registered() -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -9,11 +9,13 @@ from html.parser import HTMLParser
 import numpy as np
 import pandas as pd
 import pytest
+from statsmodels.stats.proportion import proportion_confint
 
 from experiments.compare_report import write_report
 from plots.compare import (
     aggregate_intervals,
     epsilon_heatmap,
+    epsilon_heatmaps,
     failure_panels,
     improvement_matrix,
     performance_profiles,
@@ -85,32 +87,36 @@ def _tables() -> dict[str, pd.DataFrame]:
             "profile": _profile(), "aggregates": _aggregates(), "tests": _tests()}
 
 
-def test_epsilon_heatmap_colours_reached_cells_and_hatches_the_rest():
-    ax = epsilon_heatmap(_to_epsilon())
-    [image] = ax.get_images()
-    grid = image.get_array()
-    assert grid.shape == (2, 3)  # configurations x methods
+def test_epsilon_heatmaps_draw_a_panel_per_adjuster_and_hatch_what_is_not_reached():
+    plain, maxfreq = epsilon_heatmaps(_to_epsilon())
+    assert [plain.get_title(), maxfreq.get_title()] == ["plain", "maxfreq"]
+    grid = plain.get_images()[0].get_array()
+    assert grid.shape == (2, 2)  # configurations x policies
     assert grid[0, 0] == pytest.approx(6.0)  # log2(64)
-    assert grid.mask.tolist() == [[False] * 3, [False, False, True]]
-    [hatched] = ax.patches  # the one configuration a method does not reach epsilon on
-    assert hatched.get_hatch() == "///" and hatched.get_xy() == (1.5, 0.5)
-    texts = [text.get_text() for text in ax.texts]
-    assert texts == ["64\n[32, 128]", "16\n[16, 32]", "128\n[64, >T]", "256\n[128, >T]",
-                     "32\n[16, 64]", ">T"]
-    assert [t.get_text() for t in ax.get_xticklabels()] == NAMES
-    assert [t.get_text() for t in ax.get_yticklabels()] == list(CONFIGS)
+    assert grid.mask.tolist() == [[False, False], [False, True]]
+    [hatched] = plain.patches  # the one configuration a policy does not reach epsilon on
+    assert hatched.get_hatch() == "////" and hatched.get_xy() == (0.5, 0.5)
+    assert [text.get_text() for text in plain.texts] == ["64", "128", "256", ">T"]
+    assert [text.get_text() for text in maxfreq.texts] == ["16", "32"]
+    assert [t.get_text() for t in plain.get_xticklabels()] == ["ucb1", "thompson"]
+    assert [t.get_text() for t in plain.get_yticklabels()] == list(CONFIGS)
+    bar = plain.figure.axes[-1]  # one colour bar, a tick per power of two from 16 to 256
+    assert [t.get_text() for t in bar.get_yticklabels()] == ["16", "32", "64", "128", "256"]
+    assert plain.get_images()[0].norm(np.log2([16, 32, 256])).tolist() == [0, 1, 4]
 
 
 def test_epsilon_heatmap_writes_large_counts_short():
     table = _to_epsilon().iloc[:1].assign(playouts=1536.0, low=1024.0, high=12_000.0)
-    assert epsilon_heatmap(table).texts[0].get_text() == "1.5k\n[1k, 12k]"
+    assert epsilon_heatmap(table).texts[0].get_text() == "1.5k"
 
 
-def test_epsilon_heatmap_asks_which_epsilon_when_there_are_several():
+def test_epsilon_heatmap_asks_which_epsilon_or_adjuster_when_there_are_several():
     table = pd.concat([_to_epsilon(), _to_epsilon().assign(epsilon=0.1)])
     with pytest.raises(ValueError, match="choose one"):
-        epsilon_heatmap(table)
-    assert len(epsilon_heatmap(table, epsilon=0.1).texts) == 6
+        epsilon_heatmaps(table)
+    assert len(epsilon_heatmaps(table, epsilon=0.1)) == 2
+    with pytest.raises(ValueError, match="draw one at a time"):
+        epsilon_heatmap(_to_epsilon())
 
 
 def test_failure_panels_draw_a_line_and_a_band_per_method():
@@ -123,9 +129,10 @@ def test_failure_panels_draw_a_line_and_a_band_per_method():
         assert len(ax.collections) == 3  # one Wilson band per method
         assert ax.get_xscale() == "log" and list(ax.get_lines()[0].get_xdata()) == [16, 64, 256]
     line, band = axes[1].get_lines()[2], axes[1].collections[2]
-    assert line.get_color() == "C1" and line.get_linestyle() == "-"  # thompson, plain
+    assert line.get_color() == "#2ca02c" and line.get_linestyle() == "-"  # thompson, plain
     assert axes[1].get_lines()[1].get_linestyle() == "--"  # maxfreq
-    assert band.get_paths()[0].vertices[:, 1].min() == pytest.approx(0.8 / 6 / 2)  # rate / 2 at 256
+    low, _ = proportion_confint(round(40 * 0.8 / 6), 40, method="wilson")  # at 256
+    assert band.get_paths()[0].vertices[:, 1].min() == pytest.approx(low)
 
 
 def test_improvement_matrix_annotates_every_pair_and_leaves_the_diagonal_blank():
@@ -161,7 +168,9 @@ def test_report_states_the_settings_and_names_every_figure(tmp_path, saved_figur
     figures = _figure_files(text)
     assert figures == ["heatmap_eps0.05.png", "aggregates.png", "failure_curves.png",
                        "improvement.png", "profiles.png"]
-    assert sorted(figures) == sorted(saved_figures)
+    assert sorted(saved_figures) == sorted(
+        name.replace(".png", suffix) for name in figures for suffix in (".png", ".pdf"))
+    assert "no figure, the grid holds no family of trees" in text  # no headline here
     assert all((tmp_path / name).stat().st_size > 0 for name in figures)
     assert sorted(p.name for p in tmp_path.glob("*.csv")) == sorted(f"{n}.csv" for n in _tables())
     stated = ["- seed: 7", "- random stream version: 2", "- runs per cell: 40",
