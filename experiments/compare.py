@@ -285,22 +285,24 @@ def preset_lists(name: str) -> dict:
 
 def run_compare(grid: Grid, out: str | Path, workers: int | None = None,
                 scheduler: str | None = None, progress: bool | None = True,
-                command: str | None = None) -> tuple[RunSummary, dict[str, pd.DataFrame]]:
+                command: str | None = None,
+                formats=("png", "pdf")) -> tuple[RunSummary, dict[str, pd.DataFrame]]:
     """Compute and store every unfinished cell of ``grid`` in ``out`` (a folder holding another
     study is refused; a killed run resumes where it stopped), then write ``compare.json`` (the
     grid) and the report (``write_comparison``); ``command`` is the command line that reruns
-    it, quoted in the report. Returns the run's summary and the comparison's tables."""
+    it, quoted in the report; ``formats`` those of the figures besides the report's PNG.
+    Returns the run's summary and the comparison's tables."""
     from .store import write_atomically
 
     summary = run_study(grid.study(), out, workers=workers, scheduler=scheduler,
                         progress=progress, interleave=True)
     text = json.dumps(grid.to_dict(), indent=1, sort_keys=True) + "\n"
     write_atomically(Path(out) / GRID_FILE, text.encode())
-    return summary, write_comparison(grid, out, command)
+    return summary, write_comparison(grid, out, command, formats)
 
 
-def write_comparison(grid: Grid, out: str | Path,
-                     command: str | None = None) -> dict[str, pd.DataFrame]:
+def write_comparison(grid: Grid, out: str | Path, command: str | None = None,
+                     formats=("png", "pdf")) -> dict[str, pd.DataFrame]:
     """From the results stored in ``out``: ``instances.parquet`` (``instance_table``), every
     statistic (``compare_stats.comparison_tables``, bootstraps seeded by the grid's seed) as
     CSV, the figures, ``report.md`` and ``report.html``; returns the tables."""
@@ -322,7 +324,7 @@ def write_comparison(grid: Grid, out: str | Path,
                 "branching": grid.branching, "depth": grid.depth}
     if command:
         settings["command"] = command
-    write_report(out, tables, settings)
+    write_report(out, tables, settings, formats)
     return tables
 
 
