@@ -242,3 +242,59 @@ def test_report_html_renders_every_figure_in_chromium(tmp_path):
     [widths] = re.findall(r'data-widths="([^"]*)"', dom)
     assert len(widths.split(",")) == 5
     assert all(int(width) > 0 for width in widths.split(",")), widths
+
+
+SIZES = """<script>
+window.addEventListener("load", () => {
+  const sizes = Array.from(document.images,
+    image => [image.alt.slice(0, 20), image.naturalWidth, image.width, image.height].join(":"));
+  document.body.setAttribute("data-sizes", sizes.join("|"));
+});
+</script>
+</body>"""
+
+
+def _atlas_to_epsilon() -> pd.DataFrame:
+    """An atlas-shaped table (15 trees, 9 policies, 4 adjusters), made-up playouts."""
+    from bandits import POLICIES
+
+    trees = ([f"constant(1,{b})" for b in range(1, 8)] + ["constant'(1,13)"]
+             + [f"random(4,{q})" for q in range(5)] + ["pgame(31)", "random(4,3)+trap(3,0.2)"])
+    rows = []
+    for c, tree in enumerate(trees):
+        for a, adjuster in enumerate(("plain", "maxfreq", "maxfreq(rescore=1)", "static")):
+            for p, policy in enumerate(POLICIES):
+                k = max(2 + c // 2 + p % 3 - a, 0)
+                reached = k <= 10
+                rows.append((f"{tree} b=4 d=8", policy, adjuster, 0.05,
+                             2.0**k if reached else np.nan, 2.0 ** (k - 1),
+                             2.0 ** (k + 1) if k < 10 else np.inf, reached))
+    return pd.DataFrame(rows, columns=["config", "policy", "adjuster", "epsilon", "playouts",
+                                       "low", "high", "reached"])
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None,
+                    reason="chromium is not installed (.ci/run installs Debian's chromium)")
+def test_the_atlas_headline_and_heatmap_fit_the_readme_width_in_chromium(tmp_path):
+    """The headline figure and the heatmap, opened in the report in headless chromium, are
+    shown 800 px wide (the README's width) from images twice as wide (sharp), and a
+    screenshot of the page is kept beside it (report/screenshot.png) to look at."""
+    settings = {**SETTINGS, "max_budget": 1024, "policies": sorted(set(
+        _atlas_to_epsilon()["policy"])), "adjusters": ["plain", "maxfreq"]}
+    _, page = write_report(tmp_path / "report", {"to_epsilon": _atlas_to_epsilon()}, settings)
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.read_text().replace("</body>", SIZES))
+    chromium = ["chromium", "--headless", "--disable-gpu", "--no-sandbox",
+                f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000",
+                "--window-size=1000,2400"]
+    dom = subprocess.run([*chromium, "--dump-dom", probe.as_uri()], capture_output=True,
+                         text=True, timeout=120, check=True).stdout
+    [sizes] = re.findall(r'data-sizes="([^"]*)"', dom)
+    shown = {alt: (int(natural), int(width), int(height))
+             for alt, natural, width, height in (size.split(":") for size in sizes.split("|"))}
+    assert [alt.split()[1] for alt in shown] == ["each", "to"]  # the headline, the heatmap
+    for natural, width, height in shown.values():
+        assert 760 <= width <= 840 and natural >= 2 * width - 2 and height > 300
+    subprocess.run([*chromium, f"--screenshot={tmp_path / 'report' / 'screenshot.png'}",
+                    page.as_uri()], capture_output=True, timeout=120, check=True)
+    assert (tmp_path / "report" / "screenshot.png").stat().st_size > 0
