@@ -342,8 +342,9 @@ def performance_profiles(profile: pd.DataFrame, ax=None, *, look=None):
     if ax is None:
         _, ax = new_figure(figsize=(4.8, 3.4))
     look = look or look_of(profile)
-    for method, rows in profile.groupby("method", sort=False):
-        rows = rows.sort_values("tau")
+    groups = dict(list(profile.groupby("method", sort=False)))
+    for method in sorted(groups, key=lambda m: look.rank(*m.split("+", 1))):  # legend order
+        rows = groups[method].sort_values("tau")
         style = look.method(*method.split("+", 1))
         ax.step(rows["tau"], rows["fraction"], where="post", lw=1.2, label=method,
                 color=style["color"], ls=style["ls"])

@@ -69,6 +69,13 @@ class Look:
         index = others.index(adjuster) if adjuster in others else len(others)
         return MORE_LINES[index % len(MORE_LINES)]
 
+    def rank(self, policy: str, adjuster: str) -> tuple[int, int]:
+        """Where the method policy+adjuster comes in a legend: by policy, then adjuster."""
+        def place(names, name):
+            return names.index(name) if name in names else len(names)
+
+        return place(self.policies, policy), place(self.adjusters, adjuster)
+
     def method(self, policy: str, adjuster: str) -> dict:
         """Keyword arguments of ``Axes.plot`` for the method policy+adjuster."""
         ls, marker = self.line(adjuster)
