@@ -98,19 +98,28 @@ def look_of(frame) -> Look:
     return look(sorted(set(policies)), sorted(set(adjusters)))
 
 
-def entry(name: str, params: str | dict | None = None, defaults: dict | None = None) -> str:
-    """``name`` with the parameters that differ from ``defaults`` (the registry's when None):
-    ``ucb1(c=0.5)``; ``params`` may be JSON text, as stored tables hold it."""
+def _registered_info(name: str, kind: str):
+    """The registry's (or a plug-in's) record of policy or adjuster ``name``, or None when it
+    cannot be found here (a plug-in not on the path)."""
+    from bandits import get_policy
+    from enhancements import get_adjuster
+
+    try:
+        return (get_policy if kind == "policy" else get_adjuster)(name)
+    except (ValueError, ImportError, AttributeError):
+        return None
+
+
+def entry(name: str, params: str | dict | None = None, kind: str = "policy") -> str:
+    """``name`` with the parameters that differ from its defaults (those of the ``kind``'s
+    registry, "policy" or "adjuster"): ``ucb1(c=0.5)``; ``params`` may be JSON text, as
+    stored tables hold it."""
     if isinstance(params, str):
         params = json.loads(params) if params else {}
-    if defaults is None:
-        from bandits import POLICIES
-        from enhancements import ADJUSTERS
-
-        info = POLICIES.get(name) or ADJUSTERS.get(name)
-        defaults = info.defaults if info is not None else {}
-    changed = [f"{key}={value:g}" for key, value in (params or {}).items()
-               if defaults.get(key) != value]
+    info = _registered_info(name, kind)
+    defaults = info.defaults if info is not None else {}
+    changed = [f"{key}={value:g}" if isinstance(value, (int, float)) else f"{key}={value}"
+               for key, value in (params or {}).items() if defaults.get(key) != value]
     return f"{name}({','.join(changed)})" if changed else name
 
 
@@ -126,8 +135,6 @@ def methods(frame) -> list[tuple[str, str]]:
         policies = [entry(name, params) for name, params in zip(policies, frame["policy_params"])]
     if "adjuster_params" not in frame:
         return list(zip(policies, adjusters))
-    from enhancements import ADJUSTERS
-
     rows = zip(adjusters, frame["adjuster_params"],
                frame["rescore"] if "rescore" in frame else [False] * len(frame),
                frame["restart"] if "restart" in frame else [None] * len(frame))
@@ -136,10 +143,10 @@ def methods(frame) -> list[tuple[str, str]]:
         params = json.loads(params) if isinstance(params, str) else dict(params or {})
         if rescore:
             params["rescore"] = 1
-        default = ADJUSTERS[name].restart if name in ADJUSTERS else restart
-        if restart is not None and bool(restart) != bool(default):
+        info = _registered_info(name, "adjuster")
+        if restart is not None and info is not None and bool(restart) != bool(info.restart):
             params["restart"] = int(bool(restart))
-        named.append(entry(name, params))
+        named.append(entry(name, params, "adjuster"))
     return list(zip(policies, named))
 
 

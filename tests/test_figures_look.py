@@ -81,6 +81,13 @@ def test_entries_outside_the_registry_follow_it_in_the_grid_order():
     assert look_of(frame).colour("alpha:p") == "#17becf"
 
 
+def test_a_comparisons_curves_table_plots_as_it_is():
+    ax = plot_failure_curves(_curves())
+    assert [line.get_label() for line in ax.get_lines()] == [
+        "ucb1 plain", "klucb plain", "ucb1 maxfreq", "klucb maxfreq"]
+    assert ax.get_title() == "constant(1,3) b=4 d=8" and len(ax.collections) == 4
+
+
 def test_stored_parameters_name_the_entry():
     frame = pd.DataFrame({
         "policy": ["ucb1", "ucb1"], "adjuster": ["maxfreq", "maxfreq"],
