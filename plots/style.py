@@ -37,8 +37,8 @@ COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e
 # (triangles are left for what a figure marks as not reached)
 LINES = {"plain": ("-", "o"), "maxfreq": ("--", "s"), "static": (":", "D"),
          "score": ("-.", "P"), "value": ((0, (5, 1, 1, 1, 1, 1)), "X")}
-MORE_LINES = (((0, (8, 2)), "h"), ((0, (1, 1)), "*"), ((0, (4, 1, 1, 1)), "p"),
-              ((0, (3, 3)), "8"), ((0, (6, 1, 1, 1, 1, 1, 1, 1)), "d"))
+MORE_LINES = (((0, (8, 2)), "h"), ((0, (2, 2, 8, 2)), "*"), ((0, (4, 1, 1, 1, 1, 1, 1, 1)), "p"),
+              ((0, (1, 2, 1, 2, 6, 2)), "8"), ((0, (12, 2, 2, 2)), "d"))
 
 
 def _registered() -> tuple[tuple[str, ...], tuple[str, ...]]:
