@@ -20,12 +20,13 @@ import pandas as pd
 
 from plots.compare import (
     aggregate_intervals,
-    epsilon_heatmap,
+    epsilon_heatmaps,
     failure_panels,
     improvement_matrix,
     performance_profiles,
+    playouts_by_bias,
 )
-from plots.style import save
+from plots.style import look, save_as
 
 # settings key -> what the report calls it, in the report's order
 SETTINGS = {
@@ -190,18 +191,27 @@ def _curve_tests_blocks(tests: pd.DataFrame | None,
     return blocks + [("table", shown)]
 
 
-def _figure(folder: Path, name: str, table: pd.DataFrame | None, draw, caption: str):
-    """Draw ``table`` with ``draw`` (returning the figure) into ``name``.png, or say why not."""
+def _figure(folder: Path, name: str, table: pd.DataFrame | None, draw, caption: str,
+            formats=("png",), why: str = ""):
+    """Draw ``table`` with ``draw`` (returning the figure, or None and ``why`` not) into
+    ``name``.png and every other of ``formats``, or say why not."""
     if table is None or table.empty:
         return [("p", f"{caption}: no figure, its table is missing or empty.")]
-    save(draw(table), folder / f"{name}.png")
+    figure = draw(table)
+    if figure is None:
+        return [("p", f"{caption}: no figure, {why}.")]
+    save_as(figure, folder / name, ("png", *formats))
     return [("figure", f"{name}.png", caption)]
 
 
-def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict) -> list[tuple]:
+def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict,
+            formats=("png",)) -> list[tuple]:
     """The report's content: ("h1" | "h2" | "p" | "code", text), ("list", lines),
-    ("table", DataFrame) and ("figure", file name, caption) blocks."""
+    ("table", DataFrame) and ("figure", file name, caption) blocks; figures also in
+    ``formats``, in one look (colours in the registries', then the grid's order)."""
     get = tables.get
+    shared = look(settings.get("policies", ()), settings.get("adjusters", ()))
+    budget = settings.get("max_budget")
     command = settings.get("command")
     blocks = [("h1", "Comparison of policies and adjusters"),
               ("h2", "Configuration"), ("list", _settings(settings, get("curves"))),
@@ -218,9 +228,19 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict) -> li
         blocks.append(("p", "No playouts-to-epsilon table was given."))
     else:
         for epsilon, rows in to_epsilon.groupby("epsilon"):
-            caption = f"Playouts to reach failure <= {epsilon:g}, per tree and method"
+            caption = (f"Playouts each policy needs to reach failure <= {epsilon:g} as the "
+                       "bias of the tree grows, a panel per adjuster (points: pooled over "
+                       "the instances; their 95% intervals are in the table below)")
+            blocks += _figure(folder, f"headline_eps{epsilon:g}", rows,
+                              lambda t: _first(playouts_by_bias(t, budget=budget,
+                                                                look=shared)),
+                              caption, formats, "the grid holds no family of trees that "
+                              "differ in their bias alone (e.g. Constant(1,b) for two b)")
+            caption = (f"Playouts to reach failure <= {epsilon:g}, per tree, policy and "
+                       "adjuster")
             blocks += _figure(folder, f"heatmap_eps{epsilon:g}", rows,
-                              lambda t: epsilon_heatmap(t).figure, caption)
+                              lambda t: epsilon_heatmaps(t, budget=budget)[0].figure,
+                              caption, formats)
         blocks.append(("table", _to_epsilon_table(to_epsilon)))
 
     blocks.append(("h2", "Aggregates across tree configurations"))
@@ -228,7 +248,7 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict) -> li
     if aggregates is not None and not aggregates.empty:
         blocks.append(("table", _aggregates_table(aggregates)))
     blocks += _figure(folder, "aggregates", aggregates, lambda t: aggregate_intervals(t).figure,
-                      "Mean and IQM of the normalised area under the failure curve")
+                      "Mean and IQM of the normalised area under the failure curve", formats)
 
     blocks += [("h2", "Tests at each budget (unit: the run)"),
                *_budget_tests_blocks(get("budget_tests")),
@@ -236,17 +256,22 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict) -> li
                *_curve_tests_blocks(get("curve_tests"), get("cell_areas"))]
     blocks += [("h2", "Failure curves"),
                *_figure(folder, "failure_curves", get("curves"),
-                        lambda t: failure_panels(t)[0].figure,
-                        "Failure rate against playouts with Wilson 95% bands"),
+                        lambda t: failure_panels(t, look=shared)[0].figure,
+                        "Failure rate against playouts with Wilson 95% bands", formats),
                ("h2", "Probability of improvement"),
                *_figure(folder, "improvement", get("improvement"),
                         lambda t: improvement_matrix(t).figure,
-                        "Probability that X beats Y across tree configurations"),
+                        "Probability that X beats Y across tree configurations", formats),
                ("h2", "Performance profiles"),
                *_figure(folder, "profiles", get("profile"),
-                        lambda t: performance_profiles(t).figure,
-                        "Performance profiles of the normalised area")]
+                        lambda t: performance_profiles(t, look=shared).figure,
+                        "Performance profiles of the normalised area", formats)]
     return blocks
+
+
+def _first(panels):
+    """The figure of an array of panels, or None when it is empty."""
+    return panels[0].figure if len(panels) else None
 
 
 def _markdown_table(frame: pd.DataFrame) -> str:
@@ -311,8 +336,9 @@ def _html(blocks: list[tuple], folder: Path) -> str:
 
 
 def write_report(folder: str | Path, tables: dict[str, pd.DataFrame],
-                 settings: dict) -> tuple[Path, Path]:
-    """Write the comparison's figures (PNG), its tables (CSV, one per entry of ``tables``),
+                 settings: dict, formats=("png", "pdf")) -> tuple[Path, Path]:
+    """Write the comparison's figures (PNG, which the reports show, and every other format of
+    ``formats``: png, pdf, svg), its tables (CSV, one per entry of ``tables``),
     ``report.md`` and ``report.html`` into ``folder``; returns the two reports' paths.
 
     ``tables`` holds any of curves, to_epsilon, improvement, profile, aggregates, budget_tests,
@@ -324,7 +350,7 @@ def write_report(folder: str | Path, tables: dict[str, pd.DataFrame],
     tables = {name: table for name, table in tables.items() if table is not None}
     for name, table in tables.items():
         table.to_csv(folder / f"{name}.csv", index=False)
-    blocks = _blocks(folder, tables, settings)
+    blocks = _blocks(folder, tables, settings, formats)
     markdown, page = folder / "report.md", folder / "report.html"
     markdown.write_text(_markdown(blocks), encoding="utf-8")
     page.write_text(_html(blocks, folder), encoding="utf-8")

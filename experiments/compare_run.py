@@ -24,22 +24,24 @@ INSTANCE_COLUMNS = ["config", "policy", "adjuster", "tree_index", "budget", "run
 
 def run_compare(grid: Grid, out: str | Path, workers: int | None = None,
                 scheduler: str | None = None, progress: bool | None = True,
-                command: str | None = None) -> tuple[GrowSummary, dict[str, pd.DataFrame]]:
+                command: str | None = None,
+                formats=("png", "pdf")) -> tuple[GrowSummary, dict[str, pd.DataFrame]]:
     """Compute and store the runs of ``grid`` that ``out`` lacks (``compare_cells.grow``: a
     folder of another seed is refused in one line, nothing written; a killed run resumes where
     it stopped), then write ``compare.json`` (the grid) and the report (``write_comparison``);
-    ``command`` is the command line that reruns it, quoted in the report. Returns the run's
-    summary and the comparison's tables."""
+    ``command`` is the command line that reruns it, quoted in the report; ``formats`` those of
+    the figures besides the report's PNG. Returns the run's summary and the comparison's
+    tables."""
     from .store import write_atomically
 
     summary = grow(grid, out, workers=workers, scheduler=scheduler, progress=progress)
     text = json.dumps(grid.to_dict(), indent=1, sort_keys=True) + "\n"
     write_atomically(Path(out) / GRID_FILE, text.encode())
-    return summary, write_comparison(grid, out, command)
+    return summary, write_comparison(grid, out, command, formats)
 
 
-def write_comparison(grid: Grid, out: str | Path,
-                     command: str | None = None) -> dict[str, pd.DataFrame]:
+def write_comparison(grid: Grid, out: str | Path, command: str | None = None,
+                     formats=("png", "pdf")) -> dict[str, pd.DataFrame]:
     """From the runs of ``grid`` stored in ``out``: ``runs.parquet`` (``compare_cells.run_table``),
     ``instances.parquet``, every statistic (``compare_stats.comparison_tables``, bootstraps and
     permutations seeded by the grid's seed, tests against ``grid.baseline``) as CSV, the
@@ -65,7 +67,7 @@ def write_comparison(grid: Grid, out: str | Path,
                 "depth": grid.depth}
     if command:
         settings["command"] = command
-    write_report(out, tables, settings)
+    write_report(out, tables, settings, formats)
     return tables
 
 

@@ -144,3 +144,37 @@ class Curve:
         discount = f" gamma={self.discount:g}" if self.discount != 1.0 else ""
         backup = f" {self.backup}" if self.backup else ""
         return f"{self.tree} {self.policy} {self.adjuster}{shaping}{rescore}{discount}{backup}"
+
+
+def curve_columns(curve: Curve) -> dict:
+    """The curve's identity as the columns every curve table carries (``failure_rate``'s,
+    ``mctslab failure-rate --out``'s, a study's ``load_results``): curve_key, label, tree,
+    policy, adjuster, policy_params and adjuster_params (JSON text), shaping, rescore,
+    restart, freeze, search_depth, branching, depth, trees (instances), runs_per_tree,
+    max_budget and planned_runs (runs per budget once every run is done)."""
+    config = asdict(curve)
+    config["runs_per_tree"] = config.pop("runs")
+    for name in ("policy_params", "adjuster_params"):
+        config[name] = json.dumps(config[name], sort_keys=True)
+    return {"curve_key": curve.key, "label": curve.label, **config,
+            "planned_runs": curve.total_runs}
+
+
+def rate_columns(failures, runs) -> dict:
+    """failure_rate = failures / runs, its standard error sqrt(r (1 - r) / (n - 1)) and its
+    Wilson score 95% interval (ci_low, ci_high), per budget."""
+    import numpy as np
+    from statsmodels.stats.proportion import proportion_confint
+
+    failures, runs = np.asarray(failures, np.int64), np.asarray(runs, np.int64)
+    rate = failures / runs
+    low, high = proportion_confint(failures, runs, alpha=0.05, method="wilson")
+    return {"failure_rate": rate, "stderr": standard_error(rate, runs),
+            "ci_low": np.asarray(low, float), "ci_high": np.asarray(high, float)}
+
+
+def standard_error(rate, runs):
+    """sqrt(r (1 - r) / (n - 1)): the standard error of a failure rate r over n runs."""
+    import numpy as np
+
+    return np.sqrt(rate * (1.0 - rate) / np.maximum(np.asarray(runs) - 1, 1))

@@ -28,7 +28,7 @@ from mcts.backup import Discount, load_backup
 from mcts.shaping import engine_shaping, parse_shaping
 from trees import TreeInstance, analyze, make_tree
 
-from .curve import Curve
+from .curve import Curve, curve_columns, rate_columns, standard_error
 from .kernels import kernel_name, prepare_kernel
 
 if TYPE_CHECKING:
@@ -188,24 +188,31 @@ def failure_counts(curve: Curve, seed: int = 0, workers: int | None = None,
 
 def rates(curve: Curve, failures: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Failure rate per budget and its standard error sqrt(r (1 - r) / (n - 1))."""
-    n = curve.total_runs
-    rate = failures / n
-    return rate, np.sqrt(rate * (1.0 - rate) / max(n - 1, 1))
+    rate = failures / curve.total_runs
+    return rate, standard_error(rate, curve.total_runs)
 
 
-def curve_frame(curve: Curve, failures: np.ndarray) -> pd.DataFrame:
-    """Tidy rows (budget, failure_rate, stderr, runs) from failure counts per budget."""
+def curve_frame(curve: Curve, failures: np.ndarray, seed: int | None = None) -> pd.DataFrame:
+    """Tidy rows from failure counts per budget: the curve's identity (``curve_columns``), the
+    ``seed`` when given, then budget, runs, failures, failure_rate, stderr, ci_low, ci_high
+    (Wilson 95%): what ``mctslab failure-rate --out`` stores and ``plots`` draws as it is."""
     import pandas as pd  # on use: `mctslab failure-rate --json` starts faster without it
 
-    rate, stderr = rates(curve, failures)
-    return pd.DataFrame({"budget": curve.budgets, "failure_rate": rate, "stderr": stderr,
-                         "runs": curve.total_runs})
+    identity = {**curve_columns(curve), **({} if seed is None else {"seed": seed})}
+    numbers = pd.DataFrame({"budget": curve.budgets, "runs": curve.total_runs,
+                            "failures": np.asarray(failures, np.int64)})
+    rates = rate_columns(numbers["failures"], numbers["runs"])
+    return numbers.assign(**rates, **identity)[
+        ["budget", "failure_rate", "stderr", "runs", "failures", "ci_low", "ci_high",
+         *identity]]
 
 
 def failure_rate(tree, policy: str = "ucb1", adjuster: str = "plain", *, runs: int = 100,
                  trees: int = 1, budgets=2**14, seed: int = 0, branching: int = 4, depth: int = 8,
                  workers: int | None = None, progress: bool = False, **options) -> pd.DataFrame:
-    """One failure-rate curve as a DataFrame with columns budget, failure_rate, stderr, runs.
+    """One failure-rate curve as a DataFrame: budget, failure_rate, stderr, runs, then
+    failures, the Wilson 95% interval (ci_low, ci_high), the curve's identity and the seed
+    (``curve_frame``), so that ``plots.failure.plot_failure_curves`` draws it as it is.
 
     ``budgets`` is the largest budget (a power of two) or a list of powers of two; ``runs`` are
     per tree instance, ``trees`` instances (random trees). Other options go to :class:`Curve`
@@ -214,7 +221,7 @@ def failure_rate(tree, policy: str = "ucb1", adjuster: str = "plain", *, runs: i
     """
     curve = _as_curve(tree, policy, adjuster, runs, trees, budgets, branching, depth, options)
     failures = failure_counts(curve, seed, workers, progress)[0]
-    frame = curve_frame(curve, failures)
+    frame = curve_frame(curve, failures, seed)
     if not isinstance(budgets, (int, np.integer)):
         missing = sorted({int(x) for x in budgets} - set(curve.budgets))
         if missing:

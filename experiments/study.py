@@ -30,7 +30,6 @@ table (``load_results``).
 from __future__ import annotations
 
 import itertools
-import json
 import tomllib
 from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
@@ -38,7 +37,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .curve import Curve
+from .curve import Curve, curve_columns, rate_columns
 from .shards import Shard, plan_shards
 from .study_store import read_shard, read_study_file, shard_path
 
@@ -272,22 +271,17 @@ def describe(curve: Curve) -> str:
 
 
 def _curve_columns(curve: Curve) -> dict:
-    """The curve's configuration as table columns (parameters as JSON text; the curve's
-    ``runs`` per tree instance as ``runs_per_tree``, ``runs`` being the runs stored)."""
-    config = curve.to_dict()
-    config["runs_per_tree"] = config.pop("runs")
-    config["shaping"] = curve.shaping
-    for name in ("policy_params", "adjuster_params"):
-        config[name] = json.dumps(config[name], sort_keys=True)
-    return {"curve_key": curve.key, "label": describe(curve), **config,
-            "planned_runs": curve.total_runs}
+    """The curve's identity columns (``curve_columns``), labelled with every setting that
+    sets it apart (``describe``)."""
+    return {**curve_columns(curve), "label": describe(curve)}
 
 
 def load_results(folder: str | Path) -> pd.DataFrame:
     """The stored results of the study in ``folder`` as one tidy table, a row per curve and
     budget: the curve's configuration, ``budget``, ``failures``, ``runs`` (stored so far; a
     curve with none is left out), ``failure_rate`` = failures / runs, ``std`` (sample standard
-    deviation of the per-run failure indicator, ddof 1) and ``stderr`` = std / sqrt(runs).
+    deviation of the per-run failure indicator, ddof 1), ``stderr`` = std / sqrt(runs) and the
+    Wilson 95% interval ``ci_low``, ``ci_high`` (what ``plots`` draws).
 
     Two curves at a budget compare with Welch's test,
     ``scipy.stats.ttest_ind_from_stats(m1, s1, n1, m2, s2, n2, equal_var=False)`` on
@@ -313,4 +307,7 @@ def load_results(folder: str | Path) -> pd.DataFrame:
     rate = frame["failures"] / n
     with np.errstate(divide="ignore", invalid="ignore"):
         std = np.sqrt(n * rate * (1.0 - rate) / (n - 1.0))
-    return frame.assign(failure_rate=rate, std=std, stderr=std / np.sqrt(n))
+        interval = (rate_columns(frame["failures"], frame["runs"]) if len(frame)
+                    else {"ci_low": [], "ci_high": []})
+    return frame.assign(failure_rate=rate, std=std, stderr=std / np.sqrt(n),
+                        ci_low=interval["ci_low"], ci_high=interval["ci_high"])

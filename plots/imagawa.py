@@ -2,7 +2,9 @@
 
 The figures' layout (which trees, policies and adjusters, in which order) is the paper's and is
 fixed here; the rows, and which of them are at their curve's default settings, are the
-caller's (``experiments.papers.imagawa.is_default``).
+caller's (``experiments.papers.imagawa.is_default``). Colours and line styles are the lab's
+(``plots.style``): a policy's colour (shaded light to dark as the trees' bias grows when the
+lines are trees), an adjuster's line style; bands are Wilson 95% intervals.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import pandas as pd
 from bandits import POLICIES as POLICY_REGISTRY
 from enhancements import ADJUSTERS as ADJUSTER_REGISTRY
 
-from .style import new_figure
+from .style import BAND, band, look, new_figure, shade
 
 POLICIES = ("ucb1", "klucb", "thompson")
 ADJUSTERS = ("plain", "static", "score", "value", "maxfreq")
@@ -50,16 +52,27 @@ def _name(column: str, value: str) -> str:
     return {"policy": POLICY_NAMES, "adjuster": ADJUSTER_NAMES}.get(column, {}).get(value, value)
 
 
-def plot_curve(ax, rows: pd.DataFrame, label: str, colour: str):
-    """One failure-rate curve with a +-1 standard-error band, log-x."""
+def plot_curve(ax, rows: pd.DataFrame, label: str, style: dict):
+    """One failure-rate curve (budget, failures, runs, failure_rate) with its Wilson 95%
+    band, log-x; ``style``: keyword arguments of ``Axes.plot`` (colour, line style, marker)."""
     rows = rows.sort_values("budget")
-    ax.plot(rows.budget, rows.failure_rate, color=colour, lw=1.2, marker=".", ms=3, label=label)
-    ax.fill_between(rows.budget, rows.failure_rate - rows.stderr,
-                    rows.failure_rate + rows.stderr, color=colour, alpha=0.2, lw=0)
+    ax.plot(rows.budget, rows.failure_rate, lw=1.2, ms=3, label=label, **style)
+    band(ax, rows, color=style["color"])
     ax.set_xscale("log", base=2)
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("playouts")
     return ax
+
+
+def _style(shared, fixed: dict, panel_by: str, panel: str, line_by: str, line: str,
+           number: int, count: int) -> dict:
+    """A line's look: its policy's colour and its adjuster's line style; lines that are
+    trees (one method) take shades of the colour, by the panel's order of trees."""
+    where = {**fixed, panel_by: panel, line_by: line}
+    style = shared.method(where["policy"], where["adjuster"])
+    if line_by == "tree":
+        style["color"] = shade(style["color"], number, count)
+    return style
 
 
 def paper_figure(rows: pd.DataFrame, name: str):
@@ -74,14 +87,17 @@ def paper_figure(rows: pd.DataFrame, name: str):
         return None
     fig, axes = new_figure(1, len(panels), figsize=(4.0 * len(panels), 3.3), sharey=True,
                            squeeze=False)
+    shared = look()
     for letter, (ax, panel) in zip("abcdefgh", zip(axes[0], panels)):
         for number, line in enumerate(lines):
             curve = rows[(rows[panel_by] == panel) & (rows[line_by] == line)]
             if not curve.empty:
                 runs = int(curve.runs.iloc[0])
-                plot_curve(ax, curve, f"{_name(line_by, line)}", f"C{number}")
+                style = _style(shared, fixed, panel_by, panel, line_by, line, number,
+                               len(lines))
+                plot_curve(ax, curve, f"{_name(line_by, line)}", style)
         ax.set_title(f"({letter}) {_name(panel_by, panel)}", fontsize=9)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, title=BAND, title_fontsize=6)
     axes[0][0].set_ylabel("failure rate")
     fig.suptitle(f"{title}  ({runs:,} runs per curve)", fontsize=10)
     fig.tight_layout()
@@ -98,21 +114,23 @@ def ablation_figure(frame: pd.DataFrame, default: pd.Series):
         return None
     fig, axes = new_figure(1, len(trees), figsize=(4.0 * len(trees), 3.3), sharey=True,
                            squeeze=False)
-    variants = (
-        ("Plain", lambda r: (r.adjuster == "plain")),
-        ("MaxFrequency", lambda r: (r.adjuster == "maxfreq") & default.loc[r.index]),
-        ("offset -0.5", lambda r: (r.adjuster == "maxfreq")
+    shared = look(adjusters=("maxfreq(offset=-0.5)", "maxfreq(restart=0)"))
+    variants = (  # label, adjuster entry, rows
+        ("Plain", "plain", lambda r: (r.adjuster == "plain")),
+        ("MaxFrequency", "maxfreq", lambda r: (r.adjuster == "maxfreq") & default.loc[r.index]),
+        ("offset -0.5", "maxfreq(offset=-0.5)", lambda r: (r.adjuster == "maxfreq")
          & (r.adjuster_params == '{"offset": -0.5}')),
-        ("restart off", lambda r: (r.adjuster == "maxfreq") & ~r.restart.astype(bool)),
+        ("restart off", "maxfreq(restart=0)", lambda r: (r.adjuster == "maxfreq")
+         & ~r.restart.astype(bool)),
     )
     for ax, tree in zip(axes[0], trees):
         at = rows[rows.tree == tree]
-        for number, (label, select) in enumerate(variants):
+        for label, adjuster, select in variants:
             curve = at[select(at)]
             if not curve.empty:
-                plot_curve(ax, curve, label, f"C{number}")
+                plot_curve(ax, curve, label, shared.method("ucb1", adjuster))
         ax.set_title(tree, fontsize=9)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, title=BAND, title_fontsize=6)
     axes[0][0].set_ylabel("failure rate")
     fig.suptitle("Ablations of MaxFrequency (UCT)", fontsize=10)
     fig.tight_layout()

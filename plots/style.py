@@ -1,15 +1,191 @@
-"""Shared figure helpers: publication defaults and saving to any format matplotlib knows.
+"""The lab's one look: publication defaults, a method's colour and line style, the 95% band,
+and saving a figure in every format asked for.
+
+A method is a policy and an adjuster. Its colour is its policy's and its line style (with its
+marker) its adjuster's, in every figure of the lab: the registries' order fixes them
+(``bandits.POLICIES``: ucb1 blue, klucb orange, thompson green, ...; ``enhancements.ADJUSTERS``:
+plain solid, maxfreq dashed, static dotted, ...), and an entry the registry does not list (a
+plug-in, or a registered name with parameters such as ``ucb1(c=0.5)``) comes after them in the
+order the caller gives (a grid's), else by name. Never the order of a table's rows, so two
+figures drawn from tables sorted differently agree.
+
+Every band is the Wilson score 95% interval of a failure rate (failures of runs), and its
+figure says so (``BAND``).
 
 Importing ``plots`` leaves matplotlib's backend alone (a notebook keeps its inline one); the
 ``mctslab`` program chooses the non-interactive one."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+import numpy as np
 
 RC = {"figure.dpi": 120, "savefig.dpi": 200, "axes.grid": True, "grid.alpha": 0.3, "font.size": 9}
+FORMATS = ("png", "pdf", "svg")
+BAND = "bands: Wilson 95% intervals"
+Z95 = 1.959963984540054  # the standard normal's 0.975 quantile
+
+# tab10, then darker and lighter tones for policies past the tenth
+COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39",
+           "#7b4173", "#3182bd")
+# (line style, marker): plain and maxfreq, the paper's pair, first
+# (triangles are left for what a figure marks as not reached)
+LINES = {"plain": ("-", "o"), "maxfreq": ("--", "s"), "static": (":", "D"),
+         "score": ("-.", "P"), "value": ((0, (5, 1, 1, 1, 1, 1)), "X")}
+MORE_LINES = (((0, (8, 2)), "h"), ((0, (2, 2, 8, 2)), "*"), ((0, (4, 1, 1, 1, 1, 1, 1, 1)), "p"),
+              ((0, (1, 2, 1, 2, 6, 2)), "8"), ((0, (12, 2, 2, 2)), "d"))
+
+
+def _registered() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    from bandits import POLICIES
+    from enhancements import ADJUSTERS
+
+    return tuple(POLICIES), tuple(ADJUSTERS)
+
+
+@dataclass(frozen=True)
+class Look:
+    """Colours by policy and line styles by adjuster, in the order of ``policies`` and
+    ``adjusters`` (registered names first). Build it with :func:`look`."""
+
+    policies: tuple[str, ...]
+    adjusters: tuple[str, ...]
+
+    def colour(self, policy: str) -> str:
+        index = self.policies.index(policy) if policy in self.policies else len(self.policies)
+        return COLOURS[index % len(COLOURS)]
+
+    def line(self, adjuster: str) -> tuple:
+        """(line style, marker) of ``adjuster``: its own for plain, maxfreq, static, score and
+        value, the next of MORE_LINES for the others, in order."""
+        if adjuster in LINES:
+            return LINES[adjuster]
+        others = [name for name in self.adjusters if name not in LINES]
+        index = others.index(adjuster) if adjuster in others else len(others)
+        return MORE_LINES[index % len(MORE_LINES)]
+
+    def rank(self, policy: str, adjuster: str) -> tuple[int, int]:
+        """Where the method policy+adjuster comes in a legend: by policy, then adjuster."""
+        def place(names, name):
+            return names.index(name) if name in names else len(names)
+
+        return place(self.policies, policy), place(self.adjusters, adjuster)
+
+    def method(self, policy: str, adjuster: str) -> dict:
+        """Keyword arguments of ``Axes.plot`` for the method policy+adjuster."""
+        ls, marker = self.line(adjuster)
+        return {"color": self.colour(policy), "ls": ls, "marker": marker}
+
+
+def look(policies=(), adjusters=()) -> Look:
+    """The look of the registered policies and adjusters followed by the other entries of
+    ``policies`` and ``adjusters``, in their order (duplicates dropped)."""
+    known_policies, known_adjusters = _registered()
+    return Look(tuple(dict.fromkeys([*known_policies, *policies])),
+                tuple(dict.fromkeys([*known_adjusters, *adjusters])))
+
+
+def look_of(frame) -> Look:
+    """The look of the methods of a table (columns policy and adjuster, or method as
+    ``policy+adjuster``), its unregistered entries sorted by name: the same whatever the
+    order of its rows."""
+    policies, adjusters = zip(*methods(frame)) if len(frame) else ((), ())
+    return look(sorted(set(policies)), sorted(set(adjusters)))
+
+
+def _registered_info(name: str, kind: str):
+    """The registry's (or a plug-in's) record of policy or adjuster ``name``, or None when it
+    cannot be found here (a plug-in not on the path)."""
+    from bandits import get_policy
+    from enhancements import get_adjuster
+
+    try:
+        return (get_policy if kind == "policy" else get_adjuster)(name)
+    except (ValueError, ImportError, AttributeError):
+        return None
+
+
+def entry(name: str, params: str | dict | None = None, kind: str = "policy") -> str:
+    """``name`` with the parameters that differ from its defaults (those of the ``kind``'s
+    registry, "policy" or "adjuster"): ``ucb1(c=0.5)``; ``params`` may be JSON text, as
+    stored tables hold it."""
+    if isinstance(params, str):
+        params = json.loads(params) if params else {}
+    info = _registered_info(name, kind)
+    defaults = info.defaults if info is not None else {}
+    changed = [f"{key}={value:g}" if isinstance(value, (int, float)) else f"{key}={value}"
+               for key, value in (params or {}).items() if defaults.get(key) != value]
+    return f"{name}({','.join(changed)})" if changed else name
+
+
+def methods(frame) -> list[tuple[str, str]]:
+    """(policy entry, adjuster entry) of every row: from a ``method`` column
+    (``policy+adjuster``), else from policy and adjuster with the parameters, the re-scoring
+    and the restart that differ from the registry's defaults when the table stores them (a
+    study's results): ``maxfreq(offset=-0.5)``, ``maxfreq(rescore=1)``, ``maxfreq(restart=0)``."""
+    if "method" in frame and "policy" not in frame:
+        return [tuple(text.split("+", 1)) for text in frame["method"]]
+    policies, adjusters = list(frame["policy"]), list(frame["adjuster"])
+    if "policy_params" in frame:
+        policies = [entry(name, params) for name, params in zip(policies, frame["policy_params"])]
+    if "adjuster_params" not in frame:
+        return list(zip(policies, adjusters))
+    rows = zip(adjusters, frame["adjuster_params"],
+               frame["rescore"] if "rescore" in frame else [False] * len(frame),
+               frame["restart"] if "restart" in frame else [None] * len(frame))
+    named = []
+    for name, params, rescore, restart in rows:
+        params = json.loads(params) if isinstance(params, str) else dict(params or {})
+        if rescore:
+            params["rescore"] = 1
+        info = _registered_info(name, "adjuster")
+        if restart is not None and info is not None and bool(restart) != bool(info.restart):
+            params["restart"] = int(bool(restart))
+        named.append(entry(name, params, "adjuster"))
+    return list(zip(policies, named))
+
+
+def shade(colour: str, step: int, steps: int) -> tuple:
+    """``colour`` from light (step 0) to dark (step steps - 1): lines of one method that
+    differ in something else (the tree), the darkest the last."""
+    from matplotlib.colors import to_rgb
+
+    if steps < 2:
+        return to_rgb(colour)
+    weight = -0.55 + 1.0 * step / (steps - 1)  # -0.55: towards white, 0.45: towards black
+    target = 1.0 if weight < 0 else 0.0
+    return tuple(c + abs(weight) * (target - c) for c in to_rgb(colour))
+
+
+def wilson_interval(failures, runs, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """The Wilson score interval of failures / runs (95% at the default z):
+    (p + z^2/2n -+ z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)."""
+    k, n = np.asarray(failures, float), np.asarray(runs, float)
+    p = k / n
+    centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
+    half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
+    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+
+
+def band(ax, rows, **kwargs):
+    """The Wilson 95% band of a failure curve (columns budget, failures, runs, sorted by
+    budget), filled in ``kwargs``' colour."""
+    low, high = wilson_interval(rows["failures"], rows["runs"])
+    return ax.fill_between(rows["budget"], low, high, alpha=0.15, lw=0, **kwargs)
+
+
+def power_of_two(value: float) -> str:
+    """2^k written short: 1, 2, ..., 512, 1k, 2k, ..., 16k, 1M."""
+    value = float(value)
+    for scale, suffix in ((2**20, "M"), (2**10, "k")):
+        if value >= scale:
+            return f"{value / scale:g}{suffix}"
+    return f"{value:g}"
 
 
 def new_figure(rows: int = 1, cols: int = 1, **kwargs):
@@ -25,3 +201,28 @@ def save(fig, path: str | Path) -> Path:
         fig.savefig(path, bbox_inches="tight")
     plt.close(fig)
     return path
+
+
+def save_as(fig, stem: str | Path, formats=("png", "pdf")) -> list[Path]:
+    """Write ``fig`` once per format (``stem.png``, ``stem.pdf``, ...), creating folders, then
+    close it; returns the paths."""
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    paths = [stem.parent / f"{stem.name}.{fmt}" for fmt in dict.fromkeys(formats)]
+    with plt.rc_context(RC):
+        for path in paths:
+            fig.savefig(path, bbox_inches="tight")
+    plt.close(fig)
+    return paths
+
+
+def formats_option(text: str) -> tuple[str, ...]:
+    """The formats of a ``--format`` option: ``png``, ``pdf``, ``svg`` or several joined by
+    commas (``png,pdf``)."""
+    formats = tuple(dict.fromkeys(part.strip().lower() for part in text.split(",")
+                                  if part.strip()))
+    unknown = [fmt for fmt in formats if fmt not in FORMATS]
+    if unknown or not formats:
+        raise ValueError(f"--format {text!r}: use png, pdf or svg, or several joined by commas "
+                         "(png,pdf)")
+    return formats

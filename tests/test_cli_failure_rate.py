@@ -22,7 +22,7 @@ def test_json_keys_and_agreement_with_the_python_api(capsys):
     frame = failure_rate("constant(1,3)", "ucb1", "maxfreq", runs=20, budgets=64, seed=3,
                          branching=2, depth=4)
     assert out["failure_rate"] == frame.failure_rate.tolist()
-    assert list(frame.columns) == ["budget", "failure_rate", "stderr", "runs"]
+    assert list(frame.columns[:4]) == ["budget", "failure_rate", "stderr", "runs"]
 
 
 def test_trees_multiply_runs_and_parameters_reach_the_curve(capsys):
@@ -44,10 +44,42 @@ def test_table_csv_and_plot(tmp_path, capsys, saved_figures):
     assert stored.budget.tolist()[-1] == 64 and (stored.tree == "constant(1,3)").all()
     assert png.stat().st_size > 0
     [ax] = saved_figures["curve.png"].axes
-    [line] = ax.get_lines()  # the one curve, with its standard-error band
+    [line] = ax.get_lines()  # the one curve, with its Wilson band
     assert len(ax.collections) == 1 and ax.get_xscale() == "log"
     assert list(line.get_xdata()) == stored.budget.tolist()
     assert list(line.get_ydata()) == pytest.approx(stored.failure_rate.tolist())
+
+
+def test_the_curve_carries_what_out_stores_and_plots_as_it_is(tmp_path):
+    """issue 36 item 7: the Python API's curve has the columns ``--out`` writes (less the
+    JSON config), and ``plot_failure_curves`` draws it without any column added."""
+    from plots.failure import plot_failure_curves
+    from plots.style import BAND
+
+    csv = tmp_path / "curve.csv"
+    assert main(SMALL + ["--out", str(csv), "--adjuster", "maxfreq"]) == 0
+    stored = pd.read_csv(csv)
+    frame = failure_rate("constant(1,3)", "ucb1", "maxfreq", runs=20, budgets=64, seed=3,
+                         branching=2, depth=4)
+    assert list(stored.columns) == [*frame.columns, "config"]
+    for column in ("tree", "policy", "adjuster", "policy_params", "adjuster_params", "budget",
+                   "runs", "failures", "failure_rate", "ci_low", "ci_high", "seed"):
+        expected = frame[column].tolist()
+        if frame[column].dtype.kind == "f":
+            expected = pytest.approx(expected)
+        assert stored[column].tolist() == expected, column
+    ax = plot_failure_curves(frame)
+    assert ax.get_title() == "constant(1,3) ucb1 maxfreq"
+    [line] = ax.get_lines()
+    assert list(line.get_ydata()) == pytest.approx(frame.failure_rate.tolist())
+    assert ax.get_legend().get_title().get_text() == BAND
+    [band] = ax.collections
+    top = band.get_paths()[0].vertices[:, 1].max()
+    assert top == pytest.approx(frame.ci_high.max())
+    subset = failure_rate("constant(1,3)", "ucb1", "maxfreq", runs=20, budgets=[4, 64],
+                          seed=3, branching=2, depth=4)
+    assert subset.budget.tolist() == [4, 64] and list(subset.columns) == list(frame.columns)
+    assert plot_failure_curves(subset).get_lines()[0].get_xdata().tolist() == [4, 64]
 
 
 @pytest.mark.parametrize("extra, words", [

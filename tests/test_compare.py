@@ -182,7 +182,13 @@ def test_the_atlas_at_a_tiny_scale_runs_in_seconds(tmp_path, capsys):
     # every atlas tree and adjuster, one policy (its kernels are the suite's already)
     assert main(["compare", "--preset", "atlas", "--policies", "ucb1", "--runs", "2",
                  "--trees-per-model", "1", "--max-budget", "8", "--out", str(tmp_path / "a"),
-                 "--workers", "1"]) == 0
+                 "--workers", "1", "--format", "svg,pdf"]) == 0
+    # the headline figure and every other, as PNG (the report's), SVG and PDF
+    assert "![Playouts each policy needs" in (tmp_path / "a" / "report.md").read_text()
+    for name in ("headline_eps0.05", "heatmap_eps0.05", "failure_curves", "profiles"):
+        for suffix in (".png", ".svg", ".pdf"):
+            assert (tmp_path / "a" / f"{name}{suffix}").stat().st_size > 0, name + suffix
+    assert (tmp_path / "a" / "headline_eps0.05.pdf").read_bytes().startswith(b"%PDF")
     table = instance_table(tmp_path / "a")
     assert table.config.nunique() == len(preset_lists("atlas")["trees"])
     assert set(table.adjuster) == {"plain", "maxfreq", "maxfreq(rescore=1)", "static"}
@@ -220,6 +226,8 @@ def test_the_whole_atlas_at_a_tiny_scale(tmp_path):
       "--baseline", "ucb1+maxfreq"],
      ("--baseline ucb1+maxfreq names no method of the grid: use one of ucb1+plain, "
      "thompson+plain")),
+    (["--trees", "constant(1,2)", "--policies", "ucb1", "--adjusters", "plain",
+      "--format", "png,jpg"], "use png, pdf or svg"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, words, tmp_path, capsys):
     out = tmp_path / "never"

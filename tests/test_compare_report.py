@@ -9,11 +9,13 @@ from html.parser import HTMLParser
 import numpy as np
 import pandas as pd
 import pytest
+from statsmodels.stats.proportion import proportion_confint
 
 from experiments.compare_report import write_report
 from plots.compare import (
     aggregate_intervals,
     epsilon_heatmap,
+    epsilon_heatmaps,
     failure_panels,
     improvement_matrix,
     performance_profiles,
@@ -101,32 +103,36 @@ def _tables() -> dict[str, pd.DataFrame]:
             "curve_tests": _curve_tests()}
 
 
-def test_epsilon_heatmap_colours_reached_cells_and_hatches_the_rest():
-    ax = epsilon_heatmap(_to_epsilon())
-    [image] = ax.get_images()
-    grid = image.get_array()
-    assert grid.shape == (2, 3)  # configurations x methods
+def test_epsilon_heatmaps_draw_a_panel_per_adjuster_and_hatch_what_is_not_reached():
+    plain, maxfreq = epsilon_heatmaps(_to_epsilon())
+    assert [plain.get_title(), maxfreq.get_title()] == ["plain", "maxfreq"]
+    grid = plain.get_images()[0].get_array()
+    assert grid.shape == (2, 2)  # configurations x policies
     assert grid[0, 0] == pytest.approx(6.0)  # log2(64)
-    assert grid.mask.tolist() == [[False] * 3, [False, False, True]]
-    [hatched] = ax.patches  # the one configuration a method does not reach epsilon on
-    assert hatched.get_hatch() == "///" and hatched.get_xy() == (1.5, 0.5)
-    texts = [text.get_text() for text in ax.texts]
-    assert texts == ["64\n[32, 128]", "16\n[16, 32]", "128\n[64, >T]", "256\n[128, >T]",
-                     "32\n[16, 64]", ">T"]
-    assert [t.get_text() for t in ax.get_xticklabels()] == NAMES
-    assert [t.get_text() for t in ax.get_yticklabels()] == list(CONFIGS)
+    assert grid.mask.tolist() == [[False, False], [False, True]]
+    [hatched] = plain.patches  # the one configuration a policy does not reach epsilon on
+    assert hatched.get_hatch() == "////" and hatched.get_xy() == (0.5, 0.5)
+    assert [text.get_text() for text in plain.texts] == ["64", "128", "256", ">T"]
+    assert [text.get_text() for text in maxfreq.texts] == ["16", "32"]
+    assert [t.get_text() for t in plain.get_xticklabels()] == ["ucb1", "thompson"]
+    assert [t.get_text() for t in plain.get_yticklabels()] == list(CONFIGS)
+    bar = plain.figure.axes[-1]  # one colour bar, a tick per power of two from 16 to 256
+    assert [t.get_text() for t in bar.get_yticklabels()] == ["16", "32", "64", "128", "256"]
+    assert plain.get_images()[0].norm(np.log2([16, 32, 256])).tolist() == [0, 1, 4]
 
 
 def test_epsilon_heatmap_writes_large_counts_short():
     table = _to_epsilon().iloc[:1].assign(playouts=1536.0, low=1024.0, high=12_000.0)
-    assert epsilon_heatmap(table).texts[0].get_text() == "1.5k\n[1k, 12k]"
+    assert epsilon_heatmap(table).texts[0].get_text() == "1.5k"
 
 
-def test_epsilon_heatmap_asks_which_epsilon_when_there_are_several():
+def test_epsilon_heatmap_asks_which_epsilon_or_adjuster_when_there_are_several():
     table = pd.concat([_to_epsilon(), _to_epsilon().assign(epsilon=0.1)])
     with pytest.raises(ValueError, match="choose one"):
-        epsilon_heatmap(table)
-    assert len(epsilon_heatmap(table, epsilon=0.1).texts) == 6
+        epsilon_heatmaps(table)
+    assert len(epsilon_heatmaps(table, epsilon=0.1)) == 2
+    with pytest.raises(ValueError, match="draw one at a time"):
+        epsilon_heatmap(_to_epsilon())
 
 
 def test_failure_panels_draw_a_line_and_a_band_per_method():
@@ -139,9 +145,10 @@ def test_failure_panels_draw_a_line_and_a_band_per_method():
         assert len(ax.collections) == 3  # one Wilson band per method
         assert ax.get_xscale() == "log" and list(ax.get_lines()[0].get_xdata()) == [16, 64, 256]
     line, band = axes[1].get_lines()[2], axes[1].collections[2]
-    assert line.get_color() == "C1" and line.get_linestyle() == "-"  # thompson, plain
+    assert line.get_color() == "#2ca02c" and line.get_linestyle() == "-"  # thompson, plain
     assert axes[1].get_lines()[1].get_linestyle() == "--"  # maxfreq
-    assert band.get_paths()[0].vertices[:, 1].min() == pytest.approx(0.8 / 6 / 2)  # rate / 2 at 256
+    low, _ = proportion_confint(round(40 * 0.8 / 6), 40, method="wilson")  # at 256
+    assert band.get_paths()[0].vertices[:, 1].min() == pytest.approx(low)
 
 
 def test_improvement_matrix_annotates_every_pair_and_leaves_the_diagonal_blank():
@@ -177,7 +184,9 @@ def test_report_states_the_settings_and_names_every_figure(tmp_path, saved_figur
     figures = _figure_files(text)
     assert figures == ["heatmap_eps0.05.png", "aggregates.png", "failure_curves.png",
                        "improvement.png", "profiles.png"]
-    assert sorted(figures) == sorted(saved_figures)
+    assert sorted(saved_figures) == sorted(
+        name.replace(".png", suffix) for name in figures for suffix in (".png", ".pdf"))
+    assert "no figure, the grid holds no family of trees" in text  # no headline here
     assert all((tmp_path / name).stat().st_size > 0 for name in figures)
     assert sorted(p.name for p in tmp_path.glob("*.csv")) == sorted(f"{n}.csv" for n in _tables())
     stated = ["- seed: 7", "- random stream version: 2", "- runs per cell: 40",
@@ -255,3 +264,59 @@ def test_report_html_renders_every_figure_in_chromium(tmp_path):
     [widths] = re.findall(r'data-widths="([^"]*)"', dom)
     assert len(widths.split(",")) == 5
     assert all(int(width) > 0 for width in widths.split(",")), widths
+
+
+SIZES = """<script>
+window.addEventListener("load", () => {
+  const sizes = Array.from(document.images,
+    image => [image.alt.slice(0, 20), image.naturalWidth, image.width, image.height].join(":"));
+  document.body.setAttribute("data-sizes", sizes.join("|"));
+});
+</script>
+</body>"""
+
+
+def _atlas_to_epsilon() -> pd.DataFrame:
+    """An atlas-shaped table (15 trees, 9 policies, 4 adjusters), made-up playouts."""
+    from bandits import POLICIES
+
+    trees = ([f"constant(1,{b})" for b in range(1, 8)] + ["constant'(1,13)"]
+             + [f"random(4,{q})" for q in range(5)] + ["pgame(31)", "random(4,3)+trap(3,0.2)"])
+    rows = []
+    for c, tree in enumerate(trees):
+        for a, adjuster in enumerate(("plain", "maxfreq", "maxfreq(rescore=1)", "static")):
+            for p, policy in enumerate(POLICIES):
+                k = max(2 + c // 2 + p % 3 - a, 0)
+                reached = k <= 10
+                rows.append((f"{tree} b=4 d=8", policy, adjuster, 0.05,
+                             2.0**k if reached else np.nan, 2.0 ** (k - 1),
+                             2.0 ** (k + 1) if k < 10 else np.inf, reached))
+    return pd.DataFrame(rows, columns=["config", "policy", "adjuster", "epsilon", "playouts",
+                                       "low", "high", "reached"])
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None,
+                    reason="chromium is not installed (.ci/run installs Debian's chromium)")
+def test_the_atlas_headline_and_heatmap_fit_the_readme_width_in_chromium(tmp_path):
+    """The headline figure and the heatmap, opened in the report in headless chromium, are
+    shown 800 px wide (the README's width) from images twice as wide (sharp), and a
+    screenshot of the page is kept beside it (report/screenshot.png) to look at."""
+    settings = {**SETTINGS, "max_budget": 1024, "policies": sorted(set(
+        _atlas_to_epsilon()["policy"])), "adjusters": ["plain", "maxfreq"]}
+    _, page = write_report(tmp_path / "report", {"to_epsilon": _atlas_to_epsilon()}, settings)
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.read_text().replace("</body>", SIZES))
+    chromium = ["chromium", "--headless", "--disable-gpu", "--no-sandbox",
+                f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000",
+                "--window-size=1000,2400"]
+    dom = subprocess.run([*chromium, "--dump-dom", probe.as_uri()], capture_output=True,
+                         text=True, timeout=120, check=True).stdout
+    [sizes] = re.findall(r'data-sizes="([^"]*)"', dom)
+    shown = {alt: (int(natural), int(width), int(height))
+             for alt, natural, width, height in (size.split(":") for size in sizes.split("|"))}
+    assert [alt.split()[1] for alt in shown] == ["each", "to"]  # the headline, the heatmap
+    for natural, width, height in shown.values():
+        assert 760 <= width <= 840 and natural >= 2 * width - 2 and height > 300
+    subprocess.run([*chromium, f"--screenshot={tmp_path / 'report' / 'screenshot.png'}",
+                    page.as_uri()], capture_output=True, timeout=120, check=True)
+    assert (tmp_path / "report" / "screenshot.png").stat().st_size > 0

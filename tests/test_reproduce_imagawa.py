@@ -87,12 +87,20 @@ def test_tiny_reproduction_writes_everything_and_resumes(tmp_path, monkeypatch, 
     assert tests.p.between(0, 1).all()
     again = reproduce_imagawa(tmp_path, "quick", workers=1, progress=False)
     assert "computed 0 of" in again.read_text()
+    for old in tmp_path.glob("*.pdf"):
+        old.unlink()
+    assert main(["reproduce", "imagawa", "--out", str(tmp_path), "--workers", "1", "--quiet",
+                 "--format", "svg"]) == 0
+    assert (tmp_path / "fig5_constant-1-5.svg").read_text().lstrip().startswith("<?xml")
+    assert (tmp_path / "fig5_constant-1-5.png").exists()  # the report shows it
+    assert not list(tmp_path.glob("*.pdf"))
 
 
 @pytest.mark.parametrize("argv, words", [
     (["reproduce", "nobody"], "invalid choice"),
     (["reproduce", "imagawa", "--scale", "huge"], "invalid choice"),
     (["reproduce", "imagawa", "--workers", "0"], "at least 1"),
+    (["reproduce", "imagawa", "--format", "jpg"], "use png, pdf or svg"),
 ])
 def test_bad_options_are_one_line(argv, words, capsys, tmp_path):
     assert main(argv + ["--out", str(tmp_path / "out")]) == 2

@@ -196,8 +196,13 @@ def test_status_and_plot_commands(study_file, tmp_path, capsys, saved_figures):
     assert "11/12 shards" in out and "1 shards to go" in out
     assert main(["plot", str(folder), "--out", str(tmp_path / "figs")]) == 0
     written = sorted(p.name for p in (tmp_path / "figs").iterdir())
-    assert written == ["constant(1,3)_b4_d4.png", "random(4,3)_b2_d4.png"]
+    assert written == ["constant(1,3)_b4_d4.pdf", "constant(1,3)_b4_d4.png",
+                       "random(4,3)_b2_d4.pdf", "random(4,3)_b2_d4.png"]  # png and pdf
     assert sorted(saved_figures) == written
+    assert main(["plot", str(folder), "--out", str(tmp_path / "svg"), "--format", "svg"]) == 0
+    svg = sorted(p.name for p in (tmp_path / "svg").iterdir())
+    assert svg == ["constant(1,3)_b4_d4.svg", "random(4,3)_b2_d4.svg"]
+    assert (tmp_path / "svg" / svg[0]).read_text().lstrip().startswith("<?xml")
     [ucb1] = saved_figures["constant(1,3)_b4_d4.png"].axes  # a panel per policy
     assert ucb1.get_title().startswith("constant(1,3) ucb1")
     legend = [text.get_text() for text in ucb1.get_legend().get_texts()]
@@ -216,7 +221,7 @@ def test_plot_draws_log_x_with_error_bands(study_file, tmp_path):
     ax = plot_failure_curves(frame[frame.tree == "constant(1,3)"])
     assert ax.get_xscale() == "log"
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["plain", "maxfreq"]
-    assert len(ax.collections) == 2  # one standard-error band per curve
+    assert len(ax.collections) == 2  # one Wilson band per curve
     assert ax.get_title().startswith("constant(1,3) ucb1")
 
 

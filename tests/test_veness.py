@@ -122,7 +122,8 @@ def test_reproduce_veness_cli_writes_report_and_resumes(tmp_path, monkeypatch, s
     assert "Fig. 1 left" in report and "uct+cv+crn" in report
     assert "### Can't Stop" in report and "50-60% more simulations" in report
     assert "### Dominion" in report and "25-40% more simulations" in report
-    assert (out / "fig1_bias_variance.png").exists() and (out / "fig2_scores.png").exists()
+    for name in ("fig1_bias_variance", "fig2_scores"):
+        assert (out / f"{name}.png").exists() and (out / f"{name}.pdf").exists()
     fig1 = saved_figures["fig1_bias_variance.png"]
     assert [ax.get_title() for ax in fig1.axes] == [
         "Estimate of Q(s1, roll) (uct)", "Estimate of Q(s1, roll) - Q(s1, stop) (uct)"]

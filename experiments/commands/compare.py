@@ -53,6 +53,9 @@ def register(subparsers) -> None:
                    help="local worker processes (default: all cores)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="a Dask scheduler address, or 'local' for a loopback LocalCluster")
+    p.add_argument("--format", default="png,pdf", metavar="png|pdf|svg",
+                   help="figure files: png, pdf, svg or several joined by commas (default "
+                   "png,pdf); report.html embeds the PNGs, written whatever this says")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     p.set_defaults(run=run)
 
@@ -92,8 +95,10 @@ def core_hours(grid) -> float:
 def run(args) -> int:
     from experiments.compare import INSTANCES_FILE, RUNS_FILE, run_compare
     from experiments.pool import check_options
+    from plots.style import formats_option
 
     check_options(args.workers, args.scheduler)
+    formats = formats_option(args.format)
     grid = grid_from_args(args)
     out = args.out or f"results/{grid.name}-{grid.scale}"
     if grid.scale == "full" and not args.quiet:
@@ -104,7 +109,7 @@ def run(args) -> int:
               flush=True)
     summary, _ = run_compare(grid, out, workers=args.workers, scheduler=args.scheduler,
                              progress=not args.quiet and sys.stderr.isatty(),
-                             command=shlex.join(["mctslab", *sys.argv[1:]]))
+                             command=shlex.join(["mctslab", *sys.argv[1:]]), formats=formats)
     if args.quiet:
         return 0
     runs = grid.trees_per_model * grid.runs

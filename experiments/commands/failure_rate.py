@@ -68,18 +68,18 @@ def run(args) -> int:
     failures, played, seconds, compile_seconds = failure_counts(curve, args.seed, args.workers,
                                                                 progress)
     rate, stderr = rates(curve, failures)
-    frame = curve_frame(curve, failures) if args.out or args.plot or not args.json else None
+    frame = (curve_frame(curve, failures, args.seed)
+             if args.out or args.plot or not args.json else None)
     if args.out:
         from experiments.store import write_table
 
-        write_table(frame.assign(**_config_columns(curve, args.seed)), args.out)
+        config = json.dumps(curve.to_dict(), sort_keys=True)
+        write_table(frame.assign(config=config), args.out)
     if args.plot:
         from plots import save
         from plots.failure import plot_failure_curves
 
-        ax = plot_failure_curves(frame.assign(curve_key=curve.key, label=curve.label,
-                                              planned_runs=curve.total_runs))
-        save(ax.figure, args.plot)
+        save(plot_failure_curves(frame).figure, args.plot)
     summary = {
         "tree": curve.tree,
         "policy": curve.policy,
@@ -102,15 +102,11 @@ def run(args) -> int:
     else:
         print(f"{curve.label}  b={curve.branching} d={curve.depth}  {curve.total_runs} runs "
               f"({curve.trees} trees x {curve.runs})  seed {args.seed}")
-        print(frame.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+        shown = frame[["budget", "failure_rate", "stderr", "runs"]]
+        print(shown.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
         print(f"{played:,} playouts in {seconds:.2f} s of search: "
               f"{played / seconds / 1e6:.2f} M playouts/s; "
               f"{summary['memory_per_run_bytes'] / 2**20:.1f} MiB per run; kernel compiled or "
               f"loaded in {compile_seconds:.1f} s (once per policy, then cached)")
     return 0
 
-
-def _config_columns(curve: Curve, seed: int) -> dict:
-    return {"tree": curve.tree, "policy": curve.policy, "adjuster": curve.adjuster,
-            "shaping": curve.shaping, "seed": seed,
-            "config": json.dumps(curve.to_dict(), sort_keys=True)}

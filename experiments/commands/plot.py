@@ -10,21 +10,24 @@ def register(subparsers) -> None:
     p.add_argument("folder", metavar="DIR", help="folder of a study's results")
     p.add_argument("--out", metavar="FOLDER",
                    help="where the figures go (default: DIR/figures)")
-    p.add_argument("--format", default="png", choices=["png", "pdf", "svg"],
-                   help="figure file format (default png)")
+    p.add_argument("--format", default="png,pdf", metavar="png|pdf|svg",
+                   help="figure files: png, pdf, svg or several joined by commas "
+                   "(default png,pdf)")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     from experiments.study import load_results
     from plots.failure import failure_figures
-    from plots.style import save
+    from plots.style import formats_option, save_as
 
+    formats = formats_option(args.format)
     frame = load_results(args.folder)
     if frame.empty:
         raise ValueError(f"{args.folder} holds no finished shard yet: "
                          f"run `mctslab study run STUDY.toml --out {args.folder}` first")
     out = Path(args.out) if args.out else Path(args.folder) / "figures"
     for name, figure in failure_figures(frame).items():
-        print(f"figure written to {save(figure, out / f'{name}.{args.format}')}")
+        paths = save_as(figure, out / name, formats)
+        print(f"figure written to {', '.join(map(str, paths))}")
     return 0

@@ -7,10 +7,12 @@ import sys
 
 def _imagawa(args):
     from experiments.papers.imagawa import reproduce_imagawa
+    from plots.style import formats_option
 
     return reproduce_imagawa(args.out or f"results/imagawa-{args.scale}", args.scale,
                              workers=args.workers, scheduler=args.scheduler, seed=args.seed,
-                             progress=False if args.quiet else None)
+                             progress=False if args.quiet else None,
+                             formats=formats_option(args.format))
 
 
 
@@ -56,6 +58,9 @@ def register(subparsers) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="a Dask scheduler address, or 'local' for a LocalCluster")
     p.add_argument("--seed", type=int, default=2015, help="study seed (default 2015)")
+    p.add_argument("--format", default="png,pdf", metavar="png|pdf|svg",
+                   help="imagawa's figure files: png, pdf, svg or several joined by commas "
+                   "(default png,pdf); its report shows the PNGs, written whatever this says")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
 

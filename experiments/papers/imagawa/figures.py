@@ -13,10 +13,12 @@ def _file_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", name.replace("'", "prime")).strip("-")
 
 
-def draw(frame, out: Path) -> list[str]:
-    """Every figure of the study that has results, as PNG and PDF; returns the file stems."""
-    from plots import plot_threshold_analysis, save
+def draw(frame, out: Path, formats=("png", "pdf")) -> list[str]:
+    """Every figure of the study that has results, as PNG and every other format of
+    ``formats``; returns the file stems."""
+    from plots import plot_threshold_analysis
     from plots.imagawa import FIGURES, ablation_figure, paper_figure
+    from plots.style import save_as
     from trees import analyze
 
     figures = {"fig2_constant'(1,13)": plot_threshold_analysis(analyze("constant'(1,13)"))}
@@ -28,7 +30,6 @@ def draw(frame, out: Path) -> list[str]:
         if fig is None:
             continue
         stem = _file_name(name)
-        fig.savefig(out / f"{stem}.pdf", bbox_inches="tight")
-        save(fig, out / f"{stem}.png")
+        save_as(fig, out / stem, ("png", *formats))
         stems.append(stem)
     return stems

@@ -16,9 +16,10 @@ from .verdicts import welch_tests
 
 def reproduce_imagawa(out: str | Path, scale: str = "quick", *, workers: int | None = None,
                       scheduler: str | None = None, seed: int = 2015,
-                      progress: bool | None = None) -> Path:
-    """Run the study into ``out`` (finished shards are kept), then write figures, Welch tests
-    (CSV) and ``report.md``. Returns the report's path."""
+                      progress: bool | None = None, formats=("png", "pdf")) -> Path:
+    """Run the study into ``out`` (finished shards are kept), then write figures (PNG, which
+    the report shows, and every other format of ``formats``), Welch tests (CSV) and
+    ``report.md``. Returns the report's path."""
     out = Path(out)
     study = imagawa_study(scale, seed)
     start = time.perf_counter()
@@ -26,7 +27,7 @@ def reproduce_imagawa(out: str | Path, scale: str = "quick", *, workers: int | N
     frame = load_results(out)
     tests = welch_tests(frame)
     tests.to_csv(out / "welch_tests.csv", index=False)
-    stems = draw(frame, out)
+    stems = draw(frame, out, formats)
     minutes = (time.perf_counter() - start) / 60
     preamble = (
         f"Scale `{scale}`: {len(study.curves)} curves, b=4, d=8, budgets 2^0..2^14, "
