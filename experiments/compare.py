@@ -285,18 +285,24 @@ def preset_lists(name: str) -> dict:
 
 def run_compare(grid: Grid, out: str | Path, workers: int | None = None,
                 scheduler: str | None = None, progress: bool | None = True,
-                command: str | None = None) -> tuple[RunSummary, dict[str, pd.DataFrame]]:
+                command: str | None = None,
+                wait: bool = False) -> tuple[RunSummary, dict[str, pd.DataFrame]]:
     """Compute and store every unfinished cell of ``grid`` in ``out`` (a folder holding another
     study is refused; a killed run resumes where it stopped), then write ``compare.json`` (the
     grid) and the report (``write_comparison``); ``command`` is the command line that reruns
-    it, quoted in the report. Returns the run's summary and the comparison's tables."""
+    it, quoted in the report. One process writes ``out`` at a time (``experiments.lock``;
+    ``wait``: wait for the other). Returns the run's summary and the comparison's tables."""
+    from .lock import writing
+    from .pool import check_options
     from .store import write_atomically
 
-    summary = run_study(grid.study(), out, workers=workers, scheduler=scheduler,
-                        progress=progress, interleave=True)
-    text = json.dumps(grid.to_dict(), indent=1, sort_keys=True) + "\n"
-    write_atomically(Path(out) / GRID_FILE, text.encode())
-    return summary, write_comparison(grid, out, command)
+    check_options(workers, scheduler)  # an unreachable scheduler fails before out is made
+    with writing(out, wait=wait):
+        summary = run_study(grid.study(), out, workers=workers, scheduler=scheduler,
+                            progress=progress, interleave=True)
+        text = json.dumps(grid.to_dict(), indent=1, sort_keys=True) + "\n"
+        write_atomically(Path(out) / GRID_FILE, text.encode())
+        return summary, write_comparison(grid, out, command)
 
 
 def write_comparison(grid: Grid, out: str | Path,

@@ -43,8 +43,18 @@ def claim_folder(folder: str | Path, study: dict) -> Path:
         refusal=lambda stored: (
             f"{folder} holds another study ({stored.get('name')!r}, seed {stored.get('seed')}):"
             f" choose another --out folder, or delete {folder} to start over"))
-    (home / SHARD_FOLDER).mkdir(exist_ok=True)
+    shard_store(home).check_writable()
     return home
+
+
+def check_shard_paths(folder: str | Path, shards: list[Shard]) -> None:
+    """Refuse, before anything is computed, a shard whose path is taken by something that is
+    not a file (a folder): its result could not be stored."""
+    for shard in shards:
+        path = shard_path(folder, shard)
+        if path.exists() and not path.is_file():
+            raise ValueError(f"{path} is a folder, not a shard file: move it away or delete "
+                             f"it (rm -r {path}), then run again")
 
 
 def read_study_file(folder: str | Path) -> dict:

@@ -49,6 +49,8 @@ def register(subparsers) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="a Dask scheduler address, or 'local' for a loopback LocalCluster")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    p.add_argument("--wait", action="store_true",
+                   help="if another process writes the folder, wait for it (default: refuse)")
     p.set_defaults(run=run)
 
 
@@ -99,7 +101,8 @@ def run(args) -> int:
               flush=True)
     summary, _ = run_compare(grid, out, workers=args.workers, scheduler=args.scheduler,
                              progress=not args.quiet and sys.stderr.isatty(),
-                             command=shlex.join(["mctslab", *sys.argv[1:]]))
+                             command=shlex.join(["mctslab", *sys.argv[1:]]),
+                             wait=args.wait)
     if args.quiet:
         return 0
     runs = grid.trees_per_model * grid.runs

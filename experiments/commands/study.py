@@ -18,6 +18,9 @@ def register(subparsers) -> None:
     run_parser.add_argument("--scheduler", metavar="ADDRESS",
                             help="Dask scheduler address, or 'local' for a loopback LocalCluster")
     run_parser.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    run_parser.add_argument("--wait", action="store_true",
+                            help="if another process writes DIR, wait for it to finish "
+                                 "(default: refuse)")
     run_parser.set_defaults(run=run)
 
     status_parser = actions.add_parser("status", help="shards and runs stored per curve")
@@ -37,11 +40,12 @@ def run(args) -> int:
         study = grid.study()
         summary, _ = run_compare(grid, args.out, workers=args.workers,
                                  scheduler=args.scheduler, progress=progress,
-                                 command=shlex.join(["mctslab", *sys.argv[1:]]))
+                                 command=shlex.join(["mctslab", *sys.argv[1:]]),
+                                 wait=args.wait)
     else:
         study = read_study(args.study)
         summary = run_study(study, args.out, workers=args.workers, scheduler=args.scheduler,
-                            progress=progress)
+                            progress=progress, wait=args.wait)
     if args.quiet:
         return 0
     if summary.computed:
