@@ -1,4 +1,5 @@
-"""``mctslab study run STUDY.toml --out DIR`` and ``mctslab study status DIR``."""
+"""``mctslab study run STUDY.toml --out DIR``, ``mctslab study status DIR`` and
+``mctslab study repair DIR [--study STUDY.toml]``."""
 
 from __future__ import annotations
 
@@ -26,6 +27,14 @@ def register(subparsers) -> None:
     status_parser = actions.add_parser("status", help="shards and runs stored per curve")
     status_parser.add_argument("folder", metavar="DIR", help="folder of a study's results")
     status_parser.set_defaults(run=status)
+
+    repair_parser = actions.add_parser(
+        "repair", help="rebuild a damaged study.json from the stored shards (keeps them all)")
+    repair_parser.add_argument("folder", metavar="DIR", help="folder of a study's results")
+    repair_parser.add_argument("--study", metavar="STUDY.toml",
+                               help="the study file the shards were computed from (default: "
+                                    "rebuild from the shards alone)")
+    repair_parser.set_defaults(run=repair)
 
 
 def run(args) -> int:
@@ -76,6 +85,25 @@ def status(args) -> int:
         print(f"{damaged} damaged shard files will be recomputed by the next `mctslab study run`")
     print("complete" if done == total else f"{total - done} shards to go: rerun "
           f"`{resume_command(study.name, args.folder)}` to finish")
+    return 0
+
+
+def repair(args) -> int:
+    from experiments.study import read_study
+    from experiments.study_repair import repair_study
+
+    done = repair_study(args.folder, read_study(args.study) if args.study else None)
+    study = done.study
+    source = args.study or "the shards alone"
+    kept = f"; the previous one is kept as {done.kept}" if done.kept else ""
+    print(f"rebuilt {args.folder}/study.json from {source}: study {study.name} (seed "
+          f"{study.seed}, {study.block} runs per shard, {len(study.curves)} curves), "
+          f"{done.shards} stored shards kept{kept}")
+    if not args.study:
+        print("the name, the order of the curves and curves without a stored shard are not in "
+              "the shards: if `study run` later says the folder holds another study, repair "
+              "again with --study STUDY.toml")
+    print(f"`mctslab study status {args.folder}` shows what is left to compute")
     return 0
 
 
