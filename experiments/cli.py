@@ -11,6 +11,7 @@ import errno
 import gc
 import sys
 import traceback
+from concurrent.futures import BrokenExecutor
 
 import matplotlib
 
@@ -61,6 +62,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mctslab {args.command}: interrupted; results already written are kept",
               file=sys.stderr)
         return 130
+    except BrokenExecutor:
+        print(f"mctslab {args.command}: error: a worker process ended abruptly (the system "
+              f"may have killed it for lack of memory): lower --workers or the sizes; the "
+              f"results already written are kept", file=sys.stderr)
+        return 2
     except Exception:  # a bug of the lab, not of the command line
         traceback.print_exc()
         print(f"mctslab {args.command}: internal error: this is a bug in mctslab, not in your "

@@ -7,6 +7,7 @@ is computed. A read-only folder is read-only for root too: as root those rows ru
 child that drops to the user ``nobody``.
 """
 
+import errno
 import hashlib
 import io
 import os
@@ -14,6 +15,7 @@ import shutil
 import socket
 import sys
 import tempfile
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -51,8 +53,9 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def space():
-    """A workspace every user can enter: a study file, a computed study, a regular file, a
-    read-only folder and a read-only copy of the study."""
+    """A workspace every user can enter: a study file, a computed study and copies of it
+    (read-only, damaged, a shard missing, a shard's path taken by a folder), a regular file, a
+    folder named like a table and a read-only folder."""
     root = Path(tempfile.mkdtemp(prefix="mctslab-bad-output-"))
     root.chmod(0o755)
     (root / "tiny.toml").write_text(STUDY)
@@ -67,6 +70,8 @@ def space():
     shard.unlink()
     shard.mkdir()
     (root / "a-folder.csv").mkdir()
+    shutil.copytree(root / "done", root / "incomplete")
+    next((root / "incomplete" / "shards").glob("*.parquet")).unlink()
     for folder in (root / "read-only", root / "read-only-study",
                    root / "read-only-study" / "shards"):
         folder.chmod(0o555)
@@ -130,6 +135,14 @@ def _bug(*args, **kwargs):
     raise RuntimeError("a bug of the lab")
 
 
+def _worker_killed(*args, **kwargs):
+    raise BrokenProcessPool("A process in the process pool was terminated abruptly")
+
+
+def _disk_full(*args, **kwargs):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), "results/curve.csv")
+
+
 FAILURE_RATE = ["failure-rate", "--tree", "constant(1,3)", "--branching", "2", "--depth", "4",
                 "--runs", "4", "--max-budget", "8", "--quiet"]
 STUDY_RUN = ["study", "run", "{root}/tiny.toml", "--workers", "1", "--quiet"]
@@ -153,6 +166,10 @@ ROWS = [
      2, "Permission denied", ["read-only"], _never, AS_ROOT),
     ("failure-rate out of memory", [*FAILURE_RATE], 2, "out of memory: ", [], _out_of_memory,
      False),
+    ("a full disk", [*FAILURE_RATE], 2, "curve.csv: No space left on device: the disk is full",
+     [], _disk_full, False),
+    ("a worker killed by the system", [*STUDY_RUN, "--out", "{root}/incomplete"],
+     2, "a worker process ended abruptly", ["incomplete"], _worker_killed, False),
     ("study run --out a file", [*STUDY_RUN, "--out", "{root}/a-file"],
      2, "is a file, not a folder", ["a-file"], _never, False),
     ("study run --out under a file", [*STUDY_RUN, "--out", "{root}/a-file/out"],
