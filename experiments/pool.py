@@ -77,6 +77,7 @@ class _HeldInterrupt:
 
     def __init__(self) -> None:
         self.caught = False
+        self._installed = False
         self._previous = None
 
     def _catch(self, signum, frame) -> None:
@@ -85,11 +86,13 @@ class _HeldInterrupt:
     def __enter__(self) -> _HeldInterrupt:
         if threading.current_thread() is threading.main_thread():
             self._previous = signal.signal(signal.SIGINT, self._catch)
+            self._installed = True
         return self
 
     def __exit__(self, *exc) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
+        if self._installed:  # None: a handler not set from Python; the default stands in
+            signal.signal(signal.SIGINT,
+                          signal.SIG_DFL if self._previous is None else self._previous)
 
 
 def _hand_out(index: int, result: Any) -> Iterator[tuple[int, Any]]:
