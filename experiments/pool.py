@@ -8,8 +8,8 @@ Interruption: a Ctrl-C (SIGINT) to the main process is held while the caller han
 (so a result being stored is stored whole); then the local workers are killed, the results
 that arrived but were not handed out yet are handed out, and ``KeyboardInterrupt`` is raised:
 a caller that stores each result as it comes stores every finished job.
-Local workers ignore SIGINT (their parent decides) and die with their parent, however it ends
-(Linux: ``PR_SET_PDEATHSIG``; elsewhere a thread watching the parent's pid).
+Local workers ignore SIGINT from their start (their parent decides) and die with their parent,
+however it ends (Linux: ``PR_SET_PDEATHSIG``; elsewhere a thread watching the parent's pid).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -102,6 +103,22 @@ def _hand_out(index: int, result: Any) -> Iterator[tuple[int, Any]]:
         yield index, result
     if held.caught:
         raise KeyboardInterrupt
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored during the block (on the main thread): processes started in it inherit
+    the ignored signal through exec, so a Ctrl-C to the process group (a terminal's) never
+    interrupts a worker still importing, before its initializer. One that comes in the block
+    (the workers' launch, well under a second) is lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
 
 
 def _die_with_parent(parent: int) -> None:
@@ -191,7 +208,8 @@ def _processes(function: Callable, jobs: Sequence[tuple],
                workers: int) -> Iterator[tuple[int, Any]]:
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_die_with_parent, initargs=(os.getpid(),))
-    futures = {pool.submit(function, *job): i for i, job in enumerate(jobs)}
+    with _sigint_ignored():  # the workers start now, ignoring SIGINT from their first line
+        futures = {pool.submit(function, *job): i for i, job in enumerate(jobs)}
     waiting, handed = set(futures), set()
     try:
         try:
