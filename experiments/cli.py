@@ -1,12 +1,17 @@
 """The ``mctslab`` command. Each sub-command lives in ``experiments.commands.<name>`` and exposes
-``register(subparsers)``; bad input of any kind ends in one line on stderr and exit code 2."""
+``register(subparsers)``. Errors the user can fix (bad input, an output that cannot be written,
+a folder another process writes, too little memory) end in one line on stderr and exit code 2;
+any other exception is a bug of the lab: its traceback, a line asking to report it, exit 1."""
 
 from __future__ import annotations
 
 import argparse
 import atexit
+import errno
 import gc
 import sys
+import traceback
+from concurrent.futures import BrokenExecutor
 
 import matplotlib
 
@@ -39,16 +44,59 @@ def main(argv: list[str] | None = None) -> int:
         return done.code
     try:
         return args.run(args) or 0
-    except (ValueError, FileNotFoundError, FileExistsError) as error:
+    except ValueError as error:
         print(f"mctslab {args.command}: error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         sys.stderr.close()
         return 0
+    except OSError as error:
+        print(f"mctslab {args.command}: error: {os_error_line(error)}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print(f"mctslab {args.command}: error: out of memory: the command needs more than this "
+              f"machine has free; lower the sizes (e.g. --runs, --max-budget, --workers)",
+              file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print(f"mctslab {args.command}: interrupted; results already written are kept",
               file=sys.stderr)
         return 130
+    except BrokenExecutor:
+        print(f"mctslab {args.command}: error: a worker process ended abruptly (the system "
+              f"may have killed it for lack of memory): lower --workers or the sizes; the "
+              f"results already written are kept", file=sys.stderr)
+        return 2
+    except Exception:  # a bug of the lab, not of the command line
+        traceback.print_exc()
+        print(f"mctslab {args.command}: internal error: this is a bug in mctslab, not in your "
+              f"command; please report it with the command line and the traceback above",
+              file=sys.stderr)
+        return 1
+
+
+_OS_HINTS = {
+    errno.EACCES: "check its permissions or choose another place for the output",
+    errno.EPERM: "check its permissions or choose another place for the output",
+    errno.EROFS: "the file system is read-only: choose another place for the output",
+    errno.ENOSPC: "the disk is full: free some space or choose another place for the output",
+    errno.EDQUOT: "the disk quota is used up: free some space or choose another place",
+    errno.EISDIR: "a folder is in the way: move it away or choose another name",
+    errno.ENOTDIR: "a file is in the way of a folder: choose another place for the output",
+    errno.EEXIST: "something is in the way: move it away or choose another name",
+}
+
+
+def os_error_line(error: OSError) -> str:
+    """One line for an error of the operating system: the path, the reason, what to do."""
+    if not error.strerror:
+        return str(error)
+    where = error.filename if error.filename is not None else ""
+    if error.filename2 is not None:
+        where = f"{where} -> {error.filename2}"
+    hint = _OS_HINTS.get(error.errno)
+    line = f"{where}: {error.strerror}" if where != "" else error.strerror
+    return f"{line}: {hint}" if hint else line
 
 
 def program() -> None:

@@ -24,20 +24,25 @@ INSTANCE_COLUMNS = ["config", "policy", "adjuster", "tree_index", "budget", "run
 
 def run_compare(grid: Grid, out: str | Path, workers: int | None = None,
                 scheduler: str | None = None, progress: bool | None = True,
-                command: str | None = None,
-                formats=("png", "pdf")) -> tuple[GrowSummary, dict[str, pd.DataFrame]]:
+                command: str | None = None, formats=("png", "pdf"),
+                wait: bool = False) -> tuple[GrowSummary, dict[str, pd.DataFrame]]:
     """Compute and store the runs of ``grid`` that ``out`` lacks (``compare_cells.grow``: a
     folder of another seed is refused in one line, nothing written; a killed run resumes where
     it stopped), then write ``compare.json`` (the grid) and the report (``write_comparison``);
     ``command`` is the command line that reruns it, quoted in the report; ``formats`` those of
-    the figures besides the report's PNG. Returns the run's summary and the comparison's
-    tables."""
+    the figures besides the report's PNG. One process writes ``out`` at a time
+    (``experiments.lock``; ``wait``: wait for the other). Returns the run's summary and the
+    comparison's tables."""
+    from .lock import writing
+    from .pool import check_options
     from .store import write_atomically
 
-    summary = grow(grid, out, workers=workers, scheduler=scheduler, progress=progress)
-    text = json.dumps(grid.to_dict(), indent=1, sort_keys=True) + "\n"
-    write_atomically(Path(out) / GRID_FILE, text.encode())
-    return summary, write_comparison(grid, out, command, formats)
+    check_options(workers, scheduler)  # an unreachable scheduler fails before out is made
+    with writing(out, wait=wait):
+        summary = grow(grid, out, workers=workers, scheduler=scheduler, progress=progress)
+        text = json.dumps(grid.to_dict(), indent=1, sort_keys=True) + "\n"
+        write_atomically(Path(out) / GRID_FILE, text.encode())
+        return summary, write_comparison(grid, out, command, formats)
 
 
 def write_comparison(grid: Grid, out: str | Path, command: str | None = None,

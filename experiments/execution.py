@@ -3,9 +3,12 @@
 
 Workers only compute (``count_failures``) and send back a few integers per shard; this process
 writes every shard's file as soon as its result arrives, so the files never depend on where a
-shard ran, and a run killed at any moment loses at most the shards in flight. Shards already
-stored are skipped; damaged files (see ``study_store.read_shard``) are recomputed, and so are files
-of another random-stream version of the engine (with a line saying so).
+shard ran, and a run killed at any moment loses at most the shards in flight (Ctrl-C stores
+every shard finished before it: ``experiments.pool``). Shards already stored are skipped;
+damaged files (see ``study_store.read_shard``) are recomputed, and so are files of another
+random-stream version of the engine (with a line saying so). One process writes a folder at a
+time (``experiments.lock``); the scheduler, the folder and its permissions are checked before
+anything is computed.
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ from tqdm import tqdm
 
 from mcts import STREAM_VERSION
 
-from .pool import check_options, completed
+from .lock import writing
+from .pool import Pool
 from .shards import Shard, count_failures
 from .study import Study
 from .study_store import (
+    check_shard_paths,
     claim_folder,
     read_shard,
     remove_temporary_files,
@@ -85,40 +90,45 @@ def run_study(
     scheduler: str | None = None,
     progress: bool | None = None,
     interleave: bool = False,
+    wait: bool = False,
 ) -> RunSummary:
     """Compute and store every unfinished shard of ``study`` in ``folder``.
 
     ``workers``: local processes (default: all cores); ``scheduler``: a Dask scheduler address,
     or "local" for a loopback ``LocalCluster``. ``progress``: a tqdm bar on stderr with shards
     done, playouts/s and ETA (default: when stderr is a terminal). A folder that holds another
-    study is refused. The stored results are the same whatever the workers or backend.
+    study is refused, and so is one that another process writes (``lock.FolderBusy``) unless
+    ``wait``: then the run waits for it. The stored results are the same whatever the workers
+    or backend.
     """
-    check_options(workers, scheduler)
-    folder = claim_folder(folder, study.to_dict())
-    remove_temporary_files(folder)
-    shards = study.shards()
-    pending = [shard for shard in shards if read_shard(folder, shard) is None]
-    if interleave:
-        pending = kernel_order(pending)
-    _say_stale(folder, pending)
-    total = sum(shard.playouts for shard in shards)
-    start = time.perf_counter()
-    bar = tqdm(
-        total=total,
-        initial=total - sum(shard.playouts for shard in pending),
-        unit=" playouts", unit_scale=True, desc=study.name, file=sys.stderr, dynamic_ncols=True,
-        disable=not (sys.stderr.isatty() if progress is None else progress),
-    )
-    done, playouts = len(shards) - len(pending), 0
-    with bar:
-        bar.set_postfix_str(f"{done}/{len(shards)} shards")
-        for i, failures in completed(_count_on_one_thread, [(shard,) for shard in pending],
-                                     workers, scheduler):
-            shard = pending[i]
-            write_shard(folder, shard, failures)
-            done += 1
-            playouts += shard.playouts
-            bar.update(shard.playouts)
+    with Pool(workers, scheduler) as pool, writing(folder, wait=wait):
+        folder = claim_folder(folder, study.to_dict())
+        remove_temporary_files(folder)
+        shards = study.shards()
+        check_shard_paths(folder, shards)
+        pending = [shard for shard in shards if read_shard(folder, shard) is None]
+        if interleave:
+            pending = kernel_order(pending)
+        _say_stale(folder, pending)
+        total = sum(shard.playouts for shard in shards)
+        start = time.perf_counter()
+        bar = tqdm(
+            total=total,
+            initial=total - sum(shard.playouts for shard in pending),
+            unit=" playouts", unit_scale=True, desc=study.name, file=sys.stderr,
+            dynamic_ncols=True,
+            disable=not (sys.stderr.isatty() if progress is None else progress),
+        )
+        done, playouts = len(shards) - len(pending), 0
+        with bar:
             bar.set_postfix_str(f"{done}/{len(shards)} shards")
+            for i, failures in pool.completed(_count_on_one_thread,
+                                              [(shard,) for shard in pending]):
+                shard = pending[i]
+                write_shard(folder, shard, failures)
+                done += 1
+                playouts += shard.playouts
+                bar.update(shard.playouts)
+                bar.set_postfix_str(f"{done}/{len(shards)} shards")
     return RunSummary(len(shards), len(shards) - len(pending), len(pending), playouts,
                       time.perf_counter() - start)

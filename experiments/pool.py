@@ -3,17 +3,34 @@ or on a Dask cluster (a scheduler's address, or "local" for a ``LocalCluster`` o
 interface). Workers only compute and send their result back; the caller stores each result as it
 arrives, so what is stored never depends on where a job ran, and a run killed at any moment
 loses at most the jobs in flight.
+
+Interruption: a Ctrl-C (SIGINT) to the main process is held while the caller handles a result
+(so a result being stored is stored whole); then the local workers are killed, the results
+that arrived but were not handed out yet are handed out, and ``KeyboardInterrupt`` is raised:
+a caller that stores each result as it comes stores every finished job.
+Local workers ignore SIGINT from their start (their parent decides) and die with their parent,
+however it ends (Linux: ``PR_SET_PDEATHSIG``; elsewhere a thread watching the parent's pid).
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
+import socket
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 LOCAL_CLUSTER = "local"
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+_POLL_SECONDS = 0.2  # how often the waiting main process looks up
 
 
 def default_workers() -> int:
@@ -22,12 +39,157 @@ def default_workers() -> int:
 
 
 def check_options(workers: int | None, scheduler: str | None) -> None:
-    """Refuse a worker count below 1, and one given with a remote cluster (which has its own)."""
+    """Refuse a worker count below 1, one given with a remote cluster (which has its own), and
+    a scheduler address nothing listens on (before anything is written)."""
     if workers is not None and workers < 1:
         raise ValueError(f"--workers {workers} must be at least 1")
     if scheduler is not None and scheduler != LOCAL_CLUSTER and workers is not None:
         raise ValueError("--workers applies to the local pool and --scheduler local only: "
                          "a remote Dask cluster brings its own workers")
+    if scheduler is not None and scheduler != LOCAL_CLUSTER:
+        _check_reachable(scheduler)
+
+
+def _unreachable(address: str, reason: object) -> ValueError:
+    return ValueError(f"cannot reach the Dask scheduler at {address!r} ({reason}): check the "
+                      f"address (e.g. tcp://host:8786) or use --scheduler {LOCAL_CLUSTER}")
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Open and close a TCP connection to a ``tcp://host:port`` (or ``host:port``) scheduler:
+    a refused or unresolvable address fails in a moment, not after Dask's retries. Other
+    protocols are left to Dask."""
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme != "tcp":
+        return
+    try:
+        port = parts.port or 8786
+        if not parts.hostname:
+            raise ValueError("no host")
+        with socket.create_connection((parts.hostname, port), timeout=timeout):
+            pass
+    except (OSError, ValueError) as error:
+        raise _unreachable(address, error) from None
+
+
+class _HeldInterrupt:
+    """Within the block, a Ctrl-C (SIGINT) only sets ``caught`` (on the main thread; elsewhere
+    the block changes nothing): a result being stored is stored whole."""
+
+    def __init__(self) -> None:
+        self.caught = False
+        self._installed = False
+        self._previous = None
+
+    def _catch(self, signum, frame) -> None:
+        self.caught = True
+
+    def __enter__(self) -> _HeldInterrupt:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._catch)
+            self._installed = True
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._installed:  # None: a handler not set from Python; the default stands in
+            signal.signal(signal.SIGINT,
+                          signal.SIG_DFL if self._previous is None else self._previous)
+
+
+def _hand_out(index: int, result: Any) -> Iterator[tuple[int, Any]]:
+    """Yield one result with Ctrl-C held while the caller stores it; raise
+    ``KeyboardInterrupt`` after, if one came."""
+    with _HeldInterrupt() as held:
+        yield index, result
+    if held.caught:
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored during the block (on the main thread): processes started in it inherit
+    the ignored signal through exec, so a Ctrl-C to the process group (a terminal's) never
+    interrupts a worker still importing, before its initializer. One that comes in the block
+    (the workers' launch, well under a second) is lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Initializer of local workers: ignore SIGINT, and end when the parent ends."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0:
+                if os.getppid() != parent:  # the parent ended before the call
+                    os._exit(1)
+                return
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="mctslab-parent-watch", daemon=True).start()
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's processes now (Python 3.14: ``kill_workers``)."""
+    if hasattr(pool, "kill_workers"):
+        pool.kill_workers()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            process.kill()
+        except (OSError, ValueError, AttributeError):
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+class Pool:
+    """Where jobs run: this process, local processes or a Dask cluster. As a context manager it
+    connects to a remote scheduler first, so an unusable cluster fails before the caller
+    writes anything; ``completed`` then runs jobs."""
+
+    def __init__(self, workers: int | None = None, scheduler: str | None = None):
+        check_options(workers, scheduler)
+        self.workers, self.scheduler = workers, scheduler
+        self._client = None
+
+    def __enter__(self) -> Pool:
+        if self.scheduler is not None and self.scheduler != LOCAL_CLUSTER:
+            self._client = _connect(self.scheduler)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def completed(self, function: Callable, jobs: Sequence[tuple]) -> Iterator[tuple[int, Any]]:
+        """(index into ``jobs``, ``function(*jobs[index])``) for every job, in completion
+        order (see ``completed``)."""
+        if not jobs:
+            return
+        workers = min(self.workers or default_workers(), len(jobs))
+        if self._client is not None:
+            yield from _dask(self._client, function, jobs)
+        elif self.scheduler == LOCAL_CLUSTER:
+            yield from _local_cluster(function, jobs, workers)
+        elif workers == 1:
+            for i, job in enumerate(jobs):
+                yield from _hand_out(i, function(*job))
+        else:
+            yield from _processes(function, jobs, workers)
 
 
 def completed(function: Callable, jobs: Sequence[tuple], workers: int | None = None,
@@ -38,49 +200,70 @@ def completed(function: Callable, jobs: Sequence[tuple], workers: int | None = N
     run in this process (no start-up cost, compiled code loaded once). ``scheduler``: run on
     that Dask cluster instead. ``function`` must be importable by the workers (module level).
     """
-    check_options(workers, scheduler)
-    if not jobs:
-        return
-    workers = min(workers or default_workers(), len(jobs))
-    if scheduler is not None:
-        yield from _dask(function, jobs, scheduler, workers)
-    elif workers == 1:
-        for i, job in enumerate(jobs):
-            yield i, function(*job)
-    else:
-        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    with Pool(workers, scheduler) as pool:
+        yield from pool.completed(function, jobs)
+
+
+def _processes(function: Callable, jobs: Sequence[tuple],
+               workers: int) -> Iterator[tuple[int, Any]]:
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_die_with_parent, initargs=(os.getpid(),))
+    with _sigint_ignored():  # the workers start now, ignoring SIGINT from their first line
+        futures = {pool.submit(function, *job): i for i, job in enumerate(jobs)}
+    waiting, handed = set(futures), set()
+    try:
         try:
-            futures = {pool.submit(function, *job): i for i, job in enumerate(jobs)}
-            for future in as_completed(futures):
-                yield futures[future], future.result()
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            while waiting:
+                done, waiting = wait(waiting, timeout=_POLL_SECONDS, return_when=FIRST_COMPLETED)
+                for future in done:
+                    handed.add(future)
+                    yield from _hand_out(futures[future], future.result())
+        except KeyboardInterrupt:
+            _kill_workers(pool)
+            with _HeldInterrupt():  # arrived before the interrupt: the caller stores them
+                for future in futures:
+                    if (future not in handed and future.done() and not future.cancelled()
+                            and future.exception() is None):
+                        yield futures[future], future.result()
+            raise
+    except BaseException:  # interrupted, a job's error, or the caller stopped: do not wait
+        _kill_workers(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _dask(function: Callable, jobs: Sequence[tuple], address: str,
-          workers: int) -> Iterator[tuple[int, Any]]:
-    from distributed import Client, LocalCluster
+def _connect(address: str):
+    from distributed import Client
+
+    _check_reachable(address)
+    try:
+        return Client(address, timeout="10s")
+    except (OSError, ValueError, TypeError) as error:
+        raise _unreachable(address, error) from None
+
+
+def _dask(client, function: Callable, jobs: Sequence[tuple]) -> Iterator[tuple[int, Any]]:
     from distributed import as_completed as dask_completed
 
-    if address == LOCAL_CLUSTER:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address=None)
-        client = Client(cluster)
-    else:
-        cluster = None
-        try:
-            client = Client(address, timeout="10s")
-        except (OSError, ValueError, TypeError) as error:
-            raise ValueError(
-                f"cannot reach the Dask scheduler at {address!r} ({error}): check the address "
-                f"(e.g. tcp://host:8786) or use --scheduler {LOCAL_CLUSTER}"
-            ) from None
+    futures = client.map(function, *zip(*jobs), pure=False)
+    index = {future.key: i for i, future in enumerate(futures)}
     try:
-        futures = client.map(function, *zip(*jobs), pure=False)
-        index = {future.key: i for i, future in enumerate(futures)}
         for future, result in dask_completed(futures, with_results=True):
-            yield index[future.key], result
+            yield from _hand_out(index[future.key], result)
+    finally:
+        client.cancel(futures)
+
+
+def _local_cluster(function: Callable, jobs: Sequence[tuple],
+                   workers: int) -> Iterator[tuple[int, Any]]:
+    from distributed import Client, LocalCluster
+
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                           host="127.0.0.1", dashboard_address=None)
+    client = Client(cluster)
+    try:
+        yield from _dask(client, function, jobs)
     finally:
         client.close()
-        if cluster is not None:
-            cluster.close()
+        cluster.close()

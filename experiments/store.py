@@ -6,9 +6,12 @@ stochastic-game study (``papers.veness.run``) are all kept this way::
     <folder>/<manifest>.json   what owns the folder (a study, a tournament), JSON
     <folder>/<sub>/<key>.parquet one table per key, its metadata under ``mctslab``
 
-Every file is written to a temporary file beside its place (``.<name>.<random>.tmp``) and moved
-there with ``os.replace``, so a reader sees either nothing or a whole file, and a run killed at
-any moment leaves at most temporary files (``KeyedStore.remove_temporary_files``). A table's
+Every file is written to a temporary file beside its place (``.<name>.<host>-<pid>.<random>.tmp``,
+named after the process that writes it) and moved there with ``os.replace``, so a reader sees
+either nothing or a whole file, and a run killed at any moment leaves at most temporary files.
+Only their owner removes them, or a later run once the owner is gone
+(``KeyedStore.remove_temporary_files``). Files get the permissions of the user's umask (0644
+under umask 0022), as any file the user's programs create. A table's
 metadata is a JSON object stored in the Parquet schema under the key ``mctslab``; a reader asks
 for the table only together with the metadata it expects (``KeyedStore.read_matching``), so
 the results of another configuration are never mixed in.
@@ -18,7 +21,9 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import re
+import secrets
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,13 +35,83 @@ import pyarrow.parquet as pq
 
 META_KEY = b"mctslab"
 TEMPORARY = ".tmp"
+# .<name>.<host>-<pid>.<8 hex digits>.tmp; older versions wrote .<name>.<8 random chars>.tmp
+_OWNED = re.compile(r"^\..+\.(?P<host>[^.]*)-(?P<pid>[0-9]+)\.[0-9a-f]{8}\.tmp$")
+
+
+def _host() -> str:
+    """This machine's name as temporary files carry it (no dots)."""
+    return socket.gethostname().split(".")[0] or "localhost"
+
+
+def _temporary_file(path: Path) -> tuple[int, Path]:
+    """A new temporary file beside ``path`` named after this process, opened for writing with
+    the umask's permissions."""
+    while True:
+        temporary = path.with_name(
+            f".{path.name}.{_host()}-{os.getpid()}.{secrets.token_hex(4)}{TEMPORARY}")
+        try:
+            return os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC,
+                           0o666), temporary
+        except FileExistsError:
+            continue
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def is_stale(temporary: Path) -> bool:
+    """Whether a temporary file's owner is gone: a process of this host that no longer runs,
+    or a version that did not name the owner (its writer holds no lock, so it is long gone
+    when a locked run looks). Another host's files are left to it."""
+    owned = _OWNED.match(temporary.name)
+    if owned is None:
+        return True
+    return owned["host"] == _host() and not _alive(int(owned["pid"]))
+
+
+def check_writable(folder: str | Path) -> Path:
+    """Create ``folder`` (and its parents) if needed and check that files can be written in
+    it, before anything is computed: an ``OSError`` (read-only, no space, a file in the
+    way) names the folder."""
+    folder = Path(folder)
+    for parent in (folder, *folder.parents):
+        if parent.exists():
+            if not parent.is_dir():
+                raise NotADirectoryError(20, "a file is in the way, not a folder", str(parent))
+            break
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = _temporary_file(folder / ".probe")
+        os.close(fd)
+        probe.unlink()
+    except OSError as error:  # name the folder, not the probe
+        raise OSError(error.errno, error.strerror, str(folder)) from None
+    return folder
+
+
+def check_writable_file(path: str | Path) -> Path:
+    """Check, before computing anything, that ``path`` can be written (``check_writable`` on
+    its folder; a folder at ``path`` itself is in the way)."""
+    path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(21, "a folder is in the way, not a file", str(path))
+    check_writable(path.parent)
+    return path
 
 
 def write_atomically(path: str | Path, data: bytes | Callable[[BinaryIO], None]) -> Path:
     """Write ``data`` (bytes, or a function that writes into a binary file) to a temporary
     file beside ``path``, flush it to disk, then move it to ``path``; return the path."""
     path = Path(path)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMPORARY, dir=path.parent)
+    fd, temporary = _temporary_file(path)
     try:
         with os.fdopen(fd, "wb") as file:
             if isinstance(data, bytes):
@@ -76,8 +151,9 @@ def claim(folder: str | Path, manifest: str, content: dict, *,
         stored = read(folder)
         if stored != json.loads(text):
             raise ValueError(refusal(stored))
+        check_writable(folder)
     else:
-        folder.mkdir(parents=True, exist_ok=True)
+        check_writable(folder)
         write_atomically(folder / manifest, text.encode())
     return folder
 
@@ -134,9 +210,15 @@ class KeyedStore:
             return None
         return stored.table if {**(defaults or {}), **stored.metadata} == expected else None
 
+    def check_writable(self) -> None:
+        """Make the folder and check that it takes files (``check_writable``)."""
+        check_writable(self.folder)
+
     def remove_temporary_files(self) -> int:
-        """Delete the temporary files an interrupted write left; return how many."""
-        leftovers = list(Path(self.folder).glob(f".*{TEMPORARY}"))
+        """Delete the temporary files that writers now gone left; return how many. The
+        running writers' own files stay (only their owner removes them)."""
+        leftovers = [path for path in Path(self.folder).glob(f".*{TEMPORARY}")
+                     if is_stale(path)]
         for path in leftovers:
             path.unlink(missing_ok=True)
         return len(leftovers)

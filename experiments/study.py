@@ -39,7 +39,7 @@ import pandas as pd
 
 from .curve import Curve, curve_columns, rate_columns
 from .shards import Shard, plan_shards
-from .study_store import read_shard, read_study_file, shard_path
+from .study_store import damaged, read_shard, read_study_file, shard_path
 
 DEFAULT_BLOCK = 100
 CURVE_KEYS = {
@@ -218,10 +218,7 @@ def open_study(folder: str | Path) -> Study:
     try:
         return Study.from_dict(data)
     except (KeyError, TypeError, ValueError) as error:
-        raise ValueError(
-            f"{folder}/study.json is damaged ({type(error).__name__}: {error}): "
-            f"delete {folder} and run the study again"
-        ) from None
+        raise damaged(folder, f"damaged ({type(error).__name__}: {error})") from None
 
 
 def study_status(folder: str | Path) -> pd.DataFrame:

@@ -42,9 +42,29 @@ def claim_folder(folder: str | Path, study: dict) -> Path:
         folder, STUDY_FILE, study, read=read_study_file,
         refusal=lambda stored: (
             f"{folder} holds another study ({stored.get('name')!r}, seed {stored.get('seed')}):"
-            f" choose another --out folder, or delete {folder} to start over"))
-    (home / SHARD_FOLDER).mkdir(exist_ok=True)
+            f" choose another --out folder (if its shards are this study's, `mctslab study "
+            f"repair {folder} --study STUDY.toml` makes the folder this study's)"))
+    shard_store(home).check_writable()
     return home
+
+
+def check_shard_paths(folder: str | Path, shards: list[Shard]) -> None:
+    """Refuse, before anything is computed, a shard whose path is taken by something that is
+    not a file (a folder): its result could not be stored."""
+    for shard in shards:
+        path = shard_path(folder, shard)
+        if path.exists() and not path.is_file():
+            raise ValueError(f"{path} is a folder, not a shard file: move it away or delete "
+                             f"it (rm -r {path}), then run again")
+
+
+def damaged(folder: str | Path, what: str) -> ValueError:
+    """The error for a ``study.json`` that is ``what`` (unreadable, not a study): how to
+    rebuild it from the stored shards, which are kept."""
+    return ValueError(
+        f"{Path(folder) / STUDY_FILE} is {what}: rebuild it from the stored shards with "
+        f"`mctslab study repair {folder} --study STUDY.toml` (or without --study, from the "
+        f"shards alone); every stored shard is kept")
 
 
 def read_study_file(folder: str | Path) -> dict:
@@ -58,11 +78,9 @@ def read_study_file(folder: str | Path) -> dict:
     try:
         study = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ValueError(
-            f"{path} is unreadable ({error}): delete {folder} and run the study again"
-        ) from None
+        raise damaged(folder, f"unreadable ({error})") from None
     if not isinstance(study, dict):
-        raise ValueError(f"{path} is not a study: delete {folder} and run the study again")
+        raise damaged(folder, "not a study")
     return study
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import sys
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -25,8 +26,9 @@ from tqdm import tqdm
 
 from mcts.players import parse_player
 
+from .lock import writing
 from .match import load_game, play_game
-from .pool import check_options, completed
+from .pool import Pool
 from .tournament_store import claim_tournament_folder, read_block, write_block
 
 Z95 = 1.959963984540054
@@ -110,32 +112,34 @@ def stored_blocks(tournament: Tournament, folder: str | Path) -> tuple[Path, dic
 
 def run_tournament(tournament: Tournament, folder: str | Path | None = None, *,
                    workers: int | None = None, scheduler: str | None = None,
-                   progress: bool | None = None) -> pd.DataFrame:
+                   progress: bool | None = None, wait: bool = False) -> pd.DataFrame:
     """Play (or, with a ``folder``, resume) ``tournament``; one row per game, by game index.
 
     ``workers``: local processes (default: all cores); ``scheduler``: a Dask scheduler address,
     or "local" for a loopback ``LocalCluster`` (``experiments.pool``); ``progress``: a bar of
     games on stderr (default: when stderr is a terminal). A folder that holds another tournament
-    is refused.
+    is refused, and so is one another process writes (``lock.FolderBusy``) unless ``wait``.
     """
-    check_options(workers, scheduler)
-    blocks = tournament.blocks()
-    done: dict[int, pd.DataFrame] = {}
-    if folder is not None:
-        folder, done = stored_blocks(tournament, folder)
-    pending = [block for block in blocks if block.index not in done]
-    bar = tqdm(total=tournament.games, initial=tournament.games - sum(b.count for b in pending),
-               unit=" games", desc=f"{tournament.a} vs {tournament.b}", file=sys.stderr,
-               dynamic_ncols=True,
-               disable=not (sys.stderr.isatty() if progress is None else progress))
-    with bar:
-        for i, table in completed(play_block, [(tournament, block) for block in pending],
-                                  workers, scheduler):
-            block = pending[i]
-            if folder is not None:
-                write_block(folder, tournament.to_dict(), block, table)
-            done[block.index] = table
-            bar.update(block.count)
+    with Pool(workers, scheduler) as pool, (
+            nullcontext() if folder is None else writing(folder, wait=wait)):
+        blocks = tournament.blocks()
+        done: dict[int, pd.DataFrame] = {}
+        if folder is not None:
+            folder, done = stored_blocks(tournament, folder)
+        pending = [block for block in blocks if block.index not in done]
+        bar = tqdm(total=tournament.games,
+                   initial=tournament.games - sum(b.count for b in pending),
+                   unit=" games", desc=f"{tournament.a} vs {tournament.b}", file=sys.stderr,
+                   dynamic_ncols=True,
+                   disable=not (sys.stderr.isatty() if progress is None else progress))
+        with bar:
+            for i, table in pool.completed(play_block,
+                                           [(tournament, block) for block in pending]):
+                block = pending[i]
+                if folder is not None:
+                    write_block(folder, tournament.to_dict(), block, table)
+                done[block.index] = table
+                bar.update(block.count)
     return pd.concat([done[block.index] for block in blocks], ignore_index=True)
 
 

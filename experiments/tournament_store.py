@@ -37,11 +37,12 @@ def _read_manifest(folder: Path) -> dict | None:
 
 def claim_tournament_folder(folder: str | Path, tournament: dict) -> Path:
     """Make ``folder`` the home of ``tournament`` (a ``Tournament.to_dict()``), or check that
-    it already is; remove temporary files an interrupted run left."""
+    it already is and that blocks can be written in it; remove temporary files that runs now
+    gone left."""
     home = claim(folder, TOURNAMENT_FILE, tournament, read=_read_manifest,
                  refusal=lambda _: (f"{folder} holds another tournament: choose another --out "
                                     f"folder, or delete {folder} to start over"))
-    (home / BLOCK_FOLDER).mkdir(exist_ok=True)
+    block_store(home).check_writable()  # before any game is played
     block_store(home).remove_temporary_files()
     return home
 

@@ -1,6 +1,9 @@
 """The keyed atomic store: tables under keys with their metadata, whole files or none."""
 
 import json
+import os
+import subprocess
+import sys
 
 import pandas as pd
 import pyarrow.parquet as pq
@@ -64,6 +67,45 @@ def test_temporary_files_are_removed(tmp_path):
     (tmp_path / "p.parquet").write_bytes(b"")
     assert KeyedStore(tmp_path).remove_temporary_files() == 1
     assert [p.name for p in tmp_path.iterdir()] == ["p.parquet"]
+
+
+def test_only_temporary_files_of_gone_writers_are_removed(tmp_path):
+    """A temporary file names its writer (host-pid): a running writer's stays, a finished
+    one's goes, another host's is left to that host."""
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    host = store._host()
+    names = {"running": f".q.parquet.{host}-{os.getpid()}.0123abcd.tmp",
+             "gone": f".q.parquet.{host}-{gone}.0123abcd.tmp",
+             "elsewhere": f".q.parquet.other-host-{gone}.0123abcd.tmp"}
+    for name in names.values():
+        (tmp_path / name).write_bytes(b"")
+    assert KeyedStore(tmp_path).remove_temporary_files() == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [names["running"], names["elsewhere"]])
+
+
+def test_a_write_names_its_temporary_file_after_the_process(tmp_path, monkeypatch):
+    seen = []
+
+    def write(table, file):
+        seen.extend(p.name for p in tmp_path.iterdir())
+        file.write(b"x")
+
+    monkeypatch.setattr(store.pq, "write_table", write)
+    KeyedStore(tmp_path).write("k", FRAME)
+    assert seen and seen[0].startswith(f".k.parquet.{store._host()}-{os.getpid()}.")
+    assert not store.is_stale(tmp_path / seen[0])
+
+
+def test_check_writable_refuses_a_file_in_the_way(tmp_path):
+    (tmp_path / "f").write_text("")
+    with pytest.raises(NotADirectoryError, match="a file is in the way"):
+        store.check_writable(tmp_path / "f" / "sub")
+    with pytest.raises(IsADirectoryError, match="a folder is in the way"):
+        store.check_writable_file(tmp_path)
+    assert store.check_writable(tmp_path / "new" / "deeper").is_dir()
+    assert list((tmp_path / "new" / "deeper").iterdir()) == []  # the probe is gone
 
 
 def test_claim_creates_or_checks_the_manifest(tmp_path):

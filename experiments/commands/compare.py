@@ -57,6 +57,8 @@ def register(subparsers) -> None:
                    help="figure files: png, pdf, svg or several joined by commas (default "
                    "png,pdf); report.html embeds the PNGs, written whatever this says")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    p.add_argument("--wait", action="store_true",
+                   help="if another process writes the folder, wait for it (default: refuse)")
     p.set_defaults(run=run)
 
 
@@ -109,7 +111,8 @@ def run(args) -> int:
               flush=True)
     summary, _ = run_compare(grid, out, workers=args.workers, scheduler=args.scheduler,
                              progress=not args.quiet and sys.stderr.isatty(),
-                             command=shlex.join(["mctslab", *sys.argv[1:]]), formats=formats)
+                             command=shlex.join(["mctslab", *sys.argv[1:]]), formats=formats,
+                             wait=args.wait)
     if args.quiet:
         return 0
     runs = grid.trees_per_model * grid.runs

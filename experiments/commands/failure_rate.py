@@ -56,6 +56,11 @@ def register(subparsers) -> None:
 def run(args) -> int:
     if args.out and Path(args.out).suffix not in (".parquet", ".csv"):
         raise ValueError(f"--out {args.out}: use a .parquet or .csv file name")
+    from experiments.store import check_writable_file
+
+    for output in (args.out, args.plot):  # before computing: a curve is never lost
+        if output:
+            check_writable_file(output)
     curve = Curve(
         tree=args.tree, policy=args.policy, adjuster=args.adjuster, branching=args.branching,
         depth=args.depth, runs=args.runs, trees=args.trees, max_budget=args.max_budget,

@@ -66,7 +66,15 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    report = PAPERS[args.paper][1](args)
+    from experiments.lock import writing
+    from experiments.pool import check_options
+    from experiments.store import check_writable
+
+    check_options(args.workers, args.scheduler)  # before anything is written
+    args.out = args.out or f"results/{args.paper}-{args.scale}"
+    with writing(args.out):  # one writer per folder
+        check_writable(args.out)  # before anything is computed
+        report = PAPERS[args.paper][1](args)
     print(f"report: {report}", file=sys.stdout)
     print(f"figures, tables and stored results: {report.parent}/")
     return 0

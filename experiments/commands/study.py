@@ -1,4 +1,5 @@
-"""``mctslab study run STUDY.toml --out DIR`` and ``mctslab study status DIR``."""
+"""``mctslab study run STUDY.toml --out DIR``, ``mctslab study status DIR`` and
+``mctslab study repair DIR [--study STUDY.toml]``."""
 
 from __future__ import annotations
 
@@ -18,11 +19,22 @@ def register(subparsers) -> None:
     run_parser.add_argument("--scheduler", metavar="ADDRESS",
                             help="Dask scheduler address, or 'local' for a loopback LocalCluster")
     run_parser.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    run_parser.add_argument("--wait", action="store_true",
+                            help="if another process writes DIR, wait for it to finish "
+                                 "(default: refuse)")
     run_parser.set_defaults(run=run)
 
     status_parser = actions.add_parser("status", help="shards and runs stored per curve")
     status_parser.add_argument("folder", metavar="DIR", help="folder of a study's results")
     status_parser.set_defaults(run=status)
+
+    repair_parser = actions.add_parser(
+        "repair", help="rebuild a damaged study.json from the stored shards (keeps them all)")
+    repair_parser.add_argument("folder", metavar="DIR", help="folder of a study's results")
+    repair_parser.add_argument("--study", metavar="STUDY.toml",
+                               help="the study file the shards were computed from (default: "
+                                    "rebuild from the shards alone)")
+    repair_parser.set_defaults(run=repair)
 
 
 def run(args) -> int:
@@ -37,11 +49,12 @@ def run(args) -> int:
         study = grid.study()
         summary, _ = run_compare(grid, args.out, workers=args.workers,
                                  scheduler=args.scheduler, progress=progress,
-                                 command=shlex.join(["mctslab", *sys.argv[1:]]))
+                                 command=shlex.join(["mctslab", *sys.argv[1:]]),
+                                 wait=args.wait)
     else:
         study = read_study(args.study)
         summary = run_study(study, args.out, workers=args.workers, scheduler=args.scheduler,
-                            progress=progress)
+                            progress=progress, wait=args.wait)
     if args.quiet:
         return 0
     if summary.computed:
@@ -93,6 +106,25 @@ def _compare_status(folder) -> bool:
     print("complete" if not missing else f"{len(missing)} blocks to go: run the comparison "
           f"into {folder} again to finish")
     return True
+
+
+def repair(args) -> int:
+    from experiments.study import read_study
+    from experiments.study_repair import repair_study
+
+    done = repair_study(args.folder, read_study(args.study) if args.study else None)
+    study = done.study
+    source = args.study or "the shards alone"
+    kept = f"; the previous one is kept as {done.kept}" if done.kept else ""
+    print(f"rebuilt {args.folder}/study.json from {source}: study {study.name} (seed "
+          f"{study.seed}, {study.block} runs per shard, {len(study.curves)} curves), "
+          f"{done.shards} stored shards kept{kept}")
+    if not args.study:
+        print("the name, the order of the curves and curves without a stored shard are not in "
+              "the shards: if `study run` later says the folder holds another study, repair "
+              "again with --study STUDY.toml")
+    print(f"`mctslab study status {args.folder}` shows what is left to compute")
+    return 0
 
 
 def resume_command(name: str, folder) -> str:

@@ -27,6 +27,8 @@ def register(subparsers) -> None:
                    help="games per stored block (default 10; part of the tournament's identity)")
     p.add_argument("--json", action="store_true",
                    help="print JSON (keys games, wins_a, draws, win_rate_a, ci95, ...)")
+    p.add_argument("--wait", action="store_true",
+                   help="if another process writes --out, wait for it (default: refuse)")
     p.set_defaults(run=run)
 
 
@@ -37,7 +39,8 @@ def run(args) -> int:
                             args.block)
     start = time.perf_counter()
     results = run_tournament(tournament, args.out, workers=args.workers,
-                             scheduler=args.scheduler, progress=sys.stderr.isatty())
+                             scheduler=args.scheduler, progress=sys.stderr.isatty(),
+                             wait=args.wait)
     summary = {**tournament.to_dict(), **summarize(results),
                "seconds": round(time.perf_counter() - start, 3)}
     if args.json:

@@ -1,0 +1,84 @@
+"""One writer per results folder: an advisory lock (``fcntl.flock``) on ``<folder>/.lock``.
+
+A study, comparison or tournament folder is written by one process at a time. The writer
+holds an exclusive ``flock`` on the folder's lock file for as long as it writes and records
+itself in the file (pid, host, start time), so a second writer can name it: it refuses at
+once (``FolderBusy``, a one-line error) or, asked to wait, blocks until the first is done.
+The kernel drops the lock when its holder ends, however it ends (kill -9 included), so a lock
+is never stale; the file itself stays. Within one process the lock is re-entrant (a
+comparison holds it around the study it runs).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import socket
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+LOCK_FILE = ".lock"
+
+_held: set[Path] = set()  # the folders whose lock this process holds
+
+
+class FolderBusy(ValueError):
+    """Another process writes the folder."""
+
+
+def holder_line(folder: Path) -> str:
+    """Who holds ``folder``'s lock, as its lock file says: "pid P on host H since T"."""
+    try:
+        holder = json.loads((folder / LOCK_FILE).read_text())
+        return f"pid {holder['pid']} on host {holder['host']} since {holder['since']}"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "another process"
+
+
+def _record(fd: int) -> None:
+    """Write this process into the lock file it holds."""
+    since = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    text = json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "since": since})
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, (text + "\n").encode(), 0)
+
+
+@contextmanager
+def writing(folder: str | Path, *, wait: bool = False) -> Iterator[Path]:
+    """Hold ``folder``'s write lock (creating the folder) for the block; yield the folder.
+
+    Held elsewhere: ``FolderBusy`` naming the holder, or with ``wait`` a line on stderr and a
+    wait until it is free."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"--out {folder} is a file, not a folder: choose a folder name")
+    folder.mkdir(parents=True, exist_ok=True)
+    key = folder.resolve()
+    if key in _held:  # an outer block of this process holds it
+        yield folder
+        return
+    fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if not wait:
+                raise FolderBusy(
+                    f"{folder} is being written by {holder_line(folder)}: wait for it to "
+                    f"finish (or add --wait), or stop that process; one writer per folder"
+                ) from None
+            print(f"{folder} is being written by {holder_line(folder)}: waiting for it to "
+                  f"finish (Ctrl-C to give up)", file=sys.stderr, flush=True)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        _record(fd)
+        _held.add(key)
+        try:
+            yield folder
+        finally:
+            _held.discard(key)
+    finally:
+        os.close(fd)  # releases the lock

@@ -1,0 +1,278 @@
+"""Concurrent and interrupted runs keep what was computed (issue 38 items 3-4, issue 36 item 6):
+one writer per folder, Ctrl-C stores every finished shard and stops at once, workers die with
+their parent, files are readable by others under the usual umask."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from experiments.cli import main
+from experiments.execution import run_study
+from experiments.lock import LOCK_FILE, FolderBusy, writing
+from experiments.store import KeyedStore, write_atomically, write_table
+from experiments.study import open_study, read_study
+from experiments.study_store import SHARD_FOLDER, read_shard
+
+# A first shard of about 0.3 s on one core, then two of about 3 s: a run interrupted once the
+# first is stored has both long ones in flight, and must not wait for them. One policy, adjuster
+# and branching factor: one kernel, compiled once.
+STUDY = """
+[study]
+name = "interrupted"
+seed = 17
+block = 1500
+
+[defaults]
+tree = "constant(1,3)"
+branching = 2
+depth = 16
+max_budget = 16384
+
+[[curves]]
+runs = 150
+
+[[curves]]
+runs = 3000
+"""
+
+
+# Four shards of about 0.3 s: a run that is still writing when a second one starts.
+SHORT = STUDY.replace("block = 1500", "block = 150").split("[[curves]]")[0] + """
+[[curves]]
+runs = 600
+"""
+
+
+@pytest.fixture(scope="module")
+def study_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("study") / "interrupted.toml"
+    path.write_text(STUDY)
+    return path
+
+
+@pytest.fixture(scope="module")
+def short_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("study") / "short.toml"
+    path.write_text(SHORT)
+    return path
+
+
+def _reference(path, folder):
+    """The study computed uninterrupted, in this process."""
+    run_study(read_study(path), folder, workers=1, progress=False)
+    return folder
+
+
+def _stored(folder) -> dict[str, list[int] | None]:
+    """Failure counts per shard key as stored in ``folder`` (None: not stored)."""
+    return {shard.key: (None if (counts := read_shard(folder, shard)) is None
+                        else counts.tolist())
+            for shard in open_study(folder).shards()}
+
+
+def _command(study_file, folder, *options) -> list[str]:
+    return [sys.executable, "-m", "experiments.cli", "study", "run", str(study_file), "--out",
+            str(folder), "--quiet", *options]
+
+
+def _wait_for(condition, process, seconds=120.0, what="") -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert process.poll() is None, f"the run ended early: {process.stderr.read()}"
+        assert time.monotonic() < deadline, f"not {what} within {seconds} s"
+        time.sleep(0.01)
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every living process below ``pid`` (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def _alive(pids) -> set[int]:
+    alive = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.add(pid)
+    return alive
+
+
+def _shards(folder) -> list[Path]:
+    return list((Path(folder) / SHARD_FOLDER).glob("*.parquet"))
+
+
+def test_second_writer_refuses_or_waits_and_numbers_are_a_single_runs(
+        short_file, tmp_path, capsys):
+    """While a run writes a folder, a second `study run` on it refuses at once (exit 2, one
+    line naming the first's pid); with --wait it waits, then finds every shard stored. The
+    first run is not disturbed and the numbers are those of a single run."""
+    folder = tmp_path / "shared"
+    first = subprocess.Popen(_command(short_file, folder, "--workers", "1"),
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(lambda: f'"pid": {first.pid}' in _read(folder / LOCK_FILE), first,
+                  what="locked")
+        argv = ["study", "run", str(short_file), "--out", str(folder), "--workers", "1"]
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert f"is being written by pid {first.pid} on host" in err, err
+        assert "--wait" in err and err.count("\n") == 1
+        assert first.poll() is None, "the refused run ended the first"
+        assert main([*argv, "--wait"]) == 0
+        captured = capsys.readouterr()
+        assert "waiting for it to finish" in captured.err
+        assert "all 4 shards already stored" in captured.out
+        assert first.wait(timeout=60) == 0, first.stderr.read()
+    finally:
+        first.kill()
+        first.wait()
+        first.stderr.close()
+    assert _stored(folder) == _stored(_reference(short_file, tmp_path / "reference"))
+    assert not list(folder.rglob("*.tmp"))
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def test_the_lock_is_one_per_folder_and_reentrant(tmp_path):
+    with writing(tmp_path / "a"):
+        with writing(tmp_path / "a"):  # the same process again: fine
+            pass
+        code = ("import sys; from experiments.lock import writing\n"
+                f"with writing({str(tmp_path / 'a')!r}): pass")
+        other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert other.returncode == 1 and FolderBusy.__name__ in other.stderr
+        assert f"pid {os.getpid()}" in other.stderr
+        with writing(tmp_path / "b"):  # another folder: free
+            pass
+    holder = json.loads((tmp_path / "a" / LOCK_FILE).read_text())
+    assert holder["pid"] == os.getpid() and holder["host"] and holder["since"]
+    subprocess.run([sys.executable, "-c", code], check=True)  # released
+
+
+def test_ctrl_c_stops_at_once_and_keeps_every_finished_shard(study_file, tmp_path):
+    """SIGINT to the main pid of a two-worker run once its first shard is stored: it ends
+    within 2 s (exit 130), every shard it finished is stored whole, no child process is left;
+    a rerun computes only the rest, to the numbers of an uninterrupted run."""
+    folder = tmp_path / "interrupted"
+    run = subprocess.Popen(_command(study_file, folder, "--workers", "2"),
+                           stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        _wait_for(lambda: len(_shards(folder)) >= 1, run, what="a shard stored")
+        children = _descendants(run.pid)
+        stored_before = len(_shards(folder))
+        start = time.monotonic()
+        run.send_signal(signal.SIGINT)
+        code = run.wait(timeout=10)
+        seconds = time.monotonic() - start
+        err = run.stderr.read()
+        assert code == 130 and seconds < 2.0, (code, seconds, err)
+        assert "interrupted; results already written are kept" in err
+        assert err.count("\n") == 1, err
+        deadline = time.monotonic() + 5
+        while _alive(children) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(children), "child processes left behind"
+    finally:
+        try:
+            os.killpg(run.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        run.wait()
+        run.stderr.close()
+    stored = _stored(folder)
+    done = [key for key, counts in stored.items() if counts is not None]
+    assert stored_before <= len(done) < len(stored), "not interrupted mid-way"
+    assert len(_shards(folder)) == len(done)  # every file there is a whole shard
+    assert not list(folder.rglob("*.tmp"))
+    reference_counts = _stored(_reference(study_file, tmp_path / "reference"))
+    assert all(stored[key] == reference_counts[key] for key in done)
+    summary = run_study(read_study(study_file), folder, workers=1, progress=False)
+    assert (summary.reused, summary.computed) == (len(done), len(stored) - len(done))
+    assert _stored(folder) == reference_counts
+
+
+def test_workers_die_with_their_parent_even_after_kill_9(study_file, tmp_path):
+    """kill -9 of the main pid while two 3-second shards are in flight: the workers end within
+    a second (a worker still starting up when its parent dies ends once it is up)."""
+    folder = tmp_path / "killed"
+    run = subprocess.Popen(_command(study_file, folder, "--workers", "2"),
+                           stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        # the first shard stored: the workers are up, the next (long) shards in flight
+        _wait_for(lambda: len(_shards(folder)) >= 1, run, what="a shard stored")
+        children = _descendants(run.pid)
+        assert run.poll() is None and len(_shards(folder)) < 3, "the run ended before the kill"
+        run.kill()  # the main process only, not its group
+        run.wait()
+        deadline = time.monotonic() + 1  # much less than the shards in flight take
+        while _alive(children) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(children), "workers outlived their parent"
+    finally:
+        os.killpg(run.pid, signal.SIGKILL)
+        run.stderr.close()
+
+
+TINY = """
+[study]
+seed = 3
+block = 5
+
+[[curves]]
+tree = "constant(1,3)"
+branching = 2
+depth = 4
+runs = 10
+max_budget = 8
+"""
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600)])
+def test_files_follow_the_umask(umask, mode, tmp_path):
+    """Results are written with the user's umask (0644 under 0022), as other programs' files:
+    study.json and shards (a study run), compare.json and instances.parquet
+    (write_atomically, write_table), tournament blocks (KeyedStore)."""
+    import pandas as pd
+
+    (tmp_path / "tiny.toml").write_text(TINY)
+    frame = pd.DataFrame({"game": [0, 1], "a_score": [1.0, 0.0]})
+    previous = os.umask(umask)
+    try:
+        folder = tmp_path / "study"
+        run_study(read_study(tmp_path / "tiny.toml"), folder, workers=1, progress=False)
+        write_atomically(tmp_path / "compare.json", b"{}\n")
+        write_table(frame, tmp_path / "instances.parquet")
+        KeyedStore(tmp_path / "blocks").write("b000", frame, {"block": 0})
+    finally:
+        os.umask(previous)
+    written = [folder / "study.json", *_shards(folder), tmp_path / "compare.json",
+               tmp_path / "instances.parquet", tmp_path / "blocks" / "b000.parquet"]
+    assert len(written) == 6
+    assert {str(p): oct(p.stat().st_mode & 0o777) for p in written} == \
+        {str(p): oct(mode) for p in written}
