@@ -25,6 +25,7 @@ from tqdm import tqdm
 
 from mcts import STREAM_VERSION
 
+from .kernels import kernel_key
 from .lock import writing
 from .pool import Pool
 from .shards import Shard, count_failures
@@ -61,12 +62,12 @@ def _count_on_one_thread(shard: Shard) -> np.ndarray:
 
 
 def kernel_order(shards: list[Shard]) -> list[Shard]:
-    """``shards`` round-robin over the kernels they run on (one per policy, adjuster and
-    branching factor; ``mcts.synthetic``): the first shard of every kernel, then the second..."""
+    """``shards`` round-robin over the kernels they run on (``kernels.kernel_key``): the first
+    shard of every kernel, then the second..., so that workers starting together compile
+    different kernels rather than the same one twice."""
     groups: dict[tuple, list[Shard]] = {}
     for shard in shards:
-        curve = shard.curve
-        groups.setdefault((curve.policy, curve.adjuster, curve.branching), []).append(shard)
+        groups.setdefault(kernel_key(shard.curve), []).append(shard)
     rounds = itertools.zip_longest(*groups.values())
     return [shard for round_ in rounds for shard in round_ if shard is not None]
 
