@@ -28,6 +28,7 @@ from mcts.shaping import parse_shaping
 from trees import TreeInstance, analyze, make_tree
 
 from .curve import Curve
+from .plugin_check import plugin_errors
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -150,7 +151,7 @@ def _as_curve(tree, policy, adjuster, runs, trees, budgets, branching, depth, op
 def failure_counts(curve: Curve, seed: int = 0, workers: int | None = None,
                    progress: bool = False) -> tuple[np.ndarray, int, float]:
     """Failures per budget summed over all runs of the curve, the playouts simulated, and the
-    seconds it took."""
+    seconds it took. A plug-in numba cannot compile is a one-line ValueError."""
     if workers is not None:
         if workers < 1:
             raise ValueError(f"workers = {workers} must be at least 1")
@@ -160,7 +161,7 @@ def failure_counts(curve: Curve, seed: int = 0, workers: int | None = None,
     blocks = [(j, r, min(CHUNK_RUNS, curve.runs - r))
               for j in range(curve.trees) for r in range(0, curve.runs, CHUNK_RUNS)]
     with tqdm(total=curve.total_runs, unit="run", disable=not progress, leave=False,
-              desc=curve.label) as bar:
+              desc=curve.label) as bar, plugin_errors(curve):
         for j, r, n in blocks:
             failed, simulated = simulate_block(curve, j, r, n, seed)
             failures += failed.sum(axis=0)
