@@ -73,8 +73,6 @@ class Domain:
             return None
         if not math.isfinite(value):
             return None
-        if value in dict(self.words).values():
-            return value
         if self.kind == "integer":
             return int(value) if value == int(value) and self.admits(value) else None
         return float(value) if self.admits(value) else None
