@@ -5,6 +5,8 @@ from __future__ import annotations
 import shlex
 import sys
 
+from experiments.params import COUNT
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("study", help="run a study of failure-rate curves, or show its state")
@@ -13,7 +15,7 @@ def register(subparsers) -> None:
     run_parser = actions.add_parser("run", help="compute (or resume) every shard of a study")
     run_parser.add_argument("study", metavar="STUDY.toml", help="the study file")
     run_parser.add_argument("--out", metavar="DIR", required=True, help="folder of the results")
-    run_parser.add_argument("--workers", type=int, metavar="N",
+    run_parser.add_argument("--workers", type=COUNT, metavar="N",
                             help="local worker processes (default: all cores)")
     run_parser.add_argument("--scheduler", metavar="ADDRESS",
                             help="Dask scheduler address, or 'local' for a loopback LocalCluster")
