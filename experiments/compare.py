@@ -34,7 +34,6 @@ As a study file::
 from __future__ import annotations
 
 import json
-import re
 import tempfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -42,12 +41,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from specs import FLAG, Domain, check_value, parse_spec, parse_value
+
 from .curve import Curve
 from .execution import RunSummary, run_study
-from .params import parse_params
 from .shards import plan_shards
 from .study import Study, open_study, read_study_document
 from .study_store import read_shard
+from .tables import COUNT, SEED, STRING, STRINGS, check_keys, check_table
 
 SCALES = ("quick", "full")
 DEFAULT_SEED = 2029
@@ -62,24 +63,17 @@ _SIZES = {
     "quick": {"runs": 50, "trees_per_model": 4, "max_budget": 2**10, "block": 50},
     "full": {"runs": 100, "trees_per_model": 20, "max_budget": 2**14, "block": 50},
 }
-_ENTRY = re.compile(r"^([A-Za-z_][\w.]*(?::[A-Za-z_]\w*)?)(?:\((.*)\))?$")
 
 
 def parse_entry(text: str, kind: str) -> tuple[str, dict]:
-    """(name, parameters) of a grid entry ``name`` or ``name(k=v,...)``; ``kind`` is "policy"
-    or "adjuster" (for the message). The name is checked by ``Curve``."""
-    compact = "".join(str(text).split())
-    match = _ENTRY.fullmatch(compact)
-    if match is None:
+    """(name, parameters) of a grid entry ``name`` or ``name(k=v,...)`` (``specs.parse_spec``);
+    ``kind`` is "policy" or "adjuster" (for the message). The name and the values are
+    checked by ``Curve`` (the registries' domains)."""
+    parts = parse_spec(text, kind)
+    if len(parts) > 1 or parts[0].args:
         raise ValueError(f"cannot read {kind} {text!r}: write a name such as ucb1, or "
                          f"name(key=value,...), or package.module:object")
-    items = [item for item in (match.group(2) or "").split(",") if item]
-    try:
-        return match.group(1), parse_params(items, "")
-    except ValueError as error:
-        problem = str(error).partition(":")[0].strip()
-        raise ValueError(f"cannot read {kind} {text!r}: {problem}: write e.g. "
-                         f"{match.group(1)}(key=0.5)") from None
+    return parts[0].name, {key: parse_value(value) for key, value in parts[0].kwargs}
 
 
 def entry_label(name: str, params: dict, defaults: dict) -> str:
@@ -170,7 +164,8 @@ class Grid:
         """The cell's curve; an adjuster's ``rescore=1`` asks for exact re-scoring."""
         policy_name, policy_params = parse_entry(policy, "policy")
         adjuster_name, adjuster_params = parse_entry(adjuster, "adjuster")
-        rescore = bool(adjuster_params.pop("rescore", False))
+        rescore = check_value(adjuster_name, "rescore", adjuster_params.pop("rescore", False),
+                              FLAG)
         return Curve(tree=tree, policy=policy_name, adjuster=adjuster_name,
                      branching=self.branching, depth=self.depth, runs=self.runs,
                      trees=self.trees_per_model, max_budget=self.max_budget,
@@ -205,9 +200,11 @@ def read_grid(path: str | Path) -> Grid:
     return grid_from_document(read_study_document(path), path)
 
 
-_GRID_KEYS = {"trees": list, "policies": list, "adjusters": list, "scale": str, "runs": int,
-              "trees_per_model": int, "max_budget": int, "epsilon": float, "branching": int,
-              "depth": int, "block": int, "preset": str}
+_GRID_KEYS = {"trees": STRINGS, "policies": STRINGS, "adjusters": STRINGS, "scale": STRING,
+              "runs": COUNT, "trees_per_model": COUNT, "max_budget": COUNT,
+              "epsilon": Domain(low=0, high=1, low_open=True, high_open=True),
+              "branching": COUNT, "depth": COUNT, "block": COUNT, "preset": STRING}
+_STUDY_KEYS = {"kind": STRING, "name": STRING, "seed": SEED}
 
 
 def grid_from_document(document: dict, path: str | Path) -> Grid:
@@ -216,31 +213,13 @@ def grid_from_document(document: dict, path: str | Path) -> Grid:
     if unknown:
         raise ValueError(f"{path}: unknown table [{unknown[0]}] in a compare study: "
                          "use [study] and [compare]")
-    settings = document.get("study", {})
-    extra = sorted(set(settings) - {"kind", "name", "seed"})
-    if extra:
-        raise ValueError(f"{path}: [study]: unknown key {extra[0]!r}: use kind, name, seed")
+    settings = check_table(f"{path}: [study]", document.get("study", {}), _STUDY_KEYS)
     table = document.get("compare")
     if not isinstance(table, dict):
         raise ValueError(f"{path}: no [compare] table: add one with trees, policies, "
                          "adjusters")
-    extra = sorted(set(table) - set(_GRID_KEYS))
-    if extra:
-        raise ValueError(f"{path}: [compare]: unknown key {extra[0]!r}: use "
-                         f"{', '.join(_GRID_KEYS)}")
-    values = dict(table)
-    for key, kind in _GRID_KEYS.items():
-        if key not in values:
-            continue
-        value = values[key]
-        if kind is list and isinstance(value, str):
-            value = values[key] = [value]
-        ok = (isinstance(value, (int, float)) and not isinstance(value, bool)
-              if kind is float else isinstance(value, kind) and not isinstance(value, bool))
-        if not ok or (kind is list and not all(isinstance(v, str) for v in value)):
-            what = {list: "a list of strings", str: "a string", int: "an integer",
-                    float: "a number"}[kind]
-            raise ValueError(f"{path}: [compare]: key {key!r} must be {what}, not {value!r}")
+    check_keys(f"{path}: [compare]", table, _GRID_KEYS)
+    values = check_table(f"{path}: [compare]", table, _GRID_KEYS)
     for key in ("name", "seed"):
         if key in settings:
             values[key] = settings[key]
