@@ -35,3 +35,22 @@ COUNT = option_type(at_least(1, "integer"))  # runs, trees, workers, budgets, si
 PLIES = option_type(at_least(0, "integer"))  # perft's depth
 PROBABILITY = option_type(Domain(low=0, high=1, low_open=True, high_open=True))
 POSITIVE = option_type(above(0))
+
+
+def check_figure_path(path: str | None, option: str = "--plot") -> None:
+    """A one-line ValueError unless ``path`` names a figure file: not a folder, and with a
+    suffix matplotlib writes (so nothing is reported as written that was not)."""
+    if path is None:
+        return
+    from pathlib import Path
+
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    target = Path(path)
+    if target.is_dir() or path.endswith(("/", "\\")):
+        raise ValueError(f"{option} {path} is a folder: give a file name, e.g. "
+                         f"{option} {target / 'figure.png'}")
+    suffixes = FigureCanvasBase.get_supported_filetypes()
+    if target.suffix.lstrip(".").lower() not in suffixes:
+        raise ValueError(f"{option} {path}: use a figure file name ending in .png, .pdf or "
+                         ".svg")

@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 
-from experiments.params import COUNT, SEED
+from experiments.params import COUNT, SEED, check_figure_path
 from trees import analyze
 
 
@@ -23,17 +23,18 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    check_figure_path(args.plot)
     result = analyze(args.tree, args.branching, args.depth, args.tree_seed)
     if args.plot:
         from plots import plot_threshold_analysis, save
 
-        save(plot_threshold_analysis(result), args.plot)
+        written = save(plot_threshold_analysis(result), args.plot)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
         print(format_table(result))
         if args.plot:
-            print(f"figure written to {args.plot}")
+            print(f"figure written to {written}")
     return 0
 
 

@@ -88,10 +88,15 @@ def core_hours(grid) -> float:
 
 def run(args) -> int:
     from experiments.compare import INSTANCES_FILE, run_compare
+    from experiments.limits import check_study
+    from experiments.plugin_check import check_plugins
     from experiments.pool import check_options
 
     check_options(args.workers, args.scheduler)
     grid = grid_from_args(args)
+    study = grid.study()
+    check_study(study, args.workers, args.scheduler)
+    check_plugins(study.curves)
     out = args.out or f"results/{grid.name}-{grid.scale}"
     if grid.scale == "full" and not args.quiet:
         print(f"{grid.name} at scale full: {grid.cells} cells x {grid.trees_per_model * grid.runs}"

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from experiments.curve import Curve
 from experiments.failure import curve_frame, failure_counts, memory_per_curve_run, rates
-from experiments.params import COUNT, SEED, parse_params
+from experiments.limits import check_curve
+from experiments.params import COUNT, SEED, check_figure_path, parse_params
 
 
 def register(subparsers) -> None:
@@ -59,6 +60,8 @@ def run(args) -> int:
         restart=args.restart, search_depth=args.search_depth, shaping=args.shaping,
         rescore=args.rescore,
     )
+    check_figure_path(args.plot)
+    check_curve(curve, args.workers)
     progress = not args.quiet and sys.stderr.isatty()
     failures, played, seconds = failure_counts(curve, args.seed, args.workers, progress)
     rate, stderr = rates(curve, failures)

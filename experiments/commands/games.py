@@ -41,9 +41,11 @@ def run_list(args) -> int:
 
 
 def run_perft(args) -> int:
+    from experiments.limits import check_perft
     from games import get_game, perft
 
     game = get_game(args.game)
+    check_perft(game, args.depth)
     start = time.perf_counter()
     nodes = perft(game, args.depth)
     seconds = time.perf_counter() - start
@@ -62,6 +64,9 @@ def run_solve(args) -> int:
     if args.game != "pig":
         raise ValueError(f"only pig can be solved exactly, not {args.game!r}: "
                          f"use `mctslab games solve pig --turns T`")
+    from experiments.limits import check_pig
+
+    check_pig(args.turns)
     start = pig.initial_state(args.turns)
     solution = solve_pig(args.turns)
     q_roll, q_stop = solution.q_values(start)

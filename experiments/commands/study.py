@@ -37,11 +37,13 @@ def run(args) -> int:
 
         grid = read_grid(args.study)
         study = grid.study()
+        _check(study, args)
         summary, _ = run_compare(grid, args.out, workers=args.workers,
                                  scheduler=args.scheduler, progress=progress,
                                  command=shlex.join(["mctslab", *sys.argv[1:]]))
     else:
         study = read_study(args.study)
+        _check(study, args)
         summary = run_study(study, args.out, workers=args.workers, scheduler=args.scheduler,
                             progress=progress)
     if args.quiet:
@@ -54,6 +56,18 @@ def run(args) -> int:
     else:
         print(f"study {study.name}: all {summary.shards} shards already stored in {args.out}")
     return 0
+
+
+def _check(study, args) -> None:
+    """Before anything is written: the study's size against the memory, and its plug-ins
+    compiled here (one line each, not the workers' tracebacks)."""
+    from experiments.limits import check_study
+    from experiments.plugin_check import check_plugins
+    from experiments.pool import check_options
+
+    check_options(args.workers, args.scheduler)
+    check_study(study, args.workers, args.scheduler)
+    check_plugins(study.curves)
 
 
 def status(args) -> int:
