@@ -27,7 +27,6 @@ from .traps import add_traps, check_trap
 from .variable_depth import check_end, end_early
 
 
-
 def _format(value: float) -> str:
     return str(value) if isinstance(value, int) else f"{value:g}"
 
@@ -100,7 +99,7 @@ class TreeModel:
             return self.domains[key]
         return Domain("integer") if isinstance(self.defaults[key], int) else NUMBER
 
-    def parse(self, args: tuple[str, ...], kwargs: Mapping[str, str] = {}):  # noqa: B006
+    def parse(self, args: tuple[str, ...], kwargs: Mapping[str, str] | None = None):
         """The spec of these parameter texts (positional, then by name); none given means the
         defaults. Each value is checked against its domain (``specs.check_value``)."""
         names = list(self.defaults)
@@ -109,7 +108,7 @@ class TreeModel:
                              f"({','.join(names)}) takes {len(names)} numbers, "
                              f"e.g. {self.example}")
         given = dict(zip(names, args))
-        for key, text in kwargs.items():
+        for key, text in (kwargs or {}).items():
             if key not in self.defaults or key in given:
                 raise ValueError(f"bad tree spec {self.name}(...): "
                                  + (f"{key} is given twice" if key in given else
@@ -129,7 +128,8 @@ class TreeModel:
 
     def to_dict(self) -> dict:
         return {"name": self.name, "params": self.defaults, "description": self.description,
-                "citation": self.citation, "example": self.example}
+                "citation": self.citation, "example": self.example,
+                "domains": {key: self.domain(key).describe() for key in self.defaults}}
 
 
 def _convolved_pmf(instance: TreeInstance) -> tuple[np.ndarray, np.ndarray]:
