@@ -64,6 +64,9 @@ class Player:
 def parse_player(spec: str, game: str) -> Player:
     """The player ``spec`` describes in the game named ``game`` (whose presets fill defaults)."""
     policies = _policy_parameters()
+    if not "".join(str(spec).split()):
+        raise ValueError(f"player spec {spec!r} must start with a selection policy: "
+                         f"one of {', '.join(policies)} (e.g. uct+qb)")
     parsed = parse_spec(spec, "player spec")
     if ":" in parsed[0].name:
         policies[parsed[0].name] = get_policy(parsed[0].name).parameters
@@ -102,7 +105,7 @@ def _parse_part(part: Part, spec: str, policies: dict[str, tuple[str, ...]]
         raise ValueError(f"unknown part {part.name!r} in player spec {spec!r}; "
                          f"known parts: {', '.join(parameters)}")
     allowed = parameters[part.name]
-    bad = part.args[:1] or [key for key, _ in part.kwargs if key not in allowed]
+    bad = part.args[:1] or [f"{key}={value}" for key, value in part.kwargs if key not in allowed]
     if bad:
         takes = (f"takes {', '.join(allowed)} (as key=value)" if allowed
                  else "takes no parameters")

@@ -84,8 +84,8 @@ def parse_shaping(spec: str) -> NoShaping | Bonuses:
             raise ValueError(f"bad shaping {spec!r}: {part.name} is given twice; give it once")
         seen.add(part.name)
         given = {key: parse_value(value) for key, value in part.kwargs}
-        checked = check_values(part.name, {"k": _DEFAULT_K, "a": _DEFAULT_A, **given},
-                               BONUS_DOMAINS)
+        checked = check_values(f"shaping {part.name}",
+                               {"k": _DEFAULT_K, "a": _DEFAULT_A, **given}, BONUS_DOMAINS)
         values.update({f"{part.name}_{key}": float(value) for key, value in checked.items()})
     return Bonuses(**values)
 

@@ -40,12 +40,12 @@ class Domain:
             return "true or false (1 or 0)"
         noun = "a finite number" if self.kind == "number" else "an integer"
         if self.low is not None and self.high is not None:
-            span = (f" in {'(' if self.low_open else '['}{self.low:g}, {self.high:g}"
+            span = (f" in {'(' if self.low_open else '['}{_bound(self.low)}, {_bound(self.high)}"
                     f"{')' if self.high_open else ']'}")
         elif self.low is not None:
-            span = f" {'>' if self.low_open else '>='} {self.low:g}"
+            span = f" {'>' if self.low_open else '>='} {_bound(self.low)}"
         elif self.high is not None:
-            span = f" {'<' if self.high_open else '<='} {self.high:g}"
+            span = f" {'<' if self.high_open else '<='} {_bound(self.high)}"
         else:
             span = ""
         words = "".join(f" or {word}" for word, _ in self.words)
@@ -76,6 +76,11 @@ class Domain:
         if self.kind == "integer":
             return int(value) if value == int(value) and self.admits(value) else None
         return float(value) if self.admits(value) else None
+
+
+def _bound(value: float) -> str:
+    """``1048576`` rather than ``1.04858e+06``; ``0.5`` as it is."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 NUMBER = Domain()  # a plug-in's parameters without a declared domain

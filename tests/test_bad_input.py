@@ -107,7 +107,8 @@ CASES = [
            "offset=0.5"], "--adjuster-param offset is given twice", None),
     (FR + ["--policy-param", "c"], "--policy-param 'c' is not NAME=VALUE", None),
     # shaping
-    (FR + ["--shaping", "qb(k=nan)"], "qb parameter k = nan: must be a finite number > 0", None),
+    (FR + ["--shaping", "qb(k=nan)"],
+     "shaping qb parameter k = nan: must be a finite number > 0", None),
     (FR + ["--shaping", "rb(k=0)"], "rb parameter k = 0", None),
     (FR + ["--shaping", "qb(a=-1)"], ("qb parameter a = -1: must be a finite number >= 0 or "
      "online"), None),
