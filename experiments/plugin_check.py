@@ -52,8 +52,8 @@ def plugin_errors(curve: Curve):
 
 
 def check_plugins(curves) -> None:
-    """Compile the kernels of every curve with a plug-in once here, on a tree of depth 2 and a
-    budget of 2 (the kernels' types are those of the full curve), so that a plug-in numba
+    """Compile the kernels of every curve with a plug-in once here, by one run of budget 2 on
+    its first tree (the kernels' types are those of the full curve), so that a plug-in numba
     cannot compile is one line before any worker starts; the workers then load the kernels
     from numba's cache."""
     from .failure import simulate_block
@@ -62,7 +62,7 @@ def check_plugins(curves) -> None:
     for curve in curves:
         if ":" not in curve.policy + curve.adjuster:
             continue
-        tiny = replace(curve, depth=2, search_depth=None, runs=1, trees=1, max_budget=2)
+        tiny = replace(curve, runs=1, trees=1, max_budget=2)
         if tiny.key in seen:
             continue
         seen.add(tiny.key)
