@@ -17,8 +17,11 @@ import hashlib
 import importlib
 import inspect
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
+
+from specs import Domain
 
 # traits a plug-in may declare on its record
 TRAITS = ("second_moment", "reads_scores", "raw_rewards")
@@ -96,7 +99,8 @@ class Policy:
     defaults), and its compiled ``index(policy, arm, tables, rng) -> float`` over a
     :class:`bandits.Arm` (``@njit(inline="always")``). ``record`` may declare
     ``second_moment = True`` to have ``arm.square_mean`` filled in. ``parameters``: the fields
-    a user may set (default: all of them)."""
+    a user may set (default: all of them); ``domains``: a ``specs.Domain`` per parameter
+    (default: any finite number)."""
 
     name: str
     record: type[NamedTuple]
@@ -105,9 +109,16 @@ class Policy:
     citation: str = ""
     label: str | None = None
     parameters: tuple[str, ...] | None = None
+    domains: Mapping[str, Domain] | None = None
 
 
 _LOADED: dict[str, object] = {}
+PLUGIN_FILES: dict[str, str] = {}  # plug-in spec -> the file defining it (policies and adjusters)
+
+
+def source_file(spec: str) -> str:
+    """The file that defines the loaded plug-in ``spec``, for messages."""
+    return PLUGIN_FILES.get(spec, spec.partition(":")[0])
 
 
 def load_policy(spec: str):
@@ -118,12 +129,47 @@ def load_policy(spec: str):
         from .registry import PolicyInfo
 
         plugin = load_object(spec, "policy", Policy, "bandits.Policy")
+        PLUGIN_FILES[spec] = plugin_file(plugin.index)
+        check_compiled(spec, "index", plugin.index)
         record = compiled_record(plugin.record, plugin.index)
         register_index(record, plugin.index)
-        _LOADED[spec] = PolicyInfo(spec, record, settable_parameters(plugin, record),
-                                   plugin.label or plugin.name, plugin.description,
-                                   plugin.citation)
+        parameters = settable_parameters(plugin, record)
+        _LOADED[spec] = PolicyInfo(spec, record, parameters, plugin.label or plugin.name,
+                                   plugin.description, plugin.citation,
+                                   plugin_domains(spec, plugin, parameters))
     return _LOADED[spec]
+
+
+def plugin_file(function) -> str:
+    """The source file that defines ``function`` (a plug-in's hook), for messages."""
+    function = getattr(function, "py_func", function)
+    try:
+        return inspect.getsourcefile(function) or function.__module__
+    except TypeError:
+        return getattr(function, "__module__", "?")
+
+
+def check_compiled(spec: str, hook: str, function) -> None:
+    """A one-line ValueError unless the plug-in's ``hook`` is a numba-compiled function."""
+    from numba.core.dispatcher import Dispatcher
+
+    if not isinstance(function, Dispatcher):
+        raise ValueError(f"plug-in {spec} ({source_file(spec)}): its {hook} is not "
+                         f"compiled: decorate it with @njit(inline=\"always\")")
+
+
+def plugin_domains(spec: str, plugin, parameters: tuple[str, ...]) -> dict[str, Domain]:
+    """A plug-in's declared domains, checked to be ``specs.Domain`` values of its
+    parameters."""
+    domains = dict(plugin.domains or {})
+    for key, domain in domains.items():
+        if key not in parameters:
+            raise ValueError(f"plug-in {spec}: domains names {key!r}, which is not one of its "
+                             f"parameters ({', '.join(parameters) or 'none'})")
+        if not isinstance(domain, Domain):
+            raise ValueError(f"plug-in {spec}: the domain of {key!r} is {domain!r}: use a "
+                             "specs.Domain, e.g. specs.at_least(0)")
+    return domains
 
 
 def settable_parameters(plugin, record) -> tuple[str, ...]:

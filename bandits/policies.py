@@ -154,22 +154,14 @@ def register_index(record: type, index) -> None:
     _CORES[record] = index
 
 
-def make_policy(name: str, **params) -> NamedTuple:
+def make_policy(name: str, /, **params) -> NamedTuple:
     """``make_policy("ucb1", c=0.5)``: the typed record of a registered policy
     (``bandits.registry``) or of a plug-in ``package.module:object``; unknown names or
     parameters are a one-line ValueError."""
     from .registry import get_policy  # the registry names the records defined here
 
     info = get_policy(name)
-    unknown = sorted(set(params) - set(info.parameters))
-    if unknown:
-        raise ValueError(f"unknown {name} parameter {unknown[0]!r}: allowed "
-                         f"{', '.join(info.parameters) or 'none'}")
-    for key, value in params.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"{name} parameter {key} = {value!r} must be a number, "
-                             f"e.g. {key}={info.defaults[key]}")
-    return info.record(**{key: float(value) for key, value in params.items()})
+    return info.record(**info.check(params))
 
 
 def policy_value(policy, arm, tables, rng):

@@ -3,8 +3,11 @@ the engines' parameter checks and the figure labels (``mctslab policies list``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import NamedTuple
+
+from specs import NUMBER, Domain, above, at_least, between, check_values
 
 from .policies import (
     KLUCB,
@@ -22,7 +25,8 @@ from .policies import (
 @dataclass(frozen=True)
 class PolicyInfo:
     """A policy's name, its typed parameter record (the compiled engines' dispatch key), the
-    parameters a user may set, and how to name and cite it."""
+    parameters a user may set, how to name and cite it, and each parameter's domain
+    (``specs.Domain``; one not given is any finite number)."""
 
     name: str
     record: type[NamedTuple]
@@ -30,15 +34,27 @@ class PolicyInfo:
     label: str
     description: str
     citation: str
+    domains: Mapping[str, Domain] = field(default_factory=dict)
 
     @property
     def defaults(self) -> dict[str, float]:
         """The settable parameters and their default values."""
         return {key: self.record._field_defaults[key] for key in self.parameters}
 
+    def domain(self, key: str) -> Domain:
+        return self.domains.get(key, NUMBER)
+
+    def check(self, values: Mapping) -> dict[str, float]:
+        """``values`` checked against the parameters' domains (``specs.check_values``), as
+        floats; a one-line ValueError names the parameter, its domain and the value."""
+        checked = check_values(self.name, values, {key: self.domain(key)
+                                                   for key in self.parameters})
+        return {key: float(value) for key, value in checked.items()}
+
     def to_dict(self) -> dict:
         return {"name": self.name, "params": self.defaults, "description": self.description,
-                "citation": self.citation}
+                "citation": self.citation,
+                "domains": {key: self.domain(key).describe() for key in self.parameters}}
 
 
 POLICIES: dict[str, PolicyInfo] = {
@@ -46,10 +62,11 @@ POLICIES: dict[str, PolicyInfo] = {
     for info in (
         PolicyInfo("ucb1", UCB1, ("c",), "UCT (UCB1)",
                    "mean + c sqrt(ln t / T_i); unvisited children first",
-                   "Auer, Cesa-Bianchi & Fischer 2002; seed 001, Eq. 1"),
+                   "Auer, Cesa-Bianchi & Fischer 2002; seed 001, Eq. 1", {"c": at_least(0)}),
         PolicyInfo("klucb", KLUCB, ("c",), "KL-UCB",
                    "largest q with T_i kl(mean, q) <= ln t + c ln ln t (Bernoulli kl)",
-                   "Cappe, Garivier, Maillard, Munos & Stoltz 2013; seed 001, Eq. 2"),
+                   "Cappe, Garivier, Maillard, Munos & Stoltz 2013; seed 001, Eq. 2",
+                   {"c": at_least(0)}),
         PolicyInfo("thompson", Thompson, (), "Thompson sampling",
                    "a draw from Beta(mean T_i + 1, (1 - mean) T_i + 1)",
                    "Thompson 1933; Chapelle & Li 2011; seed 001, Eq. 3"),
@@ -58,21 +75,24 @@ POLICIES: dict[str, PolicyInfo] = {
                    "Auer, Cesa-Bianchi & Fischer 2002, Sect. 4"),
         PolicyInfo("ucbv", UCBV, ("zeta", "c"), "UCB-V",
                    "mean + sqrt(2 variance E / T_i) + 3 c E / T_i, E = zeta ln t",
-                   "Audibert, Munos & Szepesvari 2009, Eq. 1"),
+                   "Audibert, Munos & Szepesvari 2009, Eq. 1",
+                   {"zeta": above(0), "c": at_least(0)}),
         PolicyInfo("moss", MOSS, (), "MOSS",
                    "mean + sqrt(max(ln(t / (K T_i)), 0) / T_i), horizon t = the parent's visits",
                    "Audibert & Bubeck 2009"),
         PolicyInfo("puct", PUCT, ("c_init", "c_base"), "PUCT",
                    "Q + (1/K) sqrt(t) / (1 + T_i) (c_init + ln((t + c_base + 1) / c_base)); "
                    "unvisited Q = 1/2",
-                   "Silver et al. 2018 (AlphaZero); mctx muzero_action_selection"),
+                   "Silver et al. 2018 (AlphaZero); mctx muzero_action_selection",
+                   {"c_init": at_least(0), "c_base": above(0)}),
         PolicyInfo("egreedy", EpsilonGreedy, ("epsilon",), "epsilon-greedy",
                    "with probability epsilon a uniformly random child, else the best mean; "
                    "unvisited children first",
-                   "Sutton & Barto 2018, Sect. 2.2; Auer, Cesa-Bianchi & Fischer 2002"),
+                   "Sutton & Barto 2018, Sect. 2.2; Auer, Cesa-Bianchi & Fischer 2002",
+                   {"epsilon": between(0, 1)}),
         PolicyInfo("bayesucb", BayesUCB, ("c",), "Bayes-UCB",
                    "the 1 - 1/(t (ln t)^c) quantile of Beta(mean T_i + 1, (1 - mean) T_i + 1)",
-                   "Kaufmann, Cappe & Garivier 2012, Algorithm 1"),
+                   "Kaufmann, Cappe & Garivier 2012, Algorithm 1", {"c": at_least(0)}),
     )
 }
 

@@ -4,11 +4,20 @@ does for policies."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from bandits.plugins import compiled_record, load_object, settable_parameters
+from bandits.plugins import (
+    PLUGIN_FILES,
+    check_compiled,
+    compiled_record,
+    load_object,
+    plugin_domains,
+    plugin_file,
+    settable_parameters,
+)
+from specs import Domain
 
 from .adjusters import register_hooks
 
@@ -20,7 +29,7 @@ class Adjuster:
     compiled hooks ``start``, ``observe`` and ``threshold`` (``enhancements.adjusters``).
     ``restart``: the exploration restart is on by default with it; ``check(record)`` may raise
     a one-line ValueError for bad values; ``parameters``: the fields a user may set (default
-    all)."""
+    all); ``domains``: a ``specs.Domain`` per parameter (default: any finite number)."""
 
     name: str
     record: type[NamedTuple]
@@ -33,6 +42,7 @@ class Adjuster:
     parameters: tuple[str, ...] | None = None
     restart: bool = False
     check: Callable[[NamedTuple], None] | None = None
+    domains: Mapping[str, Domain] | None = None
 
 
 _LOADED: dict[str, object] = {}
@@ -45,9 +55,13 @@ def load_adjuster(spec: str):
         from .registry import AdjusterInfo
 
         plugin = load_object(spec, "adjuster", Adjuster, "enhancements.Adjuster")
+        PLUGIN_FILES[spec] = plugin_file(plugin.start)
+        for hook in ("start", "observe", "threshold"):
+            check_compiled(spec, hook, getattr(plugin, hook))
         record = compiled_record(plugin.record, plugin.start, plugin.observe, plugin.threshold)
         register_hooks(record, plugin.start, plugin.observe, plugin.threshold)
-        _LOADED[spec] = AdjusterInfo(spec, record, settable_parameters(plugin, record),
-                                     plugin.label or plugin.name, plugin.description,
-                                     plugin.citation, plugin.restart, plugin.check)
+        parameters = settable_parameters(plugin, record)
+        _LOADED[spec] = AdjusterInfo(spec, record, parameters, plugin.label or plugin.name,
+                                     plugin.description, plugin.citation, plugin.restart,
+                                     plugin.check, plugin_domains(spec, plugin, parameters))
     return _LOADED[spec]

@@ -4,9 +4,11 @@ labels (``mctslab adjusters list``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import NamedTuple
+
+from specs import NUMBER, Domain, at_least, between, check_values
 
 from .adjusters import MaxFrequency, Score, Static, Value
 
@@ -15,8 +17,10 @@ from .adjusters import MaxFrequency, Score, Static, Value
 class AdjusterInfo:
     """An adjuster's name, its typed record (``enhancements.adjusters``: the compiled engine's
     dispatch key), the parameters a user may set, how to name and cite it, whether the
-    exploration restart of Eqs. 6-8 is on by default with it, and an optional ``check`` of a
-    record's values (raising a one-line ValueError)."""
+    exploration restart of Eqs. 6-8 is on by default with it, an optional ``check`` of a
+    record's values taken together (raising a one-line ValueError), and each parameter's
+    domain (``specs.Domain``; one not given is any finite number, an integer for int
+    fields)."""
 
     name: str
     record: type[NamedTuple]
@@ -26,6 +30,12 @@ class AdjusterInfo:
     citation: str
     restart: bool = False
     check: Callable[[NamedTuple], None] | None = None
+    domains: Mapping[str, Domain] = field(default_factory=dict)
+
+    def domain(self, key: str) -> Domain:
+        if key in self.domains:
+            return self.domains[key]
+        return Domain("integer") if type(self.record._field_defaults.get(key)) is int else NUMBER
 
     @property
     def defaults(self) -> dict:
@@ -40,24 +50,18 @@ class AdjusterInfo:
     def to_dict(self) -> dict:
         return {"name": self.name, "params": self.defaults, "description": self.description,
                 "citation": self.citation, "reads_scores": self.reads_scores,
-                "restart": self.restart}
-
-
-def _check_interval(adjuster) -> None:
-    if adjuster.interval < 1:
-        raise ValueError(f"interval {adjuster.interval} must be at least 1 playout")
+                "restart": self.restart,
+                "domains": {key: self.domain(key).describe() for key in self.parameters}}
 
 
 def _check_value(adjuster) -> None:
-    _check_interval(adjuster)
-    if not 0 <= adjuster.x_lo < adjuster.x_hi <= 1:
-        raise ValueError("value adjuster needs 0 <= x_lo < x_hi <= 1")
+    if not adjuster.x_lo < adjuster.x_hi:
+        raise ValueError(f"value adjuster needs x_lo < x_hi, not x_lo = {adjuster.x_lo:g} and "
+                         f"x_hi = {adjuster.x_hi:g}")
 
 
-def _check_offset(adjuster) -> None:
-    if not -0.5 <= adjuster.offset <= 0.5:
-        raise ValueError(f"maxfreq offset {adjuster.offset} must lie in [-0.5, 0.5]")
-
+_INTERVAL = at_least(1, "integer")  # playouts between updates
+_RATE = between(0, 1)
 
 ADJUSTERS: dict[str, AdjusterInfo] = {
     info.name: info
@@ -69,15 +73,16 @@ ADJUSTERS: dict[str, AdjusterInfo] = {
         AdjusterInfo("score", Score, ("s", "c", "interval"), "Score",
                      "Score Situational dynamic komi: theta += rate * mean(score - theta)",
                      "Baudis 2011 (Pachi dynkomi); seed 001, Algorithm 1",
-                     check=_check_interval),
+                     domains={"s": at_least(0), "c": at_least(0), "interval": _INTERVAL}),
         AdjusterInfo("value", Value, ("x_lo", "x_hi", "interval"), "Value",
                      "Value Situational dynamic komi: theta -/+ 1 when the root's win rate "
                      "leaves [x_lo, x_hi], with a ratchet",
-                     "Baudis 2011 (Pachi dynkomi); seed 001, Algorithm 2", check=_check_value),
+                     "Baudis 2011 (Pachi dynkomi); seed 001, Algorithm 2", check=_check_value,
+                     domains={"x_lo": _RATE, "x_hi": _RATE, "interval": _INTERVAL}),
         AdjusterInfo("maxfreq", MaxFrequency, ("offset",), "MaxFrequency",
                      "theta = the most frequent playout score (+ offset), with the "
                      "exploration restart", "seed 001, Algorithm 3 and Eqs. 6-8",
-                     restart=True, check=_check_offset),
+                     restart=True, domains={"offset": between(-0.5, 0.5)}),
     )
 }
 
@@ -95,25 +100,19 @@ def get_adjuster(name: str) -> AdjusterInfo:
     return ADJUSTERS[name]
 
 
-def make_adjuster(name: str, **values) -> NamedTuple:
+def make_adjuster(name: str, /, **values) -> NamedTuple:
     """``make_adjuster("maxfreq", offset=-0.5)``: the typed record of a registered adjuster.
     ``values`` may set any field of the record (the static adjuster's ``theta`` is set per
-    tree); integer fields take integral numbers only. Bad values are a one-line ValueError."""
+    tree), within its domain (``AdjusterInfo.domain``). Bad values are a one-line
+    ValueError (``specs.check_value``)."""
     info = get_adjuster(name)
-    fields = info.record._fields
-    unknown = sorted(set(values) - set(fields))
+    unknown = sorted(set(values) - set(info.record._fields))
     if unknown:
         raise ValueError(f"unknown {name} parameter {unknown[0]!r}: allowed "
                          f"{', '.join(info.parameters) or 'none'}")
-    typed = {}
-    for key, value in values.items():
-        kind = type(info.record._field_defaults.get(key, 0.0))
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-                kind is int and value != int(value)):
-            raise ValueError(f"{name} parameter {key} = {value!r} must be "
-                             f"{'an integer' if kind is int else 'a number'}, e.g. "
-                             f"{key}={info.record._field_defaults.get(key)}")
-        typed[key] = kind(value)
+    domains = {key: info.domain(key) if key in info.parameters else NUMBER  # static's theta
+               for key in info.record._fields}
+    typed = check_values(name, values, domains)
     record = info.record(**typed)
     if info.check is not None:
         info.check(record)

@@ -4,11 +4,11 @@ adjuster on a tree configuration (spec, b, d) searches the same ``trees_per_mode
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass, fields
 
+from specs import FLAG, check_value, parse_spec, parse_value
+
 from .curve import Curve
-from .params import parse_params
 from .study import Study
 
 SCALES = ("quick", "full")
@@ -21,24 +21,17 @@ _SIZES = {
     "quick": {"runs": 50, "trees_per_model": 4, "max_budget": 2**10, "block": 50},
     "full": {"runs": 100, "trees_per_model": 20, "max_budget": 2**14, "block": 50},
 }
-_ENTRY = re.compile(r"^([A-Za-z_][\w.]*(?::[A-Za-z_]\w*)?)(?:\((.*)\))?$")
 
 
 def parse_entry(text: str, kind: str) -> tuple[str, dict]:
-    """(name, parameters) of a grid entry ``name`` or ``name(k=v,...)``; ``kind`` is "policy"
-    or "adjuster" (for the message). The name is checked by ``Curve``."""
-    compact = "".join(str(text).split())
-    match = _ENTRY.fullmatch(compact)
-    if match is None:
+    """(name, parameters) of a grid entry ``name`` or ``name(k=v,...)`` (``specs.parse_spec``);
+    ``kind`` is "policy" or "adjuster" (for the message). The name and the values are
+    checked by ``Curve`` (the registries' domains)."""
+    parts = parse_spec(text, kind)
+    if len(parts) > 1 or parts[0].args:
         raise ValueError(f"cannot read {kind} {text!r}: write a name such as ucb1, or "
                          f"name(key=value,...), or package.module:object")
-    items = [item for item in (match.group(2) or "").split(",") if item]
-    try:
-        return match.group(1), parse_params(items, "")
-    except ValueError as error:
-        problem = str(error).partition(":")[0].strip()
-        raise ValueError(f"cannot read {kind} {text!r}: {problem}: write e.g. "
-                         f"{match.group(1)}(key=0.5)") from None
+    return parts[0].name, {key: parse_value(value) for key, value in parts[0].kwargs}
 
 
 def entry_label(name: str, params: dict, defaults: dict) -> str:
@@ -148,7 +141,8 @@ class Grid:
         """The cell's curve; an adjuster's ``rescore=1`` asks for exact re-scoring."""
         policy_name, policy_params = parse_entry(policy, "policy")
         adjuster_name, adjuster_params = parse_entry(adjuster, "adjuster")
-        rescore = bool(adjuster_params.pop("rescore", False))
+        rescore = check_value(adjuster_name, "rescore", adjuster_params.pop("rescore", False),
+                              FLAG)
         return Curve(tree=tree, policy=policy_name, adjuster=adjuster_name,
                      branching=self.branching, depth=self.depth, runs=self.runs,
                      trees=self.trees_per_model, max_budget=self.max_budget,

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from specs import Domain
+
 from .compare_atlas import preset_lists
 from .compare_grid import Grid
 from .study import read_study_document
+from .tables import COUNT, SEED, STRING, STRINGS, check_keys, check_table
 
 
 def read_grid(path: str | Path) -> Grid:
@@ -16,9 +19,12 @@ def read_grid(path: str | Path) -> Grid:
     return grid_from_document(read_study_document(path), path)
 
 
-_GRID_KEYS = {"trees": list, "policies": list, "adjusters": list, "scale": str, "runs": int,
-              "trees_per_model": int, "max_budget": int, "epsilon": float, "branching": int,
-              "depth": int, "block": int, "preset": str, "baseline": str}
+_GRID_KEYS = {"trees": STRINGS, "policies": STRINGS, "adjusters": STRINGS, "scale": STRING,
+              "runs": COUNT, "trees_per_model": COUNT, "max_budget": COUNT,
+              "epsilon": Domain(low=0, high=1, low_open=True, high_open=True),
+              "branching": COUNT, "depth": COUNT, "block": COUNT, "preset": STRING,
+              "baseline": STRING}
+_STUDY_KEYS = {"kind": STRING, "name": STRING, "seed": SEED}
 
 
 def grid_from_document(document: dict, path: str | Path) -> Grid:
@@ -27,31 +33,13 @@ def grid_from_document(document: dict, path: str | Path) -> Grid:
     if unknown:
         raise ValueError(f"{path}: unknown table [{unknown[0]}] in a compare study: "
                          "use [study] and [compare]")
-    settings = document.get("study", {})
-    extra = sorted(set(settings) - {"kind", "name", "seed"})
-    if extra:
-        raise ValueError(f"{path}: [study]: unknown key {extra[0]!r}: use kind, name, seed")
+    settings = check_table(f"{path}: [study]", document.get("study", {}), _STUDY_KEYS)
     table = document.get("compare")
     if not isinstance(table, dict):
         raise ValueError(f"{path}: no [compare] table: add one with trees, policies, "
                          "adjusters")
-    extra = sorted(set(table) - set(_GRID_KEYS))
-    if extra:
-        raise ValueError(f"{path}: [compare]: unknown key {extra[0]!r}: use "
-                         f"{', '.join(_GRID_KEYS)}")
-    values = dict(table)
-    for key, kind in _GRID_KEYS.items():
-        if key not in values:
-            continue
-        value = values[key]
-        if kind is list and isinstance(value, str):
-            value = values[key] = [value]
-        ok = (isinstance(value, (int, float)) and not isinstance(value, bool)
-              if kind is float else isinstance(value, kind) and not isinstance(value, bool))
-        if not ok or (kind is list and not all(isinstance(v, str) for v in value)):
-            what = {list: "a list of strings", str: "a string", int: "an integer",
-                    float: "a number"}[kind]
-            raise ValueError(f"{path}: [compare]: key {key!r} must be {what}, not {value!r}")
+    check_keys(f"{path}: [compare]", table, _GRID_KEYS)
+    values = check_table(f"{path}: [compare]", table, _GRID_KEYS)
     for key in ("name", "seed"):
         if key in settings:
             values[key] = settings[key]

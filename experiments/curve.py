@@ -81,6 +81,7 @@ class Curve:
         policy = _check_params("policy", self.policy, self.policy_params, policy_info.defaults)
         adjuster = _check_params("adjuster", self.adjuster, self.adjuster_params,
                                  adjuster_info.defaults)
+        policy_info.check(policy)  # the values' domains (specs.check_value)
         make_adjuster(self.adjuster, **adjuster)  # checks the values
         object.__setattr__(self, "policy_params", policy)
         object.__setattr__(self, "adjuster_params", adjuster)

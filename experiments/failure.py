@@ -30,6 +30,7 @@ from trees import TreeInstance, analyze, make_tree
 
 from .curve import Curve, curve_columns, rate_columns, standard_error
 from .kernels import kernel_name, prepare_kernel
+from .plugin_check import plugin_errors
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -163,7 +164,8 @@ def failure_counts(curve: Curve, seed: int = 0, workers: int | None = None,
                    progress: bool = False) -> tuple[np.ndarray, int, float, float]:
     """Failures per budget summed over all runs of the curve, the playouts simulated, the
     seconds the search took and the seconds its kernel took to compile or load (apart: a
-    kernel compiles once, then comes from the cache)."""
+    kernel compiles once, then comes from the cache). A plug-in numba cannot compile is a
+    one-line ValueError."""
     if workers is not None:
         if workers < 1:
             raise ValueError(f"workers = {workers} must be at least 1")
@@ -177,7 +179,7 @@ def failure_counts(curve: Curve, seed: int = 0, workers: int | None = None,
     blocks = [(j, r, min(CHUNK_RUNS, curve.runs - r))
               for j in range(curve.trees) for r in range(0, curve.runs, CHUNK_RUNS)]
     with tqdm(total=curve.total_runs, unit="run", disable=not progress, leave=False,
-              desc=curve.label) as bar:
+              desc=curve.label) as bar, plugin_errors(curve):
         for j, r, n in blocks:
             failed, simulated = simulate_block(curve, j, r, n, seed)
             failures += failed.sum(axis=0)

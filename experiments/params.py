@@ -1,18 +1,56 @@
-"""``NAME=VALUE`` parameters from the command line, as numbers where they read as numbers."""
+"""Values from the command line: ``NAME=VALUE`` parameters (``--policy-param c=0.5``) and the
+types of numeric options, both read by ``specs`` and checked against a ``specs.Domain``, so a
+bad value is one line naming the option."""
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
+
+from specs import Domain, above, at_least, parse_assignments, parse_value
+
 
 def parse_params(items: list[str], option: str) -> dict:
-    """{'c': 0.5} from ['c=0.5']; a malformed item is a one-line ValueError naming it."""
-    params = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip() or not value.strip():
-            raise ValueError(f"{option} {item!r} is not NAME=VALUE: write e.g. {option} c=0.5")
-        try:
-            whole = value.strip().lstrip("-").isdigit()
-            params[name.strip()] = int(value) if whole else float(value)
-        except ValueError:
-            raise ValueError(f"{option} {item!r}: {value!r} is not a number") from None
-    return params
+    """{'c': 0.5} from ['c=0.5']; a malformed item, or a name given twice, is a one-line
+    ValueError naming it. Values are numbers where they read as numbers (else text, which
+    the registry's domain check refuses or reads, e.g. ``online``)."""
+    return parse_assignments(items, option)
+
+
+def option_type(domain: Domain) -> Callable[[str], int | float]:
+    """An argparse ``type``: the option's text as a value of ``domain``; argparse names the
+    option in its one-line error (``argument --seed: -1 must be an integer >= 0``)."""
+    def read(text: str):
+        value = domain.convert(parse_value(text))
+        if value is None:
+            raise argparse.ArgumentTypeError(f"{text} must be {domain.describe()}")
+        return value
+
+    read.__name__ = domain.describe()
+    return read
+
+
+SEED = option_type(at_least(0, "integer"))  # seeds of trees, runs and games
+COUNT = option_type(at_least(1, "integer"))  # runs, trees, workers, budgets, sizes
+PLIES = option_type(at_least(0, "integer"))  # perft's depth
+PROBABILITY = option_type(Domain(low=0, high=1, low_open=True, high_open=True))
+POSITIVE = option_type(above(0))
+
+
+def check_figure_path(path: str | None, option: str = "--plot") -> None:
+    """A one-line ValueError unless ``path`` names a figure file: not a folder, and with a
+    suffix matplotlib writes (so nothing is reported as written that was not)."""
+    if path is None:
+        return
+    from pathlib import Path
+
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    target = Path(path)
+    if target.is_dir() or path.endswith(("/", "\\")):
+        raise ValueError(f"{option} {path} is a folder: give a file name, e.g. "
+                         f"{option} {target / 'figure.png'}")
+    suffixes = FigureCanvasBase.get_supported_filetypes()
+    if target.suffix.lstrip(".").lower() not in suffixes:
+        raise ValueError(f"{option} {path}: use a figure file name ending in .png, .pdf or "
+                         ".svg")

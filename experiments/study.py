@@ -40,31 +40,40 @@ import pandas as pd
 from .curve import Curve, curve_columns, rate_columns
 from .shards import Shard, plan_shards
 from .study_store import damaged, read_shard, read_study_file, shard_path
+from .tables import (
+    COUNT,
+    FLAG,
+    NUMBER,
+    SEED,
+    STRING,
+    TABLE,
+    check_entry,
+    check_keys,
+    check_table,
+)
 
 DEFAULT_BLOCK = 100
 CURVE_KEYS = {
-    "tree": str,
-    "policy": str,
-    "policy_params": dict,
-    "adjuster": str,
-    "adjuster_params": dict,
-    "restart": bool,
-    "freeze": int,
-    "branching": int,
-    "depth": int,
-    "runs": int,
-    "trees": int,
-    "max_budget": int,
-    "search_depth": int,
-    "shaping": str,
-    "rescore": bool,
-    "discount": (int, float),
-    "backup": str,
+    "tree": STRING,
+    "policy": STRING,
+    "policy_params": TABLE,
+    "adjuster": STRING,
+    "adjuster_params": TABLE,
+    "restart": FLAG,
+    "freeze": COUNT,
+    "branching": COUNT,
+    "depth": COUNT,
+    "runs": COUNT,
+    "trees": COUNT,
+    "max_budget": COUNT,
+    "search_depth": COUNT,
+    "shaping": STRING,
+    "rescore": FLAG,
+    "discount": NUMBER,
+    "backup": STRING,
 }
-STUDY_KEYS = {"kind": str, "name": str, "seed": int, "block": int}
+STUDY_KEYS = {"kind": STRING, "name": STRING, "seed": SEED, "block": COUNT}
 KINDS = ("curves", "compare")
-_TYPE_NAMES = {str: "a string", int: "an integer", bool: "true or false", dict: "a table",
-               (int, float): "a number"}
 
 
 @dataclass(frozen=True)
@@ -111,27 +120,9 @@ class Study:
         return cls(curves, data["seed"], data["block"], data["name"])
 
 
-def _check_type(where: str, key: str, value, kind: type) -> None:
-    wrong_bool = isinstance(value, bool) and kind is not bool
-    if wrong_bool or not isinstance(value, kind):
-        raise ValueError(f"{where}: key {key!r} must be {_TYPE_NAMES[kind]}, not {value!r}")
-    if kind is dict:
-        for name, number in value.items():
-            if isinstance(number, bool) or not isinstance(number, (int, float)):
-                raise ValueError(f"{where}: {key}.{name} must be a number, not {number!r}")
-
-
-def _check_keys(where: str, table, allowed: dict) -> None:
-    if not isinstance(table, dict):
-        raise ValueError(f"{where} must be a table of keys, not {table!r}")
-    unknown = sorted(set(table) - set(allowed))
-    if unknown:
-        raise ValueError(f"{where}: unknown key {unknown[0]!r}: use {', '.join(allowed)}")
-
-
 def _expand(where: str, entry: dict) -> list[dict]:
     """Check the keys of one [[curves]] entry and expand its lists into one dict per curve."""
-    _check_keys(where, entry, CURVE_KEYS)
+    check_keys(where, entry, CURVE_KEYS)
     if "tree" not in entry:
         raise ValueError(f"{where}: key 'tree' is missing: add e.g. tree = \"constant(1,5)\"")
     choices = {}
@@ -139,9 +130,7 @@ def _expand(where: str, entry: dict) -> list[dict]:
         values = value if isinstance(value, list) else [value]
         if not values:
             raise ValueError(f"{where}: key {key!r} is an empty list: give at least one value")
-        for one in values:
-            _check_type(where, key, one, CURVE_KEYS[key])
-        choices[key] = values
+        choices[key] = [check_entry(where, key, one, CURVE_KEYS[key]) for one in values]
     return [dict(zip(choices, combination)) for combination in itertools.product(*choices.values())]
 
 
@@ -179,15 +168,15 @@ def read_study(path: str | Path) -> Study:
 
         return read_grid(path).study()
     document = read_study_document(path)
-    _check_keys(str(path), document, {"study": dict, "defaults": dict, "curves": list})
+    check_keys(str(path), document, {"study": "a table", "defaults": "a table",
+                                     "curves": "a list of tables"})
     settings = document.get("study", {})
-    _check_keys(f"{path}: [study]", settings, STUDY_KEYS)
+    check_keys(f"{path}: [study]", settings, STUDY_KEYS)
     if "seed" not in settings:
         raise ValueError(f"{path}: key 'study.seed' is missing: add [study] with seed = 1")
-    for key, value in settings.items():
-        _check_type(f"{path}: [study]", key, value, STUDY_KEYS[key])
+    settings = check_table(f"{path}: [study]", settings, STUDY_KEYS)
     defaults = document.get("defaults", {})
-    _check_keys(f"{path}: [defaults]", defaults, CURVE_KEYS)
+    check_keys(f"{path}: [defaults]", defaults, CURVE_KEYS)
     entries = document.get("curves")
     if not isinstance(entries, list) or not entries:
         raise ValueError(f"{path}: no [[curves]] entries: add at least one [[curves]] table")

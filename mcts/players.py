@@ -19,12 +19,13 @@ part is the selection policy, the others enhancements, each at most once:
 
 Without ``mast`` or ``random`` a player uses the game's playout policy (``mcts.presets``).
 OpenSpiel games (``openspiel:NAME``) take the selection policy only (``mcts.generic``).
-Anything else is a ``ValueError`` of one line naming the part or parameter and what is allowed.
+The spec is read by ``specs.parse_spec`` and every value is checked against its domain (the
+policy registry's, ``mcts.shaping.BONUS_DOMAINS``, eps in [0, 1]); anything else is a
+``ValueError`` of one line naming the part or parameter and what is allowed.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -33,18 +34,17 @@ import numpy as np
 from bandits import POLICIES, get_policy, make_policy
 from games import Game
 from games.openspiel import PREFIX
+from specs import Part, between, check_value, check_values, parse_spec, parse_value
 
 from .games import GameSearchConfig, SearchResult, search
 from .generic import GenericResult, check_config, generic_search
 from .playouts import MAST, UNIFORM
 from .presets import preset
-from .rewards import ONLINE
+from .shaping import BONUS_DOMAINS
 
 _ALIASES = {"uct": "ucb1"}  # the seed's name for UCB1 in trees
 _ENHANCEMENTS = {"rb": ("k", "a"), "qb": ("k", "a"), "quality": (), "mast": ("eps",),
                  "random": ()}
-# a part's name: a registry name, or a plug-in policy package.module:object (docs/extending.md)
-_PART = re.compile(r"([A-Za-z_][\w.]*(?::[A-Za-z_]\w*)?)(?:\((.*)\))?")
 _MAST_EPSILON = 0.1  # for games whose preset has no MAST
 
 
@@ -64,13 +64,15 @@ class Player:
 
 def parse_player(spec: str, game: str) -> Player:
     """The player ``spec`` describes in the game named ``game`` (whose presets fill defaults)."""
-    text = "".join(spec.split())
     policies = _policy_parameters()
-    first = text.split("+")[0].partition("(")[0]
-    if ":" in first:
-        policies[first] = get_policy(first).parameters
-    parts = [_parse_part(part, spec, policies) for part in text.split("+")] if text else []
-    if not parts or parts[0][0] not in policies:
+    if not "".join(str(spec).split()):
+        raise ValueError(f"player spec {spec!r} must start with a selection policy: "
+                         f"one of {', '.join(policies)} (e.g. uct+qb)")
+    parsed = parse_spec(spec, "player spec")
+    if ":" in parsed[0].name:
+        policies[parsed[0].name] = get_policy(parsed[0].name).parameters
+    parts = [_parse_part(part, spec, policies) for part in parsed]
+    if parts[0][0] not in policies:
         raise ValueError(f"player spec {spec!r} must start with a selection policy: "
                          f"one of {', '.join(policies)} (e.g. uct+qb)")
     names = [name for name, _ in parts]
@@ -86,7 +88,7 @@ def parse_player(spec: str, game: str) -> Player:
     config = _config(parts[0], dict(parts[1:]), game)
     if game.startswith(PREFIX):
         check_config(config)
-    return Player(text, config)
+    return Player("".join(spec.split()), config)
 
 
 def _policy_parameters() -> dict[str, tuple[str, ...]]:
@@ -96,79 +98,51 @@ def _policy_parameters() -> dict[str, tuple[str, ...]]:
     return {name: POLICIES[target].parameters for name, target in names.items()}
 
 
-def _parse_part(part: str, spec: str, policies: dict[str, tuple[str, ...]]
-                ) -> tuple[str, dict[str, str]]:
-    match = _PART.fullmatch(part)
-    name = part.partition("(")[0]
+def _parse_part(part: Part, spec: str, policies: dict[str, tuple[str, ...]]
+                ) -> tuple[str, dict[str, int | float | str]]:
+    """(name, parameters as values) of one part; the values are checked by ``_config``."""
     parameters = {**policies, **_ENHANCEMENTS}
-    if name not in parameters:
-        raise ValueError(f"unknown part {name!r} in player spec {spec!r}; "
+    if part.name not in parameters:
+        raise ValueError(f"unknown part {part.name!r} in player spec {spec!r}; "
                          f"known parts: {', '.join(parameters)}")
-    if match is None:
-        raise ValueError(f"cannot read {part!r} in player spec {spec!r}; write parameters as "
-                         f"{name}(key=value,...)")
-    params = {}
-    for item in filter(None, (match.group(2) or "").split(",")):
-        key, sep, value = item.partition("=")
-        if key not in parameters[name] or not sep:
-            allowed = (f"takes {', '.join(parameters[name])} (as key=value)"
-                       if parameters[name] else "takes no parameters")
-            raise ValueError(f"bad parameter {item!r} of {name!r} in player spec {spec!r}; "
-                             f"{name} {allowed}")
-        params[key] = value
-    return name, params
+    allowed = parameters[part.name]
+    bad = part.args[:1] or [f"{key}={value}" for key, value in part.kwargs if key not in allowed]
+    if bad:
+        takes = (f"takes {', '.join(allowed)} (as key=value)" if allowed
+                 else "takes no parameters")
+        raise ValueError(f"bad parameter {bad[0]!r} of {part.name!r} in player spec {spec!r}; "
+                         f"{part.name} {takes}")
+    return part.name, {key: parse_value(value) for key, value in part.kwargs}
 
 
-def _number(name: str, key: str, value: str, low: float, high: float = float("inf"),
-            positive: bool = False) -> float:
-    """``value`` as a number in [low, high] (and > 0 if ``positive``); ``ValueError`` else."""
-    try:
-        number = float(value)
-    except ValueError:
-        number = float("nan")
-    if not low <= number <= high or (positive and number <= 0):
-        span = ("> 0" if positive else f">= {low:g}") if high == float("inf") \
-            else f"in [{low:g}, {high:g}]"
-        raise ValueError(f"bad parameter {key}={value} of {name!r}: {key} must be a number {span}"
-                         + (" or online" if key == "a" else ""))
-    return number
-
-
-def _weight(name: str, value: str) -> float:
-    if value == "online":
-        return ONLINE
-    return _number(name, "a", value, 0.0)
-
-
-def _policy(name: str, params: dict[str, str], game: str) -> NamedTuple:
-    """The record of the selection policy ``name`` with the spec's parameters, numbers >= 0;
-    the c of a policy reading raw rewards (its record's ``raw_rewards``: UCB1, UCT's C)
-    defaults to the game's C."""
+def _policy(name: str, params: dict, game: str) -> NamedTuple:
+    """The record of the selection policy ``name`` with the spec's parameters (checked by the
+    registry's domains); the c of a policy reading raw rewards (its record's ``raw_rewards``:
+    UCB1, UCT's C) defaults to the game's C."""
     name = _ALIASES.get(name, name)
-    values = {key: _number(name, key, value, 0.0) for key, value in params.items()}
+    values = dict(params)
     info = get_policy(name)
     if getattr(info.record, "raw_rewards", False) and "c" in info.parameters:
         values.setdefault("c", preset(game).c)
     return make_policy(name, **values)
 
 
-def _config(policy: tuple[str, dict[str, str]], parts: dict[str, dict[str, str]],
-            game: str) -> GameSearchConfig:
+def _config(policy: tuple[str, dict], parts: dict[str, dict], game: str) -> GameSearchConfig:
     defaults = preset(game)
     config = GameSearchConfig(policy=_policy(*policy, game), playout=defaults.playout,
                               epsilon=defaults.epsilon)
     for bonus, k_default in (("rb", defaults.rb_k), ("qb", defaults.qb_k)):
         if bonus in parts:
-            params = parts[bonus]
-            k = _number(bonus, "k", params.get("k", str(k_default)), 0.0, positive=True)
-            config = config._replace(**{f"{bonus}_k": k,
-                                        f"{bonus}_a": _weight(bonus, params.get("a", "0.25"))})
+            values = check_values(bonus, {"k": k_default, "a": 0.25, **parts[bonus]},
+                                  BONUS_DOMAINS)
+            config = config._replace(**{f"{bonus}_k": float(values["k"]),
+                                        f"{bonus}_a": float(values["a"])})
     if "quality" in parts:
         config = config._replace(quality=True)
     if "random" in parts:
         config = config._replace(playout=UNIFORM)
     if "mast" in parts:
         fallback = defaults.epsilon if defaults.playout == MAST else _MAST_EPSILON
-        eps = _number("mast", "eps", parts["mast"].get("eps", str(fallback)), 0.0, 1.0)
-        config = config._replace(playout=MAST, epsilon=eps)
+        eps = check_value("mast", "eps", parts["mast"].get("eps", fallback), between(0, 1))
+        config = config._replace(playout=MAST, epsilon=float(eps))
     return config

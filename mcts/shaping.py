@@ -36,22 +36,23 @@ shaping the descent never stops at a proven node (d and q need the terminal). Sp
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from bandits import raw_rewards
+from specs import Domain, above, check_values, parse_spec, parse_value
 
 from .rewards import ONLINE, WARMUP, bonus_bound, bonus_reward, unit_mean
 
-__all__ = ["Bonuses", "NoShaping", "engine_shaping", "max_value", "parse_shaping", "shapes",
-           "shaping_spec", "start_shaping"]
+__all__ = ["BONUS_DOMAINS", "Bonuses", "NoShaping", "engine_shaping", "max_value",
+           "parse_shaping", "shapes", "shaping_spec", "start_shaping"]
 
 MAX = 0  # winner index of the max player, the searching player of Eq. 10
-_PART = re.compile(r"(rb|qb)(?:\((.*)\))?")
 _DEFAULT_K, _DEFAULT_A = 2.0, 0.25
+# the domains of a bonus's parameters (rb and qb alike), read by shaping and player specs
+BONUS_DOMAINS = {"k": above(0), "a": Domain(low=0, words=(("online", ONLINE),))}
 
 
 class NoShaping(NamedTuple):
@@ -68,42 +69,23 @@ class Bonuses(NamedTuple):
 
 
 def parse_shaping(spec: str) -> NoShaping | Bonuses:
-    """The record a spec (module docstring) stands for; one-line ``ValueError`` otherwise."""
-    text = "".join((spec or "").split())
-    if text in ("", "none"):
+    """The record a spec (module docstring) stands for (``specs.parse_spec``, values checked
+    against ``BONUS_DOMAINS``); one-line ``ValueError`` otherwise."""
+    if spec is None or (isinstance(spec, str) and "".join(spec.split()) in ("", "none")):
         return NoShaping()
     values, seen = {}, set()
-    for part in text.split("+"):
-        match = _PART.fullmatch(part)
-        if match is None:
+    for part in parse_spec(spec, "shaping"):
+        if part.name not in ("rb", "qb") or part.args:
             raise ValueError(f"bad shaping {spec!r}: write rb, qb or rb(k=8)+qb(k=2,a=online) "
-                             "(parts rb and qb, parameters k > 0 and a >= 0 or online)")
-        name = match.group(1)
-        if name in seen:
-            raise ValueError(f"bad shaping {spec!r}: {name} is given twice; give it once")
-        seen.add(name)
-        values[f"{name}_k"], values[f"{name}_a"] = _DEFAULT_K, _DEFAULT_A
-        for item in filter(None, (match.group(2) or "").split(",")):
-            key, sep, value = item.partition("=")
-            if key not in ("k", "a") or not sep:
-                raise ValueError(f"bad parameter {item!r} of {name} in shaping {spec!r}: "
-                                 f"{name} takes k and a (as key=value)")
-            values[f"{name}_{key}"] = _number(name, key, value)
+                             "(parts rb and qb, parameters k and a as key=value)")
+        if part.name in seen:
+            raise ValueError(f"bad shaping {spec!r}: {part.name} is given twice; give it once")
+        seen.add(part.name)
+        given = {key: parse_value(value) for key, value in part.kwargs}
+        checked = check_values(f"shaping {part.name}",
+                               {"k": _DEFAULT_K, "a": _DEFAULT_A, **given}, BONUS_DOMAINS)
+        values.update({f"{part.name}_{key}": float(value) for key, value in checked.items()})
     return Bonuses(**values)
-
-
-def _number(name: str, key: str, value: str) -> float:
-    if key == "a" and value == "online":
-        return ONLINE
-    try:
-        number = float(value)
-    except ValueError:
-        number = float("nan")
-    if not (number > 0 if key == "k" else number >= 0) or number == float("inf"):
-        wanted = "a number > 0" if key == "k" else "a number >= 0 or online"
-        raise ValueError(f"bad parameter {key}={value} of {name} in shaping: {key} must be "
-                         f"{wanted}")
-    return number
 
 
 def shaping_spec(shaping: NoShaping | Bonuses) -> str:

@@ -40,12 +40,12 @@ def test_table_and_plot(tmp_path, capsys, saved_figures):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["analyze", "bogus(1,2)"], "unknown tree spec"),
+    (["analyze", "bogus(1,2)"], "unknown tree model 'bogus'"),
     (["analyze", "constant(1,5)", "--depth", "7"], "must be even"),
-    (["analyze", "constant(1,5)", "--depth", "-2"], "must be even"),
+    (["analyze", "constant(1,5)", "--depth", "-2"], "argument --depth: -2 must be an integer >= 1"),
     (["analyze", "constant(1,5)", "--branching", "1"], "--branching 2 or more"),
     (["analyze", "constant(1,5)", "--depth", "40"], "--depth 12 or less"),
-    (["analyze", "constant(1,5)", "--tree-seed", "-1"], "negative"),
+    (["analyze", "constant(1,5)", "--tree-seed", "-1"], "argument --tree-seed: -1"),
 ])
 def test_bad_input_is_one_line_exit_2(argv, words, capsys):
     assert main(argv) == 2

@@ -85,10 +85,10 @@ def test_the_curve_carries_what_out_stores_and_plots_as_it_is(tmp_path):
 @pytest.mark.parametrize("extra, words", [
     (["--policy", "ucb2"], "unknown policy"),
     (["--adjuster", "komi"], "unknown adjuster"),
-    (["--max-budget", "0"], "at least 1"),
+    (["--max-budget", "0"], "argument --max-budget: 0 must be an integer >= 1"),
     (["--max-budget", "100"], "power of two"),
-    (["--runs", "0"], "runs = 0"),
-    (["--tree", "constant(1"], "unknown tree spec"),
+    (["--runs", "0"], "argument --runs: 0 must be an integer >= 1"),
+    (["--tree", "constant(1"], "the parenthesis after 'constant' is not closed"),
     (["--policy-param", "c"], "NAME=VALUE"),
     (["--policy-param", "k=2"], "unknown policy parameter"),
     (["--adjuster", "maxfreq", "--adjuster-param", "offset=2"], "[-0.5, 0.5]"),

@@ -27,7 +27,7 @@ def test_perft_table(capsys):
 
 @pytest.mark.parametrize("argv, words", [
     (["games", "perft", "chess", "--depth", "2"], "unknown game 'chess'"),
-    (["games", "perft", "checkers", "--depth", "-1"], "negative"),
+    (["games", "perft", "checkers", "--depth", "-1"], "argument --depth: -1"),
 ])
 def test_bad_input_is_one_line_exit_2(argv, words, capsys):
     assert main(argv) == 2

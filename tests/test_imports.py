@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-PACKAGES = ("bandits", "enhancements", "mcts", "games", "trees", "experiments", "plots")
+PACKAGES = ("specs", "bandits", "enhancements", "mcts", "games", "trees", "experiments", "plots")
 
 CHECK = """
 import sys
@@ -37,3 +37,13 @@ def test_plots_imports_nothing_from_experiments():
     _run("import plots, plots.compare, plots.failure, plots.imagawa, plots.pepels, plots.veness\n"
          "import sys\n"
          "assert not [m for m in sys.modules if m.startswith('experiments')]")
+
+
+def test_specs_imports_no_package_of_the_lab():
+    """trees, bandits and mcts read specs and domains from ``specs``: it must import none of
+    them (nor numpy or numba), so the imports stay acyclic."""
+    _run("import specs\n"
+         "import sys\n"
+         "lab = ('bandits', 'enhancements', 'mcts', 'games', 'trees', 'experiments', 'plots',\n"
+         "       'numpy', 'numba')\n"
+         "assert not [m for m in sys.modules if m.split('.')[0] in lab], sorted(sys.modules)")

@@ -123,7 +123,8 @@ def test_study_files_name_plugins(examples, tmp_path):
     (["--policy", "my_adjuster:adjuster"], "not a policy: define it as bandits.Policy"),
     (["--adjuster", "my_ucb1:policy"], "not an adjuster: define it as enhancements.Adjuster"),
     (["--policy", "my_ucb1:policy", "--policy-param", "zeta=1"], "unknown policy parameter"),
-    (["--policy", "my_ucb1:policy", "--policy-param", "c=x"], "is not a number"),
+    (["--policy", "my_ucb1:policy", "--policy-param", "c=x"],
+     "my_ucb1:policy parameter c = 'x': must be a finite number"),
 ])
 def test_bad_plugins_fail_in_one_line_and_store_nothing(examples, tmp_path, capsys, option,
                                                         problem):

@@ -64,7 +64,7 @@ def test_bad_names_are_one_line_and_exit_2(args, said, capsys, tmp_path):
 
 
 def test_a_parameter_of_the_wrong_type_is_a_one_line_error():
-    with pytest.raises(ValueError, match="ucb1 parameter c = 'big' must be a number"):
+    with pytest.raises(ValueError, match="ucb1 parameter c = 'big': must be a finite number >= 0"):
         make_policy("ucb1", c="big")
 
 

@@ -99,7 +99,7 @@ def test_tiny_reproduction_writes_everything_and_resumes(tmp_path, monkeypatch, 
 @pytest.mark.parametrize("argv, words", [
     (["reproduce", "nobody"], "invalid choice"),
     (["reproduce", "imagawa", "--scale", "huge"], "invalid choice"),
-    (["reproduce", "imagawa", "--workers", "0"], "at least 1"),
+    (["reproduce", "imagawa", "--workers", "0"], "argument --workers: 0 must be an integer >= 1"),
     (["reproduce", "imagawa", "--format", "jpg"], "use png, pdf or svg"),
 ])
 def test_bad_options_are_one_line(argv, words, capsys, tmp_path):

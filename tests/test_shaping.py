@@ -158,7 +158,7 @@ def test_cli_and_study_files(capsys, tmp_path):
     assert out["shaping"] == out["config"]["shaping"] == "rb(k=8,a=0.25)"
     assert main(args + ["--shaping", "rb(k=0)"]) == 2
     error = capsys.readouterr().err
-    assert error.count("\n") == 1 and "k must be a number > 0" in error
+    assert error.count("\n") == 1 and "rb parameter k = 0: must be a finite number > 0" in error
     study = tmp_path / "study.toml"
     study.write_text('[study]\nseed = 1\n[[curves]]\ntree = "random(3,2)+end(0.2)"\n'
                      'shaping = ["", "qb(a=online)"]\n')

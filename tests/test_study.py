@@ -244,21 +244,22 @@ BAD_STUDIES = [
     ("study = 3\n[[curves]]\ntree = 'constant(1,5)'\n", "[study] must be a table"),
     (ONE_CURVE.replace("[[curves]]", "[curves]"), "no [[curves]] entries"),
     (ONE_CURVE.replace("seed = 1", "seed = 1\nworkers = 3"), "unknown key 'workers'"),
-    (ONE_CURVE.replace("seed = 1", "seed = -1"), "seed -1 is negative"),
-    (ONE_CURVE.replace("seed = 1", "seed = 1\nblock = 0"), "block = 0"),
+    (ONE_CURVE.replace("seed = 1", "seed = -1"), "key 'seed' must be an integer >= 0, not -1"),
+    (ONE_CURVE.replace("seed = 1", "seed = 1\nblock = 0"),
+     "key 'block' must be an integer >= 1, not 0"),
     (ONE_CURVE + "polcy = 'ucb1'\n", "entry 1: unknown key 'polcy'"),
     (ONE_CURVE + "policy = 'ucb2'\n", "unknown policy 'ucb2': use one of ucb1"),
     (ONE_CURVE + "adjuster = 'komi'\n", "unknown adjuster 'komi'"),
-    (ONE_CURVE.replace("constant(1,5)", "bogus(1,5)"), "unknown tree spec"),
+    (ONE_CURVE.replace("constant(1,5)", "bogus(1,5)"), "unknown tree model 'bogus'"),
     ("[study]\nseed = 1\n[[curves]]\npolicy = 'ucb1'\n", "key 'tree' is missing"),
-    (ONE_CURVE + "runs = -5\n", "runs = -5"),
+    (ONE_CURVE + "runs = -5\n", "key 'runs' must be an integer >= 1, not -5"),
     (ONE_CURVE + "runs = 'ten'\n", "key 'runs' must be an integer"),
     (ONE_CURVE + "max_budget = 1000\n", "not a power of two"),
     (ONE_CURVE + "depth = 7\n", "must be even"),
     (ONE_CURVE + "adjuster = 'maxfreq'\nadjuster_params = { ofset = 1 }\n",
      "unknown adjuster parameter 'ofset'"),
     (ONE_CURVE + "adjuster = 'maxfreq'\nadjuster_params = { offset = 'x' }\n",
-     "adjuster_params.offset must be a number"),
+     "maxfreq parameter offset = 'x': must be a finite number"),
     (ONE_CURVE + "[[curves]]\ntree = 'constant(1,5)'\n", "curves 1 and 2 are the same"),
 ]
 
@@ -289,7 +290,7 @@ def test_missing_files_are_one_line(argv, words, tmp_path, monkeypatch, capsys):
 def test_bad_worker_options_are_one_line(study_file, tmp_path, capsys):
     out = str(tmp_path / "out")
     assert main(["study", "run", str(study_file), "--out", out, "--workers", "0"]) == 2
-    assert "--workers 0 must be at least 1" in capsys.readouterr().err
+    assert "argument --workers: 0 must be an integer >= 1" in capsys.readouterr().err
     argv = ["study", "run", str(study_file), "--out", out, "--workers", "2",
             "--scheduler", "tcp://127.0.0.1:8786"]
     assert main(argv) == 2

@@ -95,12 +95,13 @@ def test_cli_json_keys(capsys):
     (["tournament", "breakthrough", "--a", "uct+x", "--b", "uct", "--games", "2",
       "--playouts", "5"], "unknown part 'x'"),
     (["tournament", "breakthrough", "--a", "uct", "--b", "uct", "--games", "0",
-      "--playouts", "5"], "--games 0 must be at least 1"),
+      "--playouts", "5"], "argument --games: 0 must be an integer >= 1"),
     (["tournament", "breakthrough", "--a", "uct", "--b", "uct", "--games", "2",
       "--playouts", "5", "--workers", "2", "--scheduler", "tcp://127.0.0.1:8786"],
      "a remote Dask cluster brings its own workers"),
     (["play", "chess", "--player1", "uct", "--player2", "uct"], "unknown game 'chess'"),
-    (["play", "breakthrough", "--player1", "uct(c=-1)", "--player2", "uct"], "c must be"),
+    (["play", "breakthrough", "--player1", "uct(c=-1)", "--player2", "uct"],
+     "ucb1 parameter c = -1: must be a finite number >= 0"),
 ])
 def test_bad_input_is_one_line_exit_2(argv, words, capsys):
     assert main(argv) == 2

@@ -65,17 +65,17 @@ def test_specs_read_as_before():
 
 
 @pytest.mark.parametrize("bad, said", [
-    ("pgame(0)", "pgame(m) needs 1 <= m"),
+    ("pgame(0)", "tree pgame parameter m = 0: must be an integer in .1, 1048576."),
     ("pgame(1,2)", "pgame(m) takes 1 numbers"),
     ("constant(1)", "constant(a,b) takes 2 numbers"),
-    ("constant(a,5)", "a is an integer"),
+    ("constant(a,5)", "tree constant parameter a = 'a': must be an integer >= 1"),
     ("random(4,3)+trap(2,0.2)", "the level k is odd"),
-    ("random(4,3)+trap(3,1.5)", "p is a probability"),
-    ("random(4,3)+end(x)", "p_end is a number"),
+    ("random(4,3)+trap(3,1.5)", "tree trap parameter p = 1.5: must be a finite number in"),
+    ("random(4,3)+end(x)", "tree end parameter p_end = 'x'"),
     ("trap(3,0.2)", "write a model, then any modifiers"),
     ("random(4,3)+pgame", "write a model, then any modifiers"),
-    ("tree(1,2)", "unknown tree spec"),
-    ("constant(1,5", "unknown tree spec"),
+    ("tree(1,2)", "unknown tree model 'tree'"),
+    ("constant(1,5", "the parenthesis after 'constant' is not closed"),
 ])
 def test_bad_specs_are_one_line(bad, said):
     with pytest.raises(ValueError, match=said.replace("(", r"\(").replace(")", r"\)")) as error:
@@ -102,11 +102,14 @@ def test_trees_list_json_holds_every_model(capsys):
     records = json.loads(capsys.readouterr().out)
     assert [record["name"] for record in records] == list(TREE_MODELS)
     for record in records:
-        assert set(record) == {"name", "params", "description", "citation", "example"}
+        assert set(record) == {"name", "params", "description", "citation", "example",
+                               "domains"}
+        assert set(record["domains"]) == set(record["params"])
         assert record["description"] and record["citation"]
     by_name = {record["name"]: record for record in records}
     assert by_name["pgame"]["params"] == {"m": 127} and by_name["pgame"]["example"] == "pgame(127)"
     assert by_name["trap"]["params"] == {"k": 3, "p": 0.2}
+    assert by_name["trap"]["domains"] == {"k": "an integer >= 1", "p": "a finite number in [0, 1]"}
 
 
 def test_trees_list_table(capsys):

@@ -58,7 +58,7 @@ def test_malformed_models_fail_in_one_line(name, monkeypatch, tmp_path, capsys):
 @pytest.mark.parametrize("spec, problem", [
     ("nowhere:model", "cannot import module 'nowhere'"),
     ("json:dumps", "not a tree model: define it as trees.Model"),
-    ("treez(1,2)", "unknown tree spec"),
+    ("treez(1,2)", "unknown tree model 'treez'"),
 ])
 def test_unknown_models_fail_in_one_line(spec, problem, capsys, tmp_path):
     out = tmp_path / "curve.csv"

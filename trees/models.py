@@ -10,23 +10,21 @@ takes the defaults (``pgame`` is ``pgame(127)``). A user's model is named
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
+
+from specs import NUMBER, Domain, at_least, between, check_value, parse_spec, parse_value
 
 from .analysis import ThresholdAnalysis, convolved_pmf, enumerated_pmf, threshold_analysis
 from .instance import TreeInstance, seed001_tree
 from .layout import check_shape
-from .pgame import PGameSpec, pgame
+from .pgame import MAX_PGAME_M, PGameSpec, pgame
 from .plugins import blank_tree, load_model
-from .spec import TreeSpec
+from .spec import MAX_RANDOM_Q, TreeSpec
 from .traps import add_traps, check_trap
 from .variable_depth import check_end, end_early
-
-_PART = re.compile(r"^\s*([A-Za-z_][\w.]*(?::\w+)?'?)\s*(?:\(([^()]*)\))?\s*$")
-_INTEGER = re.compile(r"^-?\d+$")
 
 
 def _format(value: float) -> str:
@@ -77,7 +75,9 @@ class TreeModel:
     ``generate(spec, branching, depth, seed) -> TreeInstance`` (shape and seed checked
     already), or for a modifier ``generate(instance, rng, *values) -> (edge_value, terminal)``,
     and ``exact_pmf(instance) -> (support [n_scores], pmf [b, n_scores])``, the root moves'
-    score distributions under uniform playouts."""
+    score distributions under uniform playouts. ``domains``: a ``specs.Domain`` per
+    parameter (default: any finite number, an integer for int defaults); ``spec`` checks
+    what depends on several values."""
 
     name: str
     params: tuple[tuple[str, int | float], ...]
@@ -88,34 +88,48 @@ class TreeModel:
     generate: Callable
     exact_pmf: Callable[[TreeInstance], tuple[np.ndarray, np.ndarray]] = enumerated_pmf
     modifier: bool = False
+    domains: Mapping[str, Domain] = field(default_factory=dict)
 
     @property
     def defaults(self) -> dict:
         return dict(self.params)
 
-    def parse(self, args: tuple[str, ...]):
-        """The spec of these parameter texts; none given means the defaults."""
-        if not args:
-            return self.spec(*self.defaults.values())
-        if len(args) != len(self.params):
+    def domain(self, key: str) -> Domain:
+        if key in self.domains:
+            return self.domains[key]
+        return Domain("integer") if isinstance(self.defaults[key], int) else NUMBER
+
+    def parse(self, args: tuple[str, ...], kwargs: Mapping[str, str] | None = None):
+        """The spec of these parameter texts (positional, then by name); none given means the
+        defaults. Each value is checked against its domain (``specs.check_value``)."""
+        names = list(self.defaults)
+        if len(args) > len(names):
             raise ValueError(f"bad tree spec {self.name}({','.join(args)}): {self.name}"
-                             f"({','.join(self.defaults)}) takes {len(self.params)} numbers, "
+                             f"({','.join(names)}) takes {len(names)} numbers, "
                              f"e.g. {self.example}")
-        values = []
-        for text, (name, default) in zip(args, self.params):
-            if isinstance(default, int) and not _INTEGER.match(text):
-                raise ValueError(f"bad tree spec {self.name}({','.join(args)}): {name} is an "
-                                 f"integer, e.g. {self.example}")
-            try:
-                values.append(type(default)(text))
-            except ValueError:
-                raise ValueError(f"bad tree spec {self.name}({','.join(args)}): {name} is a "
-                                 f"number, e.g. {self.example}") from None
+        given = dict(zip(names, args))
+        for key, text in (kwargs or {}).items():
+            if key not in self.defaults or key in given:
+                raise ValueError(f"bad tree spec {self.name}(...): "
+                                 + (f"{key} is given twice" if key in given else
+                                    f"unknown parameter {key!r}, use "
+                                    f"{', '.join(names) or 'none'}"))
+            given[key] = text
+        if given and len(given) < len(names):
+            missing = [key for key in names if key not in given]
+            raise ValueError(f"bad tree spec {self.name}(...): {missing[0]} is missing: "
+                             f"{self.name}({','.join(names)}) takes {len(names)} numbers, "
+                             f"e.g. {self.example}")
+        values = [check_value(f"tree {self.name}", key,
+                              parse_value(given[key]) if key in given else self.defaults[key],
+                              self.domain(key))
+                  for key in names]
         return self.spec(*values)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "params": self.defaults, "description": self.description,
-                "citation": self.citation, "example": self.example}
+                "citation": self.citation, "example": self.example,
+                "domains": {key: self.domain(key).describe() for key in self.defaults}}
 
 
 def _convolved_pmf(instance: TreeInstance) -> tuple[np.ndarray, np.ndarray]:
@@ -124,11 +138,14 @@ def _convolved_pmf(instance: TreeInstance) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _seed001(name: str, first: str, second: str, description: str, example: tuple[int, int],
-             exact_pmf) -> TreeModel:
+             exact_pmf, domains: dict[str, Domain]) -> TreeModel:
     return TreeModel(
         name, ((first, example[0]), (second, example[1])), description,
         "Imagawa & Kaneko; seed 001, Sect. III", f"{name}({example[0]},{example[1]})",
-        lambda a, b: TreeSpec(name, a, b), seed001_tree, exact_pmf)
+        lambda a, b: TreeSpec(name, a, b), seed001_tree, exact_pmf, domains=domains)
+
+
+_POSITIVE = at_least(1, "integer")
 
 
 def _checked(check: Callable, name: str) -> Callable:
@@ -143,29 +160,34 @@ TREE_MODELS: dict[str, TreeModel] = {
     model.name: model
     for model in (
         _seed001("constant", "a", "b", "one optimal move of value 0 per node; suboptimal max "
-                 "moves -a, suboptimal min moves +b", (1, 5), _convolved_pmf),
+                 "moves -a, suboptimal min moves +b", (1, 5), _convolved_pmf,
+                 {"a": _POSITIVE, "b": _POSITIVE}),
         _seed001("constant'", "a", "b", "as constant, but suboptimal min moves +a except "
-                 "+b at the last ply", (1, 13), _convolved_pmf),
+                 "+b at the last ply", (1, 13), _convolved_pmf,
+                 {"a": _POSITIVE, "b": _POSITIVE}),
         _seed001("random", "p", "q", "one optimal move of value 0 per node; suboptimal max "
                  "moves uniform in [-p,-1], min moves uniform in [2^q, 2^q+p-1]", (4, 3),
-                 enumerated_pmf),
+                 enumerated_pmf, {"p": _POSITIVE, "q": between(0, MAX_RANDOM_Q, "integer")}),
         TreeModel(
             "pgame", (("m", 127),),
             "random leaf sums: max moves add, min moves subtract a uniform integer in [0,m]; "
             "max wins when the sum is > 0",
             "Kocsis & Szepesvari 2006, Sect. 4", "pgame(127)", PGameSpec,
-            lambda spec, b, d, seed: pgame(spec, b, d, seed)),
+            lambda spec, b, d, seed: pgame(spec, b, d, seed),
+            domains={"m": between(1, MAX_PGAME_M, "integer")}),
         TreeModel(
             "trap", (("k", 3), ("p", 0.2)),
             "modifier: each strictly suboptimal move becomes with probability p a level-k "
             "trap (the opponent wins within k plies, the game ending there)",
             "Ramanujan, Sabharwal & Selman 2010", "random(4,3)+trap(3,0.2)",
-            _checked(check_trap, "trap"), add_traps, modifier=True),
+            _checked(check_trap, "trap"), add_traps, modifier=True,
+            domains={"k": _POSITIVE, "p": between(0, 1)}),
         TreeModel(
             "end", (("p_end", 0.1),),
             "modifier: each move ends the game with probability p_end (variable depth)",
             "seed 000, Sect. 4 (Relative Bonus); DESIGN.md §6", "random(4,3)+end(0.1)",
-            _checked(check_end, "end"), end_early, modifier=True),
+            _checked(check_end, "end"), end_early, modifier=True,
+            domains={"p_end": between(0, 1, high_open=True)}),
     )
 }
 
@@ -201,36 +223,50 @@ def _user_model(name: str) -> TreeModel:
                                 np.asarray(tree.terminal))
         except ValueError as error:
             raise ValueError(f"tree model {spec.text}: {error}") from None
+        except Exception as error:  # noqa: BLE001 (a user's fill: its bug, in one line)
+            raise ValueError(f"tree model {spec.text} ({_source(model.fill)}): fill raised "
+                             f"{type(error).__name__}: {error}") from None
 
     example = f"{name}({','.join(_format(value) for _, value in params)})" if params else name
     return TreeModel(name, params, model.description, model.citation, example,
-                     lambda *values: ModelSpec(name, values), generate)
+                     lambda *values: ModelSpec(name, values), generate,
+                     domains=dict(model.domains))
+
+
+def _source(function) -> str:
+    import inspect
+
+    try:
+        return inspect.getsourcefile(function) or function.__module__
+    except TypeError:
+        return getattr(function, "__module__", "?")
 
 
 def parse_tree_spec(text):
-    """The spec of ``model(args)`` followed by any ``+modifier(args)``: names of built-ins
-    are case-insensitive; a spec object is returned as it is."""
+    """The spec of ``model(args)`` followed by any ``+modifier(args)`` (``specs.parse_spec``;
+    arguments by position or as key=value): names of built-ins are case-insensitive; a spec
+    object is returned as it is."""
     if not isinstance(text, str):
         return text
-    base, *modifiers = (_parse_part(part, text) for part in text.split("+"))
+    base, *modifiers = ((_model(part.name, text), part)
+                        for part in parse_spec(text, "tree spec"))
     if base[0].modifier or not all(model.modifier for model, _ in modifiers):
         raise ValueError(f"bad tree spec {text!r}: write a model, then any modifiers, e.g. "
                          "random(4,3)+trap(3,0.2) (see `mctslab trees list`)")
-    spec = base[0].parse(base[1])
+    spec = base[0].parse(base[1].args, base[1].params)
     if not modifiers:
         return spec
-    return ModifiedSpec(spec, tuple(model.parse(args) for model, args in modifiers))
+    return ModifiedSpec(spec, tuple(model.parse(part.args, part.params)
+                                    for model, part in modifiers))
 
 
-def _parse_part(part: str, text: str) -> tuple[TreeModel, tuple[str, ...]]:
-    match = _PART.match(part)
-    name = match and (match.group(1) if ":" in match.group(1) else match.group(1).lower())
-    if match is None or (":" not in name and name not in TREE_MODELS):
-        raise ValueError(f"unknown tree spec {text!r}: write name(args) with a name from "
+def _model(name: str, text: str) -> TreeModel:
+    name = name if ":" in name else name.lower()
+    if ":" not in name and name not in TREE_MODELS:
+        raise ValueError(f"unknown tree model {name!r} in {text!r}: use one of "
                          f"{', '.join(TREE_MODELS)} or package.module:object, e.g. "
                          "constant(1,5) (see `mctslab trees list`)")
-    args = tuple(arg.strip() for arg in (match.group(2) or "").split(","))
-    return get_tree_model(name), () if args == ("",) else args
+    return get_tree_model(name)
 
 
 def make_tree(spec, branching: int = 4, depth: int = 8, seed: int = 0) -> TreeInstance:

@@ -17,11 +17,13 @@ class Model:
     """A user's tree model: ``fill(tree, rng, **params)`` fills the arrays of a
     :class:`BlankTree` in place (vectorised numpy) from ``rng`` (the instance's
     ``np.random.Generator``); ``params`` maps each parameter to its default (an int or a
-    float: the type a spec's value is read as). ``fill`` raises ValueError for values out
-    of range."""
+    float: the type a spec's value is read as). ``domains`` may give a ``specs.Domain`` per
+    parameter (default: an integer or any finite number, by the default's type); ``fill``
+    raises ValueError for values out of range."""
 
     fill: Callable
     params: dict = field(default_factory=dict)
+    domains: dict = field(default_factory=dict)
     description: str = "a user's tree model"
     citation: str = "user plug-in"
 

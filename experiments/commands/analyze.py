@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 
+from experiments.params import COUNT, SEED, check_figure_path
 from trees import analyze
 
 
@@ -13,26 +14,27 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("analyze", help="exact threshold analysis of a synthetic tree")
     p.add_argument("tree", help="tree spec, e.g. constant(1,5), \"constant'(1,13)\", pgame, "
                    "random(4,3)+trap(3,0.2) (see `mctslab trees list`)")
-    p.add_argument("--branching", type=int, default=4, help="branching factor b (default 4)")
-    p.add_argument("--depth", type=int, default=8, help="even depth d (default 8)")
-    p.add_argument("--tree-seed", type=int, default=0, help="seed of the tree instance")
+    p.add_argument("--branching", type=COUNT, default=4, help="branching factor b (default 4)")
+    p.add_argument("--depth", type=COUNT, default=8, help="even depth d (default 8)")
+    p.add_argument("--tree-seed", type=SEED, default=0, help="seed of the tree instance")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--plot", metavar="FILE", help="write the Fig. 2-style figure to FILE")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
+    check_figure_path(args.plot)
     result = analyze(args.tree, args.branching, args.depth, args.tree_seed)
     if args.plot:
         from plots import plot_threshold_analysis, save
 
-        save(plot_threshold_analysis(result), args.plot)
+        written = save(plot_threshold_analysis(result), args.plot)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
         print(format_table(result))
         if args.plot:
-            print(f"figure written to {args.plot}")
+            print(f"figure written to {written}")
     return 0
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import shlex
 import sys
 
+from experiments.params import COUNT, PROBABILITY, SEED
+
 # Single-thread cost of one playout per policy, ns, on b = 4, d = 8 trees at budget 2^10: the
 # median over the atlas's 13 trees and 3 adjusters (4 runs each) of
 # `python benchmarks/bench_atlas.py --sample 4`, 2-core dev machine, 2026-11-24 (issue 29),
@@ -34,22 +36,22 @@ def register(subparsers) -> None:
     p.add_argument("--scale", choices=("quick", "full"), default="quick",
                    help="quick (default): 4 instances x 50 runs per cell, budgets up to 2^10; "
                    "full: 20 x 100, up to 2^14, for a Dask cluster")
-    p.add_argument("--runs", type=int, metavar="N", help="runs per tree instance")
-    p.add_argument("--trees-per-model", type=int, metavar="M",
+    p.add_argument("--runs", type=COUNT, metavar="N", help="runs per tree instance")
+    p.add_argument("--trees-per-model", type=COUNT, metavar="M",
                    help="tree instances per spec, shared by every policy and adjuster")
-    p.add_argument("--max-budget", type=int, metavar="T", help="largest budget, a power of two")
-    p.add_argument("--epsilon", type=float, default=0.05,
+    p.add_argument("--max-budget", type=COUNT, metavar="T", help="largest budget, a power of two")
+    p.add_argument("--epsilon", type=PROBABILITY, default=0.05,
                    help="failure rate the playouts must reach (default 0.05)")
     p.add_argument("--baseline", metavar="POLICY+ADJUSTER",
                    help="the method every other is tested against, e.g. ucb1+plain "
                    "(default: the grid's first policy with its first adjuster)")
-    p.add_argument("--seed", type=int, help="study seed of trees and runs (default 2029)")
-    p.add_argument("--branching", type=int, default=4, help="branching factor (default 4)")
-    p.add_argument("--depth", type=int, default=8, help="even tree depth (default 8)")
+    p.add_argument("--seed", type=SEED, help="study seed of trees and runs (default 2029)")
+    p.add_argument("--branching", type=COUNT, default=4, help="branching factor (default 4)")
+    p.add_argument("--depth", type=COUNT, default=8, help="even tree depth (default 8)")
     p.add_argument("--out", metavar="DIR",
                    help="results folder (default results/NAME-SCALE); a grid run into it again "
                    "computes only the runs it lacks (new cells, runs, instances)")
-    p.add_argument("--workers", type=int, metavar="N",
+    p.add_argument("--workers", type=COUNT, metavar="N",
                    help="local worker processes (default: all cores)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="a Dask scheduler address, or 'local' for a loopback LocalCluster")
@@ -96,12 +98,17 @@ def core_hours(grid) -> float:
 
 def run(args) -> int:
     from experiments.compare import INSTANCES_FILE, RUNS_FILE, run_compare
+    from experiments.limits import check_study
+    from experiments.plugin_check import check_plugins
     from experiments.pool import check_options
     from plots.style import formats_option
 
     check_options(args.workers, args.scheduler)
     formats = formats_option(args.format)
     grid = grid_from_args(args)
+    study = grid.study()
+    check_study(study, args.workers, args.scheduler)
+    check_plugins(study.curves)
     out = args.out or f"results/{grid.name}-{grid.scale}"
     if grid.scale == "full" and not args.quiet:
         print(f"{grid.name} at scale full: {grid.cells} cells x {grid.trees_per_model * grid.runs}"

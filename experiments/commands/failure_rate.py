@@ -8,7 +8,8 @@ from pathlib import Path
 
 from experiments.curve import Curve
 from experiments.failure import curve_frame, failure_counts, memory_per_curve_run, rates
-from experiments.params import parse_params
+from experiments.limits import check_curve
+from experiments.params import COUNT, SEED, check_figure_path, parse_params
 
 
 def register(subparsers) -> None:
@@ -18,13 +19,13 @@ def register(subparsers) -> None:
                    help="a policy of `mctslab policies list` (default ucb1)")
     p.add_argument("--adjuster", default="plain",
                    help="an adjuster of `mctslab adjusters list` (default plain)")
-    p.add_argument("--runs", type=int, default=100, help="runs per tree instance (default 100)")
-    p.add_argument("--trees", type=int, default=1, help="tree instances (default 1)")
-    p.add_argument("--max-budget", type=int, default=2**14,
+    p.add_argument("--runs", type=COUNT, default=100, help="runs per tree instance (default 100)")
+    p.add_argument("--trees", type=COUNT, default=1, help="tree instances (default 1)")
+    p.add_argument("--max-budget", type=COUNT, default=2**14,
                    help="largest budget, a power of two (default 16384)")
-    p.add_argument("--seed", type=int, default=0, help="seed of trees and runs (default 0)")
-    p.add_argument("--branching", type=int, default=4, help="branching factor (default 4)")
-    p.add_argument("--depth", type=int, default=8, help="even tree depth (default 8)")
+    p.add_argument("--seed", type=SEED, default=0, help="seed of trees and runs (default 0)")
+    p.add_argument("--branching", type=COUNT, default=4, help="branching factor (default 4)")
+    p.add_argument("--depth", type=COUNT, default=8, help="even tree depth (default 8)")
     p.add_argument("--policy-param", action="append", default=[], metavar="NAME=VALUE",
                    help="policy parameter, e.g. c=0.5 (repeatable)")
     p.add_argument("--adjuster-param", action="append", default=[], metavar="NAME=VALUE",
@@ -36,7 +37,7 @@ def register(subparsers) -> None:
                          help="never restart exploration (default except for maxfreq)")
     p.add_argument("--shaping", default="", metavar="SPEC",
                    help="seed 000's reward shaping, e.g. rb(k=8)+qb(k=2,a=online) (default none)")
-    p.add_argument("--search-depth", type=int, help="stop expansion at this depth (1: one-ply)")
+    p.add_argument("--search-depth", type=COUNT, help="stop expansion at this depth (1: one-ply)")
     p.add_argument("--rescore", action="store_true",
                    help="re-score the rewards stored in the tree exactly after a threshold "
                         "change (an ablation; default: keep them, as the paper does)")
@@ -45,7 +46,7 @@ def register(subparsers) -> None:
                         "(default 1: none, the paper's search)")
     p.add_argument("--backup", default="", metavar="MODULE:OBJECT",
                    help="a backup rule of your own, package.module:object (docs/extending.md)")
-    p.add_argument("--workers", type=int, help="threads (default: all cores)")
+    p.add_argument("--workers", type=COUNT, help="threads (default: all cores)")
     p.add_argument("--out", metavar="FILE", help="write the curve (.parquet or .csv)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--plot", metavar="FILE", help="write a log-x figure of the curve")
@@ -69,6 +70,8 @@ def run(args) -> int:
         restart=args.restart, search_depth=args.search_depth, shaping=args.shaping,
         rescore=args.rescore, discount=args.discount, backup=args.backup,
     )
+    check_figure_path(args.plot)
+    check_curve(curve, args.workers)
     progress = not args.quiet and sys.stderr.isatty()
     failures, played, seconds, compile_seconds = failure_counts(curve, args.seed, args.workers,
                                                                 progress)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import time
 
+from experiments.params import COUNT, PLIES
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("games", help="list the real games, count their moves (perft)")
@@ -15,12 +17,12 @@ def register(subparsers) -> None:
     listing.set_defaults(run=run_list)
     counting = sub.add_parser("perft", help="number of whole-move sequences of a given length")
     counting.add_argument("game", help="a game of `mctslab games list`")
-    counting.add_argument("--depth", type=int, required=True, help="plies (whole moves)")
+    counting.add_argument("--depth", type=PLIES, required=True, help="plies (whole moves)")
     counting.add_argument("--json", action="store_true", help="print JSON (key nodes)")
     counting.set_defaults(run=run_perft)
     solving = sub.add_parser("solve", help="exact solution by expectimax (Pig solitaire)")
     solving.add_argument("game", help="pig (the only game small enough to solve)")
-    solving.add_argument("--turns", type=int, required=True, help="turns in the game")
+    solving.add_argument("--turns", type=COUNT, required=True, help="turns in the game")
     solving.add_argument("--json", action="store_true",
                          help="print JSON (keys value, q_roll, q_stop, action)")
     solving.set_defaults(run=run_solve)
@@ -39,9 +41,11 @@ def run_list(args) -> int:
 
 
 def run_perft(args) -> int:
+    from experiments.limits import check_perft
     from games import get_game, perft
 
     game = get_game(args.game)
+    check_perft(game, args.depth)
     start = time.perf_counter()
     nodes = perft(game, args.depth)
     seconds = time.perf_counter() - start
@@ -60,6 +64,9 @@ def run_solve(args) -> int:
     if args.game != "pig":
         raise ValueError(f"only pig can be solved exactly, not {args.game!r}: "
                          f"use `mctslab games solve pig --turns T`")
+    from experiments.limits import check_pig
+
+    check_pig(args.turns)
     start = pig.initial_state(args.turns)
     solution = solve_pig(args.turns)
     q_roll, q_stop = solution.q_values(start)

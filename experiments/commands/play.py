@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from experiments.params import COUNT, SEED
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("play", help="play one game between two MCTS players, move by move")
@@ -12,9 +14,9 @@ def register(subparsers) -> None:
     p.add_argument("--player1", metavar="SPEC", required=True,
                    help="the first player, e.g. uct, uct+qb, uct(c=0.8)+rb(k=8)+qb(k=2,a=online)")
     p.add_argument("--player2", metavar="SPEC", required=True, help="the second player")
-    p.add_argument("--playouts", type=int, default=1000, metavar="P",
+    p.add_argument("--playouts", type=COUNT, default=1000, metavar="P",
                    help="playouts per move (default 1000)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the game")
+    p.add_argument("--seed", type=SEED, default=0, metavar="S", help="seed of the game")
     p.set_defaults(run=run)
 
 

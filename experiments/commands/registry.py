@@ -13,7 +13,7 @@ def register(subparsers) -> None:
         p = subparsers.add_parser(noun, help=f"list the {what}")
         sub = p.add_subparsers(dest=f"{noun}_command", required=True)
         listing = sub.add_parser("list", help=f"the {what}: name, parameters, citation")
-        keys = "name, params, description, citation" + (", example" * (noun == "trees"))
+        keys = "name, params, domains, description, citation" + (", example" * (noun == "trees"))
         listing.add_argument("--json", action="store_true", help=f"print JSON (keys {keys})")
         listing.set_defaults(run=run_list, registry=noun)
 
@@ -35,7 +35,9 @@ def run_list(args) -> int:
         return 0
     width = max(len(record["name"]) for record in records)
     for record in records:
-        params = ", ".join(f"{key}={value:g}" for key, value in record["params"].items())
+        domains = record.get("domains", {})
+        params = ", ".join(f"{key}={value:g}" + (f" ({domains[key]})" if key in domains else "")
+                           for key, value in record["params"].items())
         print(f"{record['name']:<{width}}  {record['description']}")
         example = f"; e.g. {record['example']}" if "example" in record else ""
         print(f"{'':<{width}}  params: {params or 'none'}; {record['citation']}{example}")

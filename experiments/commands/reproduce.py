@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from experiments.params import COUNT, SEED
+
 
 def _imagawa(args):
     from experiments.papers.imagawa import reproduce_imagawa
@@ -54,10 +56,10 @@ def register(subparsers) -> None:
                    "a fifth of the paper's)")
     p.add_argument("--out", metavar="DIR", help="results folder (default results/PAPER-SCALE); "
                    "running again resumes it")
-    p.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
+    p.add_argument("--workers", type=COUNT, help="local worker processes (default: all cores)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="a Dask scheduler address, or 'local' for a LocalCluster")
-    p.add_argument("--seed", type=int, default=2015, help="study seed (default 2015)")
+    p.add_argument("--seed", type=SEED, default=2015, help="study seed (default 2015)")
     p.add_argument("--format", default="png,pdf", metavar="png|pdf|svg",
                    help="imagawa's figure files: png, pdf, svg or several joined by commas "
                    "(default png,pdf); its report shows the PNGs, written whatever this says")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import shlex
 import sys
 
+from experiments.params import COUNT
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("study", help="run a study of failure-rate curves, or show its state")
@@ -14,7 +16,7 @@ def register(subparsers) -> None:
     run_parser = actions.add_parser("run", help="compute (or resume) every shard of a study")
     run_parser.add_argument("study", metavar="STUDY.toml", help="the study file")
     run_parser.add_argument("--out", metavar="DIR", required=True, help="folder of the results")
-    run_parser.add_argument("--workers", type=int, metavar="N",
+    run_parser.add_argument("--workers", type=COUNT, metavar="N",
                             help="local worker processes (default: all cores)")
     run_parser.add_argument("--scheduler", metavar="ADDRESS",
                             help="Dask scheduler address, or 'local' for a loopback LocalCluster")
@@ -47,12 +49,14 @@ def run(args) -> int:
 
         grid = read_grid(args.study)
         study = grid.study()
+        _check(study, args)
         summary, _ = run_compare(grid, args.out, workers=args.workers,
                                  scheduler=args.scheduler, progress=progress,
                                  command=shlex.join(["mctslab", *sys.argv[1:]]),
                                  wait=args.wait)
     else:
         study = read_study(args.study)
+        _check(study, args)
         summary = run_study(study, args.out, workers=args.workers, scheduler=args.scheduler,
                             progress=progress, wait=args.wait)
     if args.quiet:
@@ -65,6 +69,18 @@ def run(args) -> int:
     else:
         print(f"study {study.name}: all {summary.shards} shards already stored in {args.out}")
     return 0
+
+
+def _check(study, args) -> None:
+    """Before anything is written: the study's size against the memory, and its plug-ins
+    compiled here (one line each, not the workers' tracebacks)."""
+    from experiments.limits import check_study
+    from experiments.plugin_check import check_plugins
+    from experiments.pool import check_options
+
+    check_options(args.workers, args.scheduler)
+    check_study(study, args.workers, args.scheduler)
+    check_plugins(study.curves)
 
 
 def status(args) -> int:

@@ -7,23 +7,25 @@ import json
 import sys
 import time
 
+from experiments.params import COUNT, SEED
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("tournament", help="player A against player B over many games")
     p.add_argument("game", help="a two-player game of `mctslab games list`, or openspiel:NAME")
     p.add_argument("--a", metavar="SPEC", required=True, help="player A, e.g. uct+qb")
     p.add_argument("--b", metavar="SPEC", required=True, help="player B, e.g. uct")
-    p.add_argument("--games", type=int, required=True, metavar="N", help="number of games")
-    p.add_argument("--playouts", type=int, required=True, metavar="P",
+    p.add_argument("--games", type=COUNT, required=True, metavar="N", help="number of games")
+    p.add_argument("--playouts", type=COUNT, required=True, metavar="P",
                    help="playouts per move, both players")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the tournament")
-    p.add_argument("--workers", type=int, metavar="N",
+    p.add_argument("--seed", type=SEED, default=0, metavar="S", help="seed of the tournament")
+    p.add_argument("--workers", type=COUNT, metavar="N",
                    help="local processes (default: all cores)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="a Dask scheduler address, or 'local' for a LocalCluster")
     p.add_argument("--out", metavar="DIR",
                    help="folder of the results (Parquet per block); rerun to resume")
-    p.add_argument("--block", type=int, default=10, metavar="B",
+    p.add_argument("--block", type=COUNT, default=10, metavar="B",
                    help="games per stored block (default 10; part of the tournament's identity)")
     p.add_argument("--json", action="store_true",
                    help="print JSON (keys games, wins_a, draws, win_rate_a, ci95, ...)")

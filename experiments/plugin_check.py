@@ -1,0 +1,70 @@
+"""Plug-in errors in one line: a user's policy or adjuster that numba cannot compile is named
+with its file and numba's message, here, in the main process, before any work is spread to
+workers (whose tracebacks would run to 150 lines)."""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from dataclasses import replace
+
+from .curve import Curve
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+# numba's lines that say where it failed, not what is wrong (the cause is nested inside them)
+_GENERIC = re.compile(r"^(Failed in .* mode pipeline|During: |No implementation of function|"
+                      r">>> |There are \d+ candidate|- Of which|Overload |With argument|"
+                      r"Rejected as |\w+Error: Failed in |File |raised from |$)")
+
+
+def _plugins(curve: Curve) -> list[tuple[str, str]]:
+    """(spec, source file) of the curve's plug-in policy and adjuster."""
+    from bandits.plugins import source_file
+
+    return [(spec, source_file(spec)) for spec in (curve.policy, curve.adjuster) if ":" in spec]
+
+
+def numba_line(error: BaseException) -> str:
+    """The first line of numba's message that says what is wrong (not where it failed)."""
+    lines = [line.strip() for line in _ANSI.sub("", str(error)).splitlines()]
+    useful = [line for line in lines if not _GENERIC.match(line)]
+    return (useful or lines or [type(error).__name__])[0]
+
+
+@contextmanager
+def plugin_errors(curve: Curve):
+    """Turn numba's failure to compile ``curve``'s kernels into a one-line ValueError naming
+    the plug-in (the one whose file the message cites, else the first) and numba's line."""
+    from numba.core.errors import NumbaError
+
+    try:
+        yield
+    except NumbaError as error:
+        plugins = _plugins(curve)
+        if not plugins:
+            raise
+        text = _ANSI.sub("", str(error))
+        spec, path = next(((s, p) for s, p in plugins if p in text), plugins[0])
+        line = re.search(rf"at {re.escape(path)} \((\d+)\)", text)
+        where = f"{path}, line {line.group(1)}" if line else path
+        raise ValueError(f"plug-in {spec} ({where}) does not compile: {numba_line(error)}"
+                         ) from None
+
+
+def check_plugins(curves) -> None:
+    """Compile the kernels of every curve with a plug-in once here, by one run of budget 2 on
+    its first tree (the kernels' types are those of the full curve), so that a plug-in numba
+    cannot compile is one line before any worker starts; the workers then load the kernels
+    from numba's cache."""
+    from .failure import simulate_block
+
+    seen = set()
+    for curve in curves:
+        if ":" not in curve.policy + curve.adjuster:
+            continue
+        tiny = replace(curve, runs=1, trees=1, max_budget=2)
+        if tiny.key in seen:
+            continue
+        seen.add(tiny.key)
+        with plugin_errors(curve):
+            simulate_block(tiny, 0, 0, 1, 0)

@@ -1,0 +1,327 @@
+"""Bad input to the ``mctslab`` command: each row is one case (the arguments, a fragment of the
+one line on stderr); every case exits with code 2, prints exactly one line, and leaves the
+folder it names as it was (issue 38, items 1, 2, 5 and 8). The CLI runs in this process
+through ``experiments.cli.main``; sizes are checked against a small injected memory limit."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import ClassVar
+
+import pytest
+
+from experiments.cli import main
+
+FR = ["failure-rate", "--tree", "constant(1,1)", "--depth", "2", "--max-budget", "8",
+      "--runs", "2", "--out", "{tmp}/curve.csv"]
+CMP = ["compare", "--trees", "constant(1,1)", "--depth", "2", "--out", "{tmp}/grid"]
+TOUR = ["tournament", "breakthrough", "--b", "uct", "--games", "2", "--playouts", "8",
+        "--out", "{tmp}/tour"]
+STUDY = ["study", "run", "{tmp}/study.toml", "--out", "{tmp}/results"]
+
+CURVES = """
+[study]
+seed = 1
+[[curves]]
+tree = "constant(1,1)"
+depth = 2
+max_budget = 8
+runs = 2
+"""
+GRID = """
+[study]
+kind = "compare"
+[compare]
+trees = ["constant(1,1)"]
+policies = ["ucb1"]
+adjusters = ["plain"]
+depth = 2
+runs = 2
+trees_per_model = 1
+max_budget = 8
+"""
+
+NOJIT_POLICY = '''
+from typing import NamedTuple
+from bandits import Policy
+
+class NoJit(NamedTuple):
+    c: float = 1.0
+
+def index(policy, arm, tables, rng):
+    return arm.mean
+
+policy = Policy("nojit", NoJit, index)
+'''
+BAD_FILL = '''
+from trees import Model
+
+def fill(tree, rng, k=1):
+    raise KeyError("boom")
+
+model = Model(fill, {"k": 1})
+'''
+
+# (argv, fragment of the line, study file text or None)
+CASES = [
+    # item 1: parameters outside their domain, on the command line
+    (FR + ["--policy-param", "c=nan"], "ucb1 parameter c = nan: must be a finite number >= 0",
+     None),
+    (FR + ["--policy-param", "c=inf"], "ucb1 parameter c = inf: must be a finite number", None),
+    (FR + ["--policy-param", "c=-inf"], "ucb1 parameter c = -inf", None),
+    (FR + ["--policy-param", "c=-1"], "ucb1 parameter c = -1: must be a finite number >= 0",
+     None),
+    (FR + ["--policy", "puct", "--policy-param", "c_init=nan"], "puct parameter c_init = nan",
+     None),
+    (FR + ["--policy", "puct", "--policy-param", "c_base=0"],
+     "puct parameter c_base = 0: must be a finite number > 0", None),
+    (FR + ["--policy", "klucb", "--policy-param", "c=nan"], "klucb parameter c = nan", None),
+    (FR + ["--policy", "ucbv", "--policy-param", "zeta=-1"],
+     "ucbv parameter zeta = -1: must be a finite number > 0", None),
+    (FR + ["--policy", "ucbv", "--policy-param", "zeta=0"], "ucbv parameter zeta = 0", None),
+    (FR + ["--policy", "egreedy", "--policy-param", "epsilon=2"],
+     "egreedy parameter epsilon = 2: must be a finite number in [0, 1]", None),
+    (FR + ["--policy", "egreedy", "--policy-param", "epsilon=nan"], "epsilon = nan", None),
+    (FR + ["--policy", "bayesucb", "--policy-param", "c=inf"], "bayesucb parameter c = inf",
+     None),
+    (FR + ["--policy-param", "c=abc"], "ucb1 parameter c = 'abc'", None),
+    (FR + ["--policy-param", "x=1"], "unknown policy parameter 'x' for ucb1", None),
+    (FR + ["--policy", "thompson", "--policy-param", "c=1"],
+     "unknown policy parameter 'c' for thompson: allowed none", None),
+    (FR + ["--adjuster", "maxfreq", "--adjuster-param", "offset=nan"],
+     "maxfreq parameter offset = nan", None),
+    (FR + ["--adjuster", "maxfreq", "--adjuster-param", "offset=1"],
+     "maxfreq parameter offset = 1: must be a finite number in [-0.5, 0.5]", None),
+    (FR + ["--adjuster", "score", "--adjuster-param", "interval=0"],
+     "score parameter interval = 0: must be an integer >= 1", None),
+    (FR + ["--adjuster", "score", "--adjuster-param", "interval=1.5"],
+     "score parameter interval = 1.5", None),
+    (FR + ["--adjuster", "value", "--adjuster-param", "x_lo=nan"], "value parameter x_lo = nan",
+     None),
+    (FR + ["--adjuster", "value", "--adjuster-param", "x_lo=0.9", "--adjuster-param",
+           "x_hi=0.1"], "x_lo < x_hi", None),
+    # item 8: duplicate parameters, malformed ones
+    (FR + ["--policy-param", "c=1", "--policy-param", "c=2"],
+     "--policy-param c is given twice", None),
+    (FR + ["--adjuster", "maxfreq", "--adjuster-param", "offset=0", "--adjuster-param",
+           "offset=0.5"], "--adjuster-param offset is given twice", None),
+    (FR + ["--policy-param", "c"], "--policy-param 'c' is not NAME=VALUE", None),
+    # shaping
+    (FR + ["--shaping", "qb(k=nan)"],
+     "shaping qb parameter k = nan: must be a finite number > 0", None),
+    (FR + ["--shaping", "rb(k=0)"], "rb parameter k = 0", None),
+    (FR + ["--shaping", "qb(a=-1)"], ("qb parameter a = -1: must be a finite number >= 0 or "
+     "online"), None),
+    (FR + ["--shaping", "qb(a=inf)"], "qb parameter a = inf", None),
+    (FR + ["--shaping", "rb(k=1"], "the parenthesis after 'rb' is not closed", None),
+    (FR + ["--shaping", "rb+rb"], "rb is given twice", None),
+    (FR + ["--shaping", "rb(k=1,k=2)"], "k is given twice in rb(...)", None),
+    # item 2 and 8: tree specs through the one grammar
+    (["failure-rate", "--tree", "constant(1", "--out", "{tmp}/c.csv"],
+     "the parenthesis after 'constant' is not closed", None),
+    (FR[:2] + ["constant(1,nan)"] + FR[3:], "tree constant parameter b = nan", None),
+    (FR[:2] + ["random(4,99)"] + FR[3:], ("tree random parameter q = 99: must be an integer in "
+     "[0, 20]"), None),
+    (FR[:2] + ["random(4,3)+trap(3,inf)"] + FR[3:], "tree trap parameter p = inf", None),
+    (FR[:2] + ["constant(1,5)+end(1)"] + FR[3:], ("tree end parameter p_end = 1: must be a "
+     "finite number in [0, 1)"), None),
+    (FR[:2] + ["constant(1,,5)"] + FR[3:], "an empty argument in constant(1,,5)", None),
+    (FR[:2] + ["constant(1,5)x"] + FR[3:], "unexpected 'x' after constant(...)", None),
+    (["analyze", "constant(1"], "the parenthesis after 'constant' is not closed", None),
+    # options name themselves
+    (FR + ["--seed", "-1"], "argument --seed: -1 must be an integer >= 0", None),
+    (FR + ["--runs", "0"], "argument --runs: 0 must be an integer >= 1", None),
+    (FR + ["--max-budget", "nan"], "argument --max-budget: nan must be an integer", None),
+    (FR + ["--workers", "0"], "argument --workers: 0 must be an integer >= 1", None),
+    (["analyze", "constant(1,5)", "--tree-seed", "-1"], "argument --tree-seed: -1", None),
+    (["games", "perft", "breakthrough", "--depth", "-1"], "argument --depth: -1", None),
+    # item 8: a figure path that is a folder is refused, not reported as written
+    (["analyze", "constant(1,5)", "--plot", "{tmp}"], "is a folder: give a file name", None),
+    (["analyze", "constant(1,5)", "--plot", "{tmp}/figure.txt"], "use a figure file name",
+     None),
+    (FR + ["--plot", "{tmp}"], "is a folder", None),
+    # sizes, against MCTSLAB_MEMORY_LIMIT = 64M
+    (["failure-rate", "--tree", "constant(1,3)", "--depth", "4", "--runs", "10000000000000",
+      "--max-budget", "8", "--out", "{tmp}/c.csv"], "lower --runs, --trees or --max-budget",
+     None),
+    (["failure-rate", "--tree", "constant(1,3)", "--max-budget", "268435456"],
+     "of MCTSLAB_MEMORY_LIMIT: lower --runs", None),
+    (["games", "solve", "pig", "--turns", "300"], "solving Pig for 300 turns needs about", None),
+    (["games", "perft", "breakthrough", "--depth", "99"], "perft allows: use --depth", None),
+    (CMP + ["--policies", "ucb1", "--adjusters", "plain", "--runs", "100000000000000"],
+     "shards) needs about", None),
+    # compare's grid values
+    (CMP + ["--policies", "ucb1(c=nan)", "--adjusters", "plain"], "ucb1 parameter c = nan",
+     None),
+    (CMP + ["--policies", "klucb(c=nan)", "--adjusters", "plain"], "klucb parameter c = nan",
+     None),
+    (CMP + ["--policies", "puct(c_base=0)", "--adjusters", "plain"],
+     "puct parameter c_base = 0", None),
+    (CMP + ["--policies", "ucb1", "--adjusters", "maxfreq(rescore=2)"],
+     "maxfreq parameter rescore = 2: must be true or false", None),
+    (CMP + ["--policies", "ucb1", "--adjusters", "maxfreq(offset=inf)"],
+     "maxfreq parameter offset = inf", None),
+    (CMP + ["--policies", "ucb1(c=1", "--adjusters", "plain"],
+     "the parenthesis after 'ucb1' is not closed", None),
+    (CMP + ["--policies", "ucb1(c=1,c=2)", "--adjusters", "plain"], "c is given twice", None),
+    (CMP + ["--policies", "ucb1", "--adjusters", "plain", "--epsilon", "2"],
+     "argument --epsilon: 2 must be a finite number in (0, 1)", None),
+    (CMP + ["--policies", "ucb1", "--adjusters", "plain", "--seed", "-1"],
+     "argument --seed: -1", None),
+    # study files: the same checks as the command line
+    (STUDY, "ucb1 parameter c = nan", CURVES + "policy_params = { c = nan }\n"),
+    (STUDY, "ucb1 parameter c = inf", CURVES + "policy_params = { c = inf }\n"),
+    (STUDY, "maxfreq parameter offset = nan",
+     CURVES + "adjuster = \"maxfreq\"\nadjuster_params = { offset = nan }\n"),
+    (STUDY, "qb parameter k = nan", CURVES + "shaping = \"qb(k=nan)\"\n"),
+    (STUDY, "the parenthesis after 'constant' is not closed",
+     CURVES.replace("constant(1,1)", "constant(1")),
+    (STUDY, "study (1,000,000,000,000 shards) needs about",
+     CURVES.replace("runs = 2", "runs = 1e14")),
+    (STUDY, "key 'runs' must be an integer >= 1, not 2.5",
+     CURVES.replace("runs = 2", "runs = 2.5")),
+    (STUDY, "shards) needs about", CURVES.replace("runs = 2", "runs = 100000000000000")),
+    (STUDY, "key 'seed' must be an integer >= 0", CURVES.replace("seed = 1", "seed = -1")),
+    (STUDY, "ucb1 parameter c = nan", GRID.replace('["ucb1"]', '["ucb1(c=nan)"]')),
+    (STUDY, "maxfreq parameter rescore = 2", GRID.replace('["plain"]', '["maxfreq(rescore=2)"]')),
+    (STUDY, "key 'runs' must be an integer >= 1", GRID.replace("runs = 2", "runs = 0")),
+    (STUDY, "key 'epsilon' must be a finite number in (0, 1)", GRID + "epsilon = nan\n"),
+    # player specs: the same checks again
+    (TOUR + ["--a", "uct(c=nan)"], "ucb1 parameter c = nan", None),
+    (TOUR + ["--a", "uct+qb(k=inf)"], "qb parameter k = inf", None),
+    (TOUR + ["--a", "uct+mast(eps=2)"], "mast parameter eps = 2", None),
+    (TOUR + ["--a", "puct(c_base=0)"], "puct parameter c_base = 0", None),
+    (TOUR + ["--a", "uct(c=1"], "the parenthesis after 'uct' is not closed", None),
+    (TOUR + ["--a", "uct(c=1,c=2)"], "c is given twice", None),
+    (TOUR[:2] + ["--a", "uct", "--b", "uct", "--games", "0", "--playouts", "8"],
+     "argument --games: 0", None),
+    (["play", "breakthrough", "--player1", "uct(c=nan)", "--player2", "uct"],
+     "ucb1 parameter c = nan", None),
+    # item 5: plug-ins
+    (FR + ["--policy", "nojit_policy:policy"], "nojit_policy.py): its index is not compiled",
+     None),
+    (["analyze", "bad_fill:model(2)"], "bad_fill.py): fill raised KeyError", None),
+    (["analyze", "bad_fill:model(nan)"], "tree bad_fill:model parameter k = nan", None),
+]
+
+
+def _snapshot(folder) -> dict:
+    return {str(path.relative_to(folder)): path.read_bytes() if path.is_file() else None
+            for path in sorted(folder.rglob("*"))}
+
+
+@pytest.fixture(scope="module")
+def plugins(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("plugins")
+    (folder / "nojit_policy.py").write_text(NOJIT_POLICY)
+    (folder / "bad_fill.py").write_text(BAD_FILL)
+    return folder
+
+
+@pytest.mark.parametrize(("argv", "fragment", "study"), CASES,
+                         ids=[f"{i:02d}-{case[1][:40]}" for i, case in enumerate(CASES)])
+def test_bad_input_is_one_line_exit_2(argv, fragment, study, tmp_path, plugins, monkeypatch,
+                                      capsys):
+    monkeypatch.setenv("MCTSLAB_MEMORY_LIMIT", "64M")
+    monkeypatch.syspath_prepend(str(plugins))
+    if study is not None:
+        (tmp_path / "study.toml").write_text(textwrap.dedent(study))
+    before = _snapshot(tmp_path)
+    code = main([arg.replace("{tmp}", str(tmp_path)) for arg in argv])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.count("\n") == 1, err
+    assert fragment in err, err
+    assert _snapshot(tmp_path) == before  # nothing written, nothing removed
+
+
+def test_enough_rows():
+    assert len(CASES) >= 50
+
+
+def test_memory_limit_reads_the_environment(monkeypatch):
+    from experiments.limits import memory_limit
+
+    monkeypatch.setenv("MCTSLAB_MEMORY_LIMIT", "2G")
+    assert memory_limit() == (2 * 2**30, "MCTSLAB_MEMORY_LIMIT")
+    monkeypatch.setenv("MCTSLAB_MEMORY_LIMIT", "lots")
+    with pytest.raises(ValueError, match="is not a size"):
+        memory_limit()
+    monkeypatch.delenv("MCTSLAB_MEMORY_LIMIT")
+    assert memory_limit()[0] > 0
+
+
+def test_one_check_everywhere():
+    """The Python API refuses what the CLI refuses, with the same line."""
+    from bandits import make_policy
+    from experiments import failure_rate
+    from experiments.curve import Curve
+
+    line = "ucb1 parameter c = nan: must be a finite number >= 0"
+    for call in (lambda: make_policy("ucb1", c=float("nan")),
+                 lambda: Curve("constant(1,1)", policy_params={"c": float("nan")}),
+                 lambda: failure_rate("constant(1,1)", policy_params={"c": float("nan")})):
+        with pytest.raises(ValueError) as error:
+            call()
+        assert str(error.value) == line
+
+
+def test_a_plugin_record_may_have_a_field_called_name(tmp_path, monkeypatch):
+    """make_policy's own argument no longer collides with a parameter called ``name``."""
+    from bandits import make_policy
+
+    (tmp_path / "named_policy.py").write_text(textwrap.dedent('''
+        from typing import NamedTuple
+        from numba import njit
+        from bandits import Policy
+        from specs import at_least
+
+        class Named(NamedTuple):
+            name: float = 1.0
+
+        @njit(inline="always")
+        def index(policy, arm, tables, rng):
+            return arm.mean + policy.name
+
+        policy = Policy("named", Named, index, domains={"name": at_least(0)})
+    '''))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert make_policy("named_policy:policy", name=2).name == 2.0
+    with pytest.raises(ValueError, match="named_policy:policy parameter name = -1: must be a "
+                                         "finite number >= 0"):
+        make_policy("named_policy:policy", name=-1)
+
+
+def test_numba_errors_become_one_line_naming_the_plugin(tmp_path, monkeypatch):
+    """A typing error's nested cause and the plug-in's file and line, not numba's frames."""
+    from numba.core.errors import TypingError
+
+    from bandits.plugins import PLUGIN_FILES
+    from experiments.curve import Curve
+    from experiments.plugin_check import plugin_errors
+
+    path = str(tmp_path / "typo.py")
+    monkeypatch.setitem(PLUGIN_FILES, "typo:policy", path)
+    monkeypatch.setattr("experiments.curve.get_policy", lambda name: _FakeInfo)
+    curve = Curve("constant(1,1)", policy="typo:policy")
+    message = (f"Failed in nopython mode pipeline (step: nopython frontend)\n"
+               f"No implementation of function Function(<function policy_value>) found\n"
+               f" >>> policy_value(Plugin_Typo(float64 x 1), Arm(float64))\n"
+               f"  Rejected as the implementation raised a specific error:\n"
+               f"    TypingError: Failed in nopython mode pipeline (step: nopython frontend)\n"
+               f"  Unknown attribute 'no_such_table' of type IndexTables\n"
+               f"  During: typing of get attribute at {path} (13)\n")
+    with pytest.raises(ValueError) as error, plugin_errors(curve):
+        raise TypingError(message)
+    assert str(error.value) == (f"plug-in typo:policy ({path}, line 13) does not compile: "
+                                "Unknown attribute 'no_such_table' of type IndexTables")
+
+
+class _FakeInfo:
+    """A registry record standing in for a plug-in that is never compiled."""
+
+    defaults: ClassVar[dict] = {}
+
+    @staticmethod
+    def check(values):
+        return dict(values)
