@@ -171,7 +171,7 @@ def policy_value(policy, arm, tables, rng):
 
 # Inlined in numba's IR: left to LLVM, the Thompson core (two Gamma draws) is called out of line
 # for every child, its index tables passed as ~40 scalar arguments.
-@overload(policy_value, jit_options={"cache": True})
+@overload(policy_value, inline="always", jit_options={"cache": True})
 def _policy_value(policy, arm, tables, rng):
     core = _CORES[policy.instance_class]
 

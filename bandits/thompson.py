@@ -21,7 +21,7 @@ from .rng import beta_given, gamma_constant, seed_state, uniform
 _SNAP = 8.0 * np.finfo(np.float64).eps  # relative rounding error of mean T' (mean = 0.5 h / n)
 
 
-@njit
+@njit(inline="always")
 def thompson_value(mean, count, parent_count, c, tables, rng):
     """One arm's Beta draw using the kernel random state ``rng`` (t' and c are unused). When
     alpha = mean T' is a whole number k/2 of half points (always so without the restart: a
@@ -40,7 +40,7 @@ def thompson_value(mean, count, parent_count, c, tables, rng):
     return beta_given(rng, a, gamma_constant(a), b, gamma_constant(b))
 
 
-@njit
+@njit(inline="always")
 def thompson_challenger(count, best, rng):
     """The draw of an arm without a win (alpha = 0, T'_i = ``count`` > 0) if it may beat
     ``best``, the highest draw of the other arms so far (-inf: none), else -inf. Its law is

@@ -114,7 +114,7 @@ def _node_reward(rule, u, ply, end):
     return lambda rule, u, ply, end: reward(rule, u, ply, end)
 
 
-@njit
+@njit(inline="always")
 def back_up(tree, path, depth, end, value, rule, second_moment):
     """Visits +1 along ``path[0..depth]``; each non-root node adds the reward of its mover
     (``node_reward`` of max's ``value``, negamax) and, with ``second_moment``, its square."""

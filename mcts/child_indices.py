@@ -56,7 +56,7 @@ def index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng,
     raise NotImplementedError("index_children runs inside compiled kernels only")
 
 
-@overload(index_children, jit_options={"cache": True})
+@overload(index_children, inline="always", jit_options={"cache": True})
 def _index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
     if getattr(policy.instance_class, "caches_index", False):
         def by_cached_roots(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
@@ -73,7 +73,7 @@ def _index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng
                      winless_last))
 
 
-@njit
+@njit(inline="always")
 def _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng, values, winless_last):
     """Every child's index by the policy; with ``winless_last`` (a compile-time constant:
     Thompson) the children without a win are drawn last (``_draw_winless_last``)."""
@@ -103,7 +103,7 @@ def after_backup(tree, path, depth, b, restart, epoch, policy, tables):
     raise NotImplementedError("after_backup runs inside compiled kernels only")
 
 
-@overload(after_backup, jit_options={"cache": True})
+@overload(after_backup, inline="always", jit_options={"cache": True})
 def _after_backup(tree, path, depth, b, restart, epoch, policy, tables):
     if not getattr(policy.instance_class, "caches_index", False):
         return lambda tree, path, depth, b, restart, epoch, policy, tables: None
@@ -116,13 +116,13 @@ def _after_backup(tree, path, depth, b, restart, epoch, policy, tables):
     return solve_roots
 
 
-@njit
+@njit(inline="always")
 def _winless_count(tree, child, restart):
     """T'_i of a child with visits (since the snapshot) but no win, else 0."""
     return explore_count(tree, child, restart) if reward_sum(tree, child) == 0 else 0
 
 
-@njit
+@njit(inline="always")
 def _draw_winless_last(tree, first, b, skip_losses, restart, rng, indices, best):
     """Thompson: the draws of the children without a win, after the others' (whose highest
     draw is ``best``), into ``indices``; returns the new highest. By
@@ -140,7 +140,7 @@ def _draw_winless_last(tree, first, b, skip_losses, restart, rng, indices, best)
     return best
 
 
-@njit
+@njit(inline="always")
 def _solve(tree, child, mean, level, visits):
     """KL-UCB's root for ``child`` at ``level``, kept with its level and the visits."""
     value = klucb_root(mean, level)
@@ -150,7 +150,7 @@ def _solve(tree, child, mean, level, visits):
     return value
 
 
-@njit
+@njit(inline="always")
 def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, values):
     """KL-UCB's indices of the children into ``values[INDEX]`` and their maximum, solving few
     roots. A child not visited since its root q0 was solved at level L0 has, at its level
@@ -191,7 +191,7 @@ def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, v
     return best
 
 
-@njit
+@njit(inline="always")
 def _solve_path_roots(tree, path, depth, b, restart, epoch, c, tables):
     """KL-UCB: after a backup, solve the root of each unproven node on the path at the level
     the next selection at its parent will use (neither visit count changes before it; a
@@ -215,7 +215,7 @@ def _solve_path_roots(tree, path, depth, b, restart, epoch, c, tables):
             _solve(tree, node, mean_reward(tree, node, tables), level, stats[node, VISITS])
 
 
-@njit
+@njit(inline="always")
 def _choice_is_forced(tree, first, b):
     """Whether ``_select`` chooses among the b children from row ``first`` by the solver
     alone: some child proven won, or all but one proven lost. (``_select`` counts the same in

@@ -76,7 +76,7 @@ def new_histograms(rescore, capacity, score_low, score_high):
                            np.int64(score_low))
 
 
-@njit
+@njit(inline="always")
 def record_playout(histograms, path, depth, score, in_tree):
     """Count ``score`` at every node of ``path[1..depth]`` unless the terminal was inside the
     tree (called with re-scoring only)."""
@@ -86,7 +86,7 @@ def record_playout(histograms, path, depth, score, in_tree):
             histograms.counts[ix(path[ix(ply)]), column] += 1
 
 
-@njit
+@njit(inline="always")
 def _half(score, theta):
     """The max player's reward in half points: 2 above theta, 1 at it, 0 below."""
     return 2 if score > theta else 1 if score == theta else 0

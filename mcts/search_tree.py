@@ -106,7 +106,7 @@ def mean_reward(tree, node, tables):
     return reward_sum(tree, node) * tables.inverse[ix(tree.stats[ix(node), VISITS])]
 
 
-@njit
+@njit(inline="always")
 def arm_view(tree, child, t, b, restart, tables, policy):
     """The :class:`bandits.Arm` view of ``child`` for the parent's t'; the mean squared reward
     only for policies reading it."""

@@ -113,7 +113,7 @@ def _max_reward(score, theta):
     return 0.5
 
 
-@njit
+@njit(inline="always")
 def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
     """Child of an expanded ``parent``, whose children start at row ``first``, by the solver,
     then the policy (ties at random); ``values`` (float64 [2, b]) is scratch, its row INDEX
@@ -146,7 +146,7 @@ def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
     return _pick_best(values[INDEX], first, b, best, rng)
 
 
-@njit
+@njit(inline="always")
 def _pick_best(values, first, b, best, rng):
     """``first + k`` for k drawn uniformly among the children whose value is ``best`` (one draw,
     and only for a tie, so the random stream does not depend on which values were computed)."""
@@ -164,7 +164,7 @@ def _pick_best(values, first, b, best, rng):
     return first + pick
 
 
-@njit
+@njit(inline="always")
 def _expand(tree, node, n_nodes, b, epoch):
     """Add all b children of ``node`` after the ``n_nodes`` existing ones; return the new count.
     Children born after a threshold change have no earlier exploration to forget."""
@@ -175,7 +175,7 @@ def _expand(tree, node, n_nodes, b, epoch):
     return n_nodes + b
 
 
-@njit
+@njit(inline="always")
 def _playout(game, tree_node, b, rng):
     """Uniformly random moves from ``tree_node`` to a terminal (none when it is one); its
     score (int64, whatever integer type ``path_score`` has) and the moves made."""
@@ -186,7 +186,7 @@ def _playout(game, tree_node, b, rng):
     return np.int64(game.path_score[ix(tree_node)]), moves
 
 
-@njit
+@njit(inline="always")
 def _prove(tree, path, depth, score, b):
     """Mark the terminal at the end of ``path`` with its true value and propagate upwards:
     a node is lost for its mover if some child is won for that child's mover, and once all
@@ -214,7 +214,7 @@ def _prove(tree, path, depth, score, b):
         tree.proven[node] = LOSS if best == WIN else WIN if best == LOSS else DRAW
 
 
-@njit
+@njit(inline="always")
 def _chosen_move(tree, b, rng):
     """The first root child proven won, if any (MCTS-Solver: Winands et al. 2008); else the
     most visited root child not proven losing (ties at random); random before expansion."""
@@ -248,7 +248,7 @@ def _proven_reward(value, depth):
     return 1.0 if (value == WIN) == (depth % 2 == 1) else 0.0
 
 
-@njit
+@njit(inline="always")
 def _settled_move(tree, b):
     """The root move once a root child is proven won (the first of them), or every root child
     is proven and just one is not lost, else -1: from then on the chosen move cannot change,
@@ -266,7 +266,7 @@ def _settled_move(tree, b):
     return settled
 
 
-@njit
+@njit(inline="always")
 def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_proven):
     """Select from the root down to a leaf of the search tree, or with ``stop_at_proven`` to
     the first proven node, keeping the path; returns the node, its depth and its place in the
@@ -284,7 +284,7 @@ def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_pro
     return node, depth, tree_node
 
 
-@njit
+@njit(inline="always")
 def _grow(tree, path, node, depth, tree_node, n_nodes, game, config, epoch, rng):
     """Expand a leaf visited before (above the search depth, not a terminal) and step to one
     of its children, drawn uniformly, where the playout starts: (node, depth, place, nodes in
@@ -301,7 +301,7 @@ def _grow(tree, path, node, depth, tree_node, n_nodes, game, config, epoch, rng)
     return node, depth, tree_node, n_nodes
 
 
-@njit
+@njit(inline="always")
 def _adjust(adjuster, state, theta, theta_eff, since_change, epoch, score, reward, freeze):
     """The adjuster observes one playout and, once the effective threshold has held ``freeze``
     playouts, sets theta; a change of the effective threshold opens a new epoch (t_c of
