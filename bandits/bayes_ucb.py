@@ -23,20 +23,58 @@ import math
 import numpy as np
 from numba import njit
 
-from .beta_quantile import beta_upper_quantile
+from .beta_quantile import beta_upper_quantile, log_beta
+
+
+@njit(inline="always")
+def bayesucb_tail(t, c, tables):
+    """The tail 1 / (t' max(ln t', 1)^c) of the level (1/t' and ln max(ln t', 1) from
+    ``tables``)."""
+    t = np.uint64(t)
+    tail = tables.inverse[t]
+    if c != 0.0:
+        tail *= math.exp(-c * tables.log_log[t])
+    return tail
+
+
+@njit(inline="always")
+def bayesucb_log_level(t, c, tables):
+    """ln(1 / tail) = ln t' + c ln max(ln t', 1), from ``tables`` without a logarithm: the
+    variable in which the quantile is concave (``bayesucb_slope``)."""
+    t = np.uint64(t)
+    return tables.log[t] + c * tables.log_log[t]
+
+
+@njit(inline="always")
+def bayesucb_shapes(mean, count):
+    """The posterior's shapes (S + 1, T' - S + 1), S = mean T' clipped to [0, T']."""
+    successes = min(max(mean * count, 0.0), float(count))
+    return successes + 1.0, count - successes + 1.0
 
 
 @njit(inline="always")
 def bayesucb_value(mean, count, parent_count, c, tables):
-    """Bayes-UCB's index: the posterior's upper quantile at the tail 1 / (t' max(ln t', 1)^c)
-    (1/t' and ln max(ln t', 1) read from ``tables``)."""
+    """Bayes-UCB's index: the posterior's upper quantile at the tail 1 / (t' max(ln t', 1)^c)."""
     if count <= 0:
         return np.inf
-    t = np.uint64(parent_count)
-    tail = tables.inverse[t]
-    if c != 0.0:
-        tail *= math.exp(-c * tables.log_log[t])
+    tail = bayesucb_tail(parent_count, c, tables)
     if tail >= 1.0:
         return 0.0
-    successes = min(max(mean * count, 0.0), float(count))
-    return beta_upper_quantile(successes + 1.0, count - successes + 1.0, tail)
+    a, b = bayesucb_shapes(mean, count)
+    return beta_upper_quantile(a, b, tail)
+
+
+@njit(inline="always")
+def bayesucb_slope(a, b, quantile, tail):
+    """An upper bound on the growth of the upper quantile Q(l) of Beta(a, b) per unit of the
+    level l = ln(1 / tail), from the quantile ``quantile`` at ``tail``: Q(l') <= Q(l) +
+    (l' - l) slope for every l' (+inf where the density vanishes).
+
+    dl/dQ is the hazard rate f(Q) / (1 - F(Q)); a density log-concave on [0, 1] (a, b >= 1,
+    always so for the posterior of a uniform prior) has an increasing hazard rate, so Q(l) is
+    concave and lies below its tangent, of slope (1 - F(Q)) / f(Q) = tail / f(Q)."""
+    if not 0.0 < quantile < 1.0:
+        return np.inf
+    density = math.exp((a - 1.0) * math.log(quantile) + (b - 1.0) * math.log1p(-quantile)
+                       - log_beta(a, b))
+    return tail / density if density > 0.0 else np.inf

@@ -20,11 +20,14 @@ from numba import njit
 
 @njit(inline="always")
 def moss_value(mean, count, parent_count, arms, tables):
-    """MOSS's index (1/n_j read from ``tables``)."""
+    """MOSS's index, ln(n / (K n_j)) = ln n - ln n_j - ln K and 1/n_j read from ``tables``
+    (no logarithm but ln K, a constant of the kernel); a child with n <= K n_j has no bonus."""
     if count <= 0:
         return np.inf
-    inverse = tables.inverse[np.uint64(count)]
-    return mean + math.sqrt(max(math.log(parent_count * inverse / arms), 0.0) * inverse)
+    if parent_count <= arms * count:
+        return mean
+    t, n = np.uint64(parent_count), np.uint64(count)
+    return mean + math.sqrt((tables.log[t] - tables.log[n] - math.log(arms)) * tables.inverse[n])
 
 
 @njit(inline="always")

@@ -95,9 +95,12 @@ class EpsilonGreedy(NamedTuple):
 
 class BayesUCB(NamedTuple):
     """Kaufmann, Cappe & Garivier 2012, Algorithm 1: the c of the level
-    1 - 1 / (t (ln N)^c) (default 0, as in their experiments)."""
+    1 - 1 / (t (ln N)^c) (default 0, as in their experiments). Engines keep each child's
+    quantile between selections (``caches_index``), read as Bayes-UCB's (``caches_quantile``)."""
 
     c: float = 0.0
+    caches_index = True
+    caches_quantile = True
 
 
 # Each record's index over an Arm: (policy, arm, tables, rng) -> float
@@ -238,8 +241,14 @@ def reads_second_moment(policy) -> bool:
 
 def caches_index(policy) -> bool:
     """Whether engines keep each child's index between selections to skip re-solving it
-    (KL-UCB, whose index is a root; see ``mcts.synthetic``)."""
+    (KL-UCB, whose index is a root, and Bayes-UCB, a quantile; see ``mcts.child_indices``)."""
     return _has_trait(type(policy), "caches_index")
+
+
+def caches_quantile(policy) -> bool:
+    """Whether the index kept between selections (``caches_index``) is Bayes-UCB's quantile
+    rather than KL-UCB's root (``mcts.child_indices``): a record with it has Bayes-UCB's c."""
+    return _has_trait(type(policy), "caches_quantile")
 
 
 def draws_index(policy) -> bool:
@@ -269,5 +278,6 @@ def _klucb_constant(policy):
 
 
 for _test, _trait in ((reads_second_moment, "second_moment"), (caches_index, "caches_index"),
-                      (draws_index, "draws_index"), (raw_rewards, "raw_rewards")):
+                      (caches_quantile, "caches_quantile"), (draws_index, "draws_index"),
+                      (raw_rewards, "raw_rewards")):
     _compiled_trait(_test, _trait)

@@ -7,10 +7,11 @@ divided by the playouts it simulated (a run ends early once its root is solved).
 the median over ``--repeats`` runs (different seeds, policies interleaved so that load from other
 processes hits all alike); the ratio to UCB1 is the ratio of medians. Kernels are cached per
 version of the compiled sources (``bandits.kernel_cache``), so an edit anywhere in them is
-measured compiled afresh.
+measured compiled afresh. ``--cpu`` times the process's CPU time instead of the wall clock
+(steadier on a machine loaded by other jobs: the search is one thread).
 
     python benchmarks/bench_policies.py [--playouts N] [--repeats K] [--adjuster NAME]
-        [--tree SPEC] [--shaping SPEC] [--rescore] [--json]
+        [--tree SPEC] [--shaping SPEC] [--rescore] [--cpu] [--json]
 """
 
 from __future__ import annotations
@@ -39,26 +40,27 @@ def setup_run(policy: str, playouts: int, adjuster: str, tree: str, shaping: str
     return instance, config, failed, tables, make_policy(policy, **curve.policy_params)
 
 
-def time_run(setup, playouts: int, seed: int) -> float:
-    """Seconds per simulated playout of one run with a budget of ``playouts``."""
+def time_run(setup, playouts: int, seed: int, clock=time.perf_counter) -> float:
+    """Seconds per simulated playout of one run with a budget of ``playouts``, by ``clock``."""
     instance, config, failed, tables, policy = setup
-    start = time.perf_counter()
+    start = clock()
     tree = search(tree_arrays(instance), config, playouts, np.uint64(seed), tables, policy,
                   failed)
-    return (time.perf_counter() - start) / tree.stats[0, VISITS]
+    return (clock() - start) / tree.stats[0, VISITS]
 
 
 def bench(policies, playouts: int = 16384, repeats: int = 15, adjuster: str = "plain",
           tree: str = "constant(1,5)", shaping: str = "",
-          rescore: bool = False) -> dict[str, float]:
-    """Median ns per playout of each policy."""
+          rescore: bool = False, cpu: bool = False) -> dict[str, float]:
+    """Median ns per playout of each policy (CPU time with ``cpu``, else wall time)."""
+    clock = time.process_time if cpu else time.perf_counter
     setups = {p: setup_run(p, playouts, adjuster, tree, shaping, rescore) for p in policies}
     for p in policies:
         time_run(setups[p], playouts, 0)  # compile
     times = {p: [] for p in policies}
     for seed in range(1, repeats + 1):
         for p in policies:
-            times[p].append(time_run(setups[p], playouts, seed))
+            times[p].append(time_run(setups[p], playouts, seed, clock))
     return {p: 1e9 * statistics.median(t) for p, t in times.items()}
 
 
@@ -71,10 +73,11 @@ def main() -> None:
     parser.add_argument("--tree", default="constant(1,5)")
     parser.add_argument("--shaping", default="", help="reward shaping, e.g. rb(k=8)")
     parser.add_argument("--rescore", action="store_true")
+    parser.add_argument("--cpu", action="store_true", help="CPU time instead of wall time")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = bench(args.policies, args.playouts, args.repeats, args.adjuster, args.tree,
-                   args.shaping, args.rescore)
+                   args.shaping, args.rescore, args.cpu)
     if args.json:
         print(json.dumps(result))
         return

@@ -1,13 +1,15 @@
 """The indices of an expanded node's children, as the policy's record asks (DESIGN.md §4).
 
 Generic: the policy's index of each child not proven lost (``bandits.policy_value`` over an
-``Arm``). Two policies choose the same way with less work, selected by their records' traits:
+``Arm``). Three policies choose the same way with less work, selected by their records' traits:
 KL-UCB (``caches_index``) keeps each child's root between selections and re-solves only those
 that could be the best (``_index_by_cached_roots``), choosing exactly as solving every root
 would; the nodes a playout visited have theirs solved right after its backup
-(``_solve_path_roots``). Thompson (``draws_index``) draws the children without a win last,
-ruling most of them out without their draw (``_draw_winless_last``), at the law of drawing them
-all.
+(``_solve_path_roots``). Bayes-UCB (``caches_quantile``) keeps each child's quantile and its
+slope, and computes again only those that could be the best (``_index_by_cached_quantiles``),
+choosing exactly as computing every quantile would. Thompson (``draws_index``) draws the
+children without a win last, ruling most of them out without their draw
+(``_draw_winless_last``), at the law of drawing them all.
 """
 
 from __future__ import annotations
@@ -25,14 +27,24 @@ from bandits import (
     policy_value,
     thompson_challenger,
 )
+from bandits.bayes_ucb import (
+    bayesucb_log_level,
+    bayesucb_shapes,
+    bayesucb_slope,
+    bayesucb_tail,
+    bayesucb_value,
+)
 from bandits.klucb import TOLERANCE
 
 from .search_tree import (
+    AT_PARENT,
     AT_VISITS,
     BASE_EPOCH,
     FIRST_CHILD,
     LEVEL,
     LOSS,
+    QUANTILE,
+    SLOPE,
     SOLVED,
     UNPROVEN,
     VISITS,
@@ -46,7 +58,10 @@ from .search_tree import (
 )
 
 INDEX, STALE_LEVEL = 0, 1  # rows of the selection's scratch values [2, b]
+UPPER = STALE_LEVEL  # Bayes-UCB: a bound on a kept quantile's growth (-inf: none needed)
 _PRUNE_MARGIN = 4.0 * TOLERANCE  # a bound must clear the best solved index by this to skip a root
+# a bound on a quantile (computed to ~1e-15) must clear the best known one by this to skip it
+_QUANTILE_MARGIN = 1e-9
 
 def index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
     """The indices of the b children from row ``first`` into ``values[INDEX]`` (-inf for a
@@ -58,6 +73,16 @@ def index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng,
 
 @overload(index_children, inline="always", jit_options={"cache": True})
 def _index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
+    if getattr(policy.instance_class, "caches_quantile", False):
+        def by_cached_quantiles(tree, first, b, t, skip_losses, restart, tables, policy, rng,
+                                values):
+            if tree.index_cache.shape[0] > 1:
+                return _index_by_cached_quantiles(tree, first, b, t, skip_losses, restart,
+                                                  policy.c, tables, values)
+            return _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng,
+                            values, False)
+
+        return by_cached_quantiles
     if getattr(policy.instance_class, "caches_index", False):
         def by_cached_roots(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
             if tree.index_cache.shape[0] > 1:
@@ -105,7 +130,8 @@ def after_backup(tree, path, depth, b, restart, epoch, policy, tables):
 
 @overload(after_backup, inline="always", jit_options={"cache": True})
 def _after_backup(tree, path, depth, b, restart, epoch, policy, tables):
-    if not getattr(policy.instance_class, "caches_index", False):
+    if (not getattr(policy.instance_class, "caches_index", False)
+            or getattr(policy.instance_class, "caches_quantile", False)):
         return lambda tree, path, depth, b, restart, epoch, policy, tables: None
 
     def solve_roots(tree, path, depth, b, restart, epoch, policy, tables):
@@ -187,6 +213,79 @@ def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, v
                 values[INDEX, k] = -np.inf
                 continue
             values[INDEX, k] = _solve(tree, child, mean, level, stats[child, VISITS])
+        best = max(best, values[INDEX, k])
+    return best
+
+
+@njit
+def _quantile(tree, child, mean, n_explore, t, visits, c, tables):
+    """Bayes-UCB's index of ``child`` at the parent's t', kept with t', the visits T and the
+    quantile's slope in ln(1 / tail)."""
+    value = bayesucb_value(mean, n_explore, t, c, tables)
+    a, b = bayesucb_shapes(mean, n_explore)
+    cache = tree.index_cache
+    cache[child, QUANTILE] = value
+    cache[child, AT_PARENT] = t
+    cache[child, AT_VISITS] = visits
+    cache[child, SLOPE] = bayesucb_slope(a, b, value, bayesucb_tail(t, c, tables))
+    return value
+
+
+@njit
+def _index_by_cached_quantiles(tree, first, b, t, skip_losses, restart, c, tables, values):
+    """Bayes-UCB's indices of the children into ``values[INDEX]`` and their maximum, computing
+    few quantiles. A child not visited since its quantile q0 was computed at t'_0 <= t' has,
+    its tail having shrunk from tail_0 to tail, an index in [q0, q0 + slope ln(tail_0 / tail)]
+    (the quantile is concave in ln(1 / tail): ``bandits.bayes_ucb.bayesucb_slope``). A child
+    whose interval cannot reach the best lower bound is left out (index -inf); if one child
+    alone can, it is the only best and keeps its lower bound as index; otherwise the children
+    that can are computed again. The best index and the children that reach it are those
+    computing every quantile gives; mostly only the child visited last is computed."""
+    stats, cache = tree.stats, tree.index_cache
+    level = bayesucb_log_level(t, c, tables)
+    best_low = -np.inf
+    for j in range(b):
+        k, child = ix(j), ix(first + j)
+        values[INDEX, k] = values[UPPER, k] = -np.inf
+        if skip_losses and tree.proven[child] == LOSS:
+            continue
+        n, n_explore = stats[child, VISITS], explore_count(tree, child, restart)
+        if n_explore <= 0:
+            values[INDEX, k] = best_low = np.inf
+            continue
+        at = cache[child, AT_PARENT]
+        kept = cache[child, AT_VISITS] == n and t >= at
+        if kept and t > at:  # a lower bound now, and an upper one by the slope
+            grown = level - bayesucb_log_level(at, c, tables)
+            kept = grown > 0.0  # (a level that fell, c < 0, is computed again)
+            values[UPPER, k] = cache[child, QUANTILE] + grown * cache[child, SLOPE]
+        if kept:
+            values[INDEX, k] = cache[child, QUANTILE]
+        else:
+            values[UPPER, k] = -np.inf
+            values[INDEX, k] = _quantile(tree, child, mean_reward(tree, child, tables),
+                                         n_explore, t, n, c, tables)
+        best_low = max(best_low, values[INDEX, k])
+    threshold = best_low - _QUANTILE_MARGIN
+    alive, last = 0, 0
+    for j in range(b):
+        k = ix(j)
+        if max(values[INDEX, k], values[UPPER, k]) >= threshold:
+            alive += 1
+            last = j
+    if alive == 1:  # above every other's upper bound: the only best, whatever its exact index
+        return values[INDEX, ix(last)]
+    best = -np.inf
+    for j in range(b):
+        k, child = ix(j), ix(first + j)
+        if values[UPPER, k] > -np.inf:
+            if values[UPPER, k] < best_low - _QUANTILE_MARGIN:
+                values[INDEX, k] = -np.inf
+                continue
+            values[INDEX, k] = _quantile(tree, child, mean_reward(tree, child, tables),
+                                         explore_count(tree, child, restart), t,
+                                         stats[child, VISITS], c, tables)
+            best_low = max(best_low, values[INDEX, k])
         best = max(best, values[INDEX, k])
     return best
 

@@ -32,8 +32,9 @@ class SearchTree(NamedTuple):
     rewards: np.ndarray
     proven: np.ndarray  # int8 [capacity]; UNPROVEN, WIN, DRAW or LOSS for the node's mover
     snapshot: np.ndarray  # int32 [capacity or 1, 2]; BASE_EPOCH, PARENT_BASE
-    # float64 [capacity or 1, 4]; SOLVED, LEVEL, AT_VISITS and a pad: rows of 32 bytes, aligned
-    # to the cache lines (rows of 24 straddle them)
+    # float64 [capacity or 1, 4]; KL-UCB: SOLVED, LEVEL, AT_VISITS and a pad; Bayes-UCB:
+    # QUANTILE, AT_PARENT, AT_VISITS, SLOPE. Rows of 32 bytes, aligned to the cache lines (rows
+    # of 24 straddle them)
     index_cache: np.ndarray
 
 
@@ -41,6 +42,9 @@ VISITS, FIRST_CHILD, CHILD_BASE = 0, 1, 2
 REWARD_SUM, SQUARE_SUM = 0, 1
 BASE_EPOCH, PARENT_BASE = 0, 1  # restart: t' = t - PARENT_BASE, T' = T - CHILD_BASE
 SOLVED, LEVEL, AT_VISITS = 0, 1, 2  # KL-UCB: a root, its level, and T when it was solved
+# Bayes-UCB: a quantile, the parent's t' and T when it was computed, and its growth per unit of
+# ln(1 / tail) (``bandits.bayes_ucb.bayesucb_slope``)
+QUANTILE, AT_PARENT, SLOPE = SOLVED, LEVEL, 3
 
 
 @njit(cache=True)
@@ -51,9 +55,9 @@ def node_capacity(branching, budget):
 
 @njit(cache=True)
 def new_tree(capacity, restart, cached_index, second_moment):
-    """An empty tree of ``capacity`` nodes; the restart's snapshot, KL-UCB's root cache
-    (``cached_index``) and the column of squared rewards (``second_moment``) only when asked
-    for."""
+    """An empty tree of ``capacity`` nodes; the restart's snapshot, the index cache of KL-UCB
+    or Bayes-UCB (``cached_index``) and the column of squared rewards (``second_moment``) only
+    when asked for."""
     stats = np.zeros((capacity, 3 if restart else 2), np.int32)
     stats[:, FIRST_CHILD] = NO_CHILD
     index_cache = np.zeros((capacity if cached_index else 1, 4))

@@ -1,0 +1,82 @@
+"""Bayes-UCB's quantile cache (``mcts.child_indices._index_by_cached_quantiles``): the bound it
+skips children by, and whole searches equal to those computing every quantile."""
+
+import numpy as np
+import pytest
+from scipy.stats import beta as stats_beta
+
+from bandits import index_tables, make_policy
+from bandits.bayes_ucb import bayesucb_slope
+from bandits.beta_quantile import beta_upper_quantile
+from experiments import Curve
+from experiments.failure import search_config, tree_instance
+from mcts.synthetic import search, tree_arrays
+
+
+def test_the_slope_bounds_the_quantiles_growth():
+    """Q(l) <= Q(l0) + (l - l0) slope(l0) for l = ln(1 / tail) > l0, on shapes >= 1 (half
+    points as a draw makes them, small and large) and tails from 1/2 to 1e-9; the bound is
+    also close (a tangent) for a small step."""
+    shapes = [1.0, 1.5, 2.0, 3.5, 10.0, 40.5, 300.0, 2000.5]
+    tails = np.geomspace(0.5, 1e-9, 25)
+    worst_gap = np.inf
+    for a in shapes:
+        for b in shapes:
+            quantiles = [beta_upper_quantile(a, b, tail) for tail in tails]
+            for i, (q0, tail0) in enumerate(zip(quantiles, tails)):
+                slope = bayesucb_slope(a, b, q0, tail0)
+                for q, tail in zip(quantiles[i + 1:], tails[i + 1:]):
+                    bound = q0 + np.log(tail0 / tail) * slope
+                    assert q <= bound + 1e-13, (a, b, tail0, tail)
+                    worst_gap = min(worst_gap, bound - q)
+                if i + 1 < len(tails):  # the tangent is close over a small step
+                    q1, tail1 = quantiles[i + 1], tail0 * 0.999
+                    step = beta_upper_quantile(a, b, tail1) - q0
+                    assert q0 + np.log(tail0 / tail1) * slope - q0 <= 1.01 * step + 1e-12
+    assert worst_gap > -1e-13
+
+
+def test_the_slope_is_the_tail_over_the_density():
+    q = beta_upper_quantile(3.0, 5.5, 0.01)
+    assert bayesucb_slope(3.0, 5.5, q, 0.01) == pytest.approx(0.01 / stats_beta.pdf(q, 3.0, 5.5),
+                                                             rel=1e-10)
+    assert bayesucb_slope(3.0, 5.5, 0.0, 0.5) == np.inf
+
+
+def _searches(spec, adjuster, seed, budget, **options):
+    curve = Curve(spec, "bayesucb", adjuster, max_budget=budget, **options)
+    instance = tree_instance(curve.tree, 4, 8, 0, 0)
+    config, tables, policy = search_config(curve, instance), index_tables(budget), \
+        make_policy("bayesucb", **curve.policy_params)
+    trees = []
+    for keep in (True, False):
+        failed = np.zeros(int(np.log2(budget)) + 1, np.bool_)
+        trees.append((search(tree_arrays(instance), config, budget, np.uint64(seed), tables,
+                             policy, failed, keep_roots=keep), failed))
+    return trees
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_cached_quantiles_choose_as_computing_every_quantile(seed):
+    """The whole search (tree, proofs, failures) equals one computing every child's quantile
+    at every selection, on 10 seeds."""
+    (cached, cached_failed), (every, every_failed) = _searches("constant(1,5)", "plain", seed,
+                                                               2048)
+    assert cached.index_cache.shape[0] > 1 and every.index_cache.shape[0] == 1
+    assert np.array_equal(cached.stats, every.stats)
+    assert np.array_equal(cached.rewards, every.rewards)
+    assert np.array_equal(cached.proven, every.proven)
+    assert np.array_equal(cached_failed, every_failed)
+
+
+@pytest.mark.parametrize(("spec", "adjuster", "options"), [
+    ("random(4,0)", "plain", {}), ("random(4,3)", "maxfreq", {}),  # maxfreq: the restart
+    ("random(4,3)", "maxfreq", {"rescore": True}), ("constant'(1,13)", "value", {}),
+    ("constant(1,3)", "plain", {"policy_params": {"c": 2.0}})])
+def test_cached_quantiles_choose_as_computing_every_quantile_elsewhere(spec, adjuster, options):
+    for seed in range(2):
+        (cached, cached_failed), (every, every_failed) = _searches(spec, adjuster, seed, 2048,
+                                                                   **options)
+        assert np.array_equal(cached.stats, every.stats)
+        assert np.array_equal(cached.proven, every.proven)
+        assert np.array_equal(cached_failed, every_failed)
