@@ -241,6 +241,12 @@ def quality(state):
 
 
 @njit(cache=True)
+def decisive_action(state, out, n, rng):
+    """No move is always played in this game's playouts (seed 000 Sect. 6.1): -1."""
+    return -1
+
+
+@njit(cache=True)
 def policy_action(state, out, rng):
     """Uniformly random among the legal placements (MAST comes with the search). -1 at a
     terminal."""
