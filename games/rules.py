@@ -36,6 +36,9 @@ CHANCE_RULES = ("legal_actions", "apply_action", "n_outcomes", "apply_outcome", 
                 "score", "policy_action", "feature", "feature_probability", "ranked_outcome",
                 "action_to_string", "render")
 PROTOCOLS = {"game": GAME_RULES, "chance": CHANCE_RULES}
+# Functions a module may define to do faster what the dispatcher's default does from the required
+# ones, with the same result and the same random numbers drawn.
+OPTIONAL_GAME_RULES = ("random_action",)
 
 
 class RulesKey:
@@ -96,12 +99,13 @@ def _rules_function(key_type, protocol: str, name: str):
     if not isinstance(key_type, RulesType) or key_type.protocol != protocol:
         raise TypingError(f"{key_type} is not a {protocol} rules key: pass the game_id of a "
                           f"registered game (games.get_game(name).game_id)")
-    return getattr(importlib.import_module(key_type.module), name)
+    return getattr(importlib.import_module(key_type.module), name, None)
 
 
-def protocol_function(protocol: str, name: str):
+def protocol_function(protocol: str, name: str, default=None):
     """A stub for compiled code: ``stub(key, *args)`` calls ``name(*args)`` of ``key``'s
-    module, chosen when the calling kernel compiles."""
+    module, chosen when the calling kernel compiles; for a function the module may leave out,
+    ``default(key, *args)`` when it does."""
 
     def stub(key, *args):
         raise NotImplementedError(f"{name} of a rules key runs inside compiled kernels only")
@@ -111,6 +115,8 @@ def protocol_function(protocol: str, name: str):
     @overload(stub, jit_options={"cache": True})
     def _select(key, *args):
         function = _rules_function(key, protocol, name)
+        if function is None:
+            return lambda key, *args: default(key, *args)
 
         def impl(key, *args):
             return function(*args)
