@@ -6,14 +6,15 @@ the same moves drawn, the same winner, quality and random numbers used."""
 import numpy as np
 import pytest
 from cell_rules import breakthrough as cell_breakthrough
+from cell_rules import checkers as cell_checkers
 from numba import njit
 
 from bandits.rng import randint, seed_state
-from games import breakthrough
+from games import breakthrough, checkers
 
 GAMES = 1000
-CELL_RULES = {"breakthrough": cell_breakthrough}
-NEW_RULES = {"breakthrough": breakthrough}
+CELL_RULES = {"breakthrough": cell_breakthrough, "checkers": cell_checkers}
+NEW_RULES = {"breakthrough": breakthrough, "checkers": checkers}
 
 
 def _first_difference(old, new):
@@ -64,7 +65,7 @@ def _first_difference(old, new):
     return difference
 
 
-@pytest.mark.parametrize("name", ["breakthrough"])
+@pytest.mark.parametrize("name", ["breakthrough", "checkers"])
 def test_bitboards_play_the_cell_rules_games(name):
     old, new = CELL_RULES[name], NEW_RULES[name]
     difference = _first_difference(old, new)
