@@ -107,22 +107,30 @@ def _group(state, start, mark, stamp, stack, members):
     return size, liberties
 
 
-@njit(cache=True)
-def _is_legal(state, cell, player, mark, stamp, stack, members):
-    """A placement on empty ``cell`` is legal iff the cell has a liberty, or joins an own group
-    that keeps a liberty, or takes the last liberty of an enemy group. Groups are flood-filled
-    with mark ``stamp`` (disjoint groups share it)."""
+@njit(inline="always")
+def _has_liberty(state, cell):
+    """Whether ``cell`` has an empty neighbour."""
     for d in range(6):
         near = NEIGHBOURS[cell, d]
         if near >= 0 and state[near] == 0:
             return True
+    return False
+
+
+@njit(cache=True)
+def _is_legal_by_groups(state, cell, player):
+    """A placement on empty ``cell`` without an empty neighbour is legal iff it joins an own
+    group that keeps a liberty, or takes the last liberty of an enemy group (flood fills)."""
+    mark = np.zeros(CELLS, dtype=np.int64)
+    stack = np.empty(CELLS, dtype=np.int64)
+    members = np.empty(CELLS, dtype=np.int64)
     state[cell] = player + 1
     legal = False
     for d in range(6):
         near = NEIGHBOURS[cell, d]
-        if near < 0 or mark[near] == stamp:
+        if near < 0 or mark[near] == 1:
             continue
-        liberties = _group(state, near, mark, stamp, stack, members)[1]
+        liberties = _group(state, near, mark, 1, stack, members)[1]
         if (liberties > 0) == (state[near] == player + 1):
             legal = True
             break
@@ -130,20 +138,22 @@ def _is_legal(state, cell, player, mark, stamp, stack, members):
     return legal
 
 
+@njit(inline="always")
+def _is_legal(state, cell, player):
+    """A placement on empty ``cell`` is legal iff the cell has a liberty, or joins an own group
+    that keeps a liberty, or takes the last liberty of an enemy group. Only the rare cells
+    without an empty neighbour pay for scratch arrays and flood fills."""
+    return _has_liberty(state, cell) or _is_legal_by_groups(state, cell, player)
+
+
 @njit(cache=True)
-def _generate(state, player, out, first_only):
-    """Write ``player``'s legal placements into ``out``; return their number (with
-    ``first_only``, stop at the first)."""
-    mark = np.zeros(CELLS, dtype=np.int64)
-    stack = np.empty(CELLS, dtype=np.int64)
-    members = np.empty(CELLS, dtype=np.int64)
+def _generate(state, player, out):
+    """Write ``player``'s legal placements into ``out``; return their number."""
     n = 0
     for cell in range(CELLS):
-        if state[cell] == 0 and _is_legal(state, cell, player, mark, cell + 1, stack, members):
+        if state[cell] == 0 and _is_legal(state, cell, player):
             out[n] = cell
             n += 1
-            if first_only:
-                return n
     return n
 
 
@@ -152,7 +162,7 @@ def legal_actions(state, out):
     """Write the legal actions into ``out`` and return their number (0 iff terminal)."""
     if state[RESULT] >= 0:
         return 0
-    return _generate(state, state[TO_MOVE], out, False)
+    return _generate(state, state[TO_MOVE], out)
 
 
 @njit(cache=True)
@@ -170,16 +180,17 @@ def _run(state, cell, d):
 @njit(cache=True)
 def _settle(state):
     """Draw if the player to move has no legal placement."""
-    if state[RESULT] < 0 and _generate(state, state[TO_MOVE], np.empty(1, dtype=np.int64),
-                                       True) == 0:
+    if state[RESULT] < 0:
+        player = state[TO_MOVE]
+        for cell in range(CELLS):
+            if state[cell] == 0 and _is_legal(state, cell, player):
+                return
         state[RESULT] = DRAW
 
 
 @njit(cache=True)
-def apply_action(state, action):
-    """Play ``action`` (a legal one) in place: place, capture, then look for a row of 5."""
-    player = state[TO_MOVE]
-    state[action] = player + 1
+def _capture(state, action, player):
+    """Remove the enemy groups next to ``action`` left without liberties (flood fills)."""
     mark = np.zeros(CELLS, dtype=np.int64)
     stack = np.empty(CELLS, dtype=np.int64)
     members = np.empty(CELLS, dtype=np.int64)
@@ -190,6 +201,18 @@ def apply_action(state, action):
             if liberties == 0:
                 for i in range(size):
                     state[members[i]] = 0
+
+
+@njit(cache=True)
+def apply_action(state, action):
+    """Play ``action`` (a legal one) in place: place, capture, then look for a row of 5."""
+    player = state[TO_MOVE]
+    state[action] = player + 1
+    for d in range(6):  # a group without liberties has no stone with an empty neighbour
+        near = NEIGHBOURS[action, d]
+        if near >= 0 and state[near] == 2 - player and not _has_liberty(state, near):
+            _capture(state, action, player)
+            break
     for d in range(3):
         if 1 + _run(state, action, d) + _run(state, action, d + 3) >= ROW:
             state[RESULT] = player

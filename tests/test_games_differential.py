@@ -7,14 +7,27 @@ import numpy as np
 import pytest
 from cell_rules import breakthrough as cell_breakthrough
 from cell_rules import checkers as cell_checkers
+from cell_rules import pentalath as cell_pentalath
 from numba import njit
 
 from bandits.rng import randint, seed_state
-from games import breakthrough, checkers
+from games import breakthrough, checkers, pentalath
 
 GAMES = 1000
-CELL_RULES = {"breakthrough": cell_breakthrough, "checkers": cell_checkers}
-NEW_RULES = {"breakthrough": breakthrough, "checkers": checkers}
+CELL_RULES = {"breakthrough": cell_breakthrough, "checkers": cell_checkers,
+              "pentalath": cell_pentalath}
+NEW_RULES = {"breakthrough": breakthrough, "checkers": checkers, "pentalath": pentalath}
+
+
+def _listed_draw(rules):
+    """The default uniform draw of ``games.compiled`` over ``rules``' move list."""
+
+    @njit
+    def draw(state, out, rng):
+        n = rules.legal_actions(state, out)
+        return out[randint(rng, n)] if n > 0 else -1
+
+    return draw
 
 
 def _first_difference(old, new):
@@ -25,6 +38,7 @@ def _first_difference(old, new):
     random stream differ at the end; (-1, -1) if none. Even games are uniformly random (the
     cell rules' ``out[randint(rng, n)]`` against the bitboards' ``random_action``), odd ones
     the playout policy of each rule set."""
+    draw = getattr(new, "random_action", None) or _listed_draw(new)
 
     @njit
     def difference(old_start, new_start, games, seed):
@@ -48,7 +62,7 @@ def _first_difference(old, new):
                     break
                 if game % 2 == 0:
                     action = out_old[randint(rng_old, n)]
-                    if new.random_action(b, out_new, rng_new) != action:
+                    if draw(b, out_new, rng_new) != action:
                         return game, ply
                 else:
                     action = old.policy_action(a, out_old, rng_old)
@@ -65,7 +79,7 @@ def _first_difference(old, new):
     return difference
 
 
-@pytest.mark.parametrize("name", ["breakthrough", "checkers"])
+@pytest.mark.parametrize("name", list(NEW_RULES))
 def test_bitboards_play_the_cell_rules_games(name):
     old, new = CELL_RULES[name], NEW_RULES[name]
     difference = _first_difference(old, new)
