@@ -7,16 +7,18 @@ import numpy as np
 import pytest
 from cell_rules import breakthrough as cell_breakthrough
 from cell_rules import checkers as cell_checkers
+from cell_rules import chinese_checkers as cell_chinese_checkers
 from cell_rules import pentalath as cell_pentalath
 from numba import njit
 
 from bandits.rng import randint, seed_state
-from games import breakthrough, checkers, pentalath
+from games import breakthrough, checkers, chinese_checkers, pentalath
 
 GAMES = 1000
 CELL_RULES = {"breakthrough": cell_breakthrough, "checkers": cell_checkers,
-              "pentalath": cell_pentalath}
-NEW_RULES = {"breakthrough": breakthrough, "checkers": checkers, "pentalath": pentalath}
+              "pentalath": cell_pentalath, "chinesecheckers": cell_chinese_checkers}
+NEW_RULES = {"breakthrough": breakthrough, "checkers": checkers, "pentalath": pentalath,
+             "chinesecheckers": chinese_checkers}
 
 
 def _listed_draw(rules):
