@@ -5,6 +5,7 @@ the same moves drawn, the same winner, quality and random numbers used."""
 
 import numpy as np
 import pytest
+from cell_rules import amazons as cell_amazons
 from cell_rules import breakthrough as cell_breakthrough
 from cell_rules import checkers as cell_checkers
 from cell_rules import chinese_checkers as cell_chinese_checkers
@@ -12,13 +13,14 @@ from cell_rules import pentalath as cell_pentalath
 from numba import njit
 
 from bandits.rng import randint, seed_state
-from games import breakthrough, checkers, chinese_checkers, pentalath
+from games import amazons, breakthrough, checkers, chinese_checkers, get_game, pentalath
 
 GAMES = 1000
 CELL_RULES = {"breakthrough": cell_breakthrough, "checkers": cell_checkers,
-              "pentalath": cell_pentalath, "chinesecheckers": cell_chinese_checkers}
+              "pentalath": cell_pentalath, "chinesecheckers": cell_chinese_checkers,
+              "amazons": cell_amazons}
 NEW_RULES = {"breakthrough": breakthrough, "checkers": checkers, "pentalath": pentalath,
-             "chinesecheckers": chinese_checkers}
+             "chinesecheckers": chinese_checkers, "amazons": amazons}
 
 
 def _listed_draw(rules):
@@ -33,7 +35,7 @@ def _listed_draw(rules):
 
 
 def _first_difference(old, new):
-    """A kernel ``(old_start, new_start, games, seed) -> (game, ply)`` playing ``games`` games
+    """A kernel ``(old_start, new_start, games, seed, max_actions) -> (game, ply)`` playing ``games`` games
     through the rule modules ``old`` and ``new``, each drawing from its own
     ``seed_state(seed + g)`` for game g: the first ply where the legal moves (in order), the
     player to move, the terminal flag or the move drawn differ, or where the winner, quality or
@@ -43,9 +45,9 @@ def _first_difference(old, new):
     draw = getattr(new, "random_action", None) or _listed_draw(new)
 
     @njit
-    def difference(old_start, new_start, games, seed):
-        out_old = np.empty(old.MAX_ACTIONS, dtype=np.int64)
-        out_new = np.empty(new.MAX_ACTIONS, dtype=np.int64)
+    def difference(old_start, new_start, games, seed, max_actions):
+        out_old = np.empty(max_actions, dtype=np.int64)
+        out_new = np.empty(max_actions, dtype=np.int64)
         for game in range(games):
             a, b = old_start.copy(), new_start.copy()
             rng_old, rng_new = seed_state(seed + game), seed_state(seed + game)
@@ -85,7 +87,8 @@ def _first_difference(old, new):
 def test_bitboards_play_the_cell_rules_games(name):
     old, new = CELL_RULES[name], NEW_RULES[name]
     difference = _first_difference(old, new)
-    assert difference(old.initial_state(), new.initial_state(), GAMES, 1000) == (-1, -1)
+    assert difference(old.initial_state(), new.initial_state(), GAMES, 1000,
+                      get_game(name).max_actions) == (-1, -1)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
