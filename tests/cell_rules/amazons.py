@@ -1,5 +1,6 @@
 """Amazons' rules of 2439f44, kept as the oracle of ``games.amazons``
-(``tests/test_games_differential.py``). The Game of the Amazons, compiled rules (seed 000, Sect. 6; DESIGN §9), on 10x10 or 8x8.
+(``tests/test_games_differential.py``). The Game of the Amazons, compiled rules (seed 000,
+Sect. 6; DESIGN §9), on 10x10 or 8x8.
 
 Each player has four queens (10x10: White a4 d1 g1 j4, Black a7 d10 g10 j7; 8x8, as in the seed's
 framework and OpenSpiel: a3 c1 f1 h3 and a6 c8 f8 h6). A move is a queen move (any distance along

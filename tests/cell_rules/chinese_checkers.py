@@ -1,5 +1,6 @@
 """Chinese Checkers' rules of 2439f44, kept as the oracle of ``games.chinese_checkers``
-(``tests/test_games_differential.py``). Chinese Checkers for two on the 73-cell star, compiled rules (seed 000, Sect. 6.1; DESIGN §9).
+(``tests/test_games_differential.py``). Chinese Checkers for two on the 73-cell star, compiled
+rules (seed 000, Sect. 6.1; DESIGN §9).
 
 The board is a hexagon of side 4 (37 cells) with a triangle of 6 cells on each of its six sides.
 Each player has 6 pieces in one triangle and must bring them all into the opposite one, the
