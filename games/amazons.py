@@ -71,34 +71,32 @@ def current_player(state):
     return np.int64(state[TO_MOVE])
 
 
-@njit(cache=True)
-def _ray(state, side, cell, d, distance):
-    """The cell ``distance`` steps from ``cell`` in direction d if it is on the board and every
-    cell up to it is empty; else -1."""
-    row = cell // side + _DR[d] * distance
-    col = cell % side + _DC[d] * distance
-    if row < 0 or row >= side or col < 0 or col >= side:
-        return -1
-    to = row * side + col
-    return to if state[to] == 0 else -1
+@njit(inline="always")
+def _run(state, side, row, col, d):
+    """The number of empty cells in a line from (row, col) in direction d, up to the edge or
+    the first occupied cell (stepping rows and columns: no division per cell)."""
+    m = 0
+    row, col = row + _DR[d], col + _DC[d]
+    while 0 <= row < side and 0 <= col < side and state[row * side + col] == 0:
+        m += 1
+        row, col = row + _DR[d], col + _DC[d]
+    return m
 
 
 @njit(cache=True)
 def _reach(state, side, cell):
     """The number of empty cells a queen on ``cell`` reaches."""
+    row, col = cell // side, cell % side
     m = 0
     for d in range(8):
-        distance = 1
-        while _ray(state, side, cell, d, distance) >= 0:
-            m += 1
-            distance += 1
+        m += _run(state, side, row, col, d)
     return m
 
 
 @njit(cache=True)
 def legal_actions(state, out):
     """Write every (queen move, arrow) pair into ``out`` and return their number (0 iff
-    terminal)."""
+    terminal): by queen, queen direction, distance, arrow direction, arrow distance."""
     side = np.int64(state[SIDE])
     cells = side * side
     player = state[TO_MOVE]
@@ -107,19 +105,17 @@ def legal_actions(state, out):
         origin = np.int64(state[QUEENS + 4 * player + i])
         state[origin] = 0
         for d in range(8):
-            distance = 1
-            to = _ray(state, side, origin, d, 1)
-            while to >= 0:
+            row, col = origin // side + _DR[d], origin % side + _DC[d]
+            while 0 <= row < side and 0 <= col < side and state[row * side + col] == 0:
+                base = (origin * cells + row * side + col) * cells
                 for d2 in range(8):
-                    reach = 1
-                    arrow = _ray(state, side, to, d2, 1)
-                    while arrow >= 0:
-                        out[n] = (origin * cells + to) * cells + arrow
+                    arrow_row, arrow_col = row + _DR[d2], col + _DC[d2]
+                    while (0 <= arrow_row < side and 0 <= arrow_col < side
+                           and state[arrow_row * side + arrow_col] == 0):
+                        out[n] = base + arrow_row * side + arrow_col
                         n += 1
-                        reach += 1
-                        arrow = _ray(state, side, to, d2, reach)
-                distance += 1
-                to = _ray(state, side, origin, d, distance)
+                        arrow_row, arrow_col = arrow_row + _DR[d2], arrow_col + _DC[d2]
+                row, col = row + _DR[d], col + _DC[d]
         state[origin] = player + 1
     return n
 
@@ -129,8 +125,9 @@ def _can_move(state, player):
     side = np.int64(state[SIDE])
     for i in range(4):
         origin = np.int64(state[QUEENS + 4 * player + i])
+        row, col = origin // side, origin % side
         for d in range(8):
-            if _ray(state, side, origin, d, 1) >= 0:
+            if _run(state, side, row, col, d) > 0:
                 return True
     return False
 
@@ -175,6 +172,12 @@ def quality(state):
     for i in range(4):
         m += _reach(state, side, np.int64(state[QUEENS + 4 * w + i]))
     return m / 16.0
+
+
+@njit(cache=True)
+def decisive_action(state, out, n, rng):
+    """No move is always played in this game's playouts (seed 000 Sect. 6.1): -1."""
+    return -1
 
 
 @njit(cache=True)

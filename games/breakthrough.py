@@ -1,14 +1,19 @@
-"""Breakthrough, 8x8, compiled rules (seed 000, Sect. 6; DESIGN §9).
+"""Breakthrough, 8x8, compiled bitboard rules (seed 000, Sect. 6; DESIGN §9).
 
 Each player starts with 16 pawns on their two home rows. A pawn moves one square straight or
 diagonally forward onto an empty square, and captures only diagonally forward. A player wins by
 reaching the far row or by capturing every enemy pawn. A draw is impossible and a player always
 has a move (the most advanced pawn can always step diagonally), so the game ends only by a win.
 
-State: ``int8[68]``; cells ``row * 8 + col`` (row 0 at the top, as rendered) hold 0 (empty) or
-owner + 1; player 0 (White, ``w``) starts on rows 6-7, moves first and moves up (row - 1).
-Header: ``state[64]`` player to move, ``[65]`` winner (-1 while playing), ``[66:68]`` pawn counts.
+State: ``int64[4]``: ``state[0]``, ``state[1]`` the pawns of players 0 and 1 as 64-bit masks
+(read as ``uint64``), bit ``row * 8 + col`` for a cell (row 0 at the top, as rendered);
+``state[2]`` the player to move, ``state[3]`` the winner (-1 while playing). Player 0 (White,
+``w``) starts on rows 6-7, moves first and moves up (row - 1).
 Action: ``from_cell * 3 + k``, k = 0, 1, 2 for the steps to column - 1, straight, column + 1.
+Moves are listed by ascending cell, then k, the order of the cell-by-cell rules these replaced
+(``tests/cell_rules/breakthrough.py``), so both play the same games from the same seed.
+Move generation, the playout policy's decisive and anti-decisive tests and its capture weights
+are computed on masks: a pawn's three steps are shifts of its side's mask by 7, 8 and 9 bits.
 """
 
 from __future__ import annotations
@@ -18,33 +23,52 @@ from numba import njit
 
 from bandits.rng import randint
 
+from .bits import lowest_bit, nth_move, popcount
+
 SIZE = 8
-TO_MOVE, WINNER, COUNT = 64, 65, 66
-STATE_SIZE = 68
+TO_MOVE, WINNER = 2, 3
+STATE_SIZE = 4
 MAX_ACTIONS = 48
 NUM_ACTIONS = 3 * SIZE * SIZE
 PIECES = ".wb"
 
+_ONE = np.uint64(1)
+_NOT_A = np.uint64(0xFEFEFEFEFEFEFEFE)  # every column but the first (a pawn may step to col - 1)
+_NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)  # every column but the last
+_ROW0, _ROW1 = np.uint64(0xFF), np.uint64(0xFF00)
+_ROW6, _ROW7 = np.uint64(0xFF) << np.uint64(48), np.uint64(0xFF) << np.uint64(56)
+_S7, _S8, _S9 = np.uint64(7), np.uint64(8), np.uint64(9)
+
 
 def initial_state() -> np.ndarray:
-    state = np.zeros(STATE_SIZE, dtype=np.int8)
-    state[: 2 * SIZE] = 2
-    state[6 * SIZE: 8 * SIZE] = 1
-    state[WINNER] = -1
-    state[COUNT: COUNT + 2] = 2 * SIZE
+    return _from_cells(np.array([2] * 16 + [0] * 32 + [1] * 16, dtype=np.int8), 0)
+
+
+def _from_cells(cells: np.ndarray, to_move: int) -> np.ndarray:
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    for player in (0, 1):
+        mask = sum(1 << int(cell) for cell in np.flatnonzero(cells == player + 1))
+        state[player] = np.uint64(mask).view(np.int64)
+    state[TO_MOVE], state[WINNER] = to_move, -1
     return state
+
+
+def cells(state: np.ndarray) -> np.ndarray:
+    """The board cell by cell: ``int8[64]`` of 0 (empty) or owner + 1."""
+    board = np.zeros(SIZE * SIZE, dtype=np.int8)
+    for player in (0, 1):
+        mask = int(np.int64(state[player]).view(np.uint64))
+        board[[cell for cell in range(SIZE * SIZE) if mask >> cell & 1]] = player + 1
+    return board
 
 
 def from_board(rows: list[str], to_move: int = 0) -> np.ndarray:
     """A position from 8 rows of ``.wb`` (top row first), with ``to_move`` to play."""
-    state = initial_state()
-    state[: SIZE * SIZE] = _cells(rows, PIECES, SIZE)
-    state[TO_MOVE] = to_move
+    board = _cells(rows, PIECES, SIZE)
+    state = _from_cells(board, to_move)
+    home_run = [np.any(board[:SIZE] == 1), np.any(board[SIZE * (SIZE - 1):] == 2)]
     for player in (0, 1):
-        state[COUNT + player] = np.count_nonzero(state[: SIZE * SIZE] == player + 1)
-    home_run = [np.any(state[:SIZE] == 1), np.any(state[SIZE * (SIZE - 1): SIZE * SIZE] == 2)]
-    for player in (0, 1):
-        if home_run[player] or state[COUNT + 1 - player] == 0:
+        if home_run[player] or not np.any(board == 2 - player):
             state[WINNER] = player
     return state
 
@@ -71,52 +95,72 @@ def winner(state):
     return np.int64(state[WINNER])
 
 
+@njit(inline="always")
+def _sides(state):
+    """(the mover, its pawns, the other side's pawns)."""
+    player = state[TO_MOVE]
+    return player, np.uint64(state[player]), np.uint64(state[1 - player])
+
+
+@njit(inline="always")
+def _origins(player, own, other):
+    """The pawns that can step to column - 1, straight and to column + 1 (masks o0, o1, o2)."""
+    empty = ~(own | other)
+    if player == 0:  # up: cell - 9, - 8, - 7
+        return own & _NOT_A & (~own << _S9), own & (empty << _S8), own & _NOT_H & (~own << _S7)
+    return own & _NOT_A & (~own >> _S7), own & (empty >> _S8), own & _NOT_H & (~own >> _S9)
+
+
+@njit(inline="always")
+def _captures(player, own, other):
+    """The pawns that can capture to column - 1 and to column + 1 (masks c0, c2)."""
+    if player == 0:
+        return own & _NOT_A & (other << _S9), own & _NOT_H & (other << _S7)
+    return own & _NOT_A & (other >> _S7), own & _NOT_H & (other >> _S9)
+
+
 @njit(cache=True)
 def legal_actions(state, out):
-    """Write the legal actions into ``out`` and return their number (0 iff terminal)."""
+    """Write the legal actions into ``out`` (by cell, then k) and return their number (0 iff
+    terminal)."""
     if state[WINNER] >= 0:
         return 0
-    player = state[TO_MOVE]
-    step = -SIZE if player == 0 else SIZE
+    player, own, other = _sides(state)
+    o0, o1, o2 = _origins(player, own, other)
+    pawns = o0 | o1 | o2
     n = 0
-    for cell in range(SIZE * SIZE):
-        if state[cell] != player + 1:
-            continue
-        col = cell % SIZE
-        for k in range(3):
-            dc = k - 1
-            if col + dc < 0 or col + dc >= SIZE:
-                continue
-            target = state[cell + step + dc]
-            if target == 0 or (dc != 0 and target == 2 - player):
-                out[n] = cell * 3 + k
-                n += 1
+    while pawns:
+        cell = lowest_bit(pawns)
+        pawns &= pawns - _ONE
+        bit = _ONE << np.uint64(cell)
+        if o0 & bit:
+            out[n] = 3 * cell
+            n += 1
+        if o1 & bit:
+            out[n] = 3 * cell + 1
+            n += 1
+        if o2 & bit:
+            out[n] = 3 * cell + 2
+            n += 1
     return n
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _target(player, action):
     return action // 3 + (-SIZE if player == 0 else SIZE) + action % 3 - 1
 
 
 @njit(cache=True)
-def _is_decisive(state, player, action):
-    to = _target(player, action)
-    far = to < SIZE if player == 0 else to >= SIZE * (SIZE - 1)
-    return far or (state[to] != 0 and state[COUNT + 1 - player] == 1)
-
-
-@njit(cache=True)
 def apply_action(state, action):
-    """Play ``action`` (a legal one) in place."""
-    player = state[TO_MOVE]
+    """Play ``action`` (a legal one) in place: the game is won on the far row or when the last
+    enemy pawn is taken."""
+    player, own, other = _sides(state)
     to = _target(player, action)
-    decisive = _is_decisive(state, player, action)
-    if state[to] != 0:
-        state[COUNT + 1 - player] -= 1
-    state[to] = player + 1
-    state[action // 3] = 0
-    if decisive:
+    bit = _ONE << np.uint64(to)
+    own = (own & ~(_ONE << np.uint64(action // 3))) | bit
+    other &= ~bit
+    state[player], state[1 - player] = np.int64(own), np.int64(other)
+    if other == 0 or bit & (_ROW0 if player == 0 else _ROW7):
         state[WINNER] = player
     state[TO_MOVE] = 1 - player
 
@@ -129,77 +173,134 @@ def quality(state):
     (Eq. 10) does: with q shifted into (0, 1) it grows past 1.5 in the middle game where the
     framework's q gives 0.35-0.5."""
     w = state[WINNER]
-    return (state[COUNT + w] - state[COUNT + 1 - w]) / 16.0
+    return (popcount(np.uint64(state[w])) - popcount(np.uint64(state[1 - w]))) / 16.0
 
 
 CAPTURE_WEIGHT, SAFE_CAPTURE_WEIGHT = 2, 5  # playout weights of captures (a quiet move: 1)
 
 
-@njit(cache=True)
-def _is_anti_decisive(state, player, action):
-    """A capture of an enemy pawn one step from our home row (it would win next move)."""
-    to = _target(player, action)
-    row = to // SIZE
-    return state[to] != 0 and (row == SIZE - 2 if player == 0 else row == 1)
+@njit(inline="always")
+def _urgent(player, own, other):
+    """(decisive, anti-decisive) origin masks: pawns one step from the far row (every such pawn
+    has a step there) and, with one enemy pawn left, every capturer; capturers standing on
+    their home row (they take a pawn that would win next move)."""
+    o0, o1, o2 = _origins(player, own, other)
+    c0, c2 = _captures(player, own, other)
+    decisive = (o0 | o1 | o2) & (_ROW1 if player == 0 else _ROW6)
+    if popcount(other) == 1:
+        decisive |= c0 | c2
+    return decisive, (c0 | c2) & (_ROW7 if player == 0 else _ROW0)
 
 
-@njit(cache=True)
-def _weight(state, player, action):
-    """Playout weight: 5 for a capture that cannot be recaptured at once, 2 for another capture,
-    1 for a quiet move (the seed's framework, ``breakthrough.game.Board.getPlayoutMoves``)."""
-    to = _target(player, action)
-    if state[to] == 0:
-        return 1
-    ahead = to + (-SIZE if player == 0 else SIZE)
-    if 0 <= ahead < SIZE * SIZE:
-        col = to % SIZE
-        for dc in (-1, 1):
-            if 0 <= col + dc < SIZE and state[ahead + dc] == 2 - player:
-                return CAPTURE_WEIGHT
-    return SAFE_CAPTURE_WEIGHT
+@njit(inline="always")
+def _is_decisive(player, other, to):
+    bit = _ONE << np.uint64(to)
+    return (to < SIZE if player == 0 else to >= SIZE * (SIZE - 1)) or (
+        (other & bit) != 0 and popcount(other) == 1)
 
 
 @njit(cache=True)
 def decisive_action(state, out, n, rng):
-    """A move among ``out[:n]`` that the playout policy always plays, drawn uniformly at random
-    (reservoir sampling): a decisive move (reaching the far row or taking the last pawn), else
-    an anti-decisive one (taking a pawn that threatens to win next move); -1 when there is
-    none."""
-    player = state[TO_MOVE]
+    """A move among ``out[:n]`` (the legal moves) that the playout policy always plays, drawn
+    uniformly at random (reservoir sampling, in list order): a decisive move (reaching the far
+    row or taking the last pawn), else an anti-decisive one (taking a pawn that threatens to
+    win next move, i.e. a capture from our home row); -1 when there is none, found on masks
+    without drawing a number."""
+    player, own, other = _sides(state)
+    decisive, saving_pawns = _urgent(player, own, other)
+    if decisive == 0 and saving_pawns == 0:
+        return -1
+    home = _ROW7 if player == 0 else _ROW0
     chosen, seen, saving, saves = -1, 0, -1, 0
     for i in range(n):
-        if _is_decisive(state, player, out[i]):
+        to = _target(player, out[i])
+        if _is_decisive(player, other, to):
             seen += 1
             if randint(rng, seen) == 0:
                 chosen = out[i]
-        elif seen == 0 and _is_anti_decisive(state, player, out[i]):
+        elif seen == 0 and (other & (_ONE << np.uint64(to))) != 0 and (
+                home & (_ONE << np.uint64(out[i] // 3))) != 0:
             saves += 1
             if randint(rng, saves) == 0:
                 saving = out[i]
     return chosen if seen > 0 else saving
 
 
+@njit(inline="always")
+def _below(cell):
+    """The cells under ``cell`` (1 <= cell <= 63)."""
+    return (_ONE << np.uint64(cell)) - _ONE
+
+
+@njit(inline="always")
+def _weight_below(mask, o0, o1, o2, c0, c2, safe0, safe2):
+    """The total playout weight of the moves of the pawns in ``mask`` (see ``policy_action``)."""
+    return (popcount(o0 & mask) + popcount(o1 & mask) + popcount(o2 & mask)
+            + (CAPTURE_WEIGHT - 1) * (popcount(c0 & mask) + popcount(c2 & mask))
+            + (SAFE_CAPTURE_WEIGHT - CAPTURE_WEIGHT) * (popcount(safe0 & mask)
+                                                         + popcount(safe2 & mask)))
+
+
+@njit(inline="always")
+def _pick(pick, o0, o1, o2, c0, c2, safe0, safe2):
+    """The move at ``pick`` (0 <= pick < total weight) in the weighted list of moves (by cell,
+    then k, each taking as many places as its weight): the cell by a binary search on the
+    weight of the pawns under it, then the step within the cell."""
+    cell, step = 0, 32
+    while step:
+        if _weight_below(_below(cell + step), o0, o1, o2, c0, c2, safe0, safe2) <= pick:
+            cell += step
+        step >>= 1
+    if cell:
+        pick -= _weight_below(_below(cell), o0, o1, o2, c0, c2, safe0, safe2)
+    bit = _ONE << np.uint64(cell)
+    if o0 & bit:
+        pick -= 1 if not c0 & bit else (SAFE_CAPTURE_WEIGHT if safe0 & bit else CAPTURE_WEIGHT)
+        if pick < 0:
+            return 3 * cell
+    if o1 & bit:
+        pick -= 1
+        if pick < 0:
+            return 3 * cell + 1
+    return 3 * cell + 2
+
+
+@njit(cache=True)
+def random_action(state, out, rng):
+    """A uniformly random legal action: ``out[randint(rng, n)]`` of ``legal_actions``' list,
+    found on the masks without writing the list; -1 at a terminal."""
+    if state[WINNER] >= 0:
+        return -1
+    player, own, other = _sides(state)
+    o0, o1, o2 = _origins(player, own, other)
+    cell, k = nth_move(randint(rng, popcount(o0) + popcount(o1) + popcount(o2)), o0, o1, o2,
+                       np.uint64(0))
+    return 3 * cell + k
+
+
 @njit(cache=True)
 def policy_action(state, out, rng):
     """The playout policy of seed 000 Sect. 6.1 as its framework plays it: a move of
     ``decisive_action`` whenever one exists, else a move drawn with probability proportional
-    to ``_weight`` (captures preferred). Returns -1 at a terminal."""
-    n = legal_actions(state, out)
-    if n == 0:
+    to its weight (``breakthrough.game.Board.getPlayoutMoves``): 5 for a capture that cannot be
+    recaptured at once, 2 for another capture, 1 for a quiet move, the same move from the same
+    random number as a walk down the list of ``legal_actions``. Returns -1 at a terminal."""
+    if state[WINNER] >= 0:
         return -1
-    chosen = decisive_action(state, out, n, rng)
-    if chosen >= 0:
-        return chosen
-    player = state[TO_MOVE]
-    total = 0
-    for i in range(n):
-        total += _weight(state, player, out[i])
-    pick = randint(rng, total)
-    for i in range(n):
-        pick -= _weight(state, player, out[i])
-        if pick < 0:
-            return out[i]
-    return out[n - 1]
+    player, own, other = _sides(state)
+    decisive, saving_pawns = _urgent(player, own, other)
+    if decisive != 0 or saving_pawns != 0:
+        return decisive_action(state, out, legal_actions(state, out), rng)
+    o0, o1, o2 = _origins(player, own, other)
+    c0, c2 = _captures(player, own, other)
+    if player == 0:  # squares the other side could take back on: its pawns' diagonal steps
+        attacked = ((other & _NOT_A) << _S7) | ((other & _NOT_H) << _S9)
+        safe0, safe2 = c0 & ~(attacked << _S9), c2 & ~(attacked << _S7)
+    else:
+        attacked = ((other & _NOT_A) >> _S9) | ((other & _NOT_H) >> _S7)
+        safe0, safe2 = c0 & ~(attacked >> _S7), c2 & ~(attacked >> _S9)
+    total = _weight_below(~np.uint64(0), o0, o1, o2, c0, c2, safe0, safe2)
+    return _pick(randint(rng, total), o0, o1, o2, c0, c2, safe0, safe2)
 
 
 def cell_name(cell: int) -> str:
@@ -209,10 +310,11 @@ def cell_name(cell: int) -> str:
 def action_to_string(state: np.ndarray, action: int) -> str:
     """Algebraic, e.g. ``a2a3``, with ``x`` for a capture (``b5xc6``)."""
     to = int(_target(int(state[TO_MOVE]), action))
-    return cell_name(action // 3) + ("x" if state[to] else "") + cell_name(to)
+    return cell_name(action // 3) + ("x" if cells(state)[to] else "") + cell_name(to)
 
 
 def render(state: np.ndarray) -> str:
-    rows = [f"{SIZE - r} " + "".join(PIECES[v] for v in state[r * SIZE: (r + 1) * SIZE])
+    board = cells(state)
+    rows = [f"{SIZE - r} " + "".join(PIECES[v] for v in board[r * SIZE: (r + 1) * SIZE])
             for r in range(SIZE)]
     return "\n".join(rows + ["  abcdefgh"])

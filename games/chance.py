@@ -1,7 +1,9 @@
-"""The compiled interface of the one-player chance games, dispatched on a chance-game id.
+"""The compiled interface of the one-player chance games, dispatched on a rules key.
 
 Kept apart from ``games.compiled`` (the two-player deterministic games): these games have chance
-nodes and a score, not a winner. Ids, not function objects, for the reason given there.
+nodes and a score, not a winner. ``gid`` is a :class:`games.SolitaireGame`'s ``game_id``, its
+rules module's typed key (``games.rules``): a kernel is compiled per module, and anything else in
+its place is a typing error, for the reasons given in ``games.compiled``.
 
 Contract, for every game (states are small ``int64`` arrays, actions and outcomes ``int64``):
 - ``legal_actions(gid, state, out) -> n``: at a decision node the actions; at a chance node the
@@ -17,7 +19,8 @@ Contract, for every game (states are small ``int64`` arrays, actions and outcome
   is the boolean b of Eq. 4 for that outcome and ``feature_probability(gid, state)`` its known
   probability; ``ranked_outcome(gid, state, rank)`` orders the outcomes from lucky to unlucky,
   so ranks r and n - 1 - r are antithetic.
-Adding a game: give it these functions in its module and one branch in each dispatcher here.
+Adding a game: a module with the functions of ``games.rules.CHANCE_RULES`` and one line in
+``games.registry``.
 """
 
 from __future__ import annotations
@@ -26,121 +29,68 @@ from numba import njit
 
 from bandits.rng import randint
 
-from . import cantstop, die_bet, dominion, pig
+from .rules import protocol_function
 
-PIG, DIE_BET, CANT_STOP, DOMINION = 0, 1, 2, 3
+_legal_actions = protocol_function("chance", "legal_actions")
+_apply_action = protocol_function("chance", "apply_action")
+_n_outcomes = protocol_function("chance", "n_outcomes")
+_apply_outcome = protocol_function("chance", "apply_outcome")
+_is_terminal = protocol_function("chance", "is_terminal")
+_score = protocol_function("chance", "score")
+_policy_action = protocol_function("chance", "policy_action")
+_feature = protocol_function("chance", "feature")
+_feature_probability = protocol_function("chance", "feature_probability")
+_ranked_outcome = protocol_function("chance", "ranked_outcome")
 
 
 @njit(cache=True)
 def legal_actions(gid, state, out):
-    if gid == DOMINION:
-        return dominion.legal_actions(state, out)
-    if gid == CANT_STOP:
-        return cantstop.legal_actions(state, out)
-    if gid == PIG:
-        return pig.legal_actions(state, out)
-    return die_bet.legal_actions(state, out)
+    return _legal_actions(gid, state, out)
 
 
 @njit(cache=True)
 def apply_action(gid, state, action):
-    if gid == DOMINION:
-        dominion.apply_action(state, action)
-    elif gid == CANT_STOP:
-        cantstop.apply_action(state, action)
-    elif gid == PIG:
-        pig.apply_action(state, action)
-    else:
-        die_bet.apply_action(state, action)
+    _apply_action(gid, state, action)
 
 
 @njit(cache=True)
 def n_outcomes(gid, state):
-    if gid == DOMINION:
-        return dominion.n_outcomes(state)
-    if gid == CANT_STOP:
-        return cantstop.n_outcomes(state)
-    if gid == PIG:
-        return pig.n_outcomes(state)
-    return die_bet.n_outcomes(state)
+    return _n_outcomes(gid, state)
 
 
 @njit(cache=True)
 def apply_outcome(gid, state, outcome):
-    if gid == DOMINION:
-        dominion.apply_outcome(state, outcome)
-    elif gid == CANT_STOP:
-        cantstop.apply_outcome(state, outcome)
-    elif gid == PIG:
-        pig.apply_outcome(state, outcome)
-    else:
-        die_bet.apply_outcome(state, outcome)
+    _apply_outcome(gid, state, outcome)
 
 
 @njit(cache=True)
 def is_terminal(gid, state):
-    if gid == DOMINION:
-        return dominion.is_terminal(state)
-    if gid == CANT_STOP:
-        return cantstop.is_terminal(state)
-    if gid == PIG:
-        return pig.is_terminal(state)
-    return die_bet.is_terminal(state)
+    return _is_terminal(gid, state)
 
 
 @njit(cache=True)
 def score(gid, state):
-    if gid == DOMINION:
-        return dominion.score(state)
-    if gid == CANT_STOP:
-        return cantstop.score(state)
-    if gid == PIG:
-        return pig.score(state)
-    return die_bet.score(state)
+    return _score(gid, state)
 
 
 @njit(cache=True)
 def policy_action(gid, state, out, rng):
-    if gid == DOMINION:
-        return dominion.policy_action(state, out, rng)
-    if gid == CANT_STOP:
-        return cantstop.policy_action(state, out, rng)
-    if gid == PIG:
-        return pig.policy_action(state, out, rng)
-    return die_bet.policy_action(state, out, rng)
+    return _policy_action(gid, state, out, rng)
 
 
 @njit(cache=True)
 def feature(gid, state, outcome):
-    if gid == DOMINION:
-        return dominion.feature(state, outcome)
-    if gid == CANT_STOP:
-        return cantstop.feature(state, outcome)
-    if gid == PIG:
-        return pig.feature(state, outcome)
-    return die_bet.feature(state, outcome)
+    return _feature(gid, state, outcome)
 
 
 @njit(cache=True)
 def feature_probability(gid, state):
-    if gid == DOMINION:
-        return dominion.feature_probability(state)
-    if gid == CANT_STOP:
-        return cantstop.feature_probability(state)
-    if gid == PIG:
-        return pig.feature_probability(state)
-    return die_bet.feature_probability(state)
+    return _feature_probability(gid, state)
 
 
 @njit(cache=True)
 def ranked_outcome(gid, state, rank):
-    if gid == DOMINION:
-        return dominion.ranked_outcome(state, rank)
-    if gid == CANT_STOP:
-        return cantstop.ranked_outcome(state, rank)
-    if gid == PIG:
-        return pig.ranked_outcome(state, rank)
-    return die_bet.ranked_outcome(state, rank)
+    return _ranked_outcome(gid, state, rank)
 
 
 @njit(cache=True)

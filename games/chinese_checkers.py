@@ -67,6 +67,7 @@ _TIPS = (0, CELLS - 1)  # the far corners of the targets of players 0 and 1
 TIP_DISTANCE = np.array([[max(abs(q - COORDS[tip, 0]), abs(r - COORDS[tip, 1]),
                               abs(q + r - COORDS[tip].sum())) for q, r in COORDS]
                          for tip in _TIPS], dtype=np.int64)  # [2, cells] hex distance to the tip
+TARGET_CELLS = np.stack([np.flatnonzero(TARGETS[0]), np.flatnonzero(TARGETS[1])])  # [2, 6]
 TO_MOVE, RESULT, PLIES = CELLS, CELLS + 1, CELLS + 2
 STATE_SIZE = CELLS + 4
 MAX_ACTIONS = PIECES_EACH * (CELLS - 1)
@@ -169,8 +170,8 @@ def legal_actions(state, out):
 def _home(state, player):
     """The number of ``player``'s pieces in their target triangle."""
     count = 0
-    for cell in range(CELLS):
-        if state[cell] == player + 1 and TARGETS[player, cell]:
+    for cell in TARGET_CELLS[player]:
+        if state[cell] == player + 1:
             count += 1
     return count
 
@@ -179,10 +180,25 @@ def _home(state, player):
 def _occupied(state, player):
     """The number of occupied cells of ``player``'s target triangle (either player's pieces)."""
     count = 0
-    for cell in range(CELLS):
-        if state[cell] != 0 and TARGETS[player, cell]:
+    for cell in TARGET_CELLS[player]:
+        if state[cell] != 0:
             count += 1
     return count
+
+
+@njit(cache=True)
+def _can_step(state, player):
+    """Whether some piece of ``player`` has a step (to an empty neighbour, not leaving its
+    target): enough to know that ``player`` can move, without a search of the hops."""
+    for origin in range(CELLS):
+        if state[origin] != player + 1:
+            continue
+        home = TARGETS[player, origin]
+        for d in range(6):
+            to = NEIGHBOURS[origin, d]
+            if to >= 0 and state[to] == 0 and (TARGETS[player, to] or not home):
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -203,7 +219,7 @@ def _settle(state, mover):
         state[RESULT] = 1 - mover
     elif np.int64(state[PLIES]) * 100 + state[PLIES + 1] >= DRAW_AFTER:
         state[RESULT] = DRAW
-    else:
+    elif not _can_step(state, 1 - mover):
         probe = np.empty(CELLS, dtype=np.int64)  # room for one piece's moves
         if generate(state, 1 - mover, probe, NEIGHBOURS, HOPS, TARGETS, True) == 0:
             state[RESULT] = mover

@@ -1,14 +1,16 @@
-"""The compiled game interface: one nopython entry point per operation, dispatched on a game id.
+"""The compiled game interface: one nopython entry point per operation of the rules protocol.
 
 A search engine written with ``@njit(cache=True)`` calls these with the ``game_id`` of a
-:class:`games.Game`; the branch is resolved by the CPU's predictor and the rules are inlined, so
-nothing Python-level runs in the playout loop. (Numba can cache a kernel that names compiled
-functions as globals, but not one that receives them as arguments or closes over them: those
-recompile in every process. Hence ids, not function objects. Numba's cache of a kernel does not
-notice edits to the rules it inlines from other modules: after changing a rules module, delete
-``__pycache__`` of ``games/`` and of the engines.)
+:class:`games.Game`, its rules module's :class:`games.rules.RulesKey`: each module's key has its
+own numba type, so a kernel is compiled once per rules module and calls that module's functions
+directly (``games.rules.protocol_function``), nothing Python-level in the playout loop and no
+branch on the game. Anything but a registered game's key (an integer id, a chance game's key) is
+a typing error when the kernel compiles. (Numba can cache a kernel that names compiled functions
+as globals, but not one that receives them as arguments or closes over them: those recompile in
+every process. Hence a typed key, not function objects. Kernels are cached per version of the
+sources, ``bandits.kernel_cache``, so an edited rules module is compiled afresh.)
 
-Contract, for every game (states are small ``int8`` arrays, actions ``int64``):
+Contract, for every game (states are small integer arrays, actions ``int64``):
 - ``legal_actions(gid, state, out) -> n``: the legal actions in ``out[:n]``; n == 0 iff terminal.
   ``out`` needs ``Game.max_actions`` slots. The state is left unchanged.
 - ``apply_action(gid, state, action)``: in place (copy the state first to keep it).
@@ -18,9 +20,14 @@ Contract, for every game (states are small ``int8`` arrays, actions ``int64``):
 - ``policy_action(gid, state, out, rng) -> action``: one step of the game's playout policy
   (seed 000 Sect. 6.1), -1 at a terminal; ``random_action`` is the uniform policy. ``rng`` is
   a ``bandits.rng.seed_state(seed)`` array. ``decisive_action(gid, state, out, n, rng)``: the
-  moves the policy always plays (-1 if none; games without such a rule need no branch).
+  moves the policy always plays, drawn uniformly among ``out[:n]`` (seed 000 Sect. 6.1:
+  decisive moves in Breakthrough, Cannon and Chinese Checkers); -1 if none (a game without such
+  a rule returns -1). A module may also define ``random_action(state, out, rng)``
+  (``games.rules.OPTIONAL_GAME_RULES``): the same move from the same random numbers as the
+  default below, found faster (the bitboard games: Breakthrough, Checkers, Pentalath).
 - ``playout(gid, state, out, rng, uniform) -> moves``: play to the end in place.
-Adding a game: give it these functions in its module and one branch in each dispatcher here.
+Adding a game: a module with the functions of ``games.rules.GAME_RULES`` and one line in
+``games.registry``.
 """
 
 from __future__ import annotations
@@ -30,136 +37,74 @@ from numba import njit
 
 from bandits.rng import randint
 
-from . import amazons, breakthrough, cannon, checkers, chinese_checkers, pentalath
+from .rules import protocol_function
 
-BREAKTHROUGH, CHECKERS, AMAZONS, CANNON, CHINESE_CHECKERS, PENTALATH = 0, 1, 2, 3, 4, 5
+_legal_actions = protocol_function("game", "legal_actions")
+_apply_action = protocol_function("game", "apply_action")
+_current_player = protocol_function("game", "current_player")
+_is_terminal = protocol_function("game", "is_terminal")
+_winner = protocol_function("game", "winner")
+_quality = protocol_function("game", "quality")
+_policy_action = protocol_function("game", "policy_action")
+_decisive_action = protocol_function("game", "decisive_action")
 
 
 @njit(cache=True)
 def legal_actions(gid, state, out):
-    if gid == BREAKTHROUGH:
-        return breakthrough.legal_actions(state, out)
-    if gid == CHECKERS:
-        return checkers.legal_actions(state, out)
-    if gid == CANNON:
-        return cannon.legal_actions(state, out)
-    if gid == CHINESE_CHECKERS:
-        return chinese_checkers.legal_actions(state, out)
-    if gid == PENTALATH:
-        return pentalath.legal_actions(state, out)
-    return amazons.legal_actions(state, out)
+    return _legal_actions(gid, state, out)
 
 
 @njit(cache=True)
 def apply_action(gid, state, action):
-    if gid == BREAKTHROUGH:
-        breakthrough.apply_action(state, action)
-    elif gid == CHECKERS:
-        checkers.apply_action(state, action)
-    elif gid == CANNON:
-        cannon.apply_action(state, action)
-    elif gid == CHINESE_CHECKERS:
-        chinese_checkers.apply_action(state, action)
-    elif gid == PENTALATH:
-        pentalath.apply_action(state, action)
-    else:
-        amazons.apply_action(state, action)
+    _apply_action(gid, state, action)
 
 
 @njit(cache=True)
 def current_player(gid, state):
-    if gid == BREAKTHROUGH:
-        return breakthrough.current_player(state)
-    if gid == CHECKERS:
-        return checkers.current_player(state)
-    if gid == CANNON:
-        return cannon.current_player(state)
-    if gid == CHINESE_CHECKERS:
-        return chinese_checkers.current_player(state)
-    if gid == PENTALATH:
-        return pentalath.current_player(state)
-    return amazons.current_player(state)
+    return _current_player(gid, state)
 
 
 @njit(cache=True)
 def is_terminal(gid, state):
-    if gid == BREAKTHROUGH:
-        return breakthrough.is_terminal(state)
-    if gid == CHECKERS:
-        return checkers.is_terminal(state)
-    if gid == CANNON:
-        return cannon.is_terminal(state)
-    if gid == CHINESE_CHECKERS:
-        return chinese_checkers.is_terminal(state)
-    if gid == PENTALATH:
-        return pentalath.is_terminal(state)
-    return amazons.is_terminal(state)
+    return _is_terminal(gid, state)
 
 
 @njit(cache=True)
 def winner(gid, state):
-    if gid == BREAKTHROUGH:
-        return breakthrough.winner(state)
-    if gid == CHECKERS:
-        return checkers.winner(state)
-    if gid == CANNON:
-        return cannon.winner(state)
-    if gid == CHINESE_CHECKERS:
-        return chinese_checkers.winner(state)
-    if gid == PENTALATH:
-        return pentalath.winner(state)
-    return amazons.winner(state)
+    return _winner(gid, state)
 
 
 @njit(cache=True)
 def quality(gid, state):
-    if gid == BREAKTHROUGH:
-        return breakthrough.quality(state)
-    if gid == CHECKERS:
-        return checkers.quality(state)
-    if gid == CANNON:
-        return cannon.quality(state)
-    if gid == CHINESE_CHECKERS:
-        return chinese_checkers.quality(state)
-    if gid == PENTALATH:
-        return pentalath.quality(state)
-    return amazons.quality(state)
+    return _quality(gid, state)
 
 
 @njit(cache=True)
 def policy_action(gid, state, out, rng):
-    if gid == BREAKTHROUGH:
-        return breakthrough.policy_action(state, out, rng)
-    if gid == CHECKERS:
-        return checkers.policy_action(state, out, rng)
-    if gid == CANNON:
-        return cannon.policy_action(state, out, rng)
-    if gid == CHINESE_CHECKERS:
-        return chinese_checkers.policy_action(state, out, rng)
-    if gid == PENTALATH:
-        return pentalath.policy_action(state, out, rng)
-    return amazons.policy_action(state, out, rng)
+    return _policy_action(gid, state, out, rng)
 
 
 @njit(cache=True)
 def decisive_action(gid, state, out, n, rng):
-    """A move among ``out[:n]`` that the game's playout policy always plays (seed 000 Sect. 6.1:
-    decisive moves in Breakthrough, Cannon and Chinese Checkers), drawn uniformly; -1 if none or
-    the game has no such rule."""
-    if gid == BREAKTHROUGH:
-        return breakthrough.decisive_action(state, out, n, rng)
-    if gid == CANNON:
-        return cannon.decisive_action(state, out, n, rng)
-    if gid == CHINESE_CHECKERS:
-        return chinese_checkers.decisive_action(state, out, n, rng)
-    return -1
+    """A move among ``out[:n]`` that the game's playout policy always plays, drawn uniformly;
+    -1 if none or the game has no such rule."""
+    return _decisive_action(gid, state, out, n, rng)
+
+
+@njit(cache=True)
+def _uniform_action(gid, state, out, rng):
+    n = _legal_actions(gid, state, out)
+    return out[randint(rng, n)] if n > 0 else -1
+
+
+_random_action = protocol_function("game", "random_action", default=_uniform_action)
 
 
 @njit(cache=True)
 def random_action(gid, state, out, rng):
-    """A uniformly random legal action, -1 at a terminal."""
-    n = legal_actions(gid, state, out)
-    return out[randint(rng, n)] if n > 0 else -1
+    """A uniformly random legal action, ``out[randint(rng, n)]`` of the n legal ones; -1 at a
+    terminal."""
+    return _random_action(gid, state, out, rng)
 
 
 @njit(cache=True)

@@ -9,13 +9,14 @@ illegal action is a ``ValueError``, not a corrupted array). Search engines use t
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Protocol
 
 import numpy as np
 
 from . import compiled
+from .rules import RulesKey, rules_key
 
 
 class GameState(Protocol):
@@ -33,14 +34,18 @@ class GameState(Protocol):
 
 @dataclass(frozen=True)
 class Game:
-    """A game: its compiled rules module, its id for ``games.compiled`` and its start."""
+    """A game: its compiled rules module (checked against ``games.rules.GAME_RULES`` here;
+    ``game_id`` is its key for ``games.compiled``) and its start."""
 
     name: str
     title: str
-    game_id: int
     rules: ModuleType
     make_initial: Callable[[], np.ndarray]
     max_actions: int  # size of the ``out`` buffer of legal_actions
+    game_id: RulesKey = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "game_id", rules_key(self.rules, "game"))
 
     def initial_array(self) -> np.ndarray:
         return self.make_initial()

@@ -9,20 +9,22 @@ player's score so far.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 
 import numpy as np
 
 from . import chance
 from .protocol import Position
+from .rules import RulesKey, rules_key
 
 CHANCE = -1
 
 
 @dataclass(frozen=True)
 class SolitaireGame:
-    """A one-player chance game: its rules module, its id for ``games.chance``, its start, the
+    """A one-player chance game: its rules module (checked against ``games.rules.CHANCE_RULES``;
+    ``game_id`` is its key for ``games.chance``), its start, the
     UCB constant of seed 003 (Sect. 4.3) for point-scale returns and the offline control-variate
     coefficient c used while T_{s,a} < 50 (Sect. 4.2: 6.0 Pig, -0.7 Dominion; Can't Stop's 77
     is measured on our score scale, see ``games.cantstop``; pass it as
@@ -30,13 +32,16 @@ class SolitaireGame:
 
     name: str
     title: str
-    game_id: int
     rules: ModuleType
     make_initial: Callable[[], np.ndarray]
     max_actions: int  # size of the ``out`` buffer of legal_actions (actions or outcomes)
     ucb_c: float
     cv_offline: float = 6.0
     players: int = 1
+    game_id: RulesKey = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "game_id", rules_key(self.rules, "chance"))
 
     def initial_array(self) -> np.ndarray:
         return self.make_initial()

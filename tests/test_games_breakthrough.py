@@ -62,7 +62,7 @@ def _policy_counts(state, draws, seed=0):
     out, rng = np.empty(GAME.max_actions, np.int64), seed_state(np.uint64(seed))
     counts = {}
     for _ in range(draws):
-        action = compiled.policy_action(compiled.BREAKTHROUGH, state.array.copy(), out, rng)
+        action = compiled.policy_action(GAME.game_id, state.array.copy(), out, rng)
         name = state.action_to_string(action)
         counts[name] = counts.get(name, 0) + 1
     return counts

@@ -31,7 +31,7 @@ def play(state, q, r):
 
 
 def stone(state, q, r):
-    return ".xo"[state.array[INDEX[q, r]]]
+    return ".xo"[pl.cells(state.array)[INDEX[q, r]]]
 
 
 def test_perft_with_captures_and_suicide():

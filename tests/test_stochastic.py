@@ -11,7 +11,7 @@ from enhancements.variance import MOMENTS, chance_stream, cv_coefficient, estima
 from games import SolitaireGame, chance, die_bet, get_game, pig
 from mcts.stochastic import StochasticConfig, play, search
 
-DIE_BET = SolitaireGame("die-bet", "one decision then a die", chance.DIE_BET, die_bet,
+DIE_BET = SolitaireGame("die-bet", "one decision then a die", die_bet,
                         die_bet.initial_state, die_bet.MAX_ACTIONS, ucb_c=1.0)
 ROUND_ROBIN = 1e9  # a UCB constant so large that the edges are visited in turn: fixed counts
 RUNS = 3000

@@ -1,0 +1,297 @@
+"""Chinese Checkers' rules of 2439f44, kept as the oracle of ``games.chinese_checkers``
+(``tests/test_games_differential.py``). Chinese Checkers for two on the 73-cell star, compiled
+rules (seed 000, Sect. 6.1; DESIGN §9).
+
+The board is a hexagon of side 4 (37 cells) with a triangle of 6 cells on each of its six sides.
+Each player has 6 pieces in one triangle and must bring them all into the opposite one, the
+target. Player 0 (``x``) starts in the bottom triangle and moves first; player 1 (``o``) starts
+at the top. A move is either a step to an adjacent empty cell or a chain of one or more hops,
+each over one adjacent piece (either player's; nothing is captured) onto the empty cell just
+beyond; a chain may stop after any hop and never revisits a cell. A move is named by its start
+and end cells only (chains to the same end are one move). A piece in its target triangle may
+not leave it: neither its step nor any hop of its chain may land outside (a piece that enters
+the target during a chain may leave it again in the same chain). The side triangles are open to
+both players. A player wins once every cell of its target is occupied and at least one of them
+by its own pieces: all 6 of its pieces home, or fewer with the rest of the target held by
+opponent pieces that never left (the seed's framework ``tpepels/mcts_gameframe`` counts the
+occupied cells of the target, whoever holds them). Without that rule a losing player spoils:
+it keeps pieces in its starting triangle, the opponent can never complete its target, and games
+between low-budget UCT players ran to the draw (``experiments.papers.pepels``). The game is drawn
+after ``DRAW_AFTER`` plies (DESIGN §9: 1000 moves). A player to move without a move (all pieces
+walled in; never seen in random play) loses, as in the seed's framework.
+
+Coordinates: axial (q, r), s = -q - r; the star is the union of the triangles {q, r, s >= -3}
+and {q, r, s <= 3}; r is the row (-6 at the top). Cells are numbered row by row, left to right.
+State: ``int8[77]``; cells hold 0 (empty) or owner + 1. Header: ``[73]`` player to move,
+``[74]`` result (-1 playing, 0/1 winner, 2 draw), ``[75]``, ``[76]`` plies played // 100 and
+% 100. Action: ``from * 73 + to``.
+
+OpenSpiel 2.0.2's ``chinese_checkers`` is the 121-cell star with 10 pieces each, plays a chain
+as one action per hop and has no rule keeping pieces home; the move generator here takes its
+board as tables (``board_tables``), so the tests check it against OpenSpiel on that board.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from bandits.rng import randint
+
+RADIUS = 3  # the hexagon has side RADIUS + 1, the triangles side RADIUS
+PIECES_EACH = 6
+DRAW_AFTER = 1000
+DRAW = 2
+_AXIAL = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+
+
+def board_tables(radius: int):
+    """The star of hexagon side ``radius + 1``: cell coordinates (q, r) int64 [cells, 2],
+    neighbours and hop landings int64 [cells, 6] (-1 off the board), and the target masks
+    bool [2, cells] (player 0's target is the top triangle, player 1's the bottom one)."""
+    coords = sorted(((q, r) for r in range(-2 * radius, 2 * radius + 1)
+                     for q in range(-2 * radius, 2 * radius + 1)
+                     if min(q, r, -q - r) >= -radius or max(q, r, -q - r) <= radius),
+                    key=lambda c: (c[1], c[0]))
+    index = {c: i for i, c in enumerate(coords)}
+    neighbours = np.array([[index.get((q + dq, r + dr), -1) for dq, dr in _AXIAL]
+                           for q, r in coords], dtype=np.int64)
+    hops = np.array([[index.get((q + 2 * dq, r + 2 * dr), -1) for dq, dr in _AXIAL]
+                     for q, r in coords], dtype=np.int64)
+    rows = np.array([r for _, r in coords])
+    targets = np.stack([rows < -radius, rows > radius])
+    return np.array(coords, dtype=np.int64), neighbours, hops, targets
+
+
+COORDS, NEIGHBOURS, HOPS, TARGETS = board_tables(RADIUS)
+CELLS = len(COORDS)
+_TIPS = (0, CELLS - 1)  # the far corners of the targets of players 0 and 1
+TIP_DISTANCE = np.array([[max(abs(q - COORDS[tip, 0]), abs(r - COORDS[tip, 1]),
+                              abs(q + r - COORDS[tip].sum())) for q, r in COORDS]
+                         for tip in _TIPS], dtype=np.int64)  # [2, cells] hex distance to the tip
+TO_MOVE, RESULT, PLIES = CELLS, CELLS + 1, CELLS + 2
+STATE_SIZE = CELLS + 4
+MAX_ACTIONS = PIECES_EACH * (CELLS - 1)
+NUM_ACTIONS = CELLS * CELLS
+PIECES = ".xo"
+_ROW_STARTS = np.searchsorted(COORDS[:, 1], np.arange(-2 * RADIUS, 2 * RADIUS + 2))
+
+
+def initial_state() -> np.ndarray:
+    state = np.zeros(STATE_SIZE, dtype=np.int8)
+    state[:CELLS][TARGETS[1]] = 1
+    state[:CELLS][TARGETS[0]] = 2
+    state[RESULT] = -1
+    return state
+
+
+def from_board(rows: list[str], to_move: int = 0, plies: int = 0) -> np.ndarray:
+    """A position from the 13 rows of ``.xo`` that ``render`` draws (spaces ignored), top row
+    first, ``to_move`` to play after ``plies`` plies."""
+    cells = "".join(rows).replace(" ", "")
+    widths = np.diff(_ROW_STARTS)
+    if [len(row.replace(" ", "")) for row in rows] != widths.tolist() or set(cells) - set(PIECES):
+        raise ValueError(f"a board is {len(widths)} rows of {widths.tolist()} cells from "
+                         f"{PIECES!r}")
+    state = initial_state()
+    state[:CELLS] = [PIECES.index(ch) for ch in cells]
+    for player in (0, 1):
+        if np.count_nonzero(state[:CELLS] == player + 1) != PIECES_EACH:
+            raise ValueError(f"player {player} needs {PIECES_EACH} pieces")
+    state[TO_MOVE], state[PLIES], state[PLIES + 1] = to_move, plies // 100, plies % 100
+    _settle(state, 1 - to_move)
+    return state
+
+
+@njit(cache=True)
+def current_player(state):
+    return np.int64(state[TO_MOVE])
+
+
+@njit(cache=True)
+def is_terminal(state):
+    return state[RESULT] >= 0
+
+
+@njit(cache=True)
+def winner(state):
+    """The winner (0 or 1) of a finished game, -1 for a draw or while playing."""
+    return np.int64(state[RESULT]) if state[RESULT] != DRAW else np.int64(-1)
+
+
+@njit(cache=True)
+def generate(state, player, out, neighbours, hops, targets, first_only):
+    """Write ``player``'s moves (``from * cells + to``) on the board given by the tables of
+    ``board_tables`` into ``out``; return their number. Hop chains are searched depth-first with
+    an explicit stack, the moving piece lifted; with ``first_only``, stop at the first move."""
+    cells = neighbours.shape[0]
+    seen = np.zeros(cells, dtype=np.bool_)
+    stack = np.empty(cells, dtype=np.int64)
+    n = 0
+    for origin in range(cells):
+        if state[origin] != player + 1:
+            continue
+        home = targets[player, origin]
+        for d in range(6):
+            to = neighbours[origin, d]
+            if to >= 0 and state[to] == 0 and (targets[player, to] or not home):
+                out[n] = origin * cells + to
+                n += 1
+        state[origin] = 0
+        seen[:] = False
+        seen[origin] = True
+        stack[0], depth = origin, 1
+        while depth > 0:
+            depth -= 1
+            cell = stack[depth]
+            for d in range(6):
+                to = hops[cell, d]
+                if (to >= 0 and state[to] == 0 and not seen[to]
+                        and state[neighbours[cell, d]] != 0 and (targets[player, to] or not home)):
+                    seen[to] = True
+                    out[n] = origin * cells + to
+                    n += 1
+                    stack[depth] = to
+                    depth += 1
+        state[origin] = player + 1
+        if first_only and n > 0:
+            return n
+    return n
+
+
+@njit(cache=True)
+def legal_actions(state, out):
+    """Write the legal actions into ``out`` and return their number (0 iff terminal)."""
+    if state[RESULT] >= 0:
+        return 0
+    return generate(state, state[TO_MOVE], out, NEIGHBOURS, HOPS, TARGETS, False)
+
+
+@njit(cache=True)
+def _home(state, player):
+    """The number of ``player``'s pieces in their target triangle."""
+    count = 0
+    for cell in range(CELLS):
+        if state[cell] == player + 1 and TARGETS[player, cell]:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _occupied(state, player):
+    """The number of occupied cells of ``player``'s target triangle (either player's pieces)."""
+    count = 0
+    for cell in range(CELLS):
+        if state[cell] != 0 and TARGETS[player, cell]:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _completes(state, player):
+    """Whether ``player``'s target is full and holds at least one of its pieces (a win)."""
+    return _occupied(state, player) == PIECES_EACH and _home(state, player) > 0
+
+
+@njit(cache=True)
+def _settle(state, mover):
+    """Decide the game after a move of ``mover``: a completed target wins (the mover's; the
+    opponent's only if the mover filled it by stepping back into its own start), the ply limit
+    draws, and an opponent left without a move loses. One move fills at most one target cell,
+    so at most one player completes."""
+    if _completes(state, mover):
+        state[RESULT] = mover
+    elif _completes(state, 1 - mover):
+        state[RESULT] = 1 - mover
+    elif np.int64(state[PLIES]) * 100 + state[PLIES + 1] >= DRAW_AFTER:
+        state[RESULT] = DRAW
+    else:
+        probe = np.empty(CELLS, dtype=np.int64)  # room for one piece's moves
+        if generate(state, 1 - mover, probe, NEIGHBOURS, HOPS, TARGETS, True) == 0:
+            state[RESULT] = mover
+
+
+@njit(cache=True)
+def apply_action(state, action):
+    """Play ``action`` (a legal one) in place."""
+    player = state[TO_MOVE]
+    state[action % CELLS] = player + 1
+    state[action // CELLS] = 0
+    state[PLIES + 1] += 1
+    if state[PLIES + 1] == 100:
+        state[PLIES] += 1
+        state[PLIES + 1] = 0
+    state[TO_MOVE] = 1 - player
+    _settle(state, player)
+
+
+@njit(cache=True)
+def quality(state):
+    """q = 1 - L / 6, L = the loser's pieces in their target (0..5): seed 000 Sect. 6.1's measure
+    with the framework's normaliser (DESIGN §9; the online weight a' of Eq. 10 depends on where
+    q is 0, so it is not shifted); 0 for a draw (no bonus)."""
+    w = state[RESULT]
+    if w == DRAW:
+        return 0.0
+    return 1.0 - _home(state, 1 - w) / 6.0
+
+
+@njit(cache=True)
+def decisive_action(state, out, n, rng):
+    """A winning move among ``out[:n]`` (a piece entering the last empty cell of the target),
+    drawn uniformly at random (reservoir sampling); -1 when there is none."""
+    player = state[TO_MOVE]
+    if _occupied(state, player) != PIECES_EACH - 1:
+        return -1
+    chosen, seen = -1, 0
+    for i in range(n):
+        if TARGETS[player, out[i] % CELLS] and not TARGETS[player, out[i] // CELLS]:
+            seen += 1
+            if randint(rng, seen) == 0:
+                chosen = out[i]
+    return chosen
+
+
+@njit(cache=True)
+def policy_action(state, out, rng):
+    """The playout policy: a winning move whenever one exists (seed 000 Sect. 6.1), else a
+    uniformly random forward move (one that brings its piece closer to the tip of its target, as
+    the seed's framework prefers moves that get closer to the target), else a uniformly random
+    move. Returns -1 at a terminal."""
+    n = legal_actions(state, out)
+    if n == 0:
+        return -1
+    chosen = decisive_action(state, out, n, rng)
+    if chosen >= 0:
+        return chosen
+    player = state[TO_MOVE]
+    seen = 0
+    for i in range(n):
+        if TIP_DISTANCE[player, out[i] % CELLS] < TIP_DISTANCE[player, out[i] // CELLS]:
+            seen += 1
+            if randint(rng, seen) == 0:
+                chosen = out[i]
+    return chosen if chosen >= 0 else out[randint(rng, n)]
+
+
+def cell_name(cell: int) -> str:
+    """Row letter (``a`` at the top) and place in the row from the left (1-based): ``a1``,
+    ``m1``, ``d10``."""
+    row = int(np.searchsorted(_ROW_STARTS, cell, side="right")) - 1
+    return "abcdefghijklm"[row] + str(cell - int(_ROW_STARTS[row]) + 1)
+
+
+def action_to_string(state: np.ndarray, action: int) -> str:
+    """``l2-i4``: from and to."""
+    return cell_name(action // CELLS) + "-" + cell_name(action % CELLS)
+
+
+def render(state: np.ndarray) -> str:
+    lines = []
+    for row in range(len(_ROW_STARTS) - 1):
+        line = [" "] * (6 * RADIUS + 1)
+        for cell in range(_ROW_STARTS[row], _ROW_STARTS[row + 1]):
+            q, r = COORDS[cell]
+            line[2 * q + r + 3 * RADIUS] = PIECES[state[cell]]
+        lines.append("abcdefghijklm"[row] + " " + "".join(line).rstrip())
+    return "\n".join(lines)
