@@ -19,6 +19,10 @@ from experiments.failure import simulate_block
 
 GOLDEN = Path(__file__).parent / "golden" / "curves.json"
 SEED = 2024
+ALL_POLICIES = ("ucb1", "klucb", "thompson", "ucb1tuned", "ucbv", "moss", "puct", "egreedy",
+                "bayesucb")
+ALL_ADJUSTERS = ("plain", "maxfreq", "static", "score", "value")
+PINNED_FIRST = {(p, a) for p in ("ucb1", "klucb", "thompson") for a in ("plain", "maxfreq")}
 CASES = [
     *[("random(4,2)", policy, adjuster, {"trees": 2, "runs": 100})
       for policy in ("ucb1", "klucb", "thompson") for adjuster in ("plain", "maxfreq")],
@@ -30,6 +34,17 @@ CASES = [
     ("random(4,2)", "klucb", "value", {"trees": 2, "runs": 100, "restart": True}),
     # small enough to be solved within the budget: runs stop early, playouts vary
     ("constant(1,3)", "ucb1", "plain", {"runs": 200, "branching": 2, "depth": 6}),
+    # every built-in policy x adjuster, on a tree where the adjusters' thresholds move
+    *[("random(4,2)", policy, adjuster, {"runs": 40, "trees": 2})
+      for policy in ALL_POLICIES for adjuster in ALL_ADJUSTERS
+      if (policy, adjuster) not in PINNED_FIRST],
+    # reward shaping (seed 000's bonuses) and exact re-scoring, as engine options
+    *[("random(4,2)", policy, "plain", {"runs": 40, "trees": 2,
+                                        "shaping": "rb(k=8)+qb(k=2,a=online)"})
+      for policy in ("ucb1", "ucb1tuned", "thompson")],
+    ("constant(1,3)+end(0.2)", "ucb1", "plain", {"runs": 100, "shaping": "rb(k=4)"}),
+    *[("random(4,2)", policy, "maxfreq", {"runs": 40, "trees": 2, "rescore": True})
+      for policy in ("ucb1", "klucb", "ucbv")],
 ]
 
 
