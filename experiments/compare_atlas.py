@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-# The atlas (issue 29): how each policy's cost grows with bias, on seed 001's biased trees, a
-# P-game and a trap tree. The P-game draws its values from [0, 31], not Kocsis & Szepesvari's
-# [0, 127]: at b = 4, d = 8 its scores then fit int8 like all the others', and the kernels,
-# compiled per score type and most of a cold quick atlas's time, are shared.
+# The atlas (issues 29, 36): how each policy's cost grows with bias, on seed 001's biased trees,
+# a P-game with Kocsis & Szepesvari's values [0, 127] (its scores need int16: one more kernel
+# per policy) and a trap tree.
 ATLAS_TREES = (
     *(f"constant(1,{b})" for b in range(1, 8)),
     "constant'(1,13)",
     *(f"random(4,{q})" for q in range(5)),
-    "pgame(31)",
+    "pgame(127)",
     "random(4,3)+trap(3,0.2)",
 )
 # maxfreq with exact re-scoring beside the paper's method (issue 29 item 6)

@@ -13,12 +13,11 @@ from .study import Study
 
 SCALES = ("quick", "full")
 DEFAULT_SEED = 2029
-# Sizes per scale: quick gives 4 x 50 = 200 runs per cell at budgets up to 2^10 (the atlas, cold
-# on 2 idle cores: 6.3 min, most of it compiling; docs/performance.md); full gives 20 x 100 =
-# 2,000 runs per cell up to 2^14, paired over 20 instances: the atlas is ~12 core-hours, for a
-# Dask cluster.
+# Sizes per scale: quick gives 8 x 25 = 200 runs per cell at budgets up to 2^14, where seed 001's
+# biased trees separate (issue 36; docs/performance.md); full gives 20 x 100 = 2,000 runs per
+# cell up to 2^14, over 20 instances: the atlas is core-hours, for a Dask cluster.
 _SIZES = {
-    "quick": {"runs": 50, "trees_per_model": 4, "max_budget": 2**10, "block": 50},
+    "quick": {"runs": 25, "trees_per_model": 8, "max_budget": 2**14, "block": 25},
     "full": {"runs": 100, "trees_per_model": 20, "max_budget": 2**14, "block": 50},
 }
 
@@ -116,8 +115,8 @@ class Grid:
 
     @classmethod
     def from_scale(cls, trees, policies, adjusters, scale: str = "quick", **overrides) -> Grid:
-        """The grid with the sizes of ``scale`` (quick: 4 instances x 50 runs, budgets up to
-        2^10; full: 20 x 100, up to 2^14); ``overrides`` (None values ignored) set any field."""
+        """The grid with the sizes of ``scale`` (quick: 8 instances x 25 runs, budgets up to
+        2^14; full: 20 x 100, up to 2^14); ``overrides`` (None values ignored) set any field."""
         if scale not in SCALES:
             raise ValueError(f"unknown scale {scale!r}: use quick or full")
         given = {key: value for key, value in overrides.items() if value is not None}

@@ -281,7 +281,7 @@ def _atlas_to_epsilon() -> pd.DataFrame:
     from bandits import POLICIES
 
     trees = ([f"constant(1,{b})" for b in range(1, 8)] + ["constant'(1,13)"]
-             + [f"random(4,{q})" for q in range(5)] + ["pgame(31)", "random(4,3)+trap(3,0.2)"])
+             + [f"random(4,{q})" for q in range(5)] + ["pgame(127)", "random(4,3)+trap(3,0.2)"])
     rows = []
     for c, tree in enumerate(trees):
         for a, adjuster in enumerate(("plain", "maxfreq", "maxfreq(rescore=1)", "static")):
