@@ -139,7 +139,7 @@ CASES = [
     (["analyze", "constant(1,5)", "--plot", "{tmp}"], "is a folder: give a file name", None),
     (["analyze", "constant(1,5)", "--plot", "{tmp}/figure.txt"], "use a figure file name",
      None),
-    (FR + ["--plot", "{tmp}"], "is a folder", None),
+    (FR + ["--plot", "{tmp}"], "a folder is in the way", None),
     # sizes, against MCTSLAB_MEMORY_LIMIT = 64M
     (["failure-rate", "--tree", "constant(1,3)", "--depth", "4", "--runs", "10000000000000",
       "--max-budget", "8", "--out", "{tmp}/c.csv"], "lower --runs, --trees or --max-budget",
