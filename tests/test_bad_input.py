@@ -325,3 +325,28 @@ class _FakeInfo:
     @staticmethod
     def check(values):
         return dict(values)
+
+
+def test_a_plugin_index_returning_nan_is_refused_by_the_engine(tmp_path, monkeypatch, capsys):
+    """The engine refuses a NaN index at the first selection that meets one: one line, exit
+    2, rather than a failure rate of 1.0 without a word."""
+    (tmp_path / "nan_policy.py").write_text(textwrap.dedent('''
+        from typing import NamedTuple
+        import numpy as np
+        from numba import njit
+        from bandits import Policy
+
+        class NaNIndex(NamedTuple):
+            c: float = 1.0
+
+        @njit(inline="always")
+        def index(policy, arm, tables, rng):
+            return np.nan if arm.visits > 0 else np.inf
+
+        policy = Policy("nan_index", NaNIndex, index)
+    '''))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code = main(["failure-rate", "--tree", "constant(1,3)", "--depth", "4", "--runs", "4",
+                 "--max-budget", "32", "--policy", "nan_policy:policy", "--workers", "1"])
+    error = capsys.readouterr().err
+    assert code == 2 and error.count("\n") == 1 and "index is NaN" in error, error
