@@ -212,18 +212,19 @@ def _begin_selection(policy, rng):
     return impl
 
 
-def _has_trait(record_class, trait: str) -> bool:
-    """Whether a policy's record class declares ``trait = True``."""
+def has_trait(record_class, trait: str) -> bool:
+    """Whether a policy's record class declares ``trait = True`` (the compiled engines choose
+    their code by it at typing time, from ``policy.instance_class``)."""
     return bool(getattr(record_class, trait, False))
 
 
 def _compiled_trait(function, trait):
-    """Give ``function(policy)`` (``_has_trait(type(policy), trait)`` in Python) a compiled
+    """Give ``function(policy)`` (``has_trait(type(policy), trait)`` in Python) a compiled
     form answering from the policy's type alone, a constant for numba to prune branches on."""
 
     @overload(function, jit_options={"cache": True})
     def _trait_test(policy):
-        answer = _has_trait(policy.instance_class, trait)
+        answer = has_trait(policy.instance_class, trait)
 
         def impl(policy):
             return answer
@@ -236,32 +237,32 @@ def _compiled_trait(function, trait):
 def reads_second_moment(policy) -> bool:
     """Whether the policy's index reads ``Arm.square_mean``, so that engines count each
     child's wins to know it (the other policies pay nothing for it)."""
-    return _has_trait(type(policy), "second_moment")
+    return has_trait(type(policy), "second_moment")
 
 
 def caches_index(policy) -> bool:
     """Whether engines keep each child's index between selections to skip re-solving it
     (KL-UCB, whose index is a root, and Bayes-UCB, a quantile; see ``mcts.child_indices``)."""
-    return _has_trait(type(policy), "caches_index")
+    return has_trait(type(policy), "caches_index")
 
 
 def caches_quantile(policy) -> bool:
     """Whether the index kept between selections (``caches_index``) is Bayes-UCB's quantile
     rather than KL-UCB's root (``mcts.child_indices``): a record with it has Bayes-UCB's c."""
-    return _has_trait(type(policy), "caches_quantile")
+    return has_trait(type(policy), "caches_quantile")
 
 
 def draws_index(policy) -> bool:
     """Whether the index is a random draw (Thompson), so that engines may draw the arms without
     a win last, by ``bandits.thompson_challenger`` (see ``mcts.synthetic``)."""
-    return _has_trait(type(policy), "draws_index")
+    return has_trait(type(policy), "draws_index")
 
 
 def raw_rewards(policy) -> bool:
     """Whether the index reads rewards on the outcome's own scale rather than mapped onto
     [0, 1]: a tree's win 1 and loss 0 with shaped rewards beyond them, a game's [-1, 1] (UCB1,
     whose c is set for that scale; ``mcts.shaping``, ``mcts.games``, ``mcts.generic``)."""
-    return _has_trait(type(policy), "raw_rewards")
+    return has_trait(type(policy), "raw_rewards")
 
 
 def klucb_constant(policy) -> float:

@@ -10,6 +10,7 @@ from bandits import get_policy
 from enhancements import get_adjuster, make_adjuster
 from mcts.backup import load_backup
 from mcts.shaping import parse_shaping, shaping_spec
+from specs import between
 from trees import check_shape, parse_tree_spec
 
 
@@ -22,6 +23,7 @@ def _check_params(kind: str, name: str, given: dict, known: dict) -> dict:
 
 
 # fields added after the first stored results, and their defaults
+_DISCOUNT = between(0.0, 1.0, low_open=True)  # the backup's gamma; 1: no discount
 _LATER = {"shaping": "", "rescore": False, "discount": 1.0, "backup": ""}
 
 
@@ -93,11 +95,11 @@ class Curve:
         if self.rescore and self.shaping:
             raise ValueError("exact re-scoring keeps no shaped rewards to re-score: use "
                              "--rescore or --shaping, not both")
-        if isinstance(self.discount, bool) or not isinstance(self.discount, (int, float)) \
-                or not 0.0 < self.discount <= 1.0:
+        discount = _DISCOUNT.convert(self.discount)
+        if discount is None:
             raise ValueError(f"discount {self.discount!r} must lie in (0, 1] (1: no discount), "
                              "e.g. --discount 0.9")
-        object.__setattr__(self, "discount", float(self.discount))
+        object.__setattr__(self, "discount", discount)
         if self.backup and (self.discount != 1.0 or self.rescore):
             raise ValueError("a backup rule of one's own replaces the built-in one: use --backup "
                              "without --discount and --rescore")

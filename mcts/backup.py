@@ -60,15 +60,20 @@ class Backup:
 def load_backup(spec: str) -> NamedTuple:
     """The record (at its defaults) of the plug-in backup rule ``package.module:object``,
     registered for the engine; any failure is a one-line ValueError."""
-    from bandits.plugins import compiled_record, load_object
+    from bandits.plugins import (
+        PLUGIN_FILES,
+        check_compiled,
+        compiled_record,
+        load_object,
+        plugin_file,
+    )
 
     if ":" not in spec:
         raise ValueError(f"backup rule {spec!r} is not of the form package.module:object "
                          "(the built-in rule is --discount; docs/extending.md)")
     plugin = load_object(spec, "backup rule", Backup, "mcts.backup.Backup")
-    if not hasattr(plugin.reward, "py_func"):
-        raise ValueError(f"backup rule {spec}: its reward must be compiled, decorate it with "
-                         "@numba.njit (docs/extending.md)")
+    PLUGIN_FILES[spec] = plugin_file(plugin.reward)
+    check_compiled(spec, "reward", plugin.reward)
     record = compiled_record(plugin.record, plugin.reward)
     register_backup(record, plugin.reward)
     return record()

@@ -20,6 +20,7 @@ from numba.extending import overload
 
 from bandits import (
     begin_selection,
+    has_trait,
     klucb_constant,
     klucb_level,
     klucb_may_reach,
@@ -73,7 +74,7 @@ def index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng,
 
 @overload(index_children, inline="always", jit_options={"cache": True})
 def _index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
-    if getattr(policy.instance_class, "caches_quantile", False):
+    if has_trait(policy.instance_class, "caches_quantile"):
         def by_cached_quantiles(tree, first, b, t, skip_losses, restart, tables, policy, rng,
                                 values):
             if tree.index_cache.shape[0] > 1:
@@ -83,7 +84,7 @@ def _index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng
                             values, False)
 
         return by_cached_quantiles
-    if getattr(policy.instance_class, "caches_index", False):
+    if has_trait(policy.instance_class, "caches_index"):
         def by_cached_roots(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
             if tree.index_cache.shape[0] > 1:
                 return _index_by_cached_roots(tree, first, b, t, skip_losses, restart,
@@ -92,7 +93,7 @@ def _index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng
                             values, False)
 
         return by_cached_roots
-    winless_last = bool(getattr(policy.instance_class, "draws_index", False))
+    winless_last = has_trait(policy.instance_class, "draws_index")
     return (lambda tree, first, b, t, skip_losses, restart, tables, policy, rng, values:
             _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng, values,
                      winless_last))
@@ -130,8 +131,8 @@ def after_backup(tree, path, depth, b, restart, epoch, policy, tables):
 
 @overload(after_backup, inline="always", jit_options={"cache": True})
 def _after_backup(tree, path, depth, b, restart, epoch, policy, tables):
-    if (not getattr(policy.instance_class, "caches_index", False)
-            or getattr(policy.instance_class, "caches_quantile", False)):
+    if (not has_trait(policy.instance_class, "caches_index")
+            or has_trait(policy.instance_class, "caches_quantile")):
         return lambda tree, path, depth, b, restart, epoch, policy, tables: None
 
     def solve_roots(tree, path, depth, b, restart, epoch, policy, tables):

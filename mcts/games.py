@@ -37,6 +37,7 @@ from bandits import (
     UCB1,
     Arm,
     begin_selection,
+    has_trait,
     index_tables,
     policy_value,
     raw_rewards,
@@ -200,7 +201,7 @@ def _index(policy, mean, square_mean, count, parent_count, arms, bound, tables, 
 # compile instead of 18.
 @overload(_index, jit_options={"cache": True})
 def _index_by_record(policy, mean, square_mean, count, parent_count, arms, bound, tables, rng):
-    if getattr(policy.instance_class, "raw_rewards", False):
+    if has_trait(policy.instance_class, "raw_rewards"):
         def on_reward_scale(policy, mean, square_mean, count, parent_count, arms, bound, tables,
                             rng):
             return policy_value(policy, Arm(mean, square_mean, count, parent_count, arms),

@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from bandits import POLICIES, get_policy, make_policy
+from bandits import POLICIES, get_policy, has_trait, make_policy
 from games import Game
 from games.openspiel import PREFIX
 from specs import Part, between, check_value, check_values, parse_spec, parse_value
@@ -122,7 +122,7 @@ def _policy(name: str, params: dict, game: str) -> NamedTuple:
     name = _ALIASES.get(name, name)
     values = dict(params)
     info = get_policy(name)
-    if getattr(info.record, "raw_rewards", False) and "c" in info.parameters:
+    if has_trait(info.record, "raw_rewards") and "c" in info.parameters:
         values.setdefault("c", preset(game).c)
     return make_policy(name, **values)
 
