@@ -33,7 +33,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import numba
 import numpy as np
 import pandas as pd
 from tqdm import tqdm
@@ -43,8 +42,9 @@ from mcts import STREAM_VERSION
 from .compare_grid import Grid, config_label, entry_label
 from .compare_stats import RUN_COLUMNS, failure_bits
 from .curve import Curve
-from .execution import RunSummary, kernel_order
+from .execution import RunSummary, kernel_order, on_one_thread
 from .failure import failure_block
+from .kernels import KernelProgress
 from .pool import check_options, completed
 from .store import KeyedStore, claim
 
@@ -217,15 +217,10 @@ def write_block(folder: str | Path, block: Block, bits: np.ndarray) -> Path:
 
 
 def compute_block(block: Block) -> np.ndarray:
-    """The failure bits of ``block``'s runs, on one thread (workers bring parallelism)."""
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        failed = failure_block(block.curve, block.tree_index, block.first_run, block.n_runs,
-                               cell_seed(block.identity), tree_seed=block.seed)
-    finally:
-        numba.set_num_threads(threads)
-    return failure_bits(failed)
+    """The failure bits of ``block``'s runs."""
+    return failure_bits(failure_block(block.curve, block.tree_index, block.first_run,
+                                      block.n_runs, cell_seed(block.identity),
+                                      tree_seed=block.seed))
 
 
 @dataclass(frozen=True)
@@ -254,17 +249,25 @@ def grow(grid: Grid, folder: str | Path, *, workers: int | None = None,
                unit=" playouts", unit_scale=True, desc=grid.name, file=sys.stderr,
                dynamic_ncols=True,
                disable=not (sys.stderr.isatty() if progress is None else progress))
-    playouts = 0
+    playouts, searching = 0, 0.0
+    kernels = KernelProgress([block.curve for block in pending])
+    if pending and not bar.disable:
+        bar.write(kernels.announce(), file=sys.stderr)
     with bar:
-        for i, bits in completed(compute_block, [(block,) for block in pending], workers,
-                                 scheduler):
+        bar.set_postfix_str(kernels.note())
+        jobs = [(compute_block, block.curve, block) for block in pending]
+        for i, (bits, kernel_seconds, seconds) in completed(on_one_thread, jobs, workers,
+                                                             scheduler):
             write_block(folder, pending[i], bits)
+            kernels.finished(i, kernel_seconds)
             playouts += pending[i].playouts
+            searching += seconds
+            bar.set_postfix_str(kernels.note(), refresh=False)
             bar.update(pending[i].playouts)
     computed_cells = {cell_key(block.identity) for block in pending}
     return GrowSummary(len(reuse) + len(new), len(reuse) - len(damaged), len(pending), playouts,
-                       time.perf_counter() - start, cells=grid.cells,
-                       cells_computed=len(computed_cells))
+                       time.perf_counter() - start, searching, kernels.seconds,
+                       cells=grid.cells, cells_computed=len(computed_cells))
 
 
 def run_table(grid: Grid, folder: str | Path) -> pd.DataFrame:

@@ -18,6 +18,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numba
 import numpy as np
@@ -25,7 +26,8 @@ from tqdm import tqdm
 
 from mcts import STREAM_VERSION
 
-from .kernels import kernel_key
+from .curve import Curve
+from .kernels import KernelProgress, kernel_key, ready_kernel
 from .lock import writing
 from .pool import Pool
 from .shards import Shard, count_failures
@@ -48,15 +50,31 @@ class RunSummary:
     reused: int  # found finished on disk, not recomputed
     computed: int  # computed and stored by this call
     playouts: int  # playouts spent by this call
-    seconds: float
+    seconds: float  # wall
+    search_seconds: float = 0.0  # summed over workers: searching
+    kernel_seconds: float = 0.0  # summed over workers: compiling or loading kernels
+
+    def speed(self) -> str:
+        """The call's time in words: wall seconds, the search speed per worker, and the time
+        kernels took to compile or load apart from it."""
+        rate = self.playouts / self.search_seconds if self.search_seconds > 0 else float("nan")
+        return (f"{self.playouts:,} playouts in {self.seconds:.1f} s ({rate:,.0f} playouts/s "
+                f"per worker searching; kernels compiled or loaded in {self.kernel_seconds:.1f} "
+                "worker-s, once, then cached)")
 
 
-def _count_on_one_thread(shard: Shard) -> np.ndarray:
-    """``count_failures`` with the compiled engine on one thread: workers bring parallelism."""
+def on_one_thread(compute, curve: Curve, *args) -> tuple[Any, float, float]:
+    """``compute(*args)`` with the compiled engine on one thread (workers bring parallelism),
+    ``curve``'s kernel readied first (``kernels.ready_kernel``); returns its value, the seconds
+    spent readying the kernel and the seconds computing, so that the speed a run reports
+    counts search time only."""
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        return count_failures(shard)
+        kernel_seconds = ready_kernel(curve)
+        start = time.perf_counter()
+        value = compute(*args)
+        return value, kernel_seconds, time.perf_counter() - start
     finally:
         numba.set_num_threads(threads)
 
@@ -120,16 +138,27 @@ def run_study(
             dynamic_ncols=True,
             disable=not (sys.stderr.isatty() if progress is None else progress),
         )
-        done, playouts = len(shards) - len(pending), 0
+        done, playouts, searching = len(shards) - len(pending), 0, 0.0
+        kernels = KernelProgress([shard.curve for shard in pending])
+        if pending and not bar.disable:
+            bar.write(kernels.announce(), file=sys.stderr)
         with bar:
-            bar.set_postfix_str(f"{done}/{len(shards)} shards")
-            for i, failures in pool.completed(_count_on_one_thread,
-                                              [(shard,) for shard in pending]):
+            bar.set_postfix_str(_note(done, len(shards), kernels))
+            jobs = [(count_failures, shard.curve, shard) for shard in pending]
+            for i, (failures, kernel_seconds, seconds) in pool.completed(on_one_thread, jobs):
                 shard = pending[i]
                 write_shard(folder, shard, failures)
+                kernels.finished(i, kernel_seconds)
                 done += 1
                 playouts += shard.playouts
+                searching += seconds
+                bar.set_postfix_str(_note(done, len(shards), kernels), refresh=False)
                 bar.update(shard.playouts)
-                bar.set_postfix_str(f"{done}/{len(shards)} shards")
     return RunSummary(len(shards), len(shards) - len(pending), len(pending), playouts,
-                      time.perf_counter() - start)
+                      time.perf_counter() - start, searching, kernels.seconds)
+
+
+def _note(done: int, total: int, kernels: KernelProgress) -> str:
+    """The bar's note: shards done, and the kernels being compiled if any."""
+    note = kernels.note()
+    return f"{done}/{total} shards" + (f"; {note}" if note else "")

@@ -35,6 +35,49 @@ def kernel_name(curve: Curve) -> str:
     return f"the {curve.policy} search kernel (b={curve.branching}{extra})"
 
 
+_READY: set[tuple] = set()  # the kernels this process has compiled or loaded
+
+
+def ready_kernel(curve: Curve) -> float:
+    """Make ``curve``'s kernel ready in this process (``prepare_kernel``) unless it is; the wall
+    seconds that took: compiling or loading on a worker's first shard of a kernel, else 0."""
+    key = kernel_key(curve)
+    if key in _READY:
+        return 0.0
+    wall, _ = prepare_kernel(curve)
+    _READY.add(key)
+    return wall
+
+
+class KernelProgress:
+    """What a progress bar says while kernels are first used: the kernels of the pending work
+    that no finished unit has used yet, which are being compiled (or loaded from the cache)."""
+
+    def __init__(self, curves: list[Curve]):
+        self._keys = [kernel_key(curve) for curve in curves]
+        self._waiting = {key: kernel_name(curve) for key, curve in zip(self._keys, curves)}
+        self.seconds = 0.0  # summed over workers: compiling or loading kernels
+
+    def announce(self) -> str:
+        """One line for the start of a run."""
+        return (f"{len(self._waiting)} search kernel(s): each is compiled on first use (10-20 "
+                "CPU-seconds), once, then loaded from the cache in about 0.3 s")
+
+    def finished(self, i: int, kernel_seconds: float) -> None:
+        """Unit ``i`` (of the curves given) is done, having spent ``kernel_seconds`` readying
+        its kernel."""
+        self._waiting.pop(self._keys[i], None)
+        self.seconds += kernel_seconds
+
+    def note(self) -> str:
+        """The bar's note: the kernels still being readied, if any."""
+        if not self._waiting:
+            return ""
+        names = list(self._waiting.values())
+        more = f" and {len(names) - 1} more" if len(names) > 1 else ""
+        return f"compiling or loading {names[0]}{more} (once, then cached)"
+
+
 def prepare_kernel(curve: Curve, seed: int = 0) -> tuple[float, float]:
     """Compile ``curve``'s kernel, or load it from the cache, by a search of one playout;
     the wall and CPU seconds it took."""

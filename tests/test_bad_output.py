@@ -221,7 +221,7 @@ def test_bad_output(argv, code, fragment, unchanged, engine, as_nobody, space, m
     values = {"root": space, "port": _free_port()}
     argv = [part.format(**values) for part in argv]
     monkeypatch.setattr(failure_rate, "failure_counts", engine)
-    monkeypatch.setattr(execution, "_count_on_one_thread", engine)
+    monkeypatch.setattr(execution, "on_one_thread", engine)
     monkeypatch.setattr("experiments.tournament.play_block", engine)
     before = {name: _snapshot(space / name) for name in unchanged}
     exit_code, err = _run_as(argv, NOBODY if as_nobody else None)

@@ -124,11 +124,9 @@ def run(args) -> int:
         return 0
     runs = grid.trees_per_model * grid.runs
     if summary.computed:
-        rate = summary.playouts / summary.seconds
         print(f"{grid.name}: {grid.cells} cells x {runs} runs in {out} ({summary.cells_computed}"
               f" cells computed or grown in {summary.computed} blocks, {summary.reused} blocks "
-              f"already stored); {summary.playouts:,} playouts in {summary.seconds:.1f} s "
-              f"({rate:,.0f}/s)")
+              f"already stored); {summary.speed()}")
     else:
         print(f"{grid.name}: all {grid.cells} cells ({summary.shards} blocks of runs) already "
               f"stored in {out}")

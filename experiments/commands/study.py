@@ -62,10 +62,9 @@ def run(args) -> int:
     if args.quiet:
         return 0
     if summary.computed:
-        rate = summary.playouts / summary.seconds
         print(f"study {study.name}: {summary.shards} shards in {args.out} "
               f"({summary.computed} computed, {summary.reused} already stored); "
-              f"{summary.playouts:,} playouts in {summary.seconds:.1f} s ({rate:,.0f}/s)")
+              f"{summary.speed()}")
     else:
         print(f"study {study.name}: all {summary.shards} shards already stored in {args.out}")
     return 0
