@@ -39,6 +39,8 @@ from .policies import (
     policy_value,
     raw_rewards,
     reads_second_moment,
+    wants_q_range,
+    with_q_range,
 )
 from .registry import POLICIES, PolicyInfo, get_policy
 from .tables import IndexTables, index_tables
@@ -84,4 +86,6 @@ __all__ = [
     "thompson_value",
     "ucb1_index",
     "ucb1_value",
+    "wants_q_range",
+    "with_q_range",
 ]

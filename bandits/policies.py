@@ -16,7 +16,7 @@ from numba.extending import overload
 
 from .bayes_ucb import bayesucb_value
 from .epsilon_greedy import egreedy_value, explore_coin
-from .horizon_free import moss_value, puct_value
+from .horizon_free import RAW, moss_value, puct_q, puct_range, puct_value
 from .klucb import klucb_arm_value
 from .thompson import thompson_value
 from .ucb1 import ucb1_value
@@ -78,10 +78,17 @@ class MOSS(NamedTuple):
 
 
 class PUCT(NamedTuple):
-    """Silver et al. 2018 (mctx): c_init and c_base of the exploration scale."""
+    """Silver et al. 2018 (mctx): c_init and c_base of the exploration scale, and the Q
+    transform (``bandits.horizon_free``: 0 raw, 1 by parent and siblings). ``q_low`` and
+    ``q_width`` are not parameters but one selection's range of the transform, set by the
+    engines (``with_q_range``) on the record that indexes the children."""
 
     c_init: float = 1.25
     c_base: float = 19652.0
+    qtransform: float = 0.0
+    q_low: float = 0.0
+    q_width: float = 1.0
+    reads_q_range = True
 
 
 class EpsilonGreedy(NamedTuple):
@@ -132,8 +139,8 @@ def _moss(policy, arm, tables, rng):
 
 @njit(inline="always")
 def _puct(policy, arm, tables, rng):
-    return puct_value(arm.mean, arm.visits, arm.parent_visits, arm.arms, policy.c_init,
-                      policy.c_base)
+    q = puct_q(arm.mean, arm.visits, policy.qtransform, policy.q_low, policy.q_width)
+    return puct_value(q, arm.visits, arm.parent_visits, arm.arms, policy.c_init, policy.c_base)
 
 
 @njit(inline="always")
@@ -210,6 +217,38 @@ def _begin_selection(policy, rng):
         return hook(policy, rng)
 
     return impl
+
+
+def wants_q_range(policy) -> bool:
+    """Whether one selection's index needs the range of the parent's value and its children's
+    means (PUCT with a Q transform; compiled code only): engines compiled for a record with
+    the ``reads_q_range`` trait then compute it and give it by ``with_q_range``."""
+    raise NotImplementedError("wants_q_range runs inside compiled kernels only")
+
+
+@overload(wants_q_range, inline="always", jit_options={"cache": True})
+def _wants_q_range(policy):
+    if policy.instance_class is PUCT:
+        return lambda policy: policy.qtransform != RAW
+    return lambda policy: False
+
+
+def with_q_range(policy, parent_value, low_mean, high_mean):
+    """The record indexing one selection given the parent's value and the lowest and highest
+    means of its visited children (``bandits.horizon_free.puct_range``): PUCT's with its range
+    set, any other record as it is (compiled code only)."""
+    raise NotImplementedError("with_q_range runs inside compiled kernels only")
+
+
+@overload(with_q_range, inline="always", jit_options={"cache": True})
+def _with_q_range(policy, parent_value, low_mean, high_mean):
+    if policy.instance_class is PUCT:
+        def ranged(policy, parent_value, low_mean, high_mean):
+            low, width = puct_range(parent_value, low_mean, high_mean)
+            return PUCT(policy.c_init, policy.c_base, policy.qtransform, low, width)
+
+        return ranged
+    return lambda policy, parent_value, low_mean, high_mean: policy
 
 
 def has_trait(record_class, trait: str) -> bool:

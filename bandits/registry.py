@@ -35,11 +35,18 @@ class PolicyInfo:
     description: str
     citation: str
     domains: Mapping[str, Domain] = field(default_factory=dict)
+    later: Mapping[str, float] = field(default_factory=dict)  # added later: {name: default}
 
     @property
     def defaults(self) -> dict[str, float]:
         """The settable parameters and their default values."""
         return {key: self.record._field_defaults[key] for key in self.parameters}
+
+    def stored(self, values: Mapping) -> dict:
+        """``values`` as results store them: without the parameters added after results were
+        first stored (``later``) at their defaults, so older stored results still match."""
+        return {key: value for key, value in values.items()
+                if not (key in self.later and value == self.later[key])}
 
     def domain(self, key: str) -> Domain:
         return self.domains.get(key, NUMBER)
@@ -56,6 +63,8 @@ class PolicyInfo:
                 "citation": self.citation,
                 "domains": {key: self.domain(key).describe() for key in self.parameters}}
 
+
+_QTRANSFORMS = Domain("integer", 0, 1, words=(("raw", 0.0), ("parent_and_siblings", 1.0)))
 
 POLICIES: dict[str, PolicyInfo] = {
     info.name: info
@@ -80,11 +89,15 @@ POLICIES: dict[str, PolicyInfo] = {
         PolicyInfo("moss", MOSS, (), "MOSS",
                    "mean + sqrt(max(ln(t / (K T_i)), 0) / T_i), horizon t = the parent's visits",
                    "Audibert & Bubeck 2009"),
-        PolicyInfo("puct", PUCT, ("c_init", "c_base"), "PUCT",
+        PolicyInfo("puct", PUCT, ("c_init", "c_base", "qtransform"), "PUCT",
                    "Q + (1/K) sqrt(t) / (1 + T_i) (c_init + ln((t + c_base + 1) / c_base)); "
-                   "unvisited Q = 1/2",
-                   "Silver et al. 2018 (AlphaZero); mctx muzero_action_selection",
-                   {"c_init": at_least(0), "c_base": above(0)}),
+                   "Q = the mean (unvisited 1/2), or with qtransform=parent_and_siblings "
+                   "(mctx's default) the mean rescaled onto [min, max] of the parent's value "
+                   "and its visited children's means (unvisited 0)",
+                   "Silver et al. 2018 (AlphaZero); mctx muzero_action_selection and "
+                   "qtransform_by_parent_and_siblings",
+                   {"c_init": at_least(0), "c_base": above(0), "qtransform": _QTRANSFORMS},
+                   later={"qtransform": 0.0}),
         PolicyInfo("egreedy", EpsilonGreedy, ("epsilon",), "epsilon-greedy",
                    "with probability epsilon a uniformly random child, else the best mean; "
                    "unvisited children first",

@@ -83,9 +83,11 @@ class Curve:
         policy = _check_params("policy", self.policy, self.policy_params, policy_info.defaults)
         adjuster = _check_params("adjuster", self.adjuster, self.adjuster_params,
                                  adjuster_info.defaults)
-        policy_info.check(policy)  # the values' domains (specs.check_value)
+        checked = policy_info.check(policy)  # the values' domains (specs.check_value)
+        policy = {key: checked[key] if isinstance(value, str) else value  # words as numbers
+                  for key, value in policy.items()}
         make_adjuster(self.adjuster, **adjuster)  # checks the values
-        object.__setattr__(self, "policy_params", policy)
+        object.__setattr__(self, "policy_params", policy_info.stored(policy))
         object.__setattr__(self, "adjuster_params", adjuster)
         if self.restart is None:
             object.__setattr__(self, "restart", adjuster_info.restart)

@@ -27,6 +27,8 @@ from bandits import (
     klucb_root,
     policy_value,
     thompson_challenger,
+    wants_q_range,
+    with_q_range,
 )
 from bandits.bayes_ucb import (
     bayesucb_log_level,
@@ -103,7 +105,9 @@ def _index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng
 def _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng, values, winless_last):
     """Every child's index by the policy; with ``winless_last`` (a compile-time constant:
     Thompson) the children without a win are drawn last (``_draw_winless_last``)."""
-    best, indices, chooser = -np.inf, values[INDEX], begin_selection(policy, rng)
+    best, indices = -np.inf, values[INDEX]
+    chooser = with_sibling_range(tree, first, b, skip_losses, restart, tables,
+                                 begin_selection(policy, rng))
     for k in range(b):
         child = ix(first + k)
         indices[ix(k)] = -np.inf
@@ -120,6 +124,39 @@ def _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng, value
     if winless_last:
         best = _draw_winless_last(tree, first, b, skip_losses, restart, rng, indices, best)
     return best
+
+
+def with_sibling_range(tree, first, b, skip_losses, restart, tables, policy):
+    """``policy`` with the range of PUCT's Q transform set (``bandits.with_q_range``) when it
+    asks for one: the parent's value, the mean reward of its children over their visits, and
+    the lowest and highest means of the children visited since the restart (T' > 0), proven
+    losses skipped as the selection skips them. Other records pass as they are (compiled code
+    only; nothing of this is compiled into their kernels)."""
+    raise NotImplementedError("with_sibling_range runs inside compiled kernels only")
+
+
+@overload(with_sibling_range, inline="always", jit_options={"cache": True})
+def _with_sibling_range(tree, first, b, skip_losses, restart, tables, policy):
+    if not has_trait(policy.instance_class, "reads_q_range"):
+        return lambda tree, first, b, skip_losses, restart, tables, policy: policy
+
+    def ranged(tree, first, b, skip_losses, restart, tables, policy):
+        if not wants_q_range(policy):
+            return policy
+        total, visits, low, high = 0.0, 0, np.inf, -np.inf
+        for k in range(b):
+            child = ix(first + k)
+            n = tree.stats[child, VISITS]
+            if n <= 0 or (skip_losses and tree.proven[child] == LOSS):
+                continue
+            total += reward_sum(tree, child)
+            visits += n
+            if explore_count(tree, child, restart) > 0:
+                mean = mean_reward(tree, child, tables)
+                low, high = min(low, mean), max(high, mean)
+        return with_q_range(policy, total / visits if visits > 0 else 0.5, low, high)
+
+    return ranged
 
 
 def after_backup(tree, path, depth, b, restart, epoch, policy, tables):

@@ -42,6 +42,8 @@ from bandits import (
     policy_value,
     raw_rewards,
     reads_second_moment,
+    wants_q_range,
+    with_q_range,
 )
 from bandits.rng import randint, seed_state
 from games import Game, State, compiled
@@ -201,19 +203,52 @@ def _index(policy, mean, square_mean, count, parent_count, arms, bound, tables, 
 # compile instead of 18.
 @overload(_index, jit_options={"cache": True})
 def _index_by_record(policy, mean, square_mean, count, parent_count, arms, bound, tables, rng):
-    if has_trait(policy.instance_class, "raw_rewards"):
-        def on_reward_scale(policy, mean, square_mean, count, parent_count, arms, bound, tables,
-                            rng):
-            return policy_value(policy, Arm(mean, square_mean, count, parent_count, arms),
-                                tables, rng)
-
-        return on_reward_scale
-
-    def on_unit_scale(policy, mean, square_mean, count, parent_count, arms, bound, tables, rng):
-        arm = Arm(unit_mean(mean, bound), square_mean, count, parent_count, arms)
+    def index(policy, mean, square_mean, count, parent_count, arms, bound, tables, rng):
+        arm = Arm(_on_index_scale(policy, mean, bound), square_mean, count, parent_count, arms)
         return policy_value(policy, arm, tables, rng)
 
-    return on_unit_scale
+    return index
+
+
+def _on_index_scale(policy, mean, bound):
+    """A mean reward as ``policy``'s index reads it: as it is for a record with
+    ``raw_rewards``, else mapped onto [0, 1] (``rewards.unit_mean``; compiled code only)."""
+    raise NotImplementedError("_on_index_scale runs inside compiled kernels only")
+
+
+@overload(_on_index_scale, inline="always", jit_options={"cache": True})
+def _on_index_scale_by_record(policy, mean, bound):
+    if has_trait(policy.instance_class, "raw_rewards"):
+        return lambda policy, mean, bound: mean
+    return lambda policy, mean, bound: unit_mean(mean, bound)
+
+
+def _with_sibling_range(policy, stats, proven, first, count, skip_losses, bound):
+    """``policy`` with the range of PUCT's Q transform set when it asks for one
+    (``mcts.child_indices.with_sibling_range``, on the index's scale); other records as they
+    are (compiled code only)."""
+    raise NotImplementedError("_with_sibling_range runs inside compiled kernels only")
+
+
+@overload(_with_sibling_range, inline="always", jit_options={"cache": True})
+def _with_sibling_range_by_record(policy, stats, proven, first, count, skip_losses, bound):
+    if not has_trait(policy.instance_class, "reads_q_range"):
+        return lambda policy, stats, proven, first, count, skip_losses, bound: policy
+
+    def ranged(policy, stats, proven, first, count, skip_losses, bound):
+        if not wants_q_range(policy):
+            return policy
+        total, visits, low, high = 0.0, 0.0, np.inf, -np.inf
+        for child in range(first, first + count):
+            n = stats[child, VISITS]
+            if n <= 0 or (skip_losses and proven[child] == LOSS):
+                continue
+            mean = _on_index_scale(policy, stats[child, REWARDS] / n, bound)
+            total, visits = total + n * mean, visits + n
+            low, high = min(low, mean), max(high, mean)
+        return with_q_range(policy, total / visits if visits > 0 else 0.5, low, high)
+
+    return ranged
 
 
 @njit(cache=True)
@@ -233,7 +268,8 @@ def _select(nodes, stats, proven, parent, config, bound, tables, rng):
         return pick
     skip_losses = losses < count
     parent_count = np.int64(stats[parent, VISITS])
-    chooser = begin_selection(config.policy, rng)
+    chooser = _with_sibling_range(begin_selection(config.policy, rng), stats, proven, first,
+                                  count, skip_losses, bound)
     best, ties = -np.inf, 0
     for child in range(first, first + count):
         if skip_losses and proven[child] == LOSS:

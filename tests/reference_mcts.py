@@ -36,6 +36,7 @@ import math
 import random
 from collections.abc import Callable, Iterable
 
+import numpy as np
 from scipy import special
 
 from mcts.rewards import ONLINE
@@ -152,11 +153,31 @@ def moss_index(total: float, count: int, fresh_count: int, fresh_parent: int,
         max(math.log(fresh_parent / (arms * fresh_count)), 0.0) / fresh_count)
 
 
+def parent_and_siblings_q(total: float, count: int, fresh_count: int,
+                          siblings: list[tuple[float, int, int]]) -> float:
+    """mctx's ``qtransform_by_parent_and_siblings`` for one child, written as mctx writes it
+    (arrays, the unvisited completed by the minimum): the node's value (here the siblings'
+    reward over their visits), safe Q = the visited siblings' means else that value, their
+    min and max with the value, then (Q or the min) - min over max(max - min, 1e-8).
+    ``siblings``: (reward sum, visits, T') of the children the selection considers."""
+    sums, visits, fresh = (np.array(column, dtype=float) for column in zip(*siblings))
+    node_value = sums.sum() / visits.sum() if visits.sum() > 0 else 0.5
+    qvalues = np.divide(sums, visits, out=np.zeros_like(sums), where=visits > 0)
+    safe = np.where(fresh > 0, qvalues, node_value)
+    low, high = min(node_value, safe.min()), max(node_value, safe.max())
+    completed = total / count if fresh_count > 0 else low
+    return (completed - low) / max(high - low, 1e-8)
+
+
 def puct_index(total: float, count: int, fresh_count: int, fresh_parent: int,
-               rng: random.Random, *, arms: int, c_init: float = 1.25,
-               c_base: float = 19652.0) -> float:
-    """PUCT (Silver et al. 2018) with prior 1/K; an unvisited child's Q is 1/2."""
-    q = total / count if count else 0.5
+               rng: random.Random, *, arms: int, siblings: list, c_init: float = 1.25,
+               c_base: float = 19652.0, qtransform: float = 0.0) -> float:
+    """PUCT (Silver et al. 2018) with prior 1/K; Q raw (an unvisited child's 1/2) or, with
+    ``qtransform`` 1, by parent and siblings (``parent_and_siblings_q``)."""
+    if qtransform:
+        q = parent_and_siblings_q(total, count, fresh_count, siblings)
+    else:
+        q = total / count if count else 0.5
     scale = c_init + math.log((fresh_parent + c_base + 1.0) / c_base)
     return q + math.sqrt(fresh_parent) / (arms * (1.0 + fresh_count)) * scale
 
@@ -199,7 +220,7 @@ POLICIES: dict[str, Index] = {"ucb1": ucb1_index, "klucb": klucb_index,
                               "egreedy": egreedy_index, "bayesucb": bayesucb_index}
 # what an index reads besides (total, count, T', t', rng), by keyword
 CONTEXT = {"ucb1tuned": ("square_sum",), "ucbv": ("square_sum",), "moss": ("arms",),
-           "puct": ("arms",)}
+           "puct": ("arms", "siblings")}
 # a draw made once per selection (with the policy's parameters) whose keywords every child's
 # index reads
 BEGINS: dict[str, Callable[..., dict]] = {"egreedy": egreedy_coin}
@@ -544,7 +565,7 @@ class ReferenceSearch:
             count = child.visits - child.child_base if self.restart else child.visits
             params = selection
             if self.context:
-                params = {**self._context(child, children), **params}
+                params = {**self._context(child, children, allowed), **params}
             value = self.index(child.reward_sum, child.visits, count, parent_count, self.rng,
                                **params)
             if value > best:
@@ -553,9 +574,14 @@ class ReferenceSearch:
                 ties.append(child)
         return self._pick(ties)
 
-    def _context(self, child: Node, children: list[Node]) -> dict:
-        """What the index reads besides the counts, by keyword."""
+    def _context(self, child: Node, children: list[Node], allowed: list[Node]) -> dict:
+        """What the index reads besides the counts, by keyword (the siblings: the children
+        the selection considers, as (reward sum, visits, T'))."""
         context = {"square_sum": child.square_sum, "arms": len(children)}
+        if "siblings" in self.context:
+            context["siblings"] = [
+                (c.reward_sum, c.visits, c.visits - c.child_base if self.restart else c.visits)
+                for c in allowed]
         return {key: context[key] for key in self.context}
 
     def _refresh_snapshots(self, node: Node) -> None:
