@@ -326,6 +326,10 @@ class _FakeInfo:
     def check(values):
         return dict(values)
 
+    @staticmethod
+    def stored(values):
+        return dict(values)
+
 
 def test_a_plugin_index_returning_nan_is_refused_by_the_engine(tmp_path, monkeypatch, capsys):
     """The engine refuses a NaN index at the first selection that meets one: one line, exit
