@@ -16,7 +16,7 @@ DEFAULT_SEED = 2029
 # Sizes per scale: quick gives 8 x 25 = 200 runs per cell at budgets up to 2^14, where seed 001's
 # biased trees separate (issue 36; docs/performance.md); full gives 20 x 100 = 2,000 runs per
 # cell up to 2^14, over 20 instances: the atlas is core-hours, for a Dask cluster.
-_SIZES = {
+SIZES = {
     "quick": {"runs": 25, "trees_per_model": 8, "max_budget": 2**14, "block": 25},
     "full": {"runs": 100, "trees_per_model": 20, "max_budget": 2**14, "block": 50},
 }
@@ -72,13 +72,13 @@ class Grid:
     adjusters: tuple[str, ...]
     branching: int = 4
     depth: int = 8
-    runs: int = _SIZES["quick"]["runs"]
-    trees_per_model: int = _SIZES["quick"]["trees_per_model"]
-    max_budget: int = _SIZES["quick"]["max_budget"]
+    runs: int = SIZES["quick"]["runs"]
+    trees_per_model: int = SIZES["quick"]["trees_per_model"]
+    max_budget: int = SIZES["quick"]["max_budget"]
     seed: int = DEFAULT_SEED
     scale: str = "quick"
     epsilon: float = 0.05
-    block: int = _SIZES["quick"]["block"]
+    block: int = SIZES["quick"]["block"]
     name: str = "compare"
     baseline: str | None = None
 
@@ -124,7 +124,7 @@ class Grid:
         if unknown:
             raise ValueError(f"unknown grid setting {unknown[0]!r}: use "
                              f"{', '.join(f.name for f in fields(cls))}")
-        return cls(trees, policies, adjusters, **{**_SIZES[scale], "scale": scale, **given})
+        return cls(trees, policies, adjusters, **{**SIZES[scale], "scale": scale, **given})
 
     def curves(self) -> list[Curve]:
         """One curve per cell, policy x adjuster innermost (so neighbouring shards need

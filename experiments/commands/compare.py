@@ -5,6 +5,8 @@ from __future__ import annotations
 import shlex
 import sys
 
+from experiments.compare_atlas import ATLAS_ADJUSTERS
+from experiments.compare_grid import SIZES
 from experiments.params import COUNT, PROBABILITY, SEED
 
 # Single-thread cost of one playout per policy, ns, on b = 4, d = 8 trees at budget 2^10: the
@@ -30,12 +32,17 @@ def register(subparsers) -> None:
     p.add_argument("--adjusters", nargs="+", metavar="NAME",
                    help="adjusters (`mctslab adjusters list`, package.module:object, "
                    "name(key=value,...))")
+    quick, full = SIZES["quick"], SIZES["full"]
     p.add_argument("--preset", choices=("atlas",),
-                   help="atlas: seed 001's biased trees x every built-in policy x plain, "
-                   "maxfreq, static (--trees, --policies, --adjusters replace its lists)")
+                   help="atlas: seed 001's biased trees x every built-in policy x "
+                   f"{', '.join(ATLAS_ADJUSTERS)} (--trees, --policies, --adjusters replace its "
+                   "lists)")
     p.add_argument("--scale", choices=("quick", "full"), default="quick",
-                   help="quick (default): 4 instances x 50 runs per cell, budgets up to 2^10; "
-                   "full: 20 x 100, up to 2^14, for a Dask cluster")
+                   help=f"quick (default): {quick['trees_per_model']} instances x "
+                   f"{quick['runs']} runs per cell, budgets up to 2^"
+                   f"{quick['max_budget'].bit_length() - 1}; full: {full['trees_per_model']} x "
+                   f"{full['runs']}, up to 2^{full['max_budget'].bit_length() - 1}, for a Dask "
+                   "cluster")
     p.add_argument("--runs", type=COUNT, metavar="N", help="runs per tree instance")
     p.add_argument("--trees-per-model", type=COUNT, metavar="M",
                    help="tree instances per spec, shared by every policy and adjuster")
