@@ -8,20 +8,29 @@ import numpy as np
 import pytest
 from cell_rules import amazons as cell_amazons
 from cell_rules import breakthrough as cell_breakthrough
+from cell_rules import cannon as cell_cannon
 from cell_rules import checkers as cell_checkers
 from cell_rules import chinese_checkers as cell_chinese_checkers
 from cell_rules import pentalath as cell_pentalath
 from numba import njit
 
 from bandits.rng import randint, seed_state
-from games import amazons, breakthrough, checkers, chinese_checkers, get_game, pentalath
+from games import (
+    amazons,
+    breakthrough,
+    cannon,
+    checkers,
+    chinese_checkers,
+    get_game,
+    pentalath,
+)
 
 GAMES = 1000
 CELL_RULES = {"breakthrough": cell_breakthrough, "checkers": cell_checkers,
               "pentalath": cell_pentalath, "chinesecheckers": cell_chinese_checkers,
-              "amazons": cell_amazons}
+              "amazons": cell_amazons, "cannon": cell_cannon}
 NEW_RULES = {"breakthrough": breakthrough, "checkers": checkers, "pentalath": pentalath,
-             "chinesecheckers": chinese_checkers, "amazons": amazons}
+             "chinesecheckers": chinese_checkers, "amazons": amazons, "cannon": cannon}
 
 
 def _listed_draw(rules):
