@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 # registry name -> (rules module, playouts per timed run)
 GAMES = {"breakthrough": ("breakthrough", 3000), "checkers": ("checkers", 1000),
          "pentalath": ("pentalath", 300), "chinesecheckers": ("chinese_checkers", 300),
-         "amazons": ("amazons", 100)}
+         "amazons": ("amazons", 100), "cannon": ("cannon", 300)}
 
 
 def _runner(rules):
