@@ -159,7 +159,7 @@ def generate(state, player, out, neighbours, hops, targets, first_only):
     return n
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _piece_steps(state, player, origin, out, n, neighbours, targets):
     """Write the steps of the piece on ``origin`` into ``out`` from ``out[n]``, in direction
     order (the first of its moves in the list); return the new n."""
@@ -173,7 +173,7 @@ def _piece_steps(state, player, origin, out, n, neighbours, targets):
     return n
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _piece_hops(state, player, origin, out, n, neighbours, hops, targets, seen, stack):
     """Write the ends of the hop chains of the piece on ``origin`` into ``out`` from ``out[n]``,
     searched depth-first with an explicit stack (``seen``, ``stack``: scratch of one entry per
@@ -396,16 +396,25 @@ def _nth_listed(player, origin, out, start, n, r, nearer):
     return -1, r
 
 
-@njit(cache=True)
-def _nth_piece_move(state, player, origin, out, r, nearer):
-    """The move at place ``r`` of the piece on ``origin``'s moves as ``generate`` lists them
-    (steps, then hop chains' ends), counting only the moves towards the tip if ``nearer``; the
-    hops are searched only if r is past the steps. ``out`` (3 * cells slots) holds the list,
-    then the search's stack and seen flags."""
+@njit(inline="always")
+def _nth_piece_move(state, player, out, i, r, nearer):
+    """The move at place ``r`` of piece i's moves (cell ``out[i]``, move set ``out[6 + i]``,
+    ``out[12 + i]``) as ``generate`` lists them (steps, then hop chains' ends), counting only
+    the moves towards the tip if ``nearer``. The hops are searched only if r is past the steps
+    and more than one of them counts (one is the move). ``out`` (3 * cells slots) then holds
+    the list, the search's stack and seen flags."""
+    origin = out[i]
+    hops_lo = np.uint64(out[6 + i]) & ~_NEIGHBOUR_MASK[origin, 0]
+    hops_hi = np.uint64(out[12 + i]) & ~_NEIGHBOUR_MASK[origin, 1]
+    if nearer:
+        hops_lo &= _NEARER_MASK[player, origin, 0]
+        hops_hi &= _NEARER_MASK[player, origin, 1]
     n = _piece_steps(state, player, origin, out, 0, NEIGHBOURS, TARGETS)
     move, r = _nth_listed(player, origin, out, 0, n, r, nearer)
     if move >= 0:
         return move
+    if popcount(hops_lo) + popcount(hops_hi) == 1:
+        return origin * CELLS + (lowest_bit(hops_lo) if hops_lo else 64 + lowest_bit(hops_hi))
     end = _piece_hops(state, player, origin, out, n, NEIGHBOURS, HOPS, TARGETS,
                       out[2 * CELLS: 3 * CELLS], out[CELLS: 2 * CELLS])
     return _nth_listed(player, origin, out, n, end, r, nearer)[0]
@@ -480,7 +489,7 @@ def policy_action(state, out, rng):
     for i in range(pieces):
         count = _piece_count(out, i, player, forward > 0)
         if r < count:
-            return _nth_piece_move(state, player, out[i], out, r, forward > 0)
+            return _nth_piece_move(state, player, out, i, r, forward > 0)
         r -= count
     return -1
 
