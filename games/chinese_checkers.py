@@ -88,12 +88,24 @@ def _masks(rows: np.ndarray) -> np.ndarray:
     return out.reshape(rows.shape[:-1] + (2,))
 
 
-# the playout policy's masks: the neighbours of each cell [cells, 2]; the cell passed over and
-# the one landed on by a hop from each cell in each direction [cells, 6, 2] (none off the
-# board); each target [2, 2]; the cells nearer than each cell to each player's tip [2, cells, 2]
+def _jump_table() -> np.ndarray:
+    """``[cells, 64, 2]``: the cells a hop from a cell can land on when its neighbours in the
+    directions of the set bits of the index hold pieces, as a mask (landings on the board)."""
+    landings = np.zeros((CELLS, 64, CELLS), dtype=np.bool_)
+    for cell in range(CELLS):
+        for pattern in range(64):
+            for d in range(6):
+                if pattern >> d & 1 and HOPS[cell, d] >= 0:
+                    landings[cell, pattern, HOPS[cell, d]] = True
+    return _masks(landings)
+
+
+# the playout policy's tables: the neighbours of each cell as a mask [cells, 2] and as bit
+# indices [cells, 6] (127, never set, off the board); hop landings (``_jump_table``); each
+# target [2, 2]; the cells nearer than each cell to each player's tip [2, cells, 2]
 _NEIGHBOUR_MASK = _masks(np.array([[c in row for c in range(CELLS)] for row in NEIGHBOURS]))
-_OVER_MASK = _masks(NEIGHBOURS[:, :, None] == np.arange(CELLS))
-_HOP_MASK = _masks(HOPS[:, :, None] == np.arange(CELLS))
+_NEIGHBOUR_BIT = np.where(NEIGHBOURS >= 0, NEIGHBOURS, 127).astype(np.uint64)
+_JUMPS = _jump_table()
 _TARGET_MASK = _masks(TARGETS)
 _NEARER_MASK = _masks(TIP_DISTANCE[:, None, :] < TIP_DISTANCE[:, :, None])
 _HI_CELLS = np.uint64((1 << (CELLS - 64)) - 1)
@@ -348,20 +360,30 @@ def _with(lo, hi, cell):
 
 
 @njit(inline="always")
+def _landings(cell, over_lo, over_hi):
+    """The cells a hop from ``cell`` over a piece of (over_lo, over_hi) lands on, free or not:
+    one look-up by the pattern of its occupied neighbours, without a branch."""
+    pattern = 0
+    for d in range(6):
+        bit = _NEIGHBOUR_BIT[cell, d]
+        word = over_lo if bit < 64 else over_hi
+        pattern |= np.int64((word >> (bit & np.uint64(63))) & np.uint64(1)) << d
+    return _JUMPS[cell, pattern, 0], _JUMPS[cell, pattern, 1]
+
+
+@njit(inline="always")
 def _reach(player, origin, occupied_lo, occupied_hi):
     """The cells the piece on ``origin`` can move to, as a mask (lo, hi): its steps, and the
     closure of its hops over occupied cells (the piece lifted), within its target if it
-    stands there: the ends ``_piece_steps`` and ``_piece_hops`` list, without their order;
-    each hop is tested on masks without a branch."""
+    stands there: the ends ``_piece_steps`` and ``_piece_hops`` list, without their order."""
     free_lo, free_hi = ~occupied_lo, ~occupied_hi & _HI_CELLS
     if TARGETS[player, origin]:
         free_lo, free_hi = free_lo & _TARGET_MASK[player, 0], free_hi & _TARGET_MASK[player, 1]
     start_lo, start_hi = _with(np.uint64(0), np.uint64(0), origin)
     over_lo, over_hi = occupied_lo & ~start_lo, occupied_hi & ~start_hi
-    steps_lo = _NEIGHBOUR_MASK[origin, 0] & free_lo
-    steps_hi = _NEIGHBOUR_MASK[origin, 1] & free_hi
-    frontier_lo, frontier_hi = start_lo, start_hi
-    found_lo, found_hi = np.uint64(0), np.uint64(0)
+    found_lo, found_hi = _landings(origin, over_lo, over_hi)
+    found_lo, found_hi = found_lo & free_lo, found_hi & free_hi
+    frontier_lo, frontier_hi = found_lo, found_hi
     while frontier_lo | frontier_hi:
         if frontier_lo:
             cell = lowest_bit(frontier_lo)
@@ -369,18 +391,13 @@ def _reach(player, origin, occupied_lo, occupied_hi):
         else:
             cell = 64 + lowest_bit(frontier_hi)
             frontier_hi &= frontier_hi - np.uint64(1)
-        if not ((_NEIGHBOUR_MASK[cell, 0] & over_lo) | (_NEIGHBOUR_MASK[cell, 1] & over_hi)):
-            continue  # nothing to hop over
-        land_lo, land_hi = np.uint64(0), np.uint64(0)
-        for d in range(6):
-            jump = (_OVER_MASK[cell, d, 0] & over_lo) | (_OVER_MASK[cell, d, 1] & over_hi)
-            keep = np.uint64(0) - np.uint64(jump != 0)
-            land_lo |= _HOP_MASK[cell, d, 0] & keep
-            land_hi |= _HOP_MASK[cell, d, 1] & keep
+        land_lo, land_hi = _landings(cell, over_lo, over_hi)
         land_lo &= free_lo & ~found_lo
         land_hi &= free_hi & ~found_hi
         frontier_lo, frontier_hi = frontier_lo | land_lo, frontier_hi | land_hi
         found_lo, found_hi = found_lo | land_lo, found_hi | land_hi
+    steps_lo = _NEIGHBOUR_MASK[origin, 0] & free_lo
+    steps_hi = _NEIGHBOUR_MASK[origin, 1] & free_hi
     return steps_lo | found_lo, steps_hi | found_hi
 
 
