@@ -414,27 +414,35 @@ def _nth_listed(player, origin, out, start, n, r, nearer):
 
 
 @njit(inline="always")
+def _only(lo, hi):
+    """The cell of a mask (lo, hi) of one cell."""
+    return lowest_bit(lo) if lo else 64 + lowest_bit(hi)
+
+
+@njit(inline="always")
 def _nth_piece_move(state, player, out, i, r, nearer):
     """The move at place ``r`` of piece i's moves (cell ``out[i]``, move set ``out[6 + i]``,
     ``out[12 + i]``) as ``generate`` lists them (steps, then hop chains' ends), counting only
-    the moves towards the tip if ``nearer``. The hops are searched only if r is past the steps
-    and more than one of them counts (one is the move). ``out`` (3 * cells slots) then holds
-    the list, the search's stack and seen flags."""
+    the moves towards the tip if ``nearer``. Its steps or hop ends that count are listed only
+    if r falls among them and more than one of them counts (one is the move). ``out``
+    (3 * cells slots) then holds the list, the search's stack and seen flags."""
     origin = out[i]
-    hops_lo = np.uint64(out[6 + i]) & ~_NEIGHBOUR_MASK[origin, 0]
-    hops_hi = np.uint64(out[12 + i]) & ~_NEIGHBOUR_MASK[origin, 1]
+    lo, hi = np.uint64(out[6 + i]), np.uint64(out[12 + i])
     if nearer:
-        hops_lo &= _NEARER_MASK[player, origin, 0]
-        hops_hi &= _NEARER_MASK[player, origin, 1]
-    n = _piece_steps(state, player, origin, out, 0, NEIGHBOURS, TARGETS)
-    move, r = _nth_listed(player, origin, out, 0, n, r, nearer)
-    if move >= 0:
-        return move
+        lo, hi = lo & _NEARER_MASK[player, origin, 0], hi & _NEARER_MASK[player, origin, 1]
+    steps_lo, steps_hi = lo & _NEIGHBOUR_MASK[origin, 0], hi & _NEIGHBOUR_MASK[origin, 1]
+    steps = popcount(steps_lo) + popcount(steps_hi)
+    if r < steps:
+        if steps == 1:
+            return origin * CELLS + _only(steps_lo, steps_hi)
+        n = _piece_steps(state, player, origin, out, 0, NEIGHBOURS, TARGETS)
+        return _nth_listed(player, origin, out, 0, n, r, nearer)[0]
+    hops_lo, hops_hi = lo & ~steps_lo, hi & ~steps_hi
     if popcount(hops_lo) + popcount(hops_hi) == 1:
-        return origin * CELLS + (lowest_bit(hops_lo) if hops_lo else 64 + lowest_bit(hops_hi))
-    end = _piece_hops(state, player, origin, out, n, NEIGHBOURS, HOPS, TARGETS,
-                      out[2 * CELLS: 3 * CELLS], out[CELLS: 2 * CELLS])
-    return _nth_listed(player, origin, out, n, end, r, nearer)[0]
+        return origin * CELLS + _only(hops_lo, hops_hi)
+    n = _piece_hops(state, player, origin, out, 0, NEIGHBOURS, HOPS, TARGETS,
+                    out[2 * CELLS: 3 * CELLS], out[CELLS: 2 * CELLS])
+    return _nth_listed(player, origin, out, 0, n, r - steps, nearer)[0]
 
 
 @njit(inline="always")
