@@ -3,9 +3,12 @@
 The rules of 2439f44 are kept in ``tests/cell_rules`` (the oracles of
 ``tests/test_games_differential.py``); both play from the start with the game's own playout
 policy, in one process, old and new alternately for ``--rounds`` rounds (medians and their
-ratio), so the machine's drift hits both alike.
+ratio), so the machine's drift hits both alike. ``--cpu`` times the process's CPU time instead
+of the wall clock (steadier on a loaded machine, where the wall clock counts time waiting for a
+core).
 
-    python benchmarks/bench_rules.py [--games breakthrough checkers ...] [--rounds 5] [--json]
+    python benchmarks/bench_rules.py [--games breakthrough checkers ...] [--rounds 5] [--cpu]
+        [--json]
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 # registry name -> (rules module, playouts per timed run)
 GAMES = {"breakthrough": ("breakthrough", 3000), "checkers": ("checkers", 1000),
          "pentalath": ("pentalath", 300), "chinesecheckers": ("chinese_checkers", 300),
-         "amazons": ("amazons", 100)}
+         "amazons": ("amazons", 100), "cannon": ("cannon", 300)}
 
 
 def _runner(rules):
@@ -52,8 +55,10 @@ def _runner(rules):
     return run
 
 
-def compare(name: str, rounds: int) -> dict:
-    """Median playouts/s of the new and the old rules of game ``name`` and their ratio."""
+def compare(name: str, rounds: int, cpu: bool = False) -> dict:
+    """Median playouts/s of the new and the old rules of game ``name`` and their ratio (per CPU
+    second with ``cpu``, else per wall-clock second)."""
+    clock = time.process_time if cpu else time.perf_counter
     module, n = GAMES[name]
     buffer = get_game(name).max_actions
     rules = {"new": importlib.import_module(f"games.{module}"),
@@ -64,9 +69,9 @@ def compare(name: str, rounds: int) -> dict:
     rates = {key: [] for key in runs}
     for r in range(rounds):
         for key, run in runs.items():
-            start = time.perf_counter()
+            start = clock()
             run(rules[key].initial_state(), n, seed_state(r), buffer)
-            rates[key].append(n / (time.perf_counter() - start))
+            rates[key].append(n / (clock() - start))
     new, old = statistics.median(rates["new"]), statistics.median(rates["old"])
     return {"game": name, "new": new, "old": old, "ratio": new / old}
 
@@ -75,9 +80,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (medians)")
+    parser.add_argument("--cpu", action="store_true", help="CPU time instead of wall time")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
-    results = [compare(name, args.rounds) for name in args.games]
+    results = [compare(name, args.rounds, args.cpu) for name in args.games]
     if args.json:
         print(json.dumps(results))
     else:

@@ -19,12 +19,40 @@ from numba import njit
 
 from bandits.rng import randint
 
+from .bits import leading_zeros, trailing_zeros
+
 TO_MOVE, SIDE, QUEENS = -10, -9, -8
 ARROW = 3
 PIECES = ".WB#"
 _DR = np.array([-1, -1, -1, 0, 0, 1, 1, 1], dtype=np.int64)
 _DC = np.array([-1, 0, 1, -1, 1, -1, 0, 1], dtype=np.int64)
 _START_OFFSET = {8: 2, 10: 3}
+_SIDES = (8, 10)  # the boards of the ray tables, by index
+
+
+def _ray_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per board (index in ``_SIDES``), direction d and cell: the cells a ray from the cell
+    crosses to the edge, as a 100-bit mask (lo, hi: cells 0-63, 64-99) ``[2, 8, 100]``, and
+    their number at ``[2, 8, cell + 1]`` of a table ``[2, 8, 130]`` whose first and last
+    entries are -1 (no blocker: ``_free_run``)."""
+    lo = np.zeros((2, 8, 100), dtype=np.uint64)
+    hi = np.zeros((2, 8, 100), dtype=np.uint64)
+    length = np.full((2, 8, 130), -1, dtype=np.int64)
+    for board, side in enumerate(_SIDES):
+        for d in range(8):
+            dr, dc = int(_DR[d]), int(_DC[d])
+            for cell in range(side * side):
+                row, col = cell // side + dr, cell % side + dc
+                mask, k = 0, 0
+                while 0 <= row < side and 0 <= col < side:
+                    mask, k = mask | 1 << (row * side + col), k + 1
+                    row, col = row + dr, col + dc
+                lo[board, d, cell], hi[board, d, cell] = mask & (2**64 - 1), mask >> 64
+                length[board, d, cell + 1] = k
+    return lo, hi, length
+
+
+_RAY_LO, _RAY_HI, _RAY_LEN = _ray_tables()
 
 
 def initial_state(side: int = 10) -> np.ndarray:
@@ -174,6 +202,65 @@ def quality(state):
     return m / 16.0
 
 
+@njit(inline="always")
+def _free_run(board, d, cell, occ_lo, occ_hi):
+    """The number of empty cells from ``cell`` in direction d to the edge or the first cell of
+    the mask (occ_lo, occ_hi): the ray's length less the length of the ray from that first
+    blocker, less 1. The blocker is the highest set bit of the ray's occupied cells for the
+    directions 0-3 (towards lower cells), the lowest for 4-7, found without a branch: with no
+    blocker the index is -1 or 128, where the length table holds -1."""
+    lo, hi = occ_lo & _RAY_LO[board, d, cell], occ_hi & _RAY_HI[board, d, cell]
+    if d < 4:
+        blocker = 127 - leading_zeros(hi) if hi else 63 - leading_zeros(lo)
+    else:
+        blocker = trailing_zeros(lo) if lo else 64 + trailing_zeros(hi)
+    return _RAY_LEN[board, d, cell + 1] - _RAY_LEN[board, d, blocker + 1] - 1
+
+
+@njit(inline="always")
+def _occupancy(state, cells):
+    """The occupied cells as a mask (lo, hi)."""
+    lo, hi = np.uint64(0), np.uint64(0)
+    for cell in range(min(cells, 64)):
+        lo |= np.uint64(state[cell] != 0) << np.uint64(cell)
+    for cell in range(64, cells):
+        hi |= np.uint64(state[cell] != 0) << np.uint64(cell - 64)
+    return lo, hi
+
+
+@njit(inline="always")
+def _vacate(lo, hi, cell):
+    """The mask (lo, hi) without ``cell``."""
+    if cell < 64:
+        return lo & ~(np.uint64(1) << np.uint64(cell)), hi
+    return lo, hi & ~(np.uint64(1) << np.uint64(cell - 64))
+
+
+@njit(cache=True)
+def _arrow_counts(state, out):
+    """Write the number of arrows of each queen move into ``out``, in the order of
+    ``legal_actions`` (queen, direction, distance); return the number of whole moves."""
+    side = np.int64(state[SIDE])
+    board = 0 if side == _SIDES[0] else 1
+    player = state[TO_MOVE]
+    occ_lo, occ_hi = _occupancy(state, side * side)
+    n, slot = 0, 0
+    for i in range(4):
+        origin = np.int64(state[QUEENS + 4 * player + i])
+        lo, hi = _vacate(occ_lo, occ_hi, origin)
+        for d in range(8):
+            to = origin
+            for _ in range(_free_run(board, d, origin, lo, hi)):
+                to += side * _DR[d] + _DC[d]
+                arrows = 0
+                for d2 in range(8):
+                    arrows += _free_run(board, d2, to, lo, hi)
+                out[slot] = arrows
+                slot += 1
+                n += arrows
+    return n
+
+
 @njit(cache=True)
 def decisive_action(state, out, n, rng):
     """No move is always played in this game's playouts (seed 000 Sect. 6.1): -1."""
@@ -182,9 +269,43 @@ def decisive_action(state, out, n, rng):
 
 @njit(cache=True)
 def policy_action(state, out, rng):
-    """Uniformly random among all whole moves (MAST comes with the search). -1 at a terminal."""
-    n = legal_actions(state, out)
-    return out[randint(rng, n)] if n > 0 else -1
+    """Uniformly random among all whole moves (MAST comes with the search): the move
+    ``out[randint(rng, n)]`` of ``legal_actions``' list, found without writing it: the arrows
+    of each queen move are counted on masks (``_arrow_counts``), then the drawn place is found
+    queen move by queen move and its arrow ray by ray. -1 at a terminal."""
+    n = _arrow_counts(state, out)
+    if n == 0:
+        return -1
+    r = randint(rng, n)
+    side = np.int64(state[SIDE])
+    cells = side * side
+    board = 0 if side == _SIDES[0] else 1
+    player = state[TO_MOVE]
+    occ_lo, occ_hi = _occupancy(state, cells)
+    slot = 0
+    for i in range(4):
+        origin = np.int64(state[QUEENS + 4 * player + i])
+        lo, hi = _vacate(occ_lo, occ_hi, origin)
+        for d in range(8):
+            to = origin
+            for _ in range(_free_run(board, d, origin, lo, hi)):
+                to += side * _DR[d] + _DC[d]
+                if r < out[slot]:
+                    for d2 in range(8):
+                        run = _free_run(board, d2, to, lo, hi)
+                        if r < run:
+                            arrow = to + (r + 1) * (side * _DR[d2] + _DC[d2])
+                            return (origin * cells + to) * cells + arrow
+                        r -= run
+                r -= out[slot]
+                slot += 1
+    return -1
+
+
+@njit(cache=True)
+def random_action(state, out, rng):
+    """The uniform policy, which is this game's playout policy: ``policy_action``."""
+    return policy_action(state, out, rng)
 
 
 def cell_name(side: int, cell: int) -> str:

@@ -32,6 +32,32 @@ def lowest_bit(typingctx, mask):
     return types.int64(types.uint64), codegen
 
 
+@intrinsic
+def trailing_zeros(typingctx, mask):
+    """The number of trailing zero bits of a ``uint64``, 64 for 0 (``llvm.cttz``), as ``int64``:
+    the lowest set bit's index without a branch on zero."""
+    if mask != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.int64(types.uint64), codegen
+
+
+@intrinsic
+def leading_zeros(typingctx, mask):
+    """The number of leading zero bits of a ``uint64``, 64 for 0 (``llvm.ctlz``), as ``int64``:
+    63 minus the highest set bit's index, without a branch on zero."""
+    if mask != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.int64(types.uint64), codegen
+
+
 @njit(inline="always")
 def nth_move(r, m0, m1, m2, m3):
     """(cell, k) of the move at place ``r`` when the moves ``k`` of the cells of mask ``mk``

@@ -36,6 +36,8 @@ from numba import njit
 
 from bandits.rng import randint
 
+from .bits import lowest_bit, popcount
+
 RADIUS = 3  # the hexagon has side RADIUS + 1, the triangles side RADIUS
 PIECES_EACH = 6
 DRAW_AFTER = 1000
@@ -74,6 +76,39 @@ MAX_ACTIONS = PIECES_EACH * (CELLS - 1)
 NUM_ACTIONS = CELLS * CELLS
 PIECES = ".xo"
 _ROW_STARTS = np.searchsorted(COORDS[:, 1], np.arange(-2 * RADIUS, 2 * RADIUS + 2))
+
+
+def _masks(rows: np.ndarray) -> np.ndarray:
+    """Each row of cell flags as a 73-bit mask, ``uint64 [..., 2]`` (lo: cells 0-63, hi: 64-72)."""
+    flat = rows.reshape(-1, CELLS)
+    out = np.zeros((len(flat), 2), dtype=np.uint64)
+    for i, flags in enumerate(flat):
+        mask = sum(1 << int(c) for c in np.flatnonzero(flags))
+        out[i] = mask & (2**64 - 1), mask >> 64
+    return out.reshape(rows.shape[:-1] + (2,))
+
+
+def _jump_table() -> np.ndarray:
+    """``[cells, 64, 2]``: the cells a hop from a cell can land on when its neighbours in the
+    directions of the set bits of the index hold pieces, as a mask (landings on the board)."""
+    landings = np.zeros((CELLS, 64, CELLS), dtype=np.bool_)
+    for cell in range(CELLS):
+        for pattern in range(64):
+            for d in range(6):
+                if pattern >> d & 1 and HOPS[cell, d] >= 0:
+                    landings[cell, pattern, HOPS[cell, d]] = True
+    return _masks(landings)
+
+
+# the playout policy's tables: the neighbours of each cell as a mask [cells, 2] and as bit
+# indices [cells, 6] (127, never set, off the board); hop landings (``_jump_table``); each
+# target [2, 2]; the cells nearer than each cell to each player's tip [2, cells, 2]
+_NEIGHBOUR_MASK = _masks(np.array([[c in row for c in range(CELLS)] for row in NEIGHBOURS]))
+_NEIGHBOUR_BIT = np.where(NEIGHBOURS >= 0, NEIGHBOURS, 127).astype(np.uint64)
+_JUMPS = _jump_table()
+_TARGET_MASK = _masks(TARGETS)
+_NEARER_MASK = _masks(TIP_DISTANCE[:, None, :] < TIP_DISTANCE[:, :, None])
+_HI_CELLS = np.uint64((1 << (CELLS - 64)) - 1)
 
 
 def initial_state() -> np.ndarray:
@@ -121,40 +156,59 @@ def winner(state):
 @njit(cache=True)
 def generate(state, player, out, neighbours, hops, targets, first_only):
     """Write ``player``'s moves (``from * cells + to``) on the board given by the tables of
-    ``board_tables`` into ``out``; return their number. Hop chains are searched depth-first with
-    an explicit stack, the moving piece lifted; with ``first_only``, stop at the first move."""
+    ``board_tables`` into ``out``; return their number. With ``first_only``, stop at the first
+    piece that has a move."""
     cells = neighbours.shape[0]
     seen = np.zeros(cells, dtype=np.bool_)
     stack = np.empty(cells, dtype=np.int64)
     n = 0
     for origin in range(cells):
-        if state[origin] != player + 1:
-            continue
-        home = targets[player, origin]
+        if state[origin] == player + 1:
+            n = _piece_steps(state, player, origin, out, n, neighbours, targets)
+            n = _piece_hops(state, player, origin, out, n, neighbours, hops, targets, seen, stack)
+            if first_only and n > 0:
+                return n
+    return n
+
+
+@njit(inline="always")
+def _piece_steps(state, player, origin, out, n, neighbours, targets):
+    """Write the steps of the piece on ``origin`` into ``out`` from ``out[n]``, in direction
+    order (the first of its moves in the list); return the new n."""
+    cells = neighbours.shape[0]
+    home = targets[player, origin]
+    for d in range(6):
+        to = neighbours[origin, d]
+        if to >= 0 and state[to] == 0 and (targets[player, to] or not home):
+            out[n] = origin * cells + to
+            n += 1
+    return n
+
+
+@njit(inline="always")
+def _piece_hops(state, player, origin, out, n, neighbours, hops, targets, seen, stack):
+    """Write the ends of the hop chains of the piece on ``origin`` into ``out`` from ``out[n]``,
+    searched depth-first with an explicit stack (``seen``, ``stack``: scratch of one entry per
+    cell, ``seen`` flags of any type), the piece lifted; return the new n."""
+    cells = neighbours.shape[0]
+    home = targets[player, origin]
+    state[origin] = 0
+    seen[:] = False
+    seen[origin] = True
+    stack[0], depth = origin, 1
+    while depth > 0:
+        depth -= 1
+        cell = stack[depth]
         for d in range(6):
-            to = neighbours[origin, d]
-            if to >= 0 and state[to] == 0 and (targets[player, to] or not home):
+            to = hops[cell, d]
+            if (to >= 0 and state[to] == 0 and not seen[to]
+                    and state[neighbours[cell, d]] != 0 and (targets[player, to] or not home)):
+                seen[to] = True
                 out[n] = origin * cells + to
                 n += 1
-        state[origin] = 0
-        seen[:] = False
-        seen[origin] = True
-        stack[0], depth = origin, 1
-        while depth > 0:
-            depth -= 1
-            cell = stack[depth]
-            for d in range(6):
-                to = hops[cell, d]
-                if (to >= 0 and state[to] == 0 and not seen[to]
-                        and state[neighbours[cell, d]] != 0 and (targets[player, to] or not home)):
-                    seen[to] = True
-                    out[n] = origin * cells + to
-                    n += 1
-                    stack[depth] = to
-                    depth += 1
-        state[origin] = player + 1
-        if first_only and n > 0:
-            return n
+                stack[depth] = to
+                depth += 1
+    state[origin] = player + 1
     return n
 
 
@@ -186,25 +240,48 @@ def _occupied(state, player):
     return count
 
 
+@njit(inline="always")
+def _board_masks(state, player):
+    """(``player``'s pieces, all pieces) as masks (lo, hi); a branch-free pass that LLVM
+    vectorises."""
+    own_lo, own_hi, occupied_lo, occupied_hi = (np.uint64(0), np.uint64(0), np.uint64(0),
+                                                np.uint64(0))
+    for cell in range(64):
+        own_lo |= np.uint64(state[cell] == player + 1) << np.uint64(cell)
+        occupied_lo |= np.uint64(state[cell] != 0) << np.uint64(cell)
+    for cell in range(64, CELLS):
+        own_hi |= np.uint64(state[cell] == player + 1) << np.uint64(cell - 64)
+        occupied_hi |= np.uint64(state[cell] != 0) << np.uint64(cell - 64)
+    return own_lo, own_hi, occupied_lo, occupied_hi
+
+
 @njit(cache=True)
-def _can_step(state, player):
-    """Whether some piece of ``player`` has a step (to an empty neighbour, not leaving its
-    target): enough to know that ``player`` can move, without a search of the hops."""
-    for origin in range(CELLS):
-        if state[origin] != player + 1:
-            continue
-        home = TARGETS[player, origin]
-        for d in range(6):
-            to = NEIGHBOURS[origin, d]
-            if to >= 0 and state[to] == 0 and (TARGETS[player, to] or not home):
-                return True
+def _can_step(player, own_lo, own_hi, occupied_lo, occupied_hi):
+    """Whether some piece of ``player`` (masks of its pieces and of all) has a step (to an
+    empty neighbour, not leaving its target): enough to know that ``player`` can move, without
+    a search of the hops."""
+    free_lo, free_hi = ~occupied_lo, ~occupied_hi & _HI_CELLS
+    while own_lo | own_hi:
+        if own_lo:
+            origin = lowest_bit(own_lo)
+            own_lo &= own_lo - np.uint64(1)
+        else:
+            origin = 64 + lowest_bit(own_hi)
+            own_hi &= own_hi - np.uint64(1)
+        lo, hi = _NEIGHBOUR_MASK[origin, 0] & free_lo, _NEIGHBOUR_MASK[origin, 1] & free_hi
+        if TARGETS[player, origin]:
+            lo, hi = lo & _TARGET_MASK[player, 0], hi & _TARGET_MASK[player, 1]
+        if lo | hi:
+            return True
     return False
 
 
-@njit(cache=True)
-def _completes(state, player):
+@njit(inline="always")
+def _completes(player, own_lo, own_hi, occupied_lo, occupied_hi):
     """Whether ``player``'s target is full and holds at least one of its pieces (a win)."""
-    return _occupied(state, player) == PIECES_EACH and _home(state, player) > 0
+    target_lo, target_hi = _TARGET_MASK[player, 0], _TARGET_MASK[player, 1]
+    return (popcount(occupied_lo & target_lo) + popcount(occupied_hi & target_hi) == PIECES_EACH
+            and (own_lo & target_lo) | (own_hi & target_hi) != 0)
 
 
 @njit(cache=True)
@@ -213,13 +290,15 @@ def _settle(state, mover):
     opponent's only if the mover filled it by stepping back into its own start), the ply limit
     draws, and an opponent left without a move loses. One move fills at most one target cell,
     so at most one player completes."""
-    if _completes(state, mover):
+    own_lo, own_hi, occupied_lo, occupied_hi = _board_masks(state, mover)
+    other_lo, other_hi = occupied_lo & ~own_lo, occupied_hi & ~own_hi
+    if _completes(mover, own_lo, own_hi, occupied_lo, occupied_hi):
         state[RESULT] = mover
-    elif _completes(state, 1 - mover):
+    elif _completes(1 - mover, other_lo, other_hi, occupied_lo, occupied_hi):
         state[RESULT] = 1 - mover
     elif np.int64(state[PLIES]) * 100 + state[PLIES + 1] >= DRAW_AFTER:
         state[RESULT] = DRAW
-    elif not _can_step(state, 1 - mover):
+    elif not _can_step(1 - mover, other_lo, other_hi, occupied_lo, occupied_hi):
         probe = np.empty(CELLS, dtype=np.int64)  # room for one piece's moves
         if generate(state, 1 - mover, probe, NEIGHBOURS, HOPS, TARGETS, True) == 0:
             state[RESULT] = mover
@@ -266,26 +345,178 @@ def decisive_action(state, out, n, rng):
     return chosen
 
 
+@njit(inline="always")
+def _has(lo, hi, cell):
+    if cell < 64:
+        return (lo >> np.uint64(cell)) & np.uint64(1) != 0
+    return (hi >> np.uint64(cell - 64)) & np.uint64(1) != 0
+
+
+@njit(inline="always")
+def _with(lo, hi, cell):
+    if cell < 64:
+        return lo | np.uint64(1) << np.uint64(cell), hi
+    return lo, hi | np.uint64(1) << np.uint64(cell - 64)
+
+
+@njit(inline="always")
+def _landings(cell, over_lo, over_hi):
+    """The cells a hop from ``cell`` over a piece of (over_lo, over_hi) lands on, free or not:
+    one look-up by the pattern of its occupied neighbours, without a branch."""
+    pattern = 0
+    for d in range(6):
+        bit = _NEIGHBOUR_BIT[cell, d]
+        word = over_lo if bit < 64 else over_hi
+        pattern |= np.int64((word >> (bit & np.uint64(63))) & np.uint64(1)) << d
+    return _JUMPS[cell, pattern, 0], _JUMPS[cell, pattern, 1]
+
+
+@njit(inline="always")
+def _reach(player, origin, occupied_lo, occupied_hi):
+    """The cells the piece on ``origin`` can move to, as a mask (lo, hi): its steps, and the
+    closure of its hops over occupied cells (the piece lifted), within its target if it
+    stands there: the ends ``_piece_steps`` and ``_piece_hops`` list, without their order."""
+    free_lo, free_hi = ~occupied_lo, ~occupied_hi & _HI_CELLS
+    if TARGETS[player, origin]:
+        free_lo, free_hi = free_lo & _TARGET_MASK[player, 0], free_hi & _TARGET_MASK[player, 1]
+    start_lo, start_hi = _with(np.uint64(0), np.uint64(0), origin)
+    over_lo, over_hi = occupied_lo & ~start_lo, occupied_hi & ~start_hi
+    found_lo, found_hi = _landings(origin, over_lo, over_hi)
+    found_lo, found_hi = found_lo & free_lo, found_hi & free_hi
+    frontier_lo, frontier_hi = found_lo, found_hi
+    while frontier_lo | frontier_hi:
+        if frontier_lo:
+            cell = lowest_bit(frontier_lo)
+            frontier_lo &= frontier_lo - np.uint64(1)
+        else:
+            cell = 64 + lowest_bit(frontier_hi)
+            frontier_hi &= frontier_hi - np.uint64(1)
+        land_lo, land_hi = _landings(cell, over_lo, over_hi)
+        land_lo &= free_lo & ~found_lo
+        land_hi &= free_hi & ~found_hi
+        frontier_lo, frontier_hi = frontier_lo | land_lo, frontier_hi | land_hi
+        found_lo, found_hi = found_lo | land_lo, found_hi | land_hi
+    steps_lo = _NEIGHBOUR_MASK[origin, 0] & free_lo
+    steps_hi = _NEIGHBOUR_MASK[origin, 1] & free_hi
+    return steps_lo | found_lo, steps_hi | found_hi
+
+
+@njit(inline="always")
+def _nth_listed(player, origin, out, start, n, r, nearer):
+    """(the move at place ``r`` among ``out[start:n]``, or -1, and what is left of r), counting
+    only the moves towards the tip if ``nearer``."""
+    for i in range(start, n):
+        if not nearer or TIP_DISTANCE[player, out[i] % CELLS] < TIP_DISTANCE[player, origin]:
+            if r == 0:
+                return out[i], r
+            r -= 1
+    return -1, r
+
+
+@njit(inline="always")
+def _only(lo, hi):
+    """The cell of a mask (lo, hi) of one cell."""
+    return lowest_bit(lo) if lo else 64 + lowest_bit(hi)
+
+
+@njit(inline="always")
+def _nth_piece_move(state, player, out, i, r, nearer):
+    """The move at place ``r`` of piece i's moves (cell ``out[i]``, move set ``out[6 + i]``,
+    ``out[12 + i]``) as ``generate`` lists them (steps, then hop chains' ends), counting only
+    the moves towards the tip if ``nearer``. Its steps or hop ends that count are listed only
+    if r falls among them and more than one of them counts (one is the move). ``out``
+    (3 * cells slots) then holds the list, the search's stack and seen flags."""
+    origin = out[i]
+    lo, hi = np.uint64(out[6 + i]), np.uint64(out[12 + i])
+    if nearer:
+        lo, hi = lo & _NEARER_MASK[player, origin, 0], hi & _NEARER_MASK[player, origin, 1]
+    steps_lo, steps_hi = lo & _NEIGHBOUR_MASK[origin, 0], hi & _NEIGHBOUR_MASK[origin, 1]
+    steps = popcount(steps_lo) + popcount(steps_hi)
+    if r < steps:
+        if steps == 1:
+            return origin * CELLS + _only(steps_lo, steps_hi)
+        n = _piece_steps(state, player, origin, out, 0, NEIGHBOURS, TARGETS)
+        return _nth_listed(player, origin, out, 0, n, r, nearer)[0]
+    hops_lo, hops_hi = lo & ~steps_lo, hi & ~steps_hi
+    if popcount(hops_lo) + popcount(hops_hi) == 1:
+        return origin * CELLS + _only(hops_lo, hops_hi)
+    n = _piece_hops(state, player, origin, out, 0, NEIGHBOURS, HOPS, TARGETS,
+                    out[2 * CELLS: 3 * CELLS], out[CELLS: 2 * CELLS])
+    return _nth_listed(player, origin, out, 0, n, r - steps, nearer)[0]
+
+
+@njit(inline="always")
+def _piece_count(out, i, player, nearer):
+    """The number of moves of piece i (cell ``out[i]``, move set ``out[6 + i]``, ``out[12 + i]``),
+    only those towards the tip if ``nearer``."""
+    lo, hi = np.uint64(out[6 + i]), np.uint64(out[12 + i])
+    if nearer:
+        lo, hi = lo & _NEARER_MASK[player, out[i], 0], hi & _NEARER_MASK[player, out[i], 1]
+    return popcount(lo) + popcount(hi)
+
+
 @njit(cache=True)
 def policy_action(state, out, rng):
     """The playout policy: a winning move whenever one exists (seed 000 Sect. 6.1), else a
     uniformly random forward move (one that brings its piece closer to the tip of its target, as
     the seed's framework prefers moves that get closer to the target), else a uniformly random
-    move. Returns -1 at a terminal."""
-    n = legal_actions(state, out)
-    if n == 0:
+    move. Returns -1 at a terminal.
+
+    The same move from the same random numbers as reservoir sampling down ``legal_actions``'
+    list (``decisive_action``, then the forward moves) and ``out[randint(rng, n)]``, found
+    without the list: each piece's move set is a mask (``_reach``), so the moves of each kind
+    are counted per piece; the place drawn depends only on the count (a reservoir draws
+    randint(1), ..., randint(k) whatever the moves), and only the piece holding it lists its
+    moves, in order. Moves are listed by piece, so a piece's place in the list is its cell's
+    order; each piece has at most one move onto the target's last empty cell."""
+    if state[RESULT] >= 0:
         return -1
-    chosen = decisive_action(state, out, n, rng)
-    if chosen >= 0:
-        return chosen
     player = state[TO_MOVE]
-    seen = 0
-    for i in range(n):
-        if TIP_DISTANCE[player, out[i] % CELLS] < TIP_DISTANCE[player, out[i] // CELLS]:
-            seen += 1
-            if randint(rng, seen) == 0:
-                chosen = out[i]
-    return chosen if chosen >= 0 else out[randint(rng, n)]
+    own_lo, own_hi, occupied_lo, occupied_hi = _board_masks(state, player)
+    pieces = 0  # out[i], out[6 + i], out[12 + i]: piece i's cell and its move set (lo, hi)
+    while own_lo | own_hi:
+        if own_lo:
+            cell = lowest_bit(own_lo)
+            own_lo &= own_lo - np.uint64(1)
+        else:
+            cell = 64 + lowest_bit(own_hi)
+            own_hi &= own_hi - np.uint64(1)
+        lo, hi = _reach(player, cell, occupied_lo, occupied_hi)
+        out[pieces], out[6 + pieces], out[12 + pieces] = cell, np.int64(lo), np.int64(hi)
+        pieces += 1
+    if _occupied(state, player) == PIECES_EACH - 1:
+        last = -1
+        for cell in TARGET_CELLS[player]:
+            if state[cell] == 0:
+                last = cell
+        chosen, seen = -1, 0
+        for i in range(pieces):
+            if not TARGETS[player, out[i]] and _has(np.uint64(out[6 + i]), np.uint64(out[12 + i]),
+                                                    last):
+                seen += 1
+                if randint(rng, seen) == 0:
+                    chosen = out[i] * CELLS + last
+        if chosen >= 0:
+            return chosen
+    forward = 0
+    for i in range(pieces):
+        forward += _piece_count(out, i, player, True)
+    if forward > 0:
+        r = 0
+        for k in range(1, forward + 1):
+            if randint(rng, k) == 0:
+                r = k - 1
+    else:
+        total = 0
+        for i in range(pieces):
+            total += _piece_count(out, i, player, False)
+        r = randint(rng, total)
+    for i in range(pieces):
+        count = _piece_count(out, i, player, forward > 0)
+        if r < count:
+            return _nth_piece_move(state, player, out, i, r, forward > 0)
+        r -= count
+    return -1
 
 
 def cell_name(cell: int) -> str:

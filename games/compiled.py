@@ -24,7 +24,8 @@ Contract, for every game (states are small integer arrays, actions ``int64``):
   decisive moves in Breakthrough, Cannon and Chinese Checkers); -1 if none (a game without such
   a rule returns -1). A module may also define ``random_action(state, out, rng)``
   (``games.rules.OPTIONAL_GAME_RULES``): the same move from the same random numbers as the
-  default below, found faster (the bitboard games: Breakthrough, Checkers, Pentalath).
+  default below, found faster (the bitboard games: Breakthrough, Checkers, Pentalath, Cannon;
+  Amazons, whose moves are counted on masks).
 - ``playout(gid, state, out, rng, uniform) -> moves``: play to the end in place.
 Adding a game: a module with the functions of ``games.rules.GAME_RULES`` and one line in
 ``games.registry``.

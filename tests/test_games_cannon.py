@@ -34,8 +34,9 @@ def test_towns_are_placed_first_on_the_back_row_not_in_corners():
     play(state, "Tc1")
     assert moves(state) == [f"T{f}10" for f in "bcdefghi"]
     play(state, "Th10")
-    assert "b4-b5" in moves(state) and state.array[cannon.TOWN: cannon.TOWN + 2].tolist() == [
-        92, 7]
+    towns = np.flatnonzero(cannon.cells(state.array) > 2)
+    assert "b4-b5" in moves(state) and cannon.cells(state.array)[towns].tolist() == [4, 3]
+    assert towns.tolist() == [7, 92]
 
 
 def test_soldiers_step_forward_and_capture_forward_or_sideways():
@@ -49,7 +50,7 @@ def test_retreat_needs_an_adjacent_enemy_soldier_and_a_free_path():
     threatened = GAME.from_board(board(e5="d", f4="l", d4="d"))
     assert moves(threatened, "e5") == ["e5-d6", "e5-e3", "e5-e6", "e5-f6"]
     play(threatened, "e5-e3")
-    assert threatened.array[7 * 10 + 4] == 1 and threatened.array[5 * 10 + 4] == 0
+    assert cannon.cells(threatened.array)[[7 * 10 + 4, 5 * 10 + 4]].tolist() == [1, 0]
     town_only = GAME.from_board(board(e9="d"), to_move=0)
     assert moves(town_only, "e9") == ["e9-d10", "e9-f10", "e9xe10"]
 
@@ -59,11 +60,12 @@ def test_cannon_slides_and_shoots_two_or_three_points():
     cannon_moves = [m for m in moves(state) if "*" in m or m in ("b2-b5", "b4-b1")]
     assert cannon_moves == ["b2*b6", "b2*b7", "b2-b5", "b4-b1"]
     play(state, "b2*b7")
-    assert state.array[3 * 10 + 1] == 0 and state.array[8 * 10 + 1] == 1  # the cannon stays
-    assert state.array[cannon.COUNT + 1] == 2 and state.array[cannon.QUIET] == 0
+    pieces = cannon.cells(state.array)
+    assert pieces[3 * 10 + 1] == 0 and pieces[8 * 10 + 1] == 1  # the cannon stays
+    assert np.count_nonzero(pieces == 2) == 2 and state.array[cannon.QUIET] == 0
     slide = GAME.from_board(board(b2="d", b3="d", b4="d", h8="l"))
     play(slide, "b2-b5")
-    assert [slide.array[r * 10 + 1] for r in (5, 6, 7, 8)] == [1, 1, 1, 0]
+    assert cannon.cells(slide.array)[[r * 10 + 1 for r in (5, 6, 7, 8)]].tolist() == [1, 1, 1, 0]
     play(slide, "h8-h7")
     assert "b5-b2" in moves(slide)  # the other way along the line
 

@@ -8,20 +8,31 @@ import numpy as np
 import pytest
 from cell_rules import amazons as cell_amazons
 from cell_rules import breakthrough as cell_breakthrough
+from cell_rules import cannon as cell_cannon
 from cell_rules import checkers as cell_checkers
 from cell_rules import chinese_checkers as cell_chinese_checkers
 from cell_rules import pentalath as cell_pentalath
 from numba import njit
 
 from bandits.rng import randint, seed_state
-from games import amazons, breakthrough, checkers, chinese_checkers, get_game, pentalath
+from games import (
+    amazons,
+    breakthrough,
+    cannon,
+    checkers,
+    chinese_checkers,
+    get_game,
+    pentalath,
+)
 
 GAMES = 1000
 CELL_RULES = {"breakthrough": cell_breakthrough, "checkers": cell_checkers,
               "pentalath": cell_pentalath, "chinesecheckers": cell_chinese_checkers,
-              "amazons": cell_amazons}
+              "amazons": cell_amazons, "amazons8": cell_amazons, "cannon": cell_cannon}
 NEW_RULES = {"breakthrough": breakthrough, "checkers": checkers, "pentalath": pentalath,
-             "chinesecheckers": chinese_checkers, "amazons": amazons}
+             "chinesecheckers": chinese_checkers, "amazons": amazons, "amazons8": amazons,
+             "cannon": cannon}
+BOARD = {"amazons8": (8,)}  # initial_state's arguments where the default board is another
 
 
 def _listed_draw(rules):
@@ -89,7 +100,8 @@ def _first_difference(old, new):
 def test_rules_play_the_cell_rules_games(name):
     old, new = CELL_RULES[name], NEW_RULES[name]
     difference = _first_difference(old, new)
-    assert difference(old.initial_state(), new.initial_state(), GAMES, 1000,
+    board = BOARD.get(name, ())
+    assert difference(old.initial_state(*board), new.initial_state(*board), GAMES, 1000,
                       get_game(name).max_actions) == (-1, -1)
 
 
