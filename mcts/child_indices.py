@@ -5,8 +5,9 @@ Generic: the policy's index of each child not proven lost (``bandits.policy_valu
 KL-UCB (``caches_index``) keeps each child's root between selections and re-solves only those
 that could be the best (``_index_by_cached_roots``), choosing exactly as solving every root
 would; the nodes a playout visited have theirs solved right after its backup
-(``_solve_path_roots``). Bayes-UCB (``caches_quantile``) keeps each child's quantile and its
-slope, and computes again only those that could be the best (``_index_by_cached_quantiles``),
+(``_solve_path_roots``). Bayes-UCB (``caches_quantile``) keeps a point of each child's
+posterior that bounds its quantile, carries it by a recurrence per win or loss, and computes
+quantiles only for the children that could be the best (``_index_by_cached_quantiles``),
 choosing exactly as computing every quantile would. Thompson (``draws_index``) draws the
 children without a win last, ruling most of them out without their draw
 (``_draw_winless_last``), at the law of drawing them all.
@@ -29,7 +30,9 @@ from bandits import (
     thompson_challenger,
 )
 from bandits.bayes_ucb import (
+    bayesucb_carry,
     bayesucb_log_level,
+    bayesucb_point,
     bayesucb_shapes,
     bayesucb_slope,
     bayesucb_tail,
@@ -38,13 +41,16 @@ from bandits.bayes_ucb import (
 from bandits.klucb import TOLERANCE
 
 from .search_tree import (
-    AT_PARENT,
     AT_VISITS,
     BASE_EPOCH,
+    CARRIED_ERROR,
     FIRST_CHILD,
     LEVEL,
     LOSS,
-    QUANTILE,
+    POINT,
+    POINT_LEVEL,
+    SHAPE_A,
+    SHAPE_B,
     SLOPE,
     SOLVED,
     UNPROVEN,
@@ -59,10 +65,15 @@ from .search_tree import (
 )
 
 INDEX, STALE_LEVEL = 0, 1  # rows of the selection's scratch values [2, b]
-UPPER = STALE_LEVEL  # Bayes-UCB: a bound on a kept quantile's growth (-inf: none needed)
+UPPER = STALE_LEVEL  # Bayes-UCB: an upper bound on a child's quantile (-inf: computed, or none)
 _PRUNE_MARGIN = 4.0 * TOLERANCE  # a bound must clear the best solved index by this to skip a root
 # a bound on a quantile (computed to ~1e-15) must clear the best known one by this to skip it
 _QUANTILE_MARGIN = 1e-9
+_ROUNDING = 2.0 ** -52  # relative rounding error of one floating-point operation (ulp)
+# a point whose G and slope may be this far off, relatively, after its recurrences is dropped
+# (its bounds, widened by the error, would be too loose to be worth keeping)
+_CARRIED_ERROR = 1e-3
+_FRESH_ERROR = 64.0 * _ROUNDING  # that of G and s computed at a point from their formulas
 
 def index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
     """The indices of the b children from row ``first`` into ``values[INDEX]`` (-inf for a
@@ -219,30 +230,84 @@ def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, v
 
 
 @njit
-def _quantile(tree, child, mean, n_explore, t, visits, c, tables):
-    """Bayes-UCB's index of ``child`` at the parent's t', kept with t', the visits T and the
-    quantile's slope in ln(1 / tail)."""
+def _quantile(cache, child, a, b, mean, n_explore, t, c, tables):
+    """Bayes-UCB's index of ``child`` (posterior Beta(a, b)) at the parent's t', the exact
+    value, kept as the child's point at its level with its slope (or no point where the slope
+    is infinite: the quantile 0 at t' = 1)."""
     value = bayesucb_value(mean, n_explore, t, c, tables)
-    a, b = bayesucb_shapes(mean, n_explore)
-    cache = tree.index_cache
-    cache[child, QUANTILE] = value
-    cache[child, AT_PARENT] = t
-    cache[child, AT_VISITS] = visits
-    cache[child, SLOPE] = bayesucb_slope(a, b, value, bayesucb_tail(t, c, tables))
+    slope = bayesucb_slope(a, b, value, bayesucb_tail(t, c, tables))
+    if slope < np.inf:
+        # the quantile is within ~ulp of the true one (4 ulp of 1 allowed): the level of G at
+        # it within that over the slope
+        _keep(cache, child, value, bayesucb_log_level(t, c, tables), slope, a, b,
+              _FRESH_ERROR + 4.0 * _ROUNDING / slope)
+    else:
+        _keep(cache, child, 0.0, -np.inf, np.inf, a, b, 0.0)
     return value
+
+
+@njit(inline="always")
+def _keep(cache, child, point, level, slope, a, b, error):
+    """Keep ``child``'s point of Beta(a, b) (no point: 0 at level -inf with slope inf, whose
+    bounds are [0, inf])."""
+    cache[child, POINT] = point
+    cache[child, POINT_LEVEL] = level
+    cache[child, SLOPE] = slope
+    cache[child, SHAPE_A] = a
+    cache[child, SHAPE_B] = b
+    cache[child, CARRIED_ERROR] = error
+
+
+@njit(inline="always")
+def _carry(cache, child, a, b):
+    """Move ``child``'s point x to its posterior's new shapes (a, b). After one more win or
+    loss, by the recurrences (``bandits.bayes_ucb.bayesucb_carry``; the shapes match such a
+    step up to the rounding of the mean times the count, ~1e-13: a change of the quantile far
+    inside the margin), the relative error carried in G and s growing by the step's rounding
+    (that of l_x = ln(1 / G) included) times the recurrence's growth factor; after any other
+    change (a draw's half point each, the restart's counts) by G and f at x computed afresh
+    (``bandits.bayes_ucb.bayesucb_point``). No point where there was none."""
+    old_a, old_b, slope = cache[child, SHAPE_A], cache[child, SHAPE_B], cache[child, SLOPE]
+    if not 0.0 < slope < np.inf:  # no point (0 before the first: ``new_tree``'s zeros)
+        _keep(cache, child, 0.0, -np.inf, np.inf, a, b, 0.0)
+        return
+    point, level = cache[child, POINT], cache[child, POINT_LEVEL]
+    tolerance = 8.0 * _ROUNDING * (a + b)
+    win = abs(a - old_a - 1.0) <= tolerance and abs(b - old_b) <= tolerance
+    if win or (abs(a - old_a) <= tolerance and abs(b - old_b - 1.0) <= tolerance):
+        new_level, new_slope, growth = bayesucb_carry(point, level, slope, old_a, old_b, win)
+        error = (cache[child, CARRIED_ERROR] + _ROUNDING * (abs(level) + 16.0)) * growth
+        if error <= _CARRIED_ERROR:
+            _keep(cache, child, point, new_level, new_slope, a, b, error)
+            return
+    new_level, new_slope = bayesucb_point(point, a, b)
+    _keep(cache, child, point if new_slope < np.inf else 0.0, new_level, new_slope, a, b,
+          _FRESH_ERROR)
 
 
 @njit
 def _index_by_cached_quantiles(tree, first, b, t, skip_losses, restart, c, tables, values):
     """Bayes-UCB's indices of the children into ``values[INDEX]`` and their maximum, computing
-    few quantiles. A child not visited since its quantile q0 was computed at t'_0 <= t' has,
-    its tail having shrunk from tail_0 to tail, an index in [q0, q0 + slope ln(tail_0 / tail)]
-    (the quantile is concave in ln(1 / tail): ``bandits.bayes_ucb.bayesucb_slope``). A child
-    whose interval cannot reach the best lower bound is left out (index -inf); if one child
-    alone can, it is the only best and keeps its lower bound as index; otherwise the children
-    that can are computed again. The best index and the children that reach it are those
-    computing every quantile gives; mostly only the child visited last is computed."""
-    stats, cache = tree.stats, tree.index_cache
+    few quantiles.
+
+    Each child keeps a point x of its posterior with the level l_x = ln(1 / G(x)) of the upper
+    tail there and the slope s = G(x) / f(x). The quantile Q(l) is increasing and concave in
+    the level l = ln(1 / tail) (``bandits.bayes_ucb.bayesucb_slope``), and x = Q(l_x), so at
+    the selection's level l: Q(l) <= x + (l - l_x) s (the tangent), and Q(l) >= x if l >= l_x.
+    A point is the exact quantile computed at an earlier selection, carried since to the
+    posterior's new shapes (``_carry``: a recurrence per win or loss, G and f afresh after a
+    draw) without a quantile: mostly only the child visited last has moved, by one step. Then,
+    as lazy evaluation: ``values[UPPER]`` holds the upper
+    bounds, ``values[INDEX]`` the lower ones; a child whose upper bound is below the best lower
+    bound cannot be the best; if one child alone can, it is the only best (its lower bound is
+    its index, being above every other's); otherwise the quantiles are computed exactly in
+    order of the upper bounds until the best computed one exceeds every upper bound left. The
+    children that reach the maximum have their exact quantiles, the others a lower value, so
+    the choice and its ties (``_pick_best``) are those computing every quantile gives. The
+    bounds are widened by the relative error each point carries in G and s (``CARRIED_ERROR``:
+    of l_x, so error s, and of the slope, so error |l - l_x| s twice over) and trusted to
+    ``_QUANTILE_MARGIN`` beyond that (rounding, ~1e-15)."""
+    cache = tree.index_cache
     level = bayesucb_log_level(t, c, tables)
     best_low = -np.inf
     for j in range(b):
@@ -250,43 +315,42 @@ def _index_by_cached_quantiles(tree, first, b, t, skip_losses, restart, c, table
         values[INDEX, k] = values[UPPER, k] = -np.inf
         if skip_losses and tree.proven[child] == LOSS:
             continue
-        n, n_explore = stats[child, VISITS], explore_count(tree, child, restart)
+        n_explore = explore_count(tree, child, restart)
         if n_explore <= 0:
             values[INDEX, k] = best_low = np.inf
             continue
-        at = cache[child, AT_PARENT]
-        kept = cache[child, AT_VISITS] == n and t >= at
-        if kept and t > at:  # a lower bound now, and an upper one by the slope
-            grown = level - bayesucb_log_level(at, c, tables)
-            kept = grown > 0.0  # (a level that fell, c < 0, is computed again)
-            values[UPPER, k] = cache[child, QUANTILE] + grown * cache[child, SLOPE]
-        if kept:
-            values[INDEX, k] = cache[child, QUANTILE]
-        else:
-            values[UPPER, k] = -np.inf
-            values[INDEX, k] = _quantile(tree, child, mean_reward(tree, child, tables),
-                                         n_explore, t, n, c, tables)
-        best_low = max(best_low, values[INDEX, k])
-    threshold = best_low - _QUANTILE_MARGIN
-    alive, last = 0, 0
+        shape_a, shape_b = bayesucb_shapes(mean_reward(tree, child, tables), n_explore)
+        if cache[child, SHAPE_A] != shape_a or cache[child, SHAPE_B] != shape_b:
+            _carry(cache, child, shape_a, shape_b)
+        point, slope = cache[child, POINT], cache[child, SLOPE]
+        reach, error = (level - cache[child, POINT_LEVEL]) * slope, cache[child, CARRIED_ERROR]
+        values[UPPER, k] = point + reach
+        if error > 0.0:  # the carried error of l_x (error s) and of s (2 error |reach|)
+            values[UPPER, k] += error * (slope + 2.0 * abs(reach))
+        if reach >= error * slope:  # l >= l_x: the point is a lower bound
+            values[INDEX, k] = point
+            best_low = max(best_low, point)
+    if best_low == np.inf:
+        return best_low
+    contenders, best = 0, -np.inf
     for j in range(b):
-        k = ix(j)
-        if max(values[INDEX, k], values[UPPER, k]) >= threshold:
-            alive += 1
-            last = j
-    if alive == 1:  # above every other's upper bound: the only best, whatever its exact index
-        return values[INDEX, ix(last)]
-    best = -np.inf
-    for j in range(b):
-        k, child = ix(j), ix(first + j)
-        if values[UPPER, k] > -np.inf:
-            if values[UPPER, k] < best_low - _QUANTILE_MARGIN:
-                values[INDEX, k] = -np.inf
-                continue
-            values[INDEX, k] = _quantile(tree, child, mean_reward(tree, child, tables),
-                                         explore_count(tree, child, restart), t,
-                                         stats[child, VISITS], c, tables)
-            best_low = max(best_low, values[INDEX, k])
+        contenders += values[UPPER, ix(j)] >= best_low - _QUANTILE_MARGIN
+    if contenders == 1:
+        return best_low
+    for _ in range(b):
+        top, k = -np.inf, ix(0)
+        for j in range(b):
+            if values[UPPER, ix(j)] > top:
+                top, k = values[UPPER, ix(j)], ix(j)
+        if top < max(best_low, best) - _QUANTILE_MARGIN:
+            break
+        child = ix(first + k)
+        n_explore = explore_count(tree, child, restart)
+        mean = mean_reward(tree, child, tables)
+        shape_a, shape_b = bayesucb_shapes(mean, n_explore)
+        values[INDEX, k] = _quantile(cache, child, shape_a, shape_b, mean, n_explore, t, c,
+                                     tables)
+        values[UPPER, k] = -np.inf
         best = max(best, values[INDEX, k])
     return best
 
