@@ -64,8 +64,11 @@ from .search_tree import (
     reward_sum,
 )
 
-INDEX, STALE_LEVEL = 0, 1  # rows of the selection's scratch values [2, b]
-UPPER = STALE_LEVEL  # Bayes-UCB: an upper bound on a child's quantile (-inf: computed, or none)
+INDEX, STALE_LEVEL = 0, 1  # rows of the selection's scratch values [3, b]
+# Bayes-UCB: an upper bound on a child's quantile, and how it is known: the times its bounds
+# were refined in this selection (at most ``_REFINES``), or EXACT
+UPPER, KNOWN = STALE_LEVEL, 2
+EXACT = 3.0
 _PRUNE_MARGIN = 4.0 * TOLERANCE  # a bound must clear the best solved index by this to skip a root
 # a bound on a quantile (computed to ~1e-15) must clear the best known one by this to skip it
 _QUANTILE_MARGIN = 1e-9
@@ -74,6 +77,9 @@ _ROUNDING = 2.0 ** -52  # relative rounding error of one floating-point operatio
 # (its bounds, widened by the error, would be too loose to be worth keeping)
 _CARRIED_ERROR = 1e-3
 _FRESH_ERROR = 64.0 * _ROUNDING  # that of G and s computed at a point from their formulas
+# a refinement costs a continued fraction, a quantile several: two refinements, as Newton
+# steps, mostly narrow the bounds from ~1e-4 to far below the gaps between children's indices
+_REFINES = 2.0
 
 def index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
     """The indices of the b children from row ``first`` into ``values[INDEX]`` (-inf for a
@@ -285,6 +291,47 @@ def _carry(cache, child, a, b):
           _FRESH_ERROR)
 
 
+@njit(inline="always")
+def _bounds(cache, child, a, b, level):
+    """Bounds on the quantile Q(l) of ``child``'s posterior Beta(a, b) at ``level`` l from its
+    point x = Q(l_x) with slope s = Q'(l_x); d = l - l_x.
+
+    Above, the tangent x + s d (Q is concave). Below, from -Q'' = Q' (1 + Q' h), h = (ln f)'(Q)
+    = (a - 1) / Q - (b - 1) / (1 - Q): where h <= 0 (Q at or beyond the mode, which holds
+    between l and l_x if it holds at the lower end, Q being increasing) -Q'' <= Q', so Q'
+    shrinks at most as e^-d, and Q(l) >= x + s (1 - e^-d) >= x + s (d - d^2 / 2) for
+    0 <= d <= 1, Q(l) >= x - s (e^-d - 1) >= x + s (d - d^2) for -1 <= d < 0. Else x itself
+    for d >= 0 (Q increasing), or none (-inf). Both are widened by the point's carried error
+    e (relative, in G and s): e s for l_x and 4 e s |d| for s in the linear and square terms.
+    No point: [0, inf], computed whenever it could be the best."""
+    point, slope, error = cache[child, POINT], cache[child, SLOPE], cache[child, CARRIED_ERROR]
+    if not slope < np.inf:
+        return 0.0, np.inf
+    gap = level - cache[child, POINT_LEVEL]
+    reach = gap * slope
+    widen = error * (slope + 4.0 * abs(reach))
+    low = -np.inf
+    if abs(gap) <= 1.0:
+        low = point + reach - slope * gap * gap * (0.5 if gap >= 0.0 else 1.0) - widen
+        lowest = min(low, point)
+        if (a - 1.0) * (1.0 - lowest) > (b - 1.0) * lowest:  # below the mode: h > 0 there
+            low = -np.inf
+    if reach >= widen:
+        low = max(low, point)
+    return low, point + reach + widen
+
+
+@njit
+def _refine(cache, child, a, b, level, high):
+    """Bounds on ``child``'s quantile at ``level`` from a new point y = ``high`` (its upper
+    bound, in (0, 1)), where G and f are computed afresh: its level is then close to the
+    selection's, so both bounds of ``_bounds`` are tight (second order in the gap)."""
+    y_level, y_slope = bayesucb_point(high, a, b)
+    if y_slope < np.inf:
+        _keep(cache, child, high, y_level, y_slope, a, b, _FRESH_ERROR)
+    return _bounds(cache, child, a, b, level)
+
+
 @njit
 def _index_by_cached_quantiles(tree, first, b, t, skip_losses, restart, c, tables, values):
     """Bayes-UCB's indices of the children into ``values[INDEX]`` and their maximum, computing
@@ -294,65 +341,75 @@ def _index_by_cached_quantiles(tree, first, b, t, skip_losses, restart, c, table
     tail there and the slope s = G(x) / f(x). The quantile Q(l) is increasing and concave in
     the level l = ln(1 / tail) (``bandits.bayes_ucb.bayesucb_slope``), and x = Q(l_x), so at
     the selection's level l: Q(l) <= x + (l - l_x) s (the tangent), and Q(l) >= x if l >= l_x.
-    A point is the exact quantile computed at an earlier selection, carried since to the
-    posterior's new shapes (``_carry``: a recurrence per win or loss, G and f afresh after a
-    draw) without a quantile: mostly only the child visited last has moved, by one step. Then,
-    as lazy evaluation: ``values[UPPER]`` holds the upper
-    bounds, ``values[INDEX]`` the lower ones; a child whose upper bound is below the best lower
-    bound cannot be the best; if one child alone can, it is the only best (its lower bound is
-    its index, being above every other's); otherwise the quantiles are computed exactly in
-    order of the upper bounds until the best computed one exceeds every upper bound left. The
-    children that reach the maximum have their exact quantiles, the others a lower value, so
-    the choice and its ties (``_pick_best``) are those computing every quantile gives. The
-    bounds are widened by the relative error each point carries in G and s (``CARRIED_ERROR``:
-    of l_x, so error s, and of the slope, so error |l - l_x| s twice over) and trusted to
-    ``_QUANTILE_MARGIN`` beyond that (rounding, ~1e-15)."""
+    A point is where the child's quantile was last computed or its bounds refined, carried
+    since to the posterior's new shapes (``_carry``: a recurrence per win or loss, G and f
+    afresh after a draw) without a quantile: mostly only the child visited last has moved, by
+    one step. ``values[INDEX]`` holds the lower bounds, ``values[UPPER]`` the upper ones.
+
+    Then, as lazy evaluation, until one child's lower bound is above every other's upper bound
+    (it is the only best, and its lower bound serves as its index) or the best exact quantile
+    is above every upper bound left (the children that reach it have their exact quantiles):
+    take the child of the highest upper bound not computed; refine its bounds (``_refine``: G
+    and f at its upper bound, a continued fraction), at most ``_REFINES`` times, or compute its
+    quantile exactly, and so those of the children of the same posterior (the same value).
+    The others keep lower values, so the choice and its ties (``_pick_best``) are those
+    computing every quantile gives. The bounds are widened by the relative error each point
+    carries in G and s (``CARRIED_ERROR``: of l_x, so error s, and of the slope, so error
+    |l - l_x| s twice over) and trusted to ``_QUANTILE_MARGIN`` beyond that (rounding)."""
     cache = tree.index_cache
     level = bayesucb_log_level(t, c, tables)
-    best_low = -np.inf
+    unvisited = False
     for j in range(b):
         k, child = ix(j), ix(first + j)
         values[INDEX, k] = values[UPPER, k] = -np.inf
+        values[KNOWN, k] = 0.0
         if skip_losses and tree.proven[child] == LOSS:
             continue
         n_explore = explore_count(tree, child, restart)
         if n_explore <= 0:
-            values[INDEX, k] = best_low = np.inf
+            values[INDEX, k], unvisited = np.inf, True
             continue
         shape_a, shape_b = bayesucb_shapes(mean_reward(tree, child, tables), n_explore)
         if cache[child, SHAPE_A] != shape_a or cache[child, SHAPE_B] != shape_b:
             _carry(cache, child, shape_a, shape_b)
-        point, slope = cache[child, POINT], cache[child, SLOPE]
-        reach, error = (level - cache[child, POINT_LEVEL]) * slope, cache[child, CARRIED_ERROR]
-        values[UPPER, k] = point + reach
-        if error > 0.0:  # the carried error of l_x (error s) and of s (2 error |reach|)
-            values[UPPER, k] += error * (slope + 2.0 * abs(reach))
-        if reach >= error * slope:  # l >= l_x: the point is a lower bound
-            values[INDEX, k] = point
-            best_low = max(best_low, point)
-    if best_low == np.inf:
-        return best_low
-    contenders, best = 0, -np.inf
-    for j in range(b):
-        contenders += values[UPPER, ix(j)] >= best_low - _QUANTILE_MARGIN
-    if contenders == 1:
-        return best_low
-    for _ in range(b):
-        top, k = -np.inf, ix(0)
+        values[INDEX, k], values[UPPER, k] = _bounds(cache, child, shape_a, shape_b, level)
+    if unvisited:
+        return np.inf
+    best = -np.inf  # the best exact quantile
+    for _ in range(int(_REFINES + 1.0) * b + 1):  # each child refined, then computed: an end
+        lead, m = -np.inf, ix(0)
         for j in range(b):
-            if values[UPPER, ix(j)] > top:
+            if values[INDEX, ix(j)] > lead:
+                lead, m = values[INDEX, ix(j)], ix(j)
+        rival, top, k = -np.inf, -np.inf, ix(0)
+        for j in range(b):
+            if ix(j) != m:
+                rival = max(rival, values[UPPER, ix(j)])
+            if values[KNOWN, ix(j)] != EXACT and values[UPPER, ix(j)] > top:
                 top, k = values[UPPER, ix(j)], ix(j)
-        if top < max(best_low, best) - _QUANTILE_MARGIN:
+        if rival < lead - _QUANTILE_MARGIN or top < best - _QUANTILE_MARGIN:
             break
         child = ix(first + k)
         n_explore = explore_count(tree, child, restart)
         mean = mean_reward(tree, child, tables)
         shape_a, shape_b = bayesucb_shapes(mean, n_explore)
-        values[INDEX, k] = _quantile(cache, child, shape_a, shape_b, mean, n_explore, t, c,
-                                     tables)
-        values[UPPER, k] = -np.inf
-        best = max(best, values[INDEX, k])
-    return best
+        if values[KNOWN, k] < _REFINES and 0.0 < top < 1.0:
+            low, high = _refine(cache, child, shape_a, shape_b, level, top)
+            values[INDEX, k] = max(values[INDEX, k], low)
+            values[UPPER, k] = min(top, high)
+            values[KNOWN, k] += 1.0
+            continue
+        value = _quantile(cache, child, shape_a, shape_b, mean, n_explore, t, c, tables)
+        best = max(best, value)
+        for j in range(b):  # the same posterior has the same quantile: its twins' too
+            twin = ix(first + j)
+            if (values[UPPER, ix(j)] > -np.inf and values[KNOWN, ix(j)] != EXACT
+                    and cache[twin, SHAPE_A] == shape_a and cache[twin, SHAPE_B] == shape_b):
+                values[INDEX, ix(j)] = values[UPPER, ix(j)] = value
+                values[KNOWN, ix(j)] = EXACT
+                _keep(cache, twin, value, cache[child, POINT_LEVEL], cache[child, SLOPE],
+                      shape_a, shape_b, cache[child, CARRIED_ERROR])
+    return max(lead, best)
 
 
 @njit(inline="always")

@@ -117,7 +117,7 @@ def _max_reward(score, theta):
 @njit(inline="always")
 def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
     """Child of an expanded ``parent``, whose children start at row ``first``, by the solver,
-    then the policy (ties at random); ``values`` (float64 [2, b]) is scratch, its row INDEX
+    then the policy (ties at random); ``values`` (float64 [3, b]) is scratch, its row INDEX
     the children's indices. A child that is the only one not proven lost is taken without
     its index (for Thompson, one draw saved: same law, another random stream)."""
     b, stats = len(config.children), tree.stats
@@ -343,7 +343,7 @@ def _workspace(config, budget, index_columns, second_moment):
     path = np.zeros(config.depth + 1, np.int64)
     adjuster = start_adjuster(config.adjuster, config.score_low, config.score_high)
     histograms = new_histograms(config.rescore, capacity, config.score_low, config.score_high)
-    return (tree, path, np.empty((2, len(config.children))), adjuster,
+    return (tree, path, np.empty((3, len(config.children))), adjuster,
             start_shaping(config.shaping), histograms)
 
 
