@@ -265,22 +265,30 @@ def _keep(cache, child, point, level, slope, a, b, error):
 
 
 @njit(inline="always")
+def _unit_step(cache, child, a, b):
+    """Whether Beta(a, b) is ``child``'s point's Beta(a0, b0) after one more win, (a0 + 1, b0),
+    or loss, (a0, b0 + 1), up to the rounding of the mean times the count (~1e-13: a change of
+    the quantile far inside the margin)."""
+    a0, b0, tolerance = cache[child, SHAPE_A], cache[child, SHAPE_B], 8.0 * _ROUNDING * (a + b)
+    return ((abs(a - a0 - 1.0) <= tolerance and abs(b - b0) <= tolerance)
+            or (abs(a - a0) <= tolerance and abs(b - b0 - 1.0) <= tolerance))
+
+
+@njit(inline="always")
 def _carry(cache, child, a, b):
     """Move ``child``'s point x to its posterior's new shapes (a, b). After one more win or
-    loss, by the recurrences (``bandits.bayes_ucb.bayesucb_carry``; the shapes match such a
-    step up to the rounding of the mean times the count, ~1e-13: a change of the quantile far
-    inside the margin), the relative error carried in G and s growing by the step's rounding
-    (that of l_x = ln(1 / G) included) times the recurrence's growth factor; after any other
-    change (a draw's half point each, the restart's counts) by G and f at x computed afresh
+    loss (``_unit_step``), by the recurrences (``bandits.bayes_ucb.bayesucb_carry``), the
+    relative error carried in G and s growing by the step's rounding (that of l_x = ln(1 / G)
+    included) times the recurrence's growth factor; after any other change (the restart's
+    snapshot, several visits) by G and f at x computed afresh
     (``bandits.bayes_ucb.bayesucb_point``). No point where there was none."""
     old_a, old_b, slope = cache[child, SHAPE_A], cache[child, SHAPE_B], cache[child, SLOPE]
     if not 0.0 < slope < np.inf:  # no point (0 before the first: ``new_tree``'s zeros)
         _keep(cache, child, 0.0, -np.inf, np.inf, a, b, 0.0)
         return
     point, level = cache[child, POINT], cache[child, POINT_LEVEL]
-    tolerance = 8.0 * _ROUNDING * (a + b)
-    win = abs(a - old_a - 1.0) <= tolerance and abs(b - old_b) <= tolerance
-    if win or (abs(a - old_a) <= tolerance and abs(b - old_b - 1.0) <= tolerance):
+    if _unit_step(cache, child, a, b):
+        win = a > old_a + 0.5
         new_level, new_slope, growth = bayesucb_carry(point, level, slope, old_a, old_b, win)
         error = (cache[child, CARRIED_ERROR] + _ROUNDING * (abs(level) + 16.0)) * growth
         if error <= _CARRIED_ERROR:
@@ -293,8 +301,15 @@ def _carry(cache, child, a, b):
 
 @njit(inline="always")
 def _bounds(cache, child, a, b, level):
-    """Bounds on the quantile Q(l) of ``child``'s posterior Beta(a, b) at ``level`` l from its
-    point x = Q(l_x) with slope s = Q'(l_x); d = l - l_x.
+    """Bounds on ``child``'s quantile at ``level`` from its point (``_point_bounds``)."""
+    return _point_bounds(cache[child, POINT], cache[child, POINT_LEVEL], cache[child, SLOPE],
+                         cache[child, CARRIED_ERROR], a, b, level)
+
+
+@njit(inline="always")
+def _point_bounds(point, point_level, slope, error, a, b, level):
+    """Bounds on the quantile Q(l) of Beta(a, b) at ``level`` l from its point x = ``point`` =
+    Q(l_x), l_x = ``point_level``, with slope s = Q'(l_x) and carried error e; d = l - l_x.
 
     Above, the tangent x + s d (Q is concave). Below, from -Q'' = Q' (1 + Q' h), h = (ln f)'(Q)
     = (a - 1) / Q - (b - 1) / (1 - Q): where h <= 0 (Q at or beyond the mode, which holds
@@ -304,10 +319,9 @@ def _bounds(cache, child, a, b, level):
     for d >= 0 (Q increasing), or none (-inf). Both are widened by the point's carried error
     e (relative, in G and s): e s for l_x and 4 e s |d| for s in the linear and square terms.
     No point: [0, inf], computed whenever it could be the best."""
-    point, slope, error = cache[child, POINT], cache[child, SLOPE], cache[child, CARRIED_ERROR]
     if not slope < np.inf:
         return 0.0, np.inf
-    gap = level - cache[child, POINT_LEVEL]
+    gap = level - point_level
     reach = gap * slope
     widen = error * (slope + 4.0 * abs(reach))
     low = -np.inf
@@ -319,6 +333,39 @@ def _bounds(cache, child, a, b, level):
     if reach >= widen:
         low = max(low, point)
     return low, point + reach + widen
+
+
+@njit(inline="always")
+def _step_bounds(cache, child, a, b, level):
+    """Bounds on ``child``'s quantile at ``level`` when its posterior moved from its point's
+    Beta(a0, b0) to Beta(a, b) within a0 <= a <= a0 + 1, b0 <= b <= b0 + 1 (a draw's half
+    point each, or the restart's fraction of one more visit), its point kept as it is: Q is
+    increasing in a and decreasing in b, so Q(a0, b0 + 1) <= Q(a, b) <= Q(a0 + 1, b0), the
+    point carried to either by its recurrence (``bandits.bayes_ucb.bayesucb_carry``). [0, inf]
+    if either carry is too inexact."""
+    point, point_level = cache[child, POINT], cache[child, POINT_LEVEL]
+    slope, error = cache[child, SLOPE], cache[child, CARRIED_ERROR]
+    a0, b0 = cache[child, SHAPE_A], cache[child, SHAPE_B]
+    rounding = _ROUNDING * (abs(point_level) + 16.0)
+    win_level, win_slope, win_growth = bayesucb_carry(point, point_level, slope, a0, b0, True)
+    loss_level, loss_slope, loss_growth = bayesucb_carry(point, point_level, slope, a0, b0,
+                                                         False)
+    win_error, loss_error = (error + rounding) * win_growth, (error + rounding) * loss_growth
+    if not (win_error <= _CARRIED_ERROR and loss_error <= _CARRIED_ERROR):
+        return 0.0, np.inf
+    low = _point_bounds(point, loss_level, loss_slope, loss_error, a0, b0 + 1.0, level)[0]
+    high = _point_bounds(point, win_level, win_slope, win_error, a0 + 1.0, b0, level)[1]
+    return low, high
+
+
+@njit(inline="always")
+def _within_step(cache, child, a, b):
+    """Whether Beta(a, b) is within one visit of ``child``'s point's posterior Beta(a0, b0):
+    a0 <= a <= a0 + 1, b0 <= b <= b0 + 1 (up to the rounding of the mean times the count),
+    from a point (``_step_bounds``)."""
+    a0, b0, tolerance = cache[child, SHAPE_A], cache[child, SHAPE_B], 8.0 * _ROUNDING * (a + b)
+    return (0.0 < cache[child, SLOPE] < np.inf and a0 - tolerance <= a <= a0 + 1.0 + tolerance
+            and b0 - tolerance <= b <= b0 + 1.0 + tolerance)
 
 
 @njit
@@ -342,9 +389,11 @@ def _index_by_cached_quantiles(tree, first, b, t, skip_losses, restart, c, table
     the level l = ln(1 / tail) (``bandits.bayes_ucb.bayesucb_slope``), and x = Q(l_x), so at
     the selection's level l: Q(l) <= x + (l - l_x) s (the tangent), and Q(l) >= x if l >= l_x.
     A point is where the child's quantile was last computed or its bounds refined, carried
-    since to the posterior's new shapes (``_carry``: a recurrence per win or loss, G and f
-    afresh after a draw) without a quantile: mostly only the child visited last has moved, by
-    one step. ``values[INDEX]`` holds the lower bounds, ``values[UPPER]`` the upper ones.
+    since to the posterior's new shapes (``_carry``: a recurrence per win or loss) without a
+    quantile, or bounded through the posteriors of a win and a loss when its shapes moved by a
+    fraction of one visit (``_step_bounds``: a draw, the restart's counts): mostly only the
+    child visited last has moved, by one step. ``values[INDEX]`` holds the lower bounds,
+    ``values[UPPER]`` the upper ones.
 
     Then, as lazy evaluation, until one child's lower bound is above every other's upper bound
     (it is the only best, and its lower bound serves as its index) or the best exact quantile
@@ -370,9 +419,15 @@ def _index_by_cached_quantiles(tree, first, b, t, skip_losses, restart, c, table
             values[INDEX, k], unvisited = np.inf, True
             continue
         shape_a, shape_b = bayesucb_shapes(mean_reward(tree, child, tables), n_explore)
-        if cache[child, SHAPE_A] != shape_a or cache[child, SHAPE_B] != shape_b:
+        if cache[child, SHAPE_A] == shape_a and cache[child, SHAPE_B] == shape_b:
+            values[INDEX, k], values[UPPER, k] = _bounds(cache, child, shape_a, shape_b, level)
+        elif not _unit_step(cache, child, shape_a, shape_b) and _within_step(cache, child,
+                                                                             shape_a, shape_b):
+            values[INDEX, k], values[UPPER, k] = _step_bounds(cache, child, shape_a, shape_b,
+                                                              level)
+        else:
             _carry(cache, child, shape_a, shape_b)
-        values[INDEX, k], values[UPPER, k] = _bounds(cache, child, shape_a, shape_b, level)
+            values[INDEX, k], values[UPPER, k] = _bounds(cache, child, shape_a, shape_b, level)
     if unvisited:
         return np.inf
     best = -np.inf  # the best exact quantile
@@ -403,8 +458,11 @@ def _index_by_cached_quantiles(tree, first, b, t, skip_losses, restart, c, table
         best = max(best, value)
         for j in range(b):  # the same posterior has the same quantile: its twins' too
             twin = ix(first + j)
-            if (values[UPPER, ix(j)] > -np.inf and values[KNOWN, ix(j)] != EXACT
-                    and cache[twin, SHAPE_A] == shape_a and cache[twin, SHAPE_B] == shape_b):
+            if values[UPPER, ix(j)] == -np.inf or values[KNOWN, ix(j)] == EXACT:
+                continue
+            twin_a, twin_b = bayesucb_shapes(mean_reward(tree, twin, tables),
+                                             explore_count(tree, twin, restart))
+            if twin_a == shape_a and twin_b == shape_b:
                 values[INDEX, ix(j)] = values[UPPER, ix(j)] = value
                 values[KNOWN, ix(j)] = EXACT
                 _keep(cache, twin, value, cache[child, POINT_LEVEL], cache[child, SLOPE],
