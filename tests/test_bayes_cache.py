@@ -11,6 +11,7 @@ from bandits.bayes_ucb import bayesucb_carry, bayesucb_point, bayesucb_slope
 from bandits.beta_quantile import beta_upper_quantile, log_beta, upper_regularized_beta
 from experiments import Curve
 from experiments.failure import search_config, tree_instance
+from mcts.child_indices import _point_bounds
 from mcts.synthetic import search, tree_arrays
 
 
@@ -78,6 +79,27 @@ def test_the_recurrences_carry_a_point_to_one_more_win_or_loss(win):
             assert carried_slope == pytest.approx(expected_slope, rel=1e-10)
             assert growth == 1.0 if win else growth >= 1.0
     assert bayesucb_carry(0.999, *bayesucb_point(0.999, 2.0, 1.0), 2.0, 1.0, False)[2] > 1e3
+
+
+def test_a_points_bounds_hold_the_quantile_within_one_unit_of_level():
+    """``_point_bounds`` from x = Q(l_x): low <= Q(l) <= high for |l - l_x| <= 1 and beyond,
+    on shapes >= 1 with the mode below and above the quantile; the lower bound is second order
+    (within s d^2 of Q) where it holds, and x itself for l > l_x where the curvature fails."""
+    for a, b in [(1.0, 1.0), (2.0, 1.0), (1.0, 40.0), (3.0, 5.5), (302.0, 1.0), (40.5, 60.5),
+                 (700.0, 8.0), (2.0, 700.0)]:
+        for tail0 in (0.4, 1e-2, 1e-4, 1e-7):
+            x = beta_upper_quantile(a, b, tail0)
+            level0, slope = np.log(1.0 / tail0), bayesucb_slope(a, b, x, tail0)
+            for gap in (-1.5, -1.0, -0.3, -0.01, 0.0, 0.01, 0.3, 1.0, 2.0):
+                if level0 + gap <= 0.0:
+                    continue
+                q = beta_upper_quantile(a, b, np.exp(-(level0 + gap)))
+                low, high = _point_bounds(x, level0, slope, 1e-15, a, b, level0 + gap)
+                assert low - 1e-12 <= q <= high + 1e-12, (a, b, tail0, gap)
+                if low > -np.inf and low != x and abs(gap) <= 1.0:  # the curvature's bound
+                    assert q - low <= slope * gap * gap + 1e-12
+                if gap > 0.0:
+                    assert low >= x
 
 
 def _searches(spec, adjuster, seed, budget, **options):
