@@ -387,7 +387,8 @@ def _index_by_cached_quantiles(tree, first, b, t, skip_losses, restart, c, table
     Each child keeps a point x of its posterior with the level l_x = ln(1 / G(x)) of the upper
     tail there and the slope s = G(x) / f(x). The quantile Q(l) is increasing and concave in
     the level l = ln(1 / tail) (``bandits.bayes_ucb.bayesucb_slope``), and x = Q(l_x), so at
-    the selection's level l: Q(l) <= x + (l - l_x) s (the tangent), and Q(l) >= x if l >= l_x.
+    the selection's level l: Q(l) <= x + (l - l_x) s (the tangent), and Q(l) >= x if l >= l_x,
+    or closer, to second order in l - l_x, by the bound on Q's curvature (``_point_bounds``).
     A point is where the child's quantile was last computed or its bounds refined, carried
     since to the posterior's new shapes (``_carry``: a recurrence per win or loss) without a
     quantile, or bounded through the posteriors of a win and a loss when its shapes moved by a
@@ -403,8 +404,8 @@ def _index_by_cached_quantiles(tree, first, b, t, skip_losses, restart, c, table
     quantile exactly, and so those of the children of the same posterior (the same value).
     The others keep lower values, so the choice and its ties (``_pick_best``) are those
     computing every quantile gives. The bounds are widened by the relative error each point
-    carries in G and s (``CARRIED_ERROR``: of l_x, so error s, and of the slope, so error
-    |l - l_x| s twice over) and trusted to ``_QUANTILE_MARGIN`` beyond that (rounding)."""
+    carries in G and s (``CARRIED_ERROR``, ``_point_bounds``) and trusted to
+    ``_QUANTILE_MARGIN`` beyond that (rounding, ~1e-15)."""
     cache = tree.index_cache
     level = bayesucb_log_level(t, c, tables)
     unvisited = False
