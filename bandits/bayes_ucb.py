@@ -23,7 +23,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .beta_quantile import beta_upper_quantile, log_beta
+from .beta_quantile import beta_upper_quantile, log_beta, upper_regularized_beta
 
 
 @njit(inline="always")
@@ -78,3 +78,42 @@ def bayesucb_slope(a, b, quantile, tail):
     density = math.exp((a - 1.0) * math.log(quantile) + (b - 1.0) * math.log1p(-quantile)
                        - log_beta(a, b))
     return tail / density if density > 0.0 else np.inf
+
+
+@njit(inline="always")
+def bayesucb_point(x, a, b):
+    """The level ln(1 / G) of the upper tail G = 1 - I_x(a, b) of Beta(a, b) at x, 0 < x < 1,
+    and the quantile's slope G / f(x) there (``bayesucb_slope``): x is the quantile at that
+    level. (-inf, inf) where G or f(x) vanishes."""
+    lbeta = log_beta(a, b)
+    tail = upper_regularized_beta(x, a, b, lbeta)
+    density = math.exp((a - 1.0) * math.log(x) + (b - 1.0) * math.log1p(-x) - lbeta)
+    if not (tail > 0.0 and density > 0.0):
+        return -np.inf, np.inf
+    return -math.log(tail), tail / density
+
+
+@njit(inline="always")
+def bayesucb_carry(x, level, slope, a, b, win):
+    """The point x of Beta(a, b), at the level ``level`` = ln(1 / G) of its upper tail
+    G = 1 - I_x(a, b) with the quantile's slope G / f(x) there (``bayesucb_slope``), carried to
+    the posterior after one more win, Beta(a + 1, b), or loss, Beta(a, b + 1): returns the
+    level and slope of x under it, and the factor by which relative rounding errors grow
+    (inf if the tail is not positive).
+
+    The recurrences of Numerical Recipes (Press et al. 2007, Eq. 6.4.8) with the front
+    F = x^a (1 - x)^b / B(a, b) = x (1 - x) f(x): I_x(a + 1, b) = I_x(a, b) - F / a and
+    I_x(a, b + 1) = I_x(a, b) + F / b; the densities are f(x) x (a + b) / a and
+    f(x) (1 - x) (a + b) / b. A loss subtracts, so G's relative error grows by
+    (G + F / b) / G'; a win adds, so it does not grow."""
+    tail = math.exp(-level)
+    density = tail / slope
+    front = density * x * (1.0 - x)
+    if win:
+        step, density = front / a, density * x * (a + b) / a
+    else:
+        step, density = -front / b, density * (1.0 - x) * (a + b) / b
+    carried = tail + step
+    if not carried > 0.0:
+        return level, slope, np.inf
+    return -math.log(carried), carried / density, (tail + abs(step)) / carried

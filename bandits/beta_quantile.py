@@ -151,3 +151,17 @@ def beta_upper_quantile(a, b, q):
     """x with 1 - I_x(a, b) = q, i.e. the (1 - q)-quantile of Beta(a, b), computed as
     1 - (the q-quantile of Beta(b, a)) so that a small q keeps its precision."""
     return 1.0 - beta_quantile(b, a, q)
+
+
+@njit(cache=True, error_model="numpy")
+def upper_regularized_beta(x, a, b, lbeta):
+    """1 - I_x(a, b) for a, b > 0 given ``lbeta`` = ln B(a, b), to full relative precision
+    when it is small (x above the mean: the continued fraction of I_(1-x)(b, a) alone)."""
+    if x <= 0.0:
+        return 1.0
+    if x >= 1.0:
+        return 0.0
+    front = math.exp(a * math.log(x) + b * math.log1p(-x) - lbeta)
+    if x < (a + 1.0) / (a + b + 2.0):
+        return 1.0 - front * _continued_fraction(a, b, x) / a
+    return front * _continued_fraction(b, a, 1.0 - x) / b

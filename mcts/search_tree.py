@@ -11,8 +11,9 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
-from bandits import Arm, reads_second_moment
+from bandits import Arm, has_trait, reads_second_moment
 
 UNPROVEN, WIN, DRAW, LOSS = 0, 1, 2, 3  # proven values, from the view of the node's mover
 NO_CHILD = -1
@@ -32,9 +33,9 @@ class SearchTree(NamedTuple):
     rewards: np.ndarray
     proven: np.ndarray  # int8 [capacity]; UNPROVEN, WIN, DRAW or LOSS for the node's mover
     snapshot: np.ndarray  # int32 [capacity or 1, 2]; BASE_EPOCH, PARENT_BASE
-    # float64 [capacity or 1, 4]; KL-UCB: SOLVED, LEVEL, AT_VISITS and a pad; Bayes-UCB:
-    # QUANTILE, AT_PARENT, AT_VISITS, SLOPE. Rows of 32 bytes, aligned to the cache lines (rows
-    # of 24 straddle them)
+    # float64 [capacity or 1, 4 or 8 (``cache_columns``)]; KL-UCB: SOLVED, LEVEL, AT_VISITS and
+    # a pad; Bayes-UCB: POINT, POINT_LEVEL, SHAPE_A, SLOPE, SHAPE_B, CARRIED_ERROR and two pads.
+    # Rows of 32 or 64 bytes, aligned to the cache lines (rows of 24 or 48 straddle them)
     index_cache: np.ndarray
 
 
@@ -42,9 +43,28 @@ VISITS, FIRST_CHILD, CHILD_BASE = 0, 1, 2
 REWARD_SUM, SQUARE_SUM = 0, 1
 BASE_EPOCH, PARENT_BASE = 0, 1  # restart: t' = t - PARENT_BASE, T' = T - CHILD_BASE
 SOLVED, LEVEL, AT_VISITS = 0, 1, 2  # KL-UCB: a root, its level, and T when it was solved
-# Bayes-UCB: a quantile, the parent's t' and T when it was computed, and its growth per unit of
-# ln(1 / tail) (``bandits.bayes_ucb.bayesucb_slope``)
-QUANTILE, AT_PARENT, SLOPE = SOLVED, LEVEL, 3
+# Bayes-UCB: a point x of the child's posterior Beta(SHAPE_A, SHAPE_B), the level ln(1 / G) of
+# the posterior's upper tail G there, the quantile's slope G / f(x) in that level
+# (``bandits.bayes_ucb.bayesucb_slope``) and a bound on the relative rounding error the
+# recurrences carried into them (``mcts.child_indices._carry``). SHAPE_A shares AT_VISITS's
+# column, so that its -1 (none yet, or dropped by ``mcts.rescoring``) matches no posterior.
+POINT, POINT_LEVEL, SHAPE_A, SLOPE, SHAPE_B, CARRIED_ERROR = 0, 1, AT_VISITS, 3, 4, 5
+
+
+def _columns(record_class) -> int:
+    return (8 if has_trait(record_class, "caches_quantile")
+            else 4 if has_trait(record_class, "caches_index") else 0)
+
+
+def cache_columns(policy) -> int:
+    """The columns of the index cache the policy keeps (0: none; KL-UCB 4, Bayes-UCB 8)."""
+    return _columns(type(policy))
+
+
+@overload(cache_columns, jit_options={"cache": True})
+def _cache_columns(policy):
+    columns = _columns(policy.instance_class)
+    return lambda policy: columns
 
 
 @njit(cache=True)
@@ -54,13 +74,13 @@ def node_capacity(branching, budget):
 
 
 @njit(cache=True)
-def new_tree(capacity, restart, cached_index, second_moment):
+def new_tree(capacity, restart, index_columns, second_moment):
     """An empty tree of ``capacity`` nodes; the restart's snapshot, the index cache of KL-UCB
-    or Bayes-UCB (``cached_index``) and the column of squared rewards (``second_moment``) only
-    when asked for."""
+    or Bayes-UCB (``index_columns`` > 0, ``cache_columns``) and the column of squared rewards
+    (``second_moment``) only when asked for."""
     stats = np.zeros((capacity, 3 if restart else 2), np.int32)
     stats[:, FIRST_CHILD] = NO_CHILD
-    index_cache = np.zeros((capacity if cached_index else 1, 4))
+    index_cache = np.zeros((capacity if index_columns > 0 else 1, max(index_columns, 4)))
     index_cache[:, AT_VISITS] = -1.0
     return SearchTree(stats, np.zeros((capacity, 2 if second_moment else 1)),
                       np.zeros(capacity, np.int8),

@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from bandits import caches_index, reads_second_moment
+from bandits import reads_second_moment
 from bandits.rng import randint, seed_state
 from enhancements.adjusters import next_threshold, observe_playout, reads_scores, start_adjuster
 from enhancements.thresholds import effective_threshold
@@ -47,6 +47,7 @@ from .search_tree import (
     UNPROVEN,
     VISITS,
     WIN,
+    cache_columns,
     ix,
     new_tree,
     node_capacity,
@@ -97,7 +98,7 @@ class SearchConfig(NamedTuple):
 def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
     """Bytes of working memory one run under the typed ``policy`` allocates."""
     per_node = (4 * (3 if config.restart else 2) + 8 * (2 if reads_second_moment(policy) else 1)
-                + 1 + (12 if config.restart else 0) + (32 if caches_index(policy) else 0))
+                + 1 + (12 if config.restart else 0) + 8 * cache_columns(policy))
     return node_capacity(len(config.children), budget) * per_node + 8 * (
         config.score_high - config.score_low + 1  # at most a histogram of the scores
     ) + histogram_bytes(config, budget)
@@ -116,7 +117,7 @@ def _max_reward(score, theta):
 @njit(inline="always")
 def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
     """Child of an expanded ``parent``, whose children start at row ``first``, by the solver,
-    then the policy (ties at random); ``values`` (float64 [2, b]) is scratch, its row INDEX
+    then the policy (ties at random); ``values`` (float64 [3, b]) is scratch, its row INDEX
     the children's indices. A child that is the only one not proven lost is taken without
     its index (for Thompson, one draw saved: same law, another random stream)."""
     b, stats = len(config.children), tree.stats
@@ -321,26 +322,28 @@ def search(game, config, budget, seed, tables, policy, failed, keep_roots=True):
     ``failed[k]`` is set after playout 2^k. ``policy`` is a typed bandit policy
     (``bandits.make_policy``); ``tables`` cover counts up to ``budget``. Returns the search
     tree (for inspection); its root's visits are the playouts simulated. With ``keep_roots``
-    False KL-UCB solves every child's root at every selection (what its cache must equal)."""
+    False KL-UCB and Bayes-UCB compute every child's index at every selection (what their
+    caches must equal)."""
     tree, path, values, (theta, state), statistics, histograms = _workspace(
-        config, budget, caches_index(policy) and keep_roots, reads_second_moment(policy))
+        config, budget, cache_columns(policy) if keep_roots else 0, reads_second_moment(policy))
     _playouts(tree, path, values, theta, state, statistics, seed_state(seed), game, config, budget,
               tables, policy, failed, histograms)
     return tree
 
 
 @njit(cache=True)
-def _workspace(config, budget, cached_index, second_moment):
-    """What one run of ``budget`` playouts needs: a new tree (with KL-UCB's root cache if
-    ``cached_index``, a column of squared rewards if ``second_moment``), the selection path,
-    the selection scratch, the adjuster's first threshold and state, the shaping's statistics,
-    and the nodes' score histograms (of one cell unless the config re-scores)."""
+def _workspace(config, budget, index_columns, second_moment):
+    """What one run of ``budget`` playouts needs: a new tree (with KL-UCB's or Bayes-UCB's
+    index cache of ``index_columns`` columns, none for 0; a column of squared rewards if
+    ``second_moment``), the selection path, the selection scratch, the adjuster's first
+    threshold and state, the shaping's statistics, and the nodes' score histograms (of one
+    cell unless the config re-scores)."""
     capacity = node_capacity(len(config.children), budget)
-    tree = new_tree(capacity, config.restart, cached_index, second_moment)
+    tree = new_tree(capacity, config.restart, index_columns, second_moment)
     path = np.zeros(config.depth + 1, np.int64)
     adjuster = start_adjuster(config.adjuster, config.score_low, config.score_high)
     histograms = new_histograms(config.rescore, capacity, config.score_low, config.score_high)
-    return (tree, path, np.empty((2, len(config.children))), adjuster,
+    return (tree, path, np.empty((3, len(config.children))), adjuster,
             start_shaping(config.shaping), histograms)
 
 

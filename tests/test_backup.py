@@ -22,7 +22,7 @@ def test_discount_by_hand():
     """Max wins (1) at depth 4 along the path 0 -> 1 -> 2, gamma 1/2: the node at ply 1 (max
     moved into it) keeps 1/2 + (1/2)^3 (1 - 1/2), the node at ply 2 (min) 1/2 + (1/2)^2 (0 -
     1/2); gamma 1 keeps the outcome itself."""
-    tree = new_tree(3, False, False, True)
+    tree = new_tree(3, False, 0, True)
     path = np.array([0, 1, 2])
     _back_up(tree, path, 2, 4, 1.0, Discount(0.5))
     assert tree.stats[:, VISITS].tolist() == [1, 1, 1]
@@ -30,7 +30,7 @@ def test_discount_by_hand():
     assert tree.rewards[1:, SQUARE_SUM].tolist() == [0.5625**2, 0.375**2]
     _back_up(tree, path, 2, 4, 0.5, Discount(0.5))  # a draw is 1/2 whatever the distance
     assert tree.rewards[1:, REWARD_SUM].tolist() == [1.0625, 0.875]
-    plain = new_tree(3, False, False, True)
+    plain = new_tree(3, False, 0, True)
     _back_up(plain, path, 2, 4, 1.0, Discount(1.0))
     assert plain.rewards[1:, REWARD_SUM].tolist() == [1.0, 0.0]
 
@@ -81,7 +81,7 @@ def test_a_users_backup_rule_runs_and_is_its_own_kernel(monkeypatch):
     monkeypatch.syspath_prepend("examples")
     rule = load_backup("my_backup:rule")
     assert type(rule).__name__.startswith("Plugin_ShrinkingWins") and rule.w == 0.9
-    tree = new_tree(3, False, False, True)
+    tree = new_tree(3, False, 0, True)
     _back_up(tree, np.array([0, 1, 2]), 2, 4, 1.0, rule)
     assert tree.rewards[1:, REWARD_SUM].tolist() == pytest.approx([0.9**3, 0.0], abs=1e-15)
     curve = Curve("constant(1,3)+end(0.2)", "ucb1", "plain", branching=2, depth=6,

@@ -56,7 +56,7 @@ def test_a_scripted_tree_is_rescored_exactly_at_every_change():
     """Playouts backed up at the threshold then in force, as the engine does; after each
     change every node's sums equal the direct sums at the new threshold, and a node whose sum
     moved drops its cached KL-UCB root."""
-    tree = new_tree(7, False, True, True)
+    tree = new_tree(7, False, 4, True)
     for node, first in ((0, 1), (1, 3), (3, 5)):
         tree.stats[node, FIRST_CHILD] = first
     histograms = new_histograms(True, 7, -1, 3)
