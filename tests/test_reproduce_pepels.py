@@ -105,12 +105,32 @@ def test_tiny_reproduction_writes_tables_figure_report_and_resumes(tmp_path, mon
     assert pd.read_csv(tmp_path / "results.csv").equals(results)
 
 
-def test_cli_reproduce_pepels(tmp_path, monkeypatch, capsys):
-    tiny = dict(TINY, budgets=(5, 10), game_list=("checkers",), games=1, quality_games=1,
-                table2_games=1)
+def _stored_games(folder):
+    """Every stored block's games, by the block's path under ``folder``."""
+    return {path.relative_to(folder).as_posix(): pd.read_parquet(path)
+            for path in sorted(folder.glob("*/*/blocks/*.parquet"))}
+
+
+def test_cli_reproduce_pepels_on_a_dask_local_cluster_stores_a_local_runs_results(
+        tmp_path, monkeypatch, capsys):
+    """Issue 37: the blocks go to 2 Dask workers and come back in completion order; results.csv
+    and every stored block's games equal those of a run in this process."""
+    tiny = dict(TINY, budgets=(5, 10), game_list=("checkers",), games=2, quality_games=2,
+                table2_games=2)
     monkeypatch.setitem(pepels.SCALES, "quick", tiny)
-    assert main(["reproduce", "pepels", "--out", str(tmp_path), "--scheduler", "local",
-                 "--workers", "1", "--quiet"]) == 0
+    dask, local = tmp_path / "dask", tmp_path / "local"
+    assert main(["reproduce", "pepels", "--out", str(dask), "--scheduler", "local",
+                 "--workers", "2", "--quiet"]) == 0
     assert "report.md" in capsys.readouterr().out
-    assert (tmp_path / "table4.md").exists() and (tmp_path / "table2.md").exists()
-    assert not (tmp_path / "fig_k_qb_breakthrough.png").exists()  # no Breakthrough, no figure
+    assert (dask / "table4.md").exists() and (dask / "table2.md").exists()
+    assert not (dask / "fig_k_qb_breakthrough.png").exists()  # no Breakthrough, no figure
+    reproduce_pepels(local, "quick", workers=1, progress=False)
+    results = pd.read_csv(dask / "results.csv")
+    assert len(results) == 7 + 6 + 2  # Tables 1, 3, 4 at both budgets (quality: the lower), 2
+    pd.testing.assert_frame_equal(results, pd.read_csv(local / "results.csv"))
+    games = _stored_games(dask)
+    assert len(games) == 2 * len(results)  # blocks of 1 game
+    assert games.keys() == _stored_games(local).keys()
+    for key, table in _stored_games(local).items():
+        pd.testing.assert_frame_equal(games[key], table, obj=key)
+    assert (results.games == 2).all() and (results.mean_plies > 0).all()
