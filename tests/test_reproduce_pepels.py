@@ -17,6 +17,7 @@ from experiments.papers.pepels.study import (
     TABLE2_GAMES,
     TABLES,
     K,
+    game_seconds,
     pepels_matches,
 )
 from games import get_game
@@ -50,6 +51,13 @@ def test_matches_cover_tables_1_to_4_and_the_k_figure():
     for table, (_, columns) in TABLES.items():
         assert all(len(row) == len(columns) for row in PAPER[table].values())
     assert set(PAPER["2"]) == set(TABLE2_GAMES)
+
+
+def test_game_seconds_is_the_measured_cost_at_a_measured_budget_else_scaled():
+    seconds, _ = pepels.COSTS["cannon"][500]
+    assert game_seconds("cannon", 500) == pytest.approx(seconds)
+    assert game_seconds("cannon", 5000) == pytest.approx(10 * seconds)
+    assert game_seconds("cannon", 60) == pytest.approx(pepels.COSTS["cannon"][50][0] * 60 / 50)
 
 
 def test_presets_use_the_papers_k():
@@ -134,3 +142,40 @@ def test_cli_reproduce_pepels_on_a_dask_local_cluster_stores_a_local_runs_result
     for key, table in _stored_games(local).items():
         pd.testing.assert_frame_equal(games[key], table, obj=key)
     assert (results.games == 2).all() and (results.mean_plies > 0).all()
+
+
+def test_cli_paper_scale_prints_its_projected_core_hours_before_any_game(tmp_path, monkeypatch,
+                                                                        capsys):
+    """The projection is printed before the study starts, and it is the cost table's sum: the
+    matches of the paper scale by hand, each game ``plies x playouts / simulations per
+    second`` of its game (``COSTS``)."""
+    printed = []
+
+    def study(out, scale, **_):  # stands for the study: records what was printed before it
+        printed.append(capsys.readouterr().out)
+        return tmp_path / "report.md"
+
+    monkeypatch.setattr(pepels, "reproduce_pepels", study)
+    assert main(["reproduce", "pepels", "--scale", "paper", "--out", str(tmp_path)]) == 0
+    [before] = printed
+    line = next(line for line in before.splitlines() if "projected" in line)
+    # 6 games x (6 + 6 matches of 1,000 games + 500 of reward = q), 3 x 2 of Table 2, 5 k
+    assert "pepels at scale paper: 89 matches, 86,000 games" in line
+    hours = float(line.split("projected ")[1].split(" core-hours")[0].replace(",", ""))
+
+    def game(name, playouts):  # the cost at 500 playouts (the nearest measured) x 10 or 50
+        seconds, plies = pepels.COSTS[name][500]
+        simulations_per_second = plies * 500 / seconds
+        return plies * playouts / simulations_per_second
+
+    by_hand = sum(6500 * game(g, 5000) + 6000 * game(g, 25000) for g in GAMES)
+    by_hand += sum(2000 * game(g, 5000) for g in TABLE2_GAMES) + 5000 * game("breakthrough", 5000)
+    assert hours == pytest.approx(by_hand / 3600, abs=0.5)
+    assert 100 < hours < 10_000  # 1,400 before the bitboard rules
+    assert "core-hours" not in capsys.readouterr().out  # printed once
+
+
+def test_cli_quick_scale_prints_no_projection(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(pepels, "reproduce_pepels", lambda out, scale, **_: tmp_path / "r.md")
+    assert main(["reproduce", "pepels", "--out", str(tmp_path)]) == 0
+    assert "projected" not in capsys.readouterr().out

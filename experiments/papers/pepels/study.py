@@ -100,6 +100,52 @@ SCALES: dict[str, dict] = {
               "k_values": (0.5, 1.0, 2.0, 4.0, 8.0)},
 }
 
+# What a game of a match costs, per game and budget (playouts a move): (CPU-seconds, plies) per
+# game, of `uct+rb(a=online)` and `uct+rb(a=online)+qb(a=online)` against `uct` (seats
+# swapped), 12 games a cell at 100 and 500 playouts, 8 at 50 and 150: `nice python
+# benchmarks/bench_pepels_costs.py --games 4 --budgets 50 100 150 500` and `--games 2`, one
+# process, CPU time (`time.process_time`), 2026-11-26 at 2b81b75 (bitboard Breakthrough,
+# Checkers, Pentalath; Amazons, Cannon, Chinese Checkers not yet sped up), on the 2-core dev
+# machine under a load of 2-4 from other jobs. plies x playouts / seconds = simulations per
+# CPU-second, nearly constant in the budget (Amazons 11k, Breakthrough 91-121k, Cannon 18-19k,
+# Checkers 165-198k, Chinese Checkers 24-29k, Pentalath 57-65k). A few games are a small
+# sample: a game's length varies by 2x, so each figure is +-30%. Rerun the benchmark after a
+# change of the rules and retune the scales with ``projected_core_hours``.
+COSTS_SOURCE = ("simulations per CPU-second and plies per game measured at 500 playouts a "
+                "move, benchmarks/bench_pepels_costs.py, 2026-11-26")
+COSTS: dict[str, dict[int, tuple[float, float]]] = {
+    "amazons": {50: (0.346, 77.0), 100: (0.681, 76.9), 150: (1.011, 72.0), 500: (3.675, 82.2)},
+    "breakthrough": {50: (0.028, 51.5), 100: (0.049, 52.1), 150: (0.060, 43.2),
+                     500: (0.198, 47.8)},
+    "cannon": {50: (0.262, 94.8), 100: (0.433, 76.8), 150: (0.547, 67.4), 500: (2.038, 77.3)},
+    "checkers": {50: (0.023, 77.0), 100: (0.058, 109.8), 150: (0.096, 117.6),
+                 500: (0.304, 120.3)},
+    "chinesecheckers": {50: (0.275, 132.8), 100: (0.385, 90.7), 150: (0.398, 71.6),
+                        500: (1.042, 59.6)},
+    "pentalath": {50: (0.031, 35.2), 100: (0.057, 35.2), 150: (0.071, 30.4),
+                  500: (0.163, 21.0)},
+}
+
+
+def game_seconds(game: str, playouts: int) -> float:
+    """Projected CPU-seconds of one game of a match in ``game`` at ``playouts`` a move, from
+    ``COSTS``: plies x playouts / (simulations per second) at the measured budget nearest to
+    ``playouts`` (by ratio; the measured figure itself at a measured budget). It assumes the
+    simulation rate and the game length of that budget: beyond 500 playouts deeper trees make
+    a simulation somewhat dearer and stronger players change a game's length, so a projection
+    far above it (the paper's 5,000 and 25,000) is rough, within a factor of 2."""
+    measured = COSTS[game]
+    nearest = min(measured, key=lambda b: abs(math.log(b / playouts)))
+    seconds, plies = measured[nearest]
+    return plies * playouts / (plies * nearest / seconds)
+
+
+def projected_core_hours(matches) -> float:
+    """Projected single-core hours of playing ``matches`` (``Match`` list) from ``COSTS``."""
+    return sum(m.tournament.games * game_seconds(m.game, m.tournament.playouts)
+               for m in matches) / 3600
+
+
 # The paper's tables as (column label, match key, budget index 0 = "1 second", 1 = "5 seconds")
 TABLES = {
     "1": ("Relative Bonus", [("1 s, a'", "rb-online", 0), ("1 s, a=0.25", "rb-0.25", 0),
