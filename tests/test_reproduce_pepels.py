@@ -19,12 +19,13 @@ from experiments.papers.pepels.study import (
     K,
     game_seconds,
     pepels_matches,
+    projected_core_hours,
 )
 from games import get_game
 
 TINY = {"budgets": (10, 20), "games": 2, "quality_games": 2, "block": 1,
         "game_list": ("breakthrough", "pentalath"), "table2_games": 2, "k_games": 2,
-        "k_values": (1.0, 2.0)}
+        "k_values": (1.0, 2.0), "game_budgets": {"pentalath": (5, 15), "amazons": (1, 2)}}
 
 
 def test_matches_cover_tables_1_to_4_and_the_k_figure():
@@ -51,6 +52,23 @@ def test_matches_cover_tables_1_to_4_and_the_k_figure():
     for table, (_, columns) in TABLES.items():
         assert all(len(row) == len(columns) for row in PAPER[table].values())
     assert set(PAPER["2"]) == set(TABLE2_GAMES)
+
+
+def test_quick_scale_keeps_its_matches_and_games_and_fits_12_minutes_on_2_cores():
+    """Issue 37: at least the matches and games of the quick scale before it (40 a match, 80
+    for reward = quality, Table 2 and each k), and the cost table's projection leaves 290 of
+    the 1,440 core-seconds of 12 minutes on 2 cores for compiling (about 75 s a worker), the
+    cost table's error (9% low) and the last blocks."""
+    config = pepels.SCALES["quick"]
+    matches = pepels_matches("quick")
+    assert len(matches) == len(pepels_matches("paper")) == 89
+    assert config["games"] >= 40 and config["block"] <= 5
+    assert min(config["table2_games"], config["k_games"]) >= 80
+    assert config["quality_games"] == 100  # Breakthrough's reward = q: 84% power, not 75%
+    playouts = {(m.game, m.budget_index): m.tournament.playouts for m in matches}
+    assert playouts["breakthrough", 0] == 100 and playouts["breakthrough", 1] == 500
+    assert playouts["amazons", 0] == 50 and playouts["amazons", 1] == 150
+    assert projected_core_hours(matches) * 3600 <= 1440 - 290
 
 
 def test_game_seconds_is_the_measured_cost_at_a_measured_budget_else_scaled():
@@ -81,7 +99,7 @@ def test_tiny_reproduction_writes_tables_figure_report_and_resumes(tmp_path, mon
     assert "![win rate against k](fig_k_qb_breakthrough.png)" in text
     for table in ("1", "3", "4"):
         body = (tmp_path / f"table{table}.md").read_text()
-        assert body.count("| Pentalath |") == 1
+        assert body.count("| Pentalath (5 and 15 p) |") == 1
     table2 = (tmp_path / "table2.md").read_text()
     assert "CadiaPlayer k=2" in table2 and "| Breakthrough |" in table2
     assert "Pentalath" not in table2
@@ -96,6 +114,9 @@ def test_tiny_reproduction_writes_tables_figure_report_and_resumes(tmp_path, mon
     assert not (tmp_path / "breakthrough" / "quality-p20").exists()
     results = pd.read_csv(tmp_path / "results.csv")
     assert len(results) == 30 and results.win_rate.between(0, 100).all()
+    assert set(results[results.game == "pentalath"].playouts) == {5, 15}
+    assert set(results[results.game == "breakthrough"].playouts) == {10, 20}
+    assert "budgets 10 and 20 playouts per move; Pentalath 5 and 15, 2 games" in text
     k_rows = results[results.part == "k"]
     assert k_rows.k.tolist() == [1.0, 2.0]
     assert list(ours.lines[0].get_xdata()) == [1.0, 2.0]

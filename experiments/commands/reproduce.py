@@ -60,8 +60,9 @@ def register(subparsers) -> None:
         f"{name}: {text}" for name, (text, _) in PAPERS.items()))
     p.add_argument("--scale", choices=("quick", "paper"), default="quick",
                    help="quick (default), a reduced run: imagawa about 1/20 of the paper's "
-                   "runs; pepels 100 and 500 playouts per move, 40 games per match (about 37 "
-                   "min on 2 cores); veness fewer runs per point (sizes in its report). paper: "
+                   "runs; pepels 100 and 500 playouts per move (Amazons, Cannon, Chinese "
+                   "Checkers 50 and 150), 40 games per match (about 11 min on 2 cores); veness "
+                   "fewer runs per point (sizes in its report). paper: "
                    "the paper's runs (pepels: 5,000 and 25,000 playouts, 1,000 games per match, "
                    "a fifth of the paper's; it prints its projected core-hours first)")
     p.add_argument("--out", metavar="DIR", help="results folder (default results/PAPER-SCALE); "
