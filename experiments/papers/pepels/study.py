@@ -43,6 +43,8 @@ eighth of quick (every match with the first eighth of its games, the same games 
 scale's), ``--workers 2``, took 291 CPU-seconds in the workers from a cold kernel cache and
 143 warm (9% over the projection): about 150 core-seconds compiling. Quick is then 8 x 143 +
 23 (the 20 more games) + 150 = about 1,320 core-seconds, 11 minutes on 2 otherwise idle cores.
+One full run, cold, under a load of 5-7 from other jobs: 1,351 CPU-seconds (33.8 min wall), so
+about 11.3 minutes on 2 idle cores.
 Once the three games' rules are faster, rerun ``benchmarks/bench_pepels_costs.py``, update
 ``COSTS`` and give them 100 and 500 again, or more games (``projected_core_hours`` of
 ``pepels_matches("quick")`` must stay under about 1,150 core-seconds). Amazons opens with
