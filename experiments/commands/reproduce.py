@@ -26,8 +26,18 @@ def _veness(args):
 
 
 def _pepels(args):
-    from experiments.papers.pepels import reproduce_pepels
+    from experiments.papers.pepels import (
+        COSTS_SOURCE,
+        pepels_matches,
+        projected_core_hours,
+        reproduce_pepels,
+    )
 
+    if args.scale == "paper" and not args.quiet:
+        matches = pepels_matches(args.scale, args.seed)
+        games = sum(m.tournament.games for m in matches)
+        print(f"pepels at scale paper: {len(matches)} matches, {games:,} games, projected "
+              f"{projected_core_hours(matches):,.0f} core-hours ({COSTS_SOURCE})", flush=True)
     return reproduce_pepels(args.out or f"results/pepels-{args.scale}", args.scale,
                             workers=args.workers, scheduler=args.scheduler, seed=args.seed,
                             progress=False if args.quiet else None)
@@ -50,10 +60,11 @@ def register(subparsers) -> None:
         f"{name}: {text}" for name, (text, _) in PAPERS.items()))
     p.add_argument("--scale", choices=("quick", "paper"), default="quick",
                    help="quick (default), a reduced run: imagawa about 1/20 of the paper's "
-                   "runs; pepels 100 and 500 playouts per move, 40 games per match (about 37 "
-                   "min on 2 cores); veness fewer runs per point (sizes in its report). paper: "
+                   "runs; pepels 100 and 500 playouts per move (Amazons, Cannon, Chinese "
+                   "Checkers 50 and 150), 40 games per match (about 11 min on 2 cores); veness "
+                   "fewer runs per point (sizes in its report). paper: "
                    "the paper's runs (pepels: 5,000 and 25,000 playouts, 1,000 games per match, "
-                   "a fifth of the paper's)")
+                   "a fifth of the paper's; it prints its projected core-hours first)")
     p.add_argument("--out", metavar="DIR", help="results folder (default results/PAPER-SCALE); "
                    "running again resumes it")
     p.add_argument("--workers", type=COUNT, help="local worker processes (default: all cores)")

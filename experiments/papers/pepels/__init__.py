@@ -4,6 +4,8 @@ verdicts, the report and the k figure, and ``reproduce_pepels`` that runs them a
 
 from .reproduce import reproduce_pepels, run_matches
 from .study import (
+    COSTS,
+    COSTS_SOURCE,
     ENHANCED,
     GAME_NAMES,
     GAMES,
@@ -14,10 +16,13 @@ from .study import (
     K,
     Match,
     pepels_matches,
+    projected_core_hours,
 )
 from .verdicts import FINDINGS, comparisons, headline_verdicts
 
 __all__ = [
+    "COSTS",
+    "COSTS_SOURCE",
     "ENHANCED",
     "FINDINGS",
     "GAMES",
@@ -31,6 +36,7 @@ __all__ = [
     "comparisons",
     "headline_verdicts",
     "pepels_matches",
+    "projected_core_hours",
     "reproduce_pepels",
     "run_matches",
 ]

@@ -25,8 +25,12 @@ def _headers(table: str, label: str, playouts: int) -> list[str]:
     return [f"ours {playouts:,} p{label[3:]}", f"paper {label}"]
 
 
-def table_markdown(comp: pd.DataFrame, table: str, budgets: tuple[int, int]) -> str:
+def table_markdown(comp: pd.DataFrame, table: str, budgets: tuple[int, int],
+                   game_budgets: dict | None = None) -> str:
+    """Table ``table`` of ``comp``, headed by the scale's ``budgets``; a game whose budgets
+    differ (``game_budgets``, {game: (low, high)}) names its own after its name."""
     title, columns = TABLES[table]
+    game_budgets = game_budgets or {}
     rows = comp[comp.table == table]
     header = ["Game"] + ([] if table == "2" else ["k"])
     header += [h for label, _, b in columns for h in _headers(table, label, budgets[b])]
@@ -34,6 +38,9 @@ def table_markdown(comp: pd.DataFrame, table: str, budgets: tuple[int, int]) -> 
              "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for game in rows.game.unique():
         cells = [GAME_NAMES[game]]
+        if game in game_budgets:
+            used = sorted({game_budgets[game][b] for _, _, b in columns})
+            cells[0] += f" ({' and '.join(f'{p:,}' for p in used)} p)"
         if table != "2":
             cells.append({"1": str(K[game][0]), "3": str(K[game][1])}.get(
                 table, "/".join(map(str, K[game]))))
@@ -60,7 +67,8 @@ def table_markdown(comp: pd.DataFrame, table: str, budgets: tuple[int, int]) -> 
                   "engine and games at the lower budget; k = 2 and 1.4 replace each game's "
                   "own k, as in the paper's GGP runs.")]
     else:
-        lines += ["", "The paper's columns are 1 s and 5 s of search; ours the two budgets."]
+        lines += ["", ("The paper's columns are 1 s and 5 s of search; ours the two budgets "
+                       "(a game's own after its name where they differ).")]
     return "\n".join(lines)
 
 
@@ -152,9 +160,10 @@ def _cell_verdicts(comp: pd.DataFrame) -> list[str]:
 def report_markdown(frame: pd.DataFrame, comp: pd.DataFrame, verdicts: pd.DataFrame,
                     tables: list[str], preamble: str, figure: str | None) -> str:
     findings = "; ".join(f"*{name}*: {text}" for name, (text, _, _) in FINDINGS.items())
-    high = int(frame.playouts.max())
+    amazons = frame[frame.game == "amazons"]
+    high = int(amazons.playouts.max()) if len(amazons) else AMAZONS_OPENING_MOVES
     caveat = (f"Amazons opens with {AMAZONS_OPENING_MOVES:,} moves, more than our largest "
-              f"budget ({high:,}): in the opening neither player can try each move once, so "
+              f"budget there ({high:,}): in the opening neither player can try each move once, so "
               f"the bonuses have little to act on there." if high < AMAZONS_OPENING_MOVES
               else "")
     return "\n\n".join(part for part in [

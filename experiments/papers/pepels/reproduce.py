@@ -26,7 +26,7 @@ from ...tournament import play_block, stored_blocks, summarize
 from ...tournament_store import write_block
 from .figures import k_figure
 from .report import report_markdown, table_markdown
-from .study import SCALES, TABLES, pepels_matches
+from .study import GAME_NAMES, SCALES, TABLES, pepels_matches
 from .verdicts import comparisons, headline_verdicts
 
 
@@ -100,17 +100,20 @@ def reproduce_pepels(out: str | Path, scale: str = "quick", *, workers: int | No
     for table in TABLES:
         if comp.empty or (comp.table == table).sum() == 0:
             continue
-        text = table_markdown(comp, table, config["budgets"])
+        text = table_markdown(comp, table, config["budgets"], config.get("game_budgets"))
         (out / f"table{table}.md").write_text(text + "\n")
         tables.append(text)
     figure = k_figure(frame, out)
     low, high = config["budgets"]
+    own = "".join(f"; {GAME_NAMES[game]} {game_low:,} and {game_high:,}"
+                  for game, (game_low, game_high) in config.get("game_budgets", {}).items()
+                  if game in config["game_list"])
     preamble = (
         f"Scale `{scale}`: {len(matches)} matches in {len(config['game_list'])} games, budgets "
-        f"{low:,} and {high:,} playouts per move, {config['games']:,} games per match of "
+        f"{low:,} and {high:,} playouts per move{own}, {config['games']:,} games per match of "
         f"Tables 1, 3, 4 ({config['quality_games']:,} for reward = quality, lower budget "
         f"only), {config['table2_games']:,} per Table 2 match and {config['k_games']:,} per k "
-        f"of the figure (both at {low:,} playouts); seats swapped every game; study seed "
+        f"of the figure (both at the lower budget); seats swapped every game; study seed "
         f"{seed}. This run computed {computed} of {total} blocks of games in {minutes:.1f} min; "
         f"the rest were stored already.")
     report = out / "report.md"

@@ -21,26 +21,36 @@ k of each bonus and UCT C are the game's (``mcts.presets``, the paper's Tables 1
 The paper gives each player a search *time* (1 s and 5 s on a 2.2 GHz Opteron); we give both
 players the same number of playouts per move instead, so results do not depend on the machine
 and a player whose enhancement is slower is not penalised for it (the paper's are; see
-``report.md``). The two budgets stand for 1 s and 5 s (ratio 5):
+``report.md``). The two budgets stand for 1 s and 5 s:
 
 | scale | budgets (playouts per move) | games per match | reward = quality | Table 2, each k point |
 |---|---|---|---|---|
-| quick | 100 and 500 | 40 | 80, lower budget only | 80 |
+| quick | 100 and 500; Amazons, Cannon, Chinese Checkers 50 and 150 | 40 | 100, lower budget only | 80 |
 | paper | 5,000 and 25,000 | 1,000 (the paper: 5,000) | 500 (as the paper), lower budget only | 1,000 |
 
-Cost of quick, from the CPU time (``time.process_time``, so other load on the machine does not
-count) of 3 games per game and budget of ``uct+qb(a=0.25)`` and ``uct+rb(a=online)`` against
-``uct``, seconds per game: 100 playouts: Amazons 1.2, Breakthrough 0.17, Cannon 0.43, Checkers
-0.18, Chinese Checkers 0.40, Pentalath 0.44; 500 playouts: 6.1, 0.78, 1.6, 1.0, 1.35, 1.5. A
-game of all six costs 2.8 s at 100 and 12.3 s at 500; the 13 matches of 40 games per game
-cost 40 (7 x 2.8 + 6 x 12.3) = 3,700 core-seconds, the rest 300 more. A tenth of quick (every
-match with a tenth of its games) took 433 CPU-seconds in its 2 workers: quick is then about
-4,400 core-seconds, 37 minutes with ``--workers 2`` on an idle 2-core machine (on one shared
-with other jobs, that tenth took 9 minutes of wall time instead of 4). The 500-playout
-Amazons matches take a third of it: its root has 2,176 moves, more than either budget, so
-at these budgets both players open nearly at random. At 300 and
-1,500 playouts (the first quick scale) a game costs about 3 and 5 times more. Paper: about
-1,000 times quick's cost.
+Cost (``COSTS``, CPU-seconds per game measured per game and budget; ``game_seconds``). At 100
+and 500 playouts a game costs: Amazons 0.68 and 3.7 s, Breakthrough 0.05 and 0.20, Cannon 0.43
+and 2.0, Checkers 0.06 and 0.30, Chinese Checkers 0.39 and 1.04, Pentalath 0.06 and 0.16. The
+bitboard rules made Breakthrough, Checkers and Pentalath 3-10x faster; the other three were
+not yet, and they took 90% of the quick scale's 2,400 core-seconds at 100 and 500 in every
+game: 20 minutes with ``--workers 2``, over the 12 minutes issue 37 asks. Keeping every match
+and game, those three play at 50 and 150 playouts (as the paper's time budgets give a slower
+game fewer playouts; at 50 their games cost Amazons 0.35, Cannon 0.26, Chinese Checkers 0.28 s:
+Chinese Checkers' games get longer at lower budgets). With 100 games of reward = quality (80
+before: Breakthrough's finding, the paper's 35.4%, then has 84% power instead of 75%) this
+projects 1,066 core-seconds. Measured (issue 37, 2026-11-26, 80 games of reward = quality): an
+eighth of quick (every match with the first eighth of its games, the same games as the full
+scale's), ``--workers 2``, took 291 CPU-seconds in the workers from a cold kernel cache and
+143 warm (9% over the projection): about 150 core-seconds compiling. Quick is then 8 x 143 +
+23 (the 20 more games) + 150 = about 1,320 core-seconds, 11 minutes on 2 otherwise idle cores.
+One full run, cold, under a load of 5-7 from other jobs: 1,351 CPU-seconds (33.8 min wall), so
+about 11.3 minutes on 2 idle cores.
+Once the three games' rules are faster, rerun ``benchmarks/bench_pepels_costs.py``, update
+``COSTS`` and give them 100 and 500 again, or more games (``projected_core_hours`` of
+``pepels_matches("quick")`` must stay under about 1,150 core-seconds). Amazons opens with
+2,176 moves, more than either budget, so at these budgets both players open nearly at random.
+Paper: about 760 core-hours (projected from ``COSTS`` at 500 playouts; ``mctslab reproduce
+pepels --scale paper`` prints it first).
 
 Chinese Checkers used to run to the 1000-ply draw at low budgets: without a rule against it, a
 losing UCT player keeps pieces in its starting triangle (the opponent's target) and the game
@@ -90,15 +100,64 @@ TABLE2 = {"rb-k2-0.25": "uct+rb(k=2,a=0.25)", "rb-k1.4-0.25": "uct+rb(k=1.4,a=0.
 K_FIGURE_GAME = "breakthrough"
 
 # scale -> budgets (low, high), games per match, games of the quality match, games per block,
-# the games played, games of each Table 2 match and of each point of the k figure, the k values
+# the games played, games of each Table 2 match and of each point of the k figure, the k values;
+# optionally ``game_budgets``, {game: (low, high)} for the games whose budgets differ
 SCALES: dict[str, dict] = {
-    "quick": {"budgets": (100, 500), "games": 40, "quality_games": 80, "block": 5,
+    "quick": {"budgets": (100, 500), "games": 40, "quality_games": 100, "block": 5,
               "game_list": GAMES, "table2_games": 80, "k_games": 80,
-              "k_values": (0.5, 1.0, 2.0, 4.0, 8.0)},
+              "k_values": (0.5, 1.0, 2.0, 4.0, 8.0),
+              "game_budgets": {"amazons": (50, 150), "cannon": (50, 150),
+                               "chinesecheckers": (50, 150)}},
     "paper": {"budgets": (5000, 25000), "games": 1000, "quality_games": 500, "block": 10,
               "game_list": GAMES, "table2_games": 1000, "k_games": 1000,
               "k_values": (0.5, 1.0, 2.0, 4.0, 8.0)},
 }
+
+# What a game of a match costs, per game and budget (playouts a move): (CPU-seconds, plies) per
+# game, of `uct+rb(a=online)` and `uct+rb(a=online)+qb(a=online)` against `uct` (seats
+# swapped), 12 games a cell at 100 and 500 playouts, 8 at 50 and 150: `nice python
+# benchmarks/bench_pepels_costs.py --games 4 --budgets 50 100 150 500` and `--games 2`, one
+# process, CPU time (`time.process_time`), 2026-11-26 at 2b81b75 (bitboard Breakthrough,
+# Checkers, Pentalath; Amazons, Cannon, Chinese Checkers not yet sped up), on the 2-core dev
+# machine under a load of 2-4 from other jobs. plies x playouts / seconds = simulations per
+# CPU-second, nearly constant in the budget (Amazons 11k, Breakthrough 91-121k, Cannon 18-19k,
+# Checkers 165-198k, Chinese Checkers 24-29k, Pentalath 57-65k). A few games are a small
+# sample: a game's length varies by 2x, so each figure is +-30%. Rerun the benchmark after a
+# change of the rules and retune the scales with ``projected_core_hours``.
+COSTS_SOURCE = ("simulations per CPU-second and plies per game measured at 500 playouts a "
+                "move, benchmarks/bench_pepels_costs.py, 2026-11-26")
+COSTS: dict[str, dict[int, tuple[float, float]]] = {
+    "amazons": {50: (0.346, 77.0), 100: (0.681, 76.9), 150: (1.011, 72.0), 500: (3.675, 82.2)},
+    "breakthrough": {50: (0.028, 51.5), 100: (0.049, 52.1), 150: (0.060, 43.2),
+                     500: (0.198, 47.8)},
+    "cannon": {50: (0.262, 94.8), 100: (0.433, 76.8), 150: (0.547, 67.4), 500: (2.038, 77.3)},
+    "checkers": {50: (0.023, 77.0), 100: (0.058, 109.8), 150: (0.096, 117.6),
+                 500: (0.304, 120.3)},
+    "chinesecheckers": {50: (0.275, 132.8), 100: (0.385, 90.7), 150: (0.398, 71.6),
+                        500: (1.042, 59.6)},
+    "pentalath": {50: (0.031, 35.2), 100: (0.057, 35.2), 150: (0.071, 30.4),
+                  500: (0.163, 21.0)},
+}
+
+
+def game_seconds(game: str, playouts: int) -> float:
+    """Projected CPU-seconds of one game of a match in ``game`` at ``playouts`` a move, from
+    ``COSTS``: plies x playouts / (simulations per second) at the measured budget nearest to
+    ``playouts`` (by ratio; the measured figure itself at a measured budget). It assumes the
+    simulation rate and the game length of that budget: beyond 500 playouts deeper trees make
+    a simulation somewhat dearer and stronger players change a game's length, so a projection
+    far above it (the paper's 5,000 and 25,000) is rough, within a factor of 2."""
+    measured = COSTS[game]
+    nearest = min(measured, key=lambda b: abs(math.log(b / playouts)))
+    seconds, plies = measured[nearest]
+    return plies * playouts / (plies * nearest / seconds)
+
+
+def projected_core_hours(matches) -> float:
+    """Projected single-core hours of playing ``matches`` (``Match`` list) from ``COSTS``."""
+    return sum(m.tournament.games * game_seconds(m.game, m.tournament.playouts)
+               for m in matches) / 3600
+
 
 # The paper's tables as (column label, match key, budget index 0 = "1 second", 1 = "5 seconds")
 TABLES = {
@@ -182,6 +241,11 @@ class Match:
         return Path(out) / self.game / self.folder_name
 
 
+def budgets(config: dict, game: str) -> tuple[int, int]:
+    """The (low, high) playouts a move of ``game`` in the scale ``config``."""
+    return config.get("game_budgets", {}).get(game, config["budgets"])
+
+
 def match_seed(seed: int, game: str, key: str, playouts: int) -> int:
     """The tournament seed of one match: the study seed and a CRC-32 of the match's name."""
     return (seed << 32) | zlib.crc32(f"{game}/{key}/{playouts}".encode())
@@ -200,7 +264,7 @@ def pepels_matches(scale: str = "quick", seed: int = 2015) -> list[Match]:
     config = SCALES[scale]
 
     def match(game, key, spec, index, games, **extra):
-        playouts = config["budgets"][index]
+        playouts = budgets(config, game)[index]
         tournament = Tournament(game, spec, BASELINE, games, playouts,
                                 seed=match_seed(seed, game, key, playouts),
                                 block=min(config["block"], games))
