@@ -25,31 +25,24 @@ and a player whose enhancement is slower is not penalised for it (the paper's ar
 
 | scale | budgets (playouts per move) | games per match | reward = quality | Table 2, each k point |
 |---|---|---|---|---|
-| quick | 100 and 500; Amazons, Cannon, Chinese Checkers 50 and 150 | 40 | 100, lower budget only | 80 |
+| quick | 100 and 500; Amazons 50 and 150 | 40 | 100, lower budget only | 80 |
 | paper | 5,000 and 25,000 | 1,000 (the paper: 5,000) | 500 (as the paper), lower budget only | 1,000 |
 
 Cost (``COSTS``, CPU-seconds per game measured per game and budget; ``game_seconds``). At 100
-and 500 playouts a game costs: Amazons 0.68 and 3.7 s, Breakthrough 0.05 and 0.20, Cannon 0.43
-and 2.0, Checkers 0.06 and 0.30, Chinese Checkers 0.39 and 1.04, Pentalath 0.06 and 0.16. The
-bitboard rules made Breakthrough, Checkers and Pentalath 3-10x faster; the other three were
-not yet, and they took 90% of the quick scale's 2,400 core-seconds at 100 and 500 in every
-game: 20 minutes with ``--workers 2``, over the 12 minutes issue 37 asks. Keeping every match
-and game, those three play at 50 and 150 playouts (as the paper's time budgets give a slower
-game fewer playouts; at 50 their games cost Amazons 0.35, Cannon 0.26, Chinese Checkers 0.28 s:
-Chinese Checkers' games get longer at lower budgets). With 100 games of reward = quality (80
-before: Breakthrough's finding, the paper's 35.4%, then has 84% power instead of 75%) this
-projects 1,066 core-seconds. Measured (issue 37, 2026-11-26, 80 games of reward = quality): an
-eighth of quick (every match with the first eighth of its games, the same games as the full
-scale's), ``--workers 2``, took 291 CPU-seconds in the workers from a cold kernel cache and
-143 warm (9% over the projection): about 150 core-seconds compiling. Quick is then 8 x 143 +
-23 (the 20 more games) + 150 = about 1,320 core-seconds, 11 minutes on 2 otherwise idle cores.
-One full run, cold, under a load of 5-7 from other jobs: 1,351 CPU-seconds (33.8 min wall), so
-about 11.3 minutes on 2 idle cores.
-Once the three games' rules are faster, rerun ``benchmarks/bench_pepels_costs.py``, update
-``COSTS`` and give them 100 and 500 again, or more games (``projected_core_hours`` of
-``pepels_matches("quick")`` must stay under about 1,150 core-seconds). Amazons opens with
-2,176 moves, more than either budget, so at these budgets both players open nearly at random.
-Paper: about 760 core-hours (projected from ``COSTS`` at 500 playouts; ``mctslab reproduce
+and 500 playouts a game costs: Amazons 0.69 and 3.8 s, Breakthrough 0.05 and 0.20, Cannon 0.16
+and 0.77, Checkers 0.06 and 0.30, Chinese Checkers 0.15 and 0.44, Pentalath 0.06 and 0.16.
+Bitboard rules made every game's playouts 3-10x faster (docs/performance.md), but an Amazons
+simulation is mostly its tree: a position has up to 2,176 moves, each a child to expand and
+index, so its games stayed as dear. At 100 and 500 in every game Amazons alone would take
+1,140 of about 1,800 core-seconds, over the 12 minutes issue 37 asks; keeping every match and
+game, Amazons plays at 50 and 150 playouts (as the paper's time budgets give a slower game
+fewer playouts; at these budgets both Amazons players open nearly at random anyway). With 100
+games of reward = quality (80 before: Breakthrough's finding, the paper's 35.4%, then has 84%
+power instead of 75%) this projects about 1,020 core-seconds, plus about 150 compiling from a
+cold kernel cache: about 10 minutes on 2 otherwise idle cores. ``projected_core_hours`` of
+``pepels_matches("quick")`` must stay under about 1,150 core-seconds (a test checks it);
+rerun ``benchmarks/bench_pepels_costs.py`` after a change of the rules and retune from it.
+Paper: about 580 core-hours (projected from ``COSTS`` at 500 playouts; ``mctslab reproduce
 pepels --scale paper`` prints it first).
 
 Chinese Checkers used to run to the 1000-ply draw at low budgets: without a rule against it, a
@@ -106,8 +99,7 @@ SCALES: dict[str, dict] = {
     "quick": {"budgets": (100, 500), "games": 40, "quality_games": 100, "block": 5,
               "game_list": GAMES, "table2_games": 80, "k_games": 80,
               "k_values": (0.5, 1.0, 2.0, 4.0, 8.0),
-              "game_budgets": {"amazons": (50, 150), "cannon": (50, 150),
-                               "chinesecheckers": (50, 150)}},
+              "game_budgets": {"amazons": (50, 150)}},
     "paper": {"budgets": (5000, 25000), "games": 1000, "quality_games": 500, "block": 10,
               "game_list": GAMES, "table2_games": 1000, "k_games": 1000,
               "k_values": (0.5, 1.0, 2.0, 4.0, 8.0)},
@@ -118,23 +110,24 @@ SCALES: dict[str, dict] = {
 # swapped), 12 games a cell at 100 and 500 playouts, 8 at 50 and 150: `nice python
 # benchmarks/bench_pepels_costs.py --games 4 --budgets 50 100 150 500` and `--games 2`, one
 # process, CPU time (`time.process_time`), 2026-11-26 at 2b81b75 (bitboard Breakthrough,
-# Checkers, Pentalath; Amazons, Cannon, Chinese Checkers not yet sped up), on the 2-core dev
-# machine under a load of 2-4 from other jobs. plies x playouts / seconds = simulations per
-# CPU-second, nearly constant in the budget (Amazons 11k, Breakthrough 91-121k, Cannon 18-19k,
-# Checkers 165-198k, Chinese Checkers 24-29k, Pentalath 57-65k). A few games are a small
+# Checkers, Pentalath), and for Amazons, Cannon and Chinese Checkers on their bitboard rules
+# (b755b45, `--games 4 --game-list amazons cannon chinesecheckers`, 8 games a cell), on the
+# 2-core dev machine under a load of 2-6 from other jobs. plies x playouts / seconds =
+# simulations per CPU-second, nearly constant in the budget (Amazons 10-11k, Breakthrough
+# 91-121k, Cannon 47-50k, Checkers 165-198k, Chinese Checkers 56-70k, Pentalath 57-65k). A few games are a small
 # sample: a game's length varies by 2x, so each figure is +-30%. Rerun the benchmark after a
 # change of the rules and retune the scales with ``projected_core_hours``.
 COSTS_SOURCE = ("simulations per CPU-second and plies per game measured at 500 playouts a "
                 "move, benchmarks/bench_pepels_costs.py, 2026-11-26")
 COSTS: dict[str, dict[int, tuple[float, float]]] = {
-    "amazons": {50: (0.346, 77.0), 100: (0.681, 76.9), 150: (1.011, 72.0), 500: (3.675, 82.2)},
+    "amazons": {50: (0.357, 77.0), 100: (0.692, 77.9), 150: (1.061, 72.0), 500: (3.765, 80.9)},
     "breakthrough": {50: (0.028, 51.5), 100: (0.049, 52.1), 150: (0.060, 43.2),
                      500: (0.198, 47.8)},
-    "cannon": {50: (0.262, 94.8), 100: (0.433, 76.8), 150: (0.547, 67.4), 500: (2.038, 77.3)},
+    "cannon": {50: (0.099, 94.8), 100: (0.157, 73.1), 150: (0.213, 67.4), 500: (0.772, 77.0)},
     "checkers": {50: (0.023, 77.0), 100: (0.058, 109.8), 150: (0.096, 117.6),
                  500: (0.304, 120.3)},
-    "chinesecheckers": {50: (0.275, 132.8), 100: (0.385, 90.7), 150: (0.398, 71.6),
-                        500: (1.042, 59.6)},
+    "chinesecheckers": {50: (0.118, 132.8), 100: (0.147, 88.2), 150: (0.167, 71.6),
+                        500: (0.440, 61.6)},
     "pentalath": {50: (0.031, 35.2), 100: (0.057, 35.2), 150: (0.071, 30.4),
                   500: (0.163, 21.0)},
 }
