@@ -38,8 +38,10 @@ index, so its games stayed as dear. At 100 and 500 in every game Amazons alone w
 game, Amazons plays at 50 and 150 playouts (as the paper's time budgets give a slower game
 fewer playouts; at these budgets both Amazons players open nearly at random anyway). With 100
 games of reward = quality (80 before: Breakthrough's finding, the paper's 35.4%, then has 84%
-power instead of 75%) this projects about 1,020 core-seconds, plus about 150 compiling from a
-cold kernel cache: about 10 minutes on 2 otherwise idle cores. ``projected_core_hours`` of
+power instead of 75%) this projects about 1,050 core-seconds, plus about 150 compiling from a
+cold kernel cache. Measured (2026-11-26, ``time mctslab reproduce pepels --scale quick
+--workers 2``, cold kernel cache, machine otherwise idle): 10.4 minutes wall, 1,231
+CPU-seconds. ``projected_core_hours`` of
 ``pepels_matches("quick")`` must stay under about 1,150 core-seconds (a test checks it);
 rerun ``benchmarks/bench_pepels_costs.py`` after a change of the rules and retune from it.
 Paper: about 580 core-hours (projected from ``COSTS`` at 500 playouts; ``mctslab reproduce
