@@ -357,9 +357,16 @@ def aggregate_intervals(areas: pd.DataFrame, n_boot: int = 2000, seed: int = 0,
 def _improvement(*strata):
     """Mean over configs of P(X < Y) + P(X = Y) / 2; strata are x_1..x_C then y_1..y_C."""
     count = len(strata) // 2
-    return np.mean([stats.mannwhitneyu(y, x, method="asymptotic", axis=-1).statistic
-                    / (x.shape[-1] * y.shape[-1]) for x, y in zip(strata[:count],
-                                                                  strata[count:])], axis=0)
+    return np.mean([_lower_share(x, y) for x, y in zip(strata[:count], strata[count:])], axis=0)
+
+
+def _lower_share(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """(1 / nm) sum_ij [x_i < y_j] + [x_i = y_j] / 2 along the last axes (the Mann-Whitney U of
+    (y, x) over nm), counted pair by pair: a config has a few instances, and every bootstrap
+    replicate is counted at once."""
+    below = x[..., :, None] < y[..., None, :]
+    tied = x[..., :, None] == y[..., None, :]
+    return (below + 0.5 * tied).mean(axis=(-2, -1))
 
 
 def probability_of_improvement(areas: pd.DataFrame, n_boot: int = 2000, seed: int = 0,

@@ -447,3 +447,17 @@ def test_the_nested_bootstrap_resamples_instances_then_runs():
     replicates = nested_bootstrap(strata, 4000, np.random.default_rng(5))
     assert set(np.unique(replicates)) == {0.0, 0.5, 1.0}
     assert np.mean(replicates == 0.5) == pytest.approx(0.5, abs=0.03)
+
+
+def test_the_improvement_count_is_mann_whitney_u():
+    """The pairwise count of P(X < Y) + P(X = Y) / 2 equals scipy's Mann-Whitney U of (y, x)
+    over nm, ties included, for one pair and for a batch of bootstrap replicates."""
+    from scipy import stats
+
+    from experiments.compare_stats import _lower_share
+
+    rng = np.random.default_rng(4)
+    x, y = rng.integers(0, 5, (300, 8)) / 4, rng.integers(0, 5, (300, 6)) / 4  # many ties
+    expected = stats.mannwhitneyu(y, x, axis=-1).statistic / (8 * 6)
+    assert np.allclose(_lower_share(x, y), expected, rtol=0, atol=1e-12)
+    assert _lower_share(np.array([0.1, 0.5]), np.array([0.5, 0.9])) == (1 + 1 + 0.5 + 1) / 4
