@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import numba
-import numpy as np
 from tqdm import tqdm
 
 from mcts import STREAM_VERSION

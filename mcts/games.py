@@ -21,7 +21,8 @@ p = (m + R) / (2R) in [0, 1] (``mcts.rewards.unit_mean``; these policies' reward
 its visits T_i, its parent's t and the number of children K. A policy whose record declares
 ``raw_rewards`` (UCB1) keeps the seed's framework's scale instead: UCT m + C sqrt(ln t / T_i) on
 the unclipped rewards, C = the record's c (the game's C, ``mcts.presets``). Each policy rates
-unvisited children itself (UCB1: first; Thompson: a Beta(1, 1) draw). Ties are broken uniformly at random.
+unvisited children itself (UCB1: first; Thompson: a Beta(1, 1) draw). Ties are broken uniformly
+at random.
 """
 
 from __future__ import annotations

@@ -10,10 +10,11 @@ child drawn uniformly at random. Each edge keeps the visits and the sum of the r
 player who made its move (and of their squares, for policies reading the second moment), a return
 u mapped to [0, 1] by (u - min_utility) / (max_utility - min_utility) (draws of a zero-sum game
 are 1/2). The c of a policy reading raw rewards (``raw_rewards``: UCB1) is UCT's C for rewards in
-[-1, 1] as in ``mcts.games``, so the index on [0, 1] uses c / 2 (the same ordering); the other policies' parameters apply as they are. Index ties are
-broken uniformly at random by ``rng``; the policies draw from a compiled stream spawned from it
-(``Generator.spawn``), leaving its own draws as they were. The move played is the most visited
-root child (ties at random). No solver and no reward shaping here.
+[-1, 1] as in ``mcts.games``, so the index on [0, 1] uses c / 2 (the same ordering); the other
+policies' parameters apply as they are. Index ties are broken uniformly at random by ``rng``;
+the policies draw from a compiled stream spawned from it (``Generator.spawn``), leaving its own
+draws as they were. The move played is the most visited root child (ties at random). No solver
+and no reward shaping here.
 """
 
 from __future__ import annotations

@@ -30,8 +30,9 @@ The mover into a min node gets 1 minus max's value.
 
 Shaping is data: ``SearchConfig.shaping`` is a ``Bonuses`` record (``engine_shaping``; both k = 0
 without shaping), read at run time, so shaped and plain searches share one kernel. With
-shaping the descent never stops at a proven node (d and q need the terminal). Specs: ``rb``, ``qb(k=2,a=online)``, ``rb(k=8)+qb(k=2,a=0.5)`` (k > 0, default
-2; a >= 0 or ``online``, default 0.25); ``""`` or ``none``: no shaping.
+shaping the descent never stops at a proven node (d and q need the terminal). Specs: ``rb``,
+``qb(k=2,a=online)``, ``rb(k=8)+qb(k=2,a=0.5)`` (k > 0, default 2; a >= 0 or ``online``,
+default 0.25); ``""`` or ``none``: no shaping.
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ import numpy as np
 from enhancements import ADJUSTERS
 from experiments import Curve, failure_block
 from experiments.cli import main
+from experiments.execution import run_study
 from experiments.failure import tree_instance
+from experiments.study import Study
 from mcts.synthetic import run_searches
 
 OPTIONS = [{}, {"restart": True}, {"freeze": 3}, {"shaping": "rb(k=8)+qb(k=2,a=online)"},
@@ -47,9 +49,6 @@ def test_the_compile_command_prepares_a_kernel(capsys):
 def test_a_study_says_what_it_compiles_and_times_search_apart(tmp_path, capsys):
     """While a kernel is first used the progress bar names it; the summary counts search
     seconds and kernel seconds apart (issue 35, honest progress)."""
-    from experiments.execution import run_study
-    from experiments.study import Study
-
     study = Study((Curve("constant(1,3)", "ucb1tuned", "plain", depth=4, max_budget=64,
                          runs=8),), seed=3, block=4)
     summary = run_study(study, tmp_path / "s", workers=1, progress=True)

@@ -3,6 +3,7 @@
 mctx writes it), in the game engines, and its bad values."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from numba import njit
 from reference_mcts import parent_and_siblings_q, reference_failure_rate
@@ -12,7 +13,7 @@ from experiments import Curve, failure_block
 from experiments.cli import main
 from experiments.failure import tree_instance
 
-OPTIONS = dict(branching=3, depth=4, max_budget=256)
+OPTIONS = {"branching": 3, "depth": 4, "max_budget": 256}
 
 
 @njit
@@ -83,7 +84,6 @@ def test_the_transform_reaches_the_game_engine(tmp_path, capsys):
         out = tmp_path / spec.replace("=", "-")
         assert main(["tournament", "breakthrough", "--a", spec, "--b", "puct", "--games", "2",
                      "--playouts", "60", "--seed", "3", "--workers", "1", "--out", str(out)]) == 0
-        import pandas as pd
         return pd.concat(pd.read_parquet(p) for p in sorted(out.glob("blocks/*.parquet")))
 
     raw, ranged = moves("puct"), moves("puct(qtransform=parent_and_siblings)")

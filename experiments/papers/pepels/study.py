@@ -28,24 +28,18 @@ and a player whose enhancement is slower is not penalised for it (the paper's ar
 | quick | 100 and 500; Amazons 50 and 150 | 40 | 100, lower budget only | 80 |
 | paper | 5,000 and 25,000 | 1,000 (the paper: 5,000) | 500 (as the paper), lower budget only | 1,000 |
 
-Cost (``COSTS``, CPU-seconds per game measured per game and budget; ``game_seconds``). At 100
-and 500 playouts a game costs: Amazons 0.69 and 3.8 s, Breakthrough 0.05 and 0.20, Cannon 0.16
-and 0.77, Checkers 0.06 and 0.30, Chinese Checkers 0.15 and 0.44, Pentalath 0.06 and 0.16.
-Bitboard rules made every game's playouts 3-10x faster (docs/performance.md), but an Amazons
-simulation is mostly its tree: a position has up to 2,176 moves, each a child to expand and
-index, so its games stayed as dear. At 100 and 500 in every game Amazons alone would take
-1,140 of about 1,800 core-seconds, over the 12 minutes issue 37 asks; keeping every match and
-game, Amazons plays at 50 and 150 playouts (as the paper's time budgets give a slower game
-fewer playouts; at these budgets both Amazons players open nearly at random anyway). With 100
-games of reward = quality (80 before: Breakthrough's finding, the paper's 35.4%, then has 84%
-power instead of 75%) this projects about 1,050 core-seconds, plus about 150 compiling from a
-cold kernel cache. Measured (2026-11-26, ``time mctslab reproduce pepels --scale quick
---workers 2``, cold kernel cache, machine otherwise idle): 10.4 minutes wall, 1,231
-CPU-seconds. ``projected_core_hours`` of
-``pepels_matches("quick")`` must stay under about 1,150 core-seconds (a test checks it);
-rerun ``benchmarks/bench_pepels_costs.py`` after a change of the rules and retune from it.
-Paper: about 580 core-hours (projected from ``COSTS`` at 500 playouts; ``mctslab reproduce
-pepels --scale paper`` prints it first).
+Cost (``COSTS``, CPU-seconds per game measured per game and budget; ``game_seconds``). An
+Amazons simulation is mostly its tree, not its rules: a position has up to 2,176 moves, each a
+child to expand and index, so at 100 and 500 playouts Amazons alone would take most of the
+quick scale's time. Keeping every match and game, Amazons plays at 50 and 150 playouts (as the
+paper's time budgets give a slower game fewer playouts; at these budgets both Amazons players
+open nearly at random anyway). Reward = quality has 100 games, which gives Breakthrough's
+finding (the paper's 35.4%) 84% power. ``projected_core_hours`` of ``pepels_matches("quick")``
+must stay under about 1,150 core-seconds, so that quick fits 12 minutes on 2 cores with the
+kernels' compilation (a test checks it; the measured run is in docs/performance.md); rerun
+``benchmarks/bench_pepels_costs.py`` after a change of the rules and retune from it. Paper:
+about 580 core-hours (projected from ``COSTS`` at 500 playouts; ``mctslab reproduce pepels
+--scale paper`` prints it first).
 
 Chinese Checkers used to run to the 1000-ply draw at low budgets: without a rule against it, a
 losing UCT player keeps pieces in its starting triangle (the opponent's target) and the game
@@ -109,16 +103,12 @@ SCALES: dict[str, dict] = {
 
 # What a game of a match costs, per game and budget (playouts a move): (CPU-seconds, plies) per
 # game, of `uct+rb(a=online)` and `uct+rb(a=online)+qb(a=online)` against `uct` (seats
-# swapped), 12 games a cell at 100 and 500 playouts, 8 at 50 and 150: `nice python
-# benchmarks/bench_pepels_costs.py --games 4 --budgets 50 100 150 500` and `--games 2`, one
-# process, CPU time (`time.process_time`), 2026-11-26 at 2b81b75 (bitboard Breakthrough,
-# Checkers, Pentalath), and for Amazons, Cannon and Chinese Checkers on their bitboard rules
-# (b755b45, `--games 4 --game-list amazons cannon chinesecheckers`, 8 games a cell), on the
-# 2-core dev machine under a load of 2-6 from other jobs. plies x playouts / seconds =
-# simulations per CPU-second, nearly constant in the budget (Amazons 10-11k, Breakthrough
-# 91-121k, Cannon 47-50k, Checkers 165-198k, Chinese Checkers 56-70k, Pentalath 57-65k). A few games are a small
-# sample: a game's length varies by 2x, so each figure is +-30%. Rerun the benchmark after a
-# change of the rules and retune the scales with ``projected_core_hours``.
+# swapped): `nice python benchmarks/bench_pepels_costs.py --games 4 --budgets 50 100 150 500`,
+# one process, CPU time (`time.process_time`), 2026-11-26, every game on its bitboard rules, on
+# the 2-core dev machine under a load of 2-6 from other jobs; 8-12 games a cell. plies x
+# playouts / seconds = simulations per CPU-second, nearly constant in the budget. A few games
+# are a small sample: a game's length varies by 2x, so each figure is +-30%. Rerun the
+# benchmark after a change of the rules and retune the scales with ``projected_core_hours``.
 COSTS_SOURCE = ("simulations per CPU-second and plies per game measured at 500 playouts a "
                 "move, benchmarks/bench_pepels_costs.py, 2026-11-26")
 COSTS: dict[str, dict[int, tuple[float, float]]] = {
