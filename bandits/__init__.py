@@ -35,14 +35,13 @@ from .policies import (
     draws_index,
     has_trait,
     klucb_constant,
-    make_policy,
     policy_value,
     raw_rewards,
     reads_second_moment,
     wants_q_range,
     with_q_range,
 )
-from .registry import POLICIES, PolicyInfo, get_policy
+from .registry import POLICIES, PolicyInfo, get_policy, make_policy
 from .tables import IndexTables, index_tables
 from .thompson import thompson_challenger, thompson_index, thompson_value
 from .ucb1 import ucb1_index, ucb1_value

@@ -1,6 +1,8 @@
 """User plug-ins: a policy (or, through ``enhancements.plugins``, an adjuster) defined in any
 importable module and named ``package.module:object``, compiled into every engine at first use
-and cached like the built-ins (docs/extending.md).
+and cached like the built-ins (docs/extending.md). This module holds what every kind of
+plug-in shares; each registry loads its own kind (``bandits.registry.load_policy``,
+``enhancements.registry.load_adjuster``, ``mcts.backup.load_backup``).
 
 The compiled engines dispatch on a record's class, and numba's disk cache names that class in
 its index of every kernel's signatures. So a plug-in's record is rebuilt here as a class of this
@@ -112,32 +114,12 @@ class Policy:
     domains: Mapping[str, Domain] | None = None
 
 
-_LOADED: dict[str, object] = {}
 PLUGIN_FILES: dict[str, str] = {}  # plug-in spec -> the file defining it (policies and adjusters)
 
 
 def source_file(spec: str) -> str:
     """The file that defines the loaded plug-in ``spec``, for messages."""
     return PLUGIN_FILES.get(spec, spec.partition(":")[0])
-
-
-def load_policy(spec: str):
-    """The :class:`bandits.registry.PolicyInfo` of plug-in ``spec`` (loaded once a process);
-    its record is compiled into the engines under the name ``spec``."""
-    if spec not in _LOADED:
-        from .policies import register_index
-        from .registry import PolicyInfo
-
-        plugin = load_object(spec, "policy", Policy, "bandits.Policy")
-        PLUGIN_FILES[spec] = plugin_file(plugin.index)
-        check_compiled(spec, "index", plugin.index)
-        record = compiled_record(plugin.record, plugin.index)
-        register_index(record, plugin.index)
-        parameters = settable_parameters(plugin, record)
-        _LOADED[spec] = PolicyInfo(spec, record, parameters, plugin.label or plugin.name,
-                                   plugin.description, plugin.citation,
-                                   plugin_domains(spec, plugin, parameters))
-    return _LOADED[spec]
 
 
 def plugin_file(function) -> str:

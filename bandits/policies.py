@@ -164,16 +164,6 @@ def register_index(record: type, index) -> None:
     _CORES[record] = index
 
 
-def make_policy(name: str, /, **params) -> NamedTuple:
-    """``make_policy("ucb1", c=0.5)``: the typed record of a registered policy
-    (``bandits.registry``) or of a plug-in ``package.module:object``; unknown names or
-    parameters are a one-line ValueError."""
-    from .registry import get_policy  # the registry names the records defined here
-
-    info = get_policy(name)
-    return info.record(**info.check(params))
-
-
 def policy_value(policy, arm, tables, rng):
     """The index of one :class:`Arm` under ``policy`` (compiled code only; see the cores)."""
     raise NotImplementedError("policy_value runs inside compiled kernels only")

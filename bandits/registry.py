@@ -9,6 +9,16 @@ from typing import NamedTuple
 
 from specs import NUMBER, Domain, above, at_least, between, check_values
 
+from .plugins import (
+    PLUGIN_FILES,
+    Policy,
+    check_compiled,
+    compiled_record,
+    load_object,
+    plugin_domains,
+    plugin_file,
+    settable_parameters,
+)
 from .policies import (
     KLUCB,
     MOSS,
@@ -19,6 +29,7 @@ from .policies import (
     EpsilonGreedy,
     Thompson,
     UCB1Tuned,
+    register_index,
 )
 
 
@@ -114,10 +125,34 @@ def get_policy(name: str) -> PolicyInfo:
     """The registered policy ``name``, or the plug-in ``package.module:object``
     (``bandits.plugins``); an unknown name is a one-line ValueError."""
     if ":" in name:
-        from .plugins import load_policy
-
         return load_policy(name)
     if name not in POLICIES:
         raise ValueError(f"unknown policy {name!r}: use one of {', '.join(POLICIES)} "
                          "(see `mctslab policies list`)")
     return POLICIES[name]
+
+
+def make_policy(name: str, /, **params) -> NamedTuple:
+    """``make_policy("ucb1", c=0.5)``: the typed record of a registered policy or of a plug-in
+    ``package.module:object``; unknown names or parameters are a one-line ValueError."""
+    info = get_policy(name)
+    return info.record(**info.check(params))
+
+
+_LOADED: dict[str, PolicyInfo] = {}
+
+
+def load_policy(spec: str) -> PolicyInfo:
+    """The :class:`PolicyInfo` of the plug-in ``spec`` (``bandits.plugins``; loaded once a
+    process); its record is compiled into the engines under the name ``spec``."""
+    if spec not in _LOADED:
+        plugin = load_object(spec, "policy", Policy, "bandits.Policy")
+        PLUGIN_FILES[spec] = plugin_file(plugin.index)
+        check_compiled(spec, "index", plugin.index)
+        record = compiled_record(plugin.record, plugin.index)
+        register_index(record, plugin.index)
+        parameters = settable_parameters(plugin, record)
+        _LOADED[spec] = PolicyInfo(spec, record, parameters, plugin.label or plugin.name,
+                                   plugin.description, plugin.citation,
+                                   plugin_domains(spec, plugin, parameters))
+    return _LOADED[spec]

@@ -8,9 +8,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from bandits.plugins import (
+    PLUGIN_FILES,
+    check_compiled,
+    compiled_record,
+    load_object,
+    plugin_domains,
+    plugin_file,
+    settable_parameters,
+)
 from specs import NUMBER, Domain, at_least, between, check_values
 
-from .adjusters import MaxFrequency, Score, Static, Value
+from .adjusters import MaxFrequency, Score, Static, Value, register_hooks
+from .plugins import Adjuster
 
 
 @dataclass(frozen=True)
@@ -91,8 +101,6 @@ def get_adjuster(name: str) -> AdjusterInfo:
     """The registered adjuster ``name``, or the plug-in ``package.module:object``
     (``enhancements.plugins``); an unknown name is a one-line ValueError."""
     if ":" in name:
-        from .plugins import load_adjuster
-
         return load_adjuster(name)
     if name not in ADJUSTERS:
         raise ValueError(f"unknown adjuster {name!r}: use one of {', '.join(ADJUSTERS)} "
@@ -117,3 +125,23 @@ def make_adjuster(name: str, /, **values) -> NamedTuple:
     if info.check is not None:
         info.check(record)
     return record
+
+
+_LOADED: dict[str, AdjusterInfo] = {}
+
+
+def load_adjuster(spec: str) -> AdjusterInfo:
+    """The :class:`AdjusterInfo` of the plug-in ``spec`` (``enhancements.plugins``; loaded once
+    a process)."""
+    if spec not in _LOADED:
+        plugin = load_object(spec, "adjuster", Adjuster, "enhancements.Adjuster")
+        PLUGIN_FILES[spec] = plugin_file(plugin.start)
+        for hook in ("start", "observe", "threshold"):
+            check_compiled(spec, hook, getattr(plugin, hook))
+        record = compiled_record(plugin.record, plugin.start, plugin.observe, plugin.threshold)
+        register_hooks(record, plugin.start, plugin.observe, plugin.threshold)
+        parameters = settable_parameters(plugin, record)
+        _LOADED[spec] = AdjusterInfo(spec, record, parameters, plugin.label or plugin.name,
+                                     plugin.description, plugin.citation, plugin.restart,
+                                     plugin.check, plugin_domains(spec, plugin, parameters))
+    return _LOADED[spec]

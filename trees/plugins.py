@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from bandits.plugins import load_object  # the policies' loader, for one set of messages
+
 from .instance import uniform_terminals
 from .layout import level_start, node_count, ply_of
 
@@ -57,6 +59,4 @@ def blank_tree(branching: int, depth: int) -> BlankTree:
 def load_model(name: str) -> Model:
     """The :class:`Model` ``name`` = ``package.module:object``; a one-line ValueError if it
     cannot be imported or is of another type."""
-    from bandits.plugins import load_object  # the policies' loader, for one set of messages
-
     return load_object(name, "tree model", Model, "trees.Model")
