@@ -27,7 +27,10 @@ from typing import NamedTuple
 from numba import njit
 from numba.extending import overload
 
-from .search_tree import REWARD_SUM, SQUARE_SUM, VISITS, ix
+from bandits.plugins import PLUGIN_FILES, check_compiled, compiled_record, load_object, plugin_file
+
+from .indexing import ix
+from .search_tree import REWARD_SUM, SQUARE_SUM, VISITS
 
 
 class Discount(NamedTuple):
@@ -60,14 +63,6 @@ class Backup:
 def load_backup(spec: str) -> NamedTuple:
     """The record (at its defaults) of the plug-in backup rule ``package.module:object``,
     registered for the engine; any failure is a one-line ValueError."""
-    from bandits.plugins import (
-        PLUGIN_FILES,
-        check_compiled,
-        compiled_record,
-        load_object,
-        plugin_file,
-    )
-
     if ":" not in spec:
         raise ValueError(f"backup rule {spec!r} is not of the form package.module:object "
                          "(the built-in rule is --discount; docs/extending.md)")

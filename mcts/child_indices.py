@@ -42,29 +42,27 @@ from bandits.bayes_ucb import (
 )
 from bandits.klucb import TOLERANCE
 
+from .indexing import ix
 from .search_tree import (
     AT_VISITS,
     BASE_EPOCH,
     CARRIED_ERROR,
     FIRST_CHILD,
     LEVEL,
-    LOSS,
     POINT,
     POINT_LEVEL,
     SHAPE_A,
     SHAPE_B,
     SLOPE,
     SOLVED,
-    UNPROVEN,
     VISITS,
-    WIN,
     arm_view,
     explore_count,
-    ix,
     mean_reward,
     parent_count,
     reward_sum,
 )
+from .solver import LOSS, UNPROVEN, WIN
 
 INDEX, STALE_LEVEL = 0, 1  # rows of the selection's scratch values [3, b]
 # Bayes-UCB: an upper bound on a child's quantile, and how it is known: the times its bounds

@@ -6,12 +6,11 @@ the search tree; a leaf on its first visit is played out from directly, a leaf v
 drawn uniformly; playouts are ``mcts.playouts`` (uniform, the game's policy, or MAST
 epsilon-greedy); the reward (``mcts.rewards``: outcome, quality bonuses, or terminal quality) is
 backed up negamax (each node keeps the sum of rewards of the player who made its move).
-MCTS-Solver with draws: a terminal reached in the tree is proven, and so is every child that
-ends the game when its parent is expanded (the seed's framework; a child that wins at once is
-then the one played out); a node whose child is a proven win for the child's mover is a proven
-loss for its own mover, and once all children are proven it takes the best of them.
-Selection takes a proven-winning child and avoids proven-losing ones; a solved root stops the
-search. The move played: a proven win, else the most visited root child not proven losing.
+MCTS-Solver with draws (``mcts.solver``, as in every engine): a terminal reached in the tree is
+proven, and here also every child that ends the game when its parent is expanded (the seed's
+framework; a child that wins at once is then the one played out); a solved root stops the
+search. The move played is the solver's final move: a proven win, else the most visited root
+child not proven lost.
 
 Selection policies are the registered bandit records of ``bandits`` (DESIGN §4, §10), each
 compiled into its own kernel: once per selection ``begin_selection`` gives the record that
@@ -51,8 +50,8 @@ from games import Game, State, compiled
 
 from .playouts import MAST, POLICY, mast_key, mast_update, new_table, playout
 from .rewards import ONLINE, WARMUP, reward_bound, unit_mean, winner_reward
+from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
 
-UNPROVEN, WIN, DRAW, LOSS = 0, 1, 2, 3  # proven values, from the view of the node's mover
 ACTION, FIRST_CHILD, N_CHILDREN, MOVER = 0, 1, 2, 3  # columns of ``nodes``
 VISITS, REWARDS, SQUARES = 0, 1, 2  # columns of ``stats`` (SQUARES: second-moment policies)
 
@@ -157,7 +156,9 @@ def _search(gid, root, max_actions, budget, config, bound, clip, tables, rng):
             terminal = compiled.is_terminal(gid, state)
         length = 0
         if terminal:
-            _prove(nodes, proven, path, depth, compiled.winner(gid, state))
+            prove(proven, path, depth, _outcome_value(nodes[node, MOVER],
+                                                      compiled.winner(gid, state)),
+                  nodes[:, FIRST_CHILD], nodes[:, N_CHILDREN])
         else:
             length, trail = playout(gid, state, out, rng, config.playout, config.epsilon, keys,
                                     values, trail)
@@ -184,7 +185,9 @@ def _search(gid, root, max_actions, budget, config, bound, clip, tables, rng):
                 keys, values = mast_update(keys, values, used, trail[i],
                                            _outcome(trail[i] & 1, w))
         playouts += 1
-    return nodes, stats, proven, playouts, _final_action(nodes, stats, proven, rng)
+    first, count = nodes[0, FIRST_CHILD], nodes[0, N_CHILDREN]
+    action = nodes[first + final_move(proven, stats[:, VISITS], first, count, rng), ACTION]
+    return nodes, stats, proven, playouts, action
 
 
 @njit(inline="always")
@@ -254,19 +257,14 @@ def _with_sibling_range_by_record(policy, stats, proven, first, count, skip_loss
 
 @njit(cache=True)
 def _select(nodes, stats, proven, parent, config, bound, tables, rng):
-    """The child of ``parent`` to descend to: a proven win, else the best index among the
-    children not proven lost; ties uniformly at random."""
+    """The child of ``parent`` to descend to: the solver's choice (``mcts.solver``), else the
+    best index among the children not proven lost; ties uniformly at random."""
     first, count = nodes[parent, FIRST_CHILD], nodes[parent, N_CHILDREN]
-    losses, wins, pick = 0, 0, -1
-    for child in range(first, first + count):
-        if proven[child] == WIN:
-            wins += 1
-            if randint(rng, wins) == 0:
-                pick = child
-        elif proven[child] == LOSS:
-            losses += 1
-    if wins > 0:
+    pick, losses, open_child = solver_choice(proven, first, count, rng)
+    if pick != NO_CHILD:
         return pick
+    if losses == count - 1:
+        return open_child
     skip_losses = losses < count
     parent_count = np.int64(stats[parent, VISITS])
     chooser = _with_sibling_range(begin_selection(config.policy, rng), stats, proven, first,
@@ -308,8 +306,7 @@ def _expand(gid, nodes, stats, proven, n_nodes, node, state, out, scratch, rng):
         scratch[:] = state
         compiled.apply_action(gid, scratch, out[i])
         if compiled.is_terminal(gid, scratch):
-            w = compiled.winner(gid, scratch)
-            proven[child] = DRAW if w < 0 else (WIN if w == mover else LOSS)
+            proven[child] = _outcome_value(mover, compiled.winner(gid, scratch))
             if proven[child] == WIN:
                 wins += 1
                 if randint(rng, wins) == 0:
@@ -320,52 +317,11 @@ def _expand(gid, nodes, stats, proven, n_nodes, node, state, out, scratch, rng):
     return nodes, stats, proven, n_nodes + n, pick
 
 
-@njit(cache=True)
-def _prove(nodes, proven, path, depth, w):
-    """Prove the terminal at ``path[depth]`` (winner w, -1 a draw) and propagate to the root."""
-    leaf = path[depth]
-    proven[leaf] = DRAW if w < 0 else (WIN if nodes[leaf, MOVER] == w else LOSS)
-    for ply in range(depth - 1, -1, -1):
-        node = path[ply]
-        first, count = nodes[node, FIRST_CHILD], nodes[node, N_CHILDREN]
-        best = LOSS
-        for child in range(first, first + count):
-            value = proven[child]
-            if value == WIN:
-                best = WIN
-                break
-            if value == UNPROVEN:
-                best = UNPROVEN
-            elif value == DRAW and best == LOSS:
-                best = DRAW
-        if best == UNPROVEN:
-            return
-        proven[node] = LOSS if best == WIN else (WIN if best == LOSS else DRAW)
-
-
-@njit(cache=True)
-def _final_action(nodes, stats, proven, rng):
-    """A proven-winning root move if any, else the most visited root child not proven losing
-    (all children if every one is lost); ties at random."""
-    first, count = nodes[0, FIRST_CHILD], nodes[0, N_CHILDREN]
-    for child in range(first, first + count):
-        if proven[child] == WIN:
-            return nodes[child, ACTION]
-    all_lost = True
-    for child in range(first, first + count):
-        all_lost = all_lost and proven[child] == LOSS
-    best, ties, pick = -1.0, 0, first
-    for child in range(first, first + count):
-        if proven[child] == LOSS and not all_lost:
-            continue
-        n = stats[child, VISITS]
-        if n > best:
-            best, pick, ties = n, child, 1
-        elif n == best:
-            ties += 1
-            if randint(rng, ties) == 0:
-                pick = child
-    return nodes[pick, ACTION]
+@njit(inline="always")
+def _outcome_value(mover, w):
+    """The proven value of a terminal for ``mover``, the player who moved into it, when w
+    won (-1: a draw)."""
+    return DRAW if w < 0 else (WIN if w == mover else LOSS)
 
 
 @njit(cache=True)

@@ -39,13 +39,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from .indexing import ix
 from .search_tree import (
     AT_VISITS,
     FIRST_CHILD,
     NO_CHILD,
     REWARD_SUM,
     SQUARE_SUM,
-    ix,
     node_capacity,
 )
 

@@ -15,8 +15,8 @@ from numba.extending import overload
 
 from bandits import Arm, has_trait, reads_second_moment
 
-UNPROVEN, WIN, DRAW, LOSS = 0, 1, 2, 3  # proven values, from the view of the node's mover
-NO_CHILD = -1
+from .indexing import ix
+from .solver import NO_CHILD
 
 
 class SearchTree(NamedTuple):
@@ -31,7 +31,7 @@ class SearchTree(NamedTuple):
     # the mover's sum of backed-up rewards (``mcts.backup``) and of their squares. Sums of 0,
     # 1/2 and 1 are exact in float64, so the plain search's numbers are those of integer counts.
     rewards: np.ndarray
-    proven: np.ndarray  # int8 [capacity]; UNPROVEN, WIN, DRAW or LOSS for the node's mover
+    proven: np.ndarray  # int8 [capacity]; ``mcts.solver``'s values for the node's mover
     snapshot: np.ndarray  # int32 [capacity or 1, 2]; BASE_EPOCH, PARENT_BASE
     # float64 [capacity or 1, 4 or 8 (``cache_columns``)]; KL-UCB: SOLVED, LEVEL, AT_VISITS and
     # a pad; Bayes-UCB: POINT, POINT_LEVEL, SHAPE_A, SLOPE, SHAPE_B, CARRIED_ERROR and two pads.
@@ -85,14 +85,6 @@ def new_tree(capacity, restart, index_columns, second_moment):
     return SearchTree(stats, np.zeros((capacity, 2 if second_moment else 1)),
                       np.zeros(capacity, np.int8),
                       np.zeros((capacity if restart else 1, 2), np.int32), index_cache)
-
-
-@njit(inline="always")
-def ix(i):
-    """``i`` as an unsigned array index. Numba wraps signed indices around (a negative one counts
-    from the end) at a few instructions per access, in the innermost loops; unsigned ones skip
-    that. Every index so cast is a valid position."""
-    return np.uint64(i)
 
 
 @njit(inline="always")

@@ -7,11 +7,12 @@ one child, drawn uniformly, is played out (``_grow``); uniformly random playout 
 tree: threshold 0, and proven); a node ends the game where the instance's ``terminal`` says,
 at any depth; max's value of the playout (its outcome, or seed 000's shaped reward:
 ``mcts.shaping``) backed up along the path by the backup rule (``mcts.backup``: negamax, a
-discount per ply or a user's rule); MCTS-Solver with draws (``_prove``); then the threshold
-adjuster (``_adjust``), and with ``config.rescore`` the exact re-scoring of the stored rewards
-(``mcts.rescoring``; an ablation, DESIGN.md §5). After playout t = 2^k the most visited root
-child not proven losing is the chosen move (``_chosen_move``); the run fails when it is
-outside the instance's set of optimal moves.
+discount per ply or a user's rule); MCTS-Solver with draws (``mcts.solver``: a solved root
+ends the run); then the threshold adjuster (``_adjust``), and with ``config.rescore`` the
+exact re-scoring of the stored rewards (``mcts.rescoring``; an ablation, DESIGN.md §5). After
+playout t = 2^k the solver's final move is the chosen move (``_chosen_move``: a root child
+proven won, else the most visited not proven lost); the run fails when it is outside the
+instance's set of optimal moves.
 
 Options are data: the built-in adjusters and their parameters, the restart, the freeze, the
 shaping, the re-scoring and the discount are values of ``SearchConfig`` read at run time, so a
@@ -35,25 +36,21 @@ from enhancements.thresholds import effective_threshold
 
 from .backup import Discount, back_up, reads_end
 from .child_indices import INDEX, after_backup, index_children
+from .indexing import ix
 from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
 from .search_tree import (
     BASE_EPOCH,
     CHILD_BASE,
-    DRAW,
     FIRST_CHILD,
-    LOSS,
-    NO_CHILD,
     PARENT_BASE,
-    UNPROVEN,
     VISITS,
-    WIN,
     cache_columns,
-    ix,
     new_tree,
     node_capacity,
     parent_count,
 )
 from .shaping import Bonuses, max_value, shapes, start_shaping
+from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
 
 # The version of the engine's random streams, stored with every result: a change that moves
 # any run's numbers (another draw, another order of draws) bumps it and regenerates
@@ -116,23 +113,13 @@ def _max_reward(score, theta):
 
 @njit(inline="always")
 def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
-    """Child of an expanded ``parent``, whose children start at row ``first``, by the solver,
-    then the policy (ties at random); ``values`` (float64 [3, b]) is scratch, its row INDEX
-    the children's indices. A child that is the only one not proven lost is taken without
-    its index (for Thompson, one draw saved: same law, another random stream)."""
+    """Child of an expanded ``parent``, whose children start at row ``first``, by the solver
+    (``mcts.solver.solver_choice``), then the policy (ties at random); ``values`` (float64
+    [3, b]) is scratch, its row INDEX the children's indices."""
     b, stats = len(config.children), tree.stats
-    wins, losses, pick, open_child = 0, 0, NO_CHILD, NO_CHILD
-    for child in range(first, first + b):
-        if tree.proven[ix(child)] == WIN:
-            wins += 1
-            if randint(rng, wins) == 0:
-                pick = child
-        elif tree.proven[ix(child)] == LOSS:
-            losses += 1
-        else:
-            open_child = child
-    if wins > 0:
-        return pick
+    won, losses, open_child = solver_choice(tree.proven, first, b, rng)
+    if won != NO_CHILD:
+        return won
     skip_losses = losses < b
     if config.restart and tree.snapshot[parent, BASE_EPOCH] != epoch:
         snapshot = tree.snapshot
@@ -189,56 +176,19 @@ def _playout(game, tree_node, b, rng):
 
 @njit(inline="always")
 def _prove(tree, path, depth, score, b):
-    """Mark the terminal at the end of ``path`` with its true value and propagate upwards:
-    a node is lost for its mover if some child is won for that child's mover, and once all
-    children are proven it takes the negation of the best of them (MCTS-Solver with draws)."""
-    max_moved = depth % 2 == 1
-    if score == 0:
-        tree.proven[path[depth]] = DRAW
-    else:
-        tree.proven[path[depth]] = WIN if (score > 0) == max_moved else LOSS
-    for ply in range(depth - 1, 0, -1):
-        node = path[ply]
-        first = tree.stats[node, FIRST_CHILD]
-        best = LOSS
-        for child in range(first, first + b):
-            value = tree.proven[child]
-            if value == WIN:
-                best = WIN
-                break
-            if value == UNPROVEN:
-                best = UNPROVEN
-            elif value == DRAW and best == LOSS:
-                best = DRAW
-        if best == UNPROVEN or tree.proven[node] != UNPROVEN:
-            return
-        tree.proven[node] = LOSS if best == WIN else WIN if best == LOSS else DRAW
+    """Prove the terminal at the end of ``path`` with its true value (``mcts.solver.prove``):
+    the mover into it at ``depth`` (max at odd depths) wins if the score is on its side."""
+    leaf = DRAW if score == 0 else WIN if (score > 0) == (depth % 2 == 1) else LOSS
+    prove(tree.proven, path, depth, leaf, tree.stats[:, FIRST_CHILD], b)
 
 
 @njit(inline="always")
 def _chosen_move(tree, b, rng):
-    """The first root child proven won, if any (MCTS-Solver: Winands et al. 2008); else the
-    most visited root child not proven losing (ties at random); random before expansion."""
+    """The move played (``mcts.solver.final_move``); random before the root's expansion."""
     first = tree.stats[0, FIRST_CHILD]
     if first == NO_CHILD:
         return randint(rng, b)
-    losing = 0
-    for child in range(first, first + b):
-        if tree.proven[child] == WIN:
-            return child - first
-        losing += tree.proven[child] == LOSS
-    best, pick, ties = -1, 0, 0
-    for k in range(b):
-        if losing < b and tree.proven[first + k] == LOSS:
-            continue
-        n = tree.stats[first + k, VISITS]
-        if n > best:
-            best, pick, ties = n, k, 1
-        elif n == best:
-            ties += 1
-            if randint(rng, ties) == 0:
-                pick = k
-    return pick
+    return final_move(tree.proven, tree.stats[:, VISITS], first, b, rng)
 
 
 @njit(inline="always")
@@ -247,24 +197,6 @@ def _proven_reward(value, depth):
     if value == DRAW:
         return 0.5
     return 1.0 if (value == WIN) == (depth % 2 == 1) else 0.0
-
-
-@njit(inline="always")
-def _settled_move(tree, b):
-    """The root move once a root child is proven won (the first of them), or every root child
-    is proven and just one is not lost, else -1: from then on the chosen move cannot change,
-    so the remaining playouts need not run."""
-    first, settled = tree.stats[0, FIRST_CHILD], -1
-    for k in range(b):
-        if tree.proven[first + k] == WIN:
-            return k
-    for k in range(b):
-        value = tree.proven[first + k]
-        if value == UNPROVEN or (value != LOSS and settled >= 0):
-            return -1
-        if value != LOSS:
-            settled = k
-    return settled
 
 
 @njit(inline="always")
@@ -392,9 +324,8 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
                 reads_second_moment(policy))
         if not stopped and in_tree:
             _prove(tree, path, depth, score, b)
-            settled = _settled_move(tree, b)
-            if settled >= 0:
-                failed[record:] = not game.optimal[settled]
+            if tree.proven[0] != UNPROVEN:  # solved: the chosen move cannot change
+                failed[record:] = not game.optimal[_chosen_move(tree, b, rng)]
                 return
         after_backup(tree, path, depth, b, config.restart, epoch, policy, tables)
         before = theta_eff

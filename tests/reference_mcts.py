@@ -510,13 +510,17 @@ class ReferenceSearch:
         self.rescore = rescore
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self.root = Node(0, 0, 0)
+        self.final: int | None = None  # the move chosen once the root is solved
         self.shaping = Shaping(instance, shaping, policy, budget)
         self.discount = discount
 
     def step(self) -> None:
         """One iteration: select, expand on a second visit, play out (or score a terminal at
         threshold 0), back up, then let the threshold schedule see the score and reward; with
-        ``rescore``, a threshold change recomputes every node's reward sum."""
+        ``rescore``, a threshold change recomputes every node's reward sum. Nothing once the
+        root is solved: the search has ended (DESIGN.md §3)."""
+        if self.root.proven is not None:
+            return
         path, score = self._select()
         leaf = path[-1]
         if not self.terminal[leaf.index] and leaf.visits >= 1:
@@ -615,7 +619,7 @@ class ReferenceSearch:
         if terminal.proven is None:
             max_value = (score > 0) - (score < 0)
             terminal.proven = max_value if terminal.depth % 2 else -max_value
-            for parent in reversed(path[1:-1]):  # the root is never marked
+            for parent in reversed(path[:-1]):  # up to the root: a solved root ends the search
                 if parent.proven is not None:
                     break
                 parent.proven = solved_value(parent.children)
@@ -667,7 +671,15 @@ class ReferenceSearch:
     def best_move(self) -> int:
         """The first root move proven won for max, if any; else the most visited root move not
         proven lost for max (among all if all are), ties uniformly; a uniformly random move
-        while the root is unexpanded."""
+        while the root is unexpanded. Once the root is solved, the move chosen then."""
+        if self.final is None:
+            move = self._best_move()
+            if self.root.proven is None:
+                return move
+            self.final = move
+        return self.final
+
+    def _best_move(self) -> int:
         children = self.root.children
         if children is None:
             return self.rng.randrange(self.branching)
