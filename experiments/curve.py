@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from bandits import get_policy
 from enhancements import get_adjuster, make_adjuster
 from mcts.backup import load_backup
+from mcts.options import check_exclusions
 from mcts.shaping import parse_shaping, shaping_spec
 from specs import between
 from trees import check_shape, parse_tree_spec
@@ -94,22 +95,16 @@ class Curve:
         if not isinstance(self.shaping, str):
             raise ValueError(f"shaping {self.shaping!r} must be a spec such as rb(k=8)+qb(k=2)")
         object.__setattr__(self, "shaping", shaping_spec(parse_shaping(self.shaping)))
-        if self.rescore and self.shaping:
-            raise ValueError("exact re-scoring keeps no shaped rewards to re-score: use "
-                             "--rescore or --shaping, not both")
         discount = _DISCOUNT.convert(self.discount)
         if discount is None:
             raise ValueError(f"discount {self.discount!r} must lie in (0, 1] (1: no discount), "
                              "e.g. --discount 0.9")
         object.__setattr__(self, "discount", discount)
-        if self.backup and (self.discount != 1.0 or self.rescore):
-            raise ValueError("a backup rule of one's own replaces the built-in one: use --backup "
-                             "without --discount and --rescore")
+        check_exclusions({option for option, chosen in (
+            ("rescore", self.rescore), ("shaping", self.shaping), ("backup", self.backup),
+            ("discount", self.discount != 1.0)) if chosen})
         if self.backup:
             load_backup(self.backup)  # checks it
-        if self.rescore and self.discount != 1.0:
-            raise ValueError("exact re-scoring re-scores undiscounted rewards: use --rescore or "
-                             "--discount, not both")
 
     def __hash__(self) -> int:
         return hash(self.key)

@@ -38,6 +38,7 @@ from specs import Part, between, check_value, check_values, parse_spec, parse_va
 
 from .games import GameSearchConfig, SearchResult, search
 from .generic import GenericResult, check_config, generic_search
+from .options import check_exclusions
 from .playouts import MAST, UNIFORM
 from .presets import preset
 from .shaping import BONUS_DOMAINS
@@ -81,10 +82,7 @@ def parse_player(spec: str, game: str) -> Player:
             raise ValueError(f"player spec {spec!r} names {name!r} twice; give each part once")
     if sum(name in policies for name in names) > 1:
         raise ValueError(f"player spec {spec!r} names two selection policies; keep one")
-    for a, b in (("quality", "rb"), ("quality", "qb"), ("mast", "random")):
-        if a in names and b in names:
-            raise ValueError(f"player spec {spec!r} combines {a!r} and {b!r}, which exclude each "
-                             f"other; drop one")
+    check_exclusions(names, repr, f"player spec {spec!r}: ")
     config = _config(parts[0], dict(parts[1:]), game)
     if game.startswith(PREFIX):
         check_config(config)

@@ -96,11 +96,12 @@ def test_a_users_backup_rule_runs_and_is_its_own_kernel(monkeypatch):
     (["--discount", "0"], "discount 0.0 must lie in (0, 1]"),
     (["--discount", "1.5"], "discount 1.5 must lie in (0, 1]"),
     (["--discount", "nan"], "must lie in (0, 1]"),
-    (["--discount", "0.9", "--rescore", "--adjuster", "maxfreq"], "not both"),
+    (["--discount", "0.9", "--rescore", "--adjuster", "maxfreq"], "exclude each other"),
     (["--backup", "my_ucb1:policy"], "not a backup rule: define it as mcts.backup.Backup"),
     (["--backup", "my_backup:nothing"], "has no object 'nothing'"),
     (["--backup", "shrink"], "is not of the form package.module:object"),
-    (["--backup", "my_backup:rule", "--discount", "0.9"], "without --discount"),
+    (["--backup", "my_backup:rule", "--discount", "0.9"],
+     "--backup and --discount exclude each other"),
 ])
 def test_bad_backup_options_are_one_line(argv, fragment, capsys, monkeypatch):
     monkeypatch.syspath_prepend("examples")

@@ -178,6 +178,6 @@ def test_the_option_reaches_the_curve_key_cli_study_and_memory(tmp_path, capsys)
 
 
 def test_rescoring_and_shaping_together_are_refused_in_one_line():
-    with pytest.raises(ValueError, match="use --rescore or --shaping, not both") as error:
+    with pytest.raises(ValueError, match="--rescore and --shaping exclude each other") as error:
         Curve("random(4,3)+end(0.1)", adjuster="maxfreq", shaping="rb(k=8)", rescore=True)
     assert "\n" not in str(error.value)

@@ -1,0 +1,29 @@
+"""Options of a search that exclude each other, and the one check that says so: for the synthetic
+engine's options (``experiments.Curve``: --rescore, --shaping, --discount, --backup) and the
+parts of a game player's spec (``mcts.players``: quality, rb, qb, mast, random)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+
+# (option, option, why they exclude each other)
+EXCLUSIONS = (
+    ("rescore", "shaping", "exact re-scoring keeps no shaped rewards to re-score"),
+    ("rescore", "discount", "exact re-scoring re-scores undiscounted rewards"),
+    ("backup", "discount", "a backup rule of one's own replaces the built-in discount"),
+    ("backup", "rescore", "a backup rule of one's own replaces the backup re-scoring corrects"),
+    ("quality", "rb", "reward = quality replaces the outcome that the bonus shapes"),
+    ("quality", "qb", "reward = quality replaces the outcome that the bonus shapes"),
+    ("mast", "random", "both choose the playouts' moves"),
+)
+
+
+def check_exclusions(chosen: Collection[str], name: Callable[[str], str] = "--{}".format,
+                     context: str = "") -> None:
+    """A one-line ValueError for the first two ``chosen`` options that exclude each other,
+    saying why and to drop one; ``name`` spells an option as the user wrote it, ``context``
+    (e.g. "player spec 'uct+quality': ") opens the message."""
+    for first, second, why in EXCLUSIONS:
+        if first in chosen and second in chosen:
+            raise ValueError(f"{context}{name(first)} and {name(second)} exclude each other "
+                             f"({why}): drop one")
