@@ -81,20 +81,23 @@ _FRESH_ERROR = 64.0 * _ROUNDING  # that of G and s computed at a point from thei
 # steps, mostly narrow the bounds from ~1e-4 to far below the gaps between children's indices
 _REFINES = 2.0
 
-def index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
+def index_children(tree, first, b, t, skip_losses, restart, cached, tables, policy, rng,
+                   values):
     """The indices of the b children from row ``first`` into ``values[INDEX]`` (-inf for a
-    child proven lost when ``skip_losses``, or ruled out unseen), given the parent's t';
-    returns the highest (compiled code only: the policy's traits choose the code compiled, so
+    child proven lost when ``skip_losses``, or ruled out unseen), given the parent's t'; with
+    ``cached`` (``SearchConfig.cache_indices``) by the policy's cache in the tree, if it keeps
+    one; returns the highest (compiled code only: the policy's traits choose the code compiled, so
     a policy's kernel holds none of the others' shortcuts)."""
     raise NotImplementedError("index_children runs inside compiled kernels only")
 
 
 @overload(index_children, inline="always", jit_options={"cache": True})
-def _index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
+def _index_children(tree, first, b, t, skip_losses, restart, cached, tables, policy, rng,
+                    values):
     if has_trait(policy.instance_class, "caches_quantile"):
-        def by_cached_quantiles(tree, first, b, t, skip_losses, restart, tables, policy, rng,
-                                values):
-            if tree.index_cache.shape[0] > 1:
+        def by_cached_quantiles(tree, first, b, t, skip_losses, restart, cached, tables, policy,
+                                rng, values):
+            if cached:
                 return _index_by_cached_quantiles(tree, first, b, t, skip_losses, restart,
                                                   policy.c, tables, values)
             return _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng,
@@ -102,8 +105,9 @@ def _index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng
 
         return by_cached_quantiles
     if has_trait(policy.instance_class, "caches_index"):
-        def by_cached_roots(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
-            if tree.index_cache.shape[0] > 1:
+        def by_cached_roots(tree, first, b, t, skip_losses, restart, cached, tables, policy, rng,
+                            values):
+            if cached:
                 return _index_by_cached_roots(tree, first, b, t, skip_losses, restart,
                                               klucb_constant(policy), tables, values)
             return _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng,
@@ -111,7 +115,7 @@ def _index_children(tree, first, b, t, skip_losses, restart, tables, policy, rng
 
         return by_cached_roots
     winless_last = has_trait(policy.instance_class, "draws_index")
-    return (lambda tree, first, b, t, skip_losses, restart, tables, policy, rng, values:
+    return (lambda tree, first, b, t, skip_losses, restart, cached, tables, policy, rng, values:
             _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng, values,
                      winless_last))
 
@@ -174,21 +178,21 @@ def _with_sibling_range(tree, first, b, skip_losses, restart, tables, policy):
     return ranged
 
 
-def after_backup(tree, path, depth, b, restart, epoch, policy, tables):
+def after_backup(tree, path, depth, b, restart, cached, epoch, policy, tables):
     """What the policy does once a playout is backed up: KL-UCB solves the roots on the path
-    ahead of the next selection (``_solve_path_roots``); the others nothing (compiled code
-    only)."""
+    ahead of the next selection (``_solve_path_roots``) when its roots are ``cached``; the
+    others nothing (compiled code only)."""
     raise NotImplementedError("after_backup runs inside compiled kernels only")
 
 
 @overload(after_backup, inline="always", jit_options={"cache": True})
-def _after_backup(tree, path, depth, b, restart, epoch, policy, tables):
+def _after_backup(tree, path, depth, b, restart, cached, epoch, policy, tables):
     if (not has_trait(policy.instance_class, "caches_index")
             or has_trait(policy.instance_class, "caches_quantile")):
-        return lambda tree, path, depth, b, restart, epoch, policy, tables: None
+        return lambda tree, path, depth, b, restart, cached, epoch, policy, tables: None
 
-    def solve_roots(tree, path, depth, b, restart, epoch, policy, tables):
-        if tree.index_cache.shape[0] > 1:
+    def solve_roots(tree, path, depth, b, restart, cached, epoch, policy, tables):
+        if cached:
             _solve_path_roots(tree, path, depth, b, restart, epoch, klucb_constant(policy),
                               tables)
 

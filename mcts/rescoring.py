@@ -93,12 +93,14 @@ def _half(score, theta):
 
 
 @njit(cache=True)
-def rescore_tree(histograms, tree, n_nodes, b, old, new):
+def rescore_tree(histograms, tree, n_nodes, b, old, new, second_moment, cached):
     """Move each of the first ``n_nodes`` nodes' reward sums (and squares, when kept) by the
     change of its played-out scores' rewards from effective threshold ``old`` to ``new``, in
     half points h (sum += h / 2; squares += w / 2 + h / 4 for the change w in rewards of 1:
-    exact); a node whose sum moved drops its cached KL-UCB root. Nodes are visited in creation
-    order, a parent before its children, so the ply's parity is handed down on the way."""
+    exact; squares kept for a policy reading the ``second_moment``); a node whose sum moved
+    drops its index kept in the tree (``cached``: KL-UCB's root, Bayes-UCB's point). Nodes
+    are visited in creation order, a parent before its children, so the ply's parity is
+    handed down on the way."""
     if old == new:
         return
     counts, max_into, low = histograms.counts, histograms.max_into, histograms.low
@@ -107,7 +109,6 @@ def rescore_tree(histograms, tree, n_nodes, b, old, new):
     if first_score > last_score:
         return
     stats, rewards, cache = tree.stats, tree.rewards, tree.index_cache
-    second_moment, cached = rewards.shape[1] > SQUARE_SUM, cache.shape[0] > 1
     max_into[0] = False
     for node in range(n_nodes):
         first = stats[node, FIRST_CHILD]

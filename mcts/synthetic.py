@@ -90,6 +90,9 @@ class SearchConfig(NamedTuple):
     shaping: tuple = Bonuses()  # ``mcts.shaping``: seed 000's bonuses (k = 0: none)
     rescore: bool = False  # ``mcts.rescoring``: re-score stored rewards exactly (an ablation)
     backup: tuple = Discount()  # ``mcts.backup``: the rule (gamma = 1: seed 001's backup)
+    # KL-UCB's roots and Bayes-UCB's points kept in the tree between selections (False: every
+    # index computed at every selection, what the caches must equal)
+    cache_indices: bool = True
 
 
 def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
@@ -130,7 +133,8 @@ def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
     if losses == b - 1:
         return open_child
     best = index_children(tree, first, b, parent_count(tree, parent, config.restart),
-                          skip_losses, config.restart, tables, policy, rng, values)
+                          skip_losses, config.restart, config.cache_indices, tables, policy,
+                          rng, values)
     return _pick_best(values[INDEX], first, b, best, rng)
 
 
@@ -153,11 +157,11 @@ def _pick_best(values, first, b, best, rng):
 
 
 @njit(inline="always")
-def _expand(tree, node, n_nodes, b, epoch):
+def _expand(tree, node, n_nodes, b, epoch, restart):
     """Add all b children of ``node`` after the ``n_nodes`` existing ones; return the new count.
     Children born after a threshold change have no earlier exploration to forget."""
     tree.stats[node, FIRST_CHILD] = n_nodes
-    if tree.snapshot.shape[0] > 1:
+    if restart:
         tree.snapshot[node, BASE_EPOCH] = epoch
         tree.snapshot[node, PARENT_BASE] = 0
     return n_nodes + b
@@ -225,13 +229,25 @@ def _grow(tree, path, node, depth, tree_node, n_nodes, game, config, epoch, rng)
     if (depth < config.search_depth and tree.stats[node, VISITS] >= 1
             and not game.terminal[ix(tree_node)]):
         b = len(config.children)
-        n_nodes = _expand(tree, node, n_nodes, b, epoch)
+        n_nodes = _expand(tree, node, n_nodes, b, epoch, config.restart)
         move = randint(rng, b)
         node = tree.stats[node, FIRST_CHILD] + move
         tree_node = tree_node * b + 1 + move
         depth += 1
         path[depth] = node
     return node, depth, tree_node, n_nodes
+
+
+@njit(inline="always")
+def _reads_terminal(config):
+    """Whether a playout must reach its terminal below a proven node. Below one the search
+    follows proven wins and avoids proven losses down to a terminal of exactly the proven
+    value, so its reward is known at the node, and the descent stops there (same rewards and
+    root statistics in distribution); but an adjuster that reads scores needs the terminal's
+    score, shaping its depth and score, a discount or a user's backup rule its depth, and exact
+    re-scoring every score."""
+    return (reads_scores(config.adjuster) or shapes(config.shaping) or config.rescore
+            or reads_end(config.backup))
 
 
 @njit(inline="always")
@@ -249,15 +265,14 @@ def _adjust(adjuster, state, theta, theta_eff, since_change, epoch, score, rewar
 
 
 @njit(cache=True)
-def search(game, config, budget, seed, tables, policy, failed, keep_roots=True):
+def search(game, config, budget, seed, tables, policy, failed):
     """One run of ``budget`` playouts on the tree ``game`` (``tree_arrays`` of an instance);
     ``failed[k]`` is set after playout 2^k. ``policy`` is a typed bandit policy
     (``bandits.make_policy``); ``tables`` cover counts up to ``budget``. Returns the search
-    tree (for inspection); its root's visits are the playouts simulated. With ``keep_roots``
-    False KL-UCB and Bayes-UCB compute every child's index at every selection (what their
-    caches must equal)."""
+    tree (for inspection); its root's visits are the playouts simulated."""
     tree, path, values, (theta, state), statistics, histograms = _workspace(
-        config, budget, cache_columns(policy) if keep_roots else 0, reads_second_moment(policy))
+        config, budget, cache_columns(policy) if config.cache_indices else 0,
+        reads_second_moment(policy))
     _playouts(tree, path, values, theta, state, statistics, seed_state(seed), game, config, budget,
               tables, policy, failed, histograms)
     return tree
@@ -294,13 +309,7 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
     since_change, epoch = np.int64(0), np.int64(0)
     n_nodes, record, next_record = np.int64(1), 0, 1
     span = config.score_high - config.score_low + 1
-    # Below a proven node the search follows proven wins and avoids proven losses down to a
-    # terminal of exactly the proven value, so its reward is known at the node: stop there
-    # (same rewards and root statistics in distribution). Adjusters that read scores need the
-    # terminal's score, shaping its depth and score, a discount its depth and exact re-scoring
-    # every score, so for them the descent goes on.
-    stop_at_proven = not (reads_scores(adjuster) or shapes(config.shaping) or config.rescore
-                          or reads_end(config.backup))
+    stop_at_proven = not _reads_terminal(config)
     for t in range(1, budget + 1):
         node, depth, tree_node = _descend(tree, path, config, epoch, rng, tables, policy, values,
                                           stop_at_proven)
@@ -327,12 +336,15 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
             if tree.proven[0] != UNPROVEN:  # solved: the chosen move cannot change
                 failed[record:] = not game.optimal[_chosen_move(tree, b, rng)]
                 return
-        after_backup(tree, path, depth, b, config.restart, epoch, policy, tables)
+        after_backup(tree, path, depth, b, config.restart, config.cache_indices, epoch,
+                     policy, tables)
         before = theta_eff
         theta, state, theta_eff, since_change, epoch = _adjust(
             adjuster, state, theta, theta_eff, since_change, epoch, score, reward, config.freeze)
         if config.rescore:
-            rescore_tree(histograms, tree, n_nodes, b, before, theta_eff)
+            rescore_tree(histograms, tree, n_nodes, b, before, theta_eff,
+                         reads_second_moment(policy),
+                         config.cache_indices and cache_columns(policy) > 0)
         if t == next_record:
             failed[record] = not game.optimal[_chosen_move(tree, b, rng)]
             record += 1

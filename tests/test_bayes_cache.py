@@ -110,8 +110,8 @@ def _searches(spec, adjuster, seed, budget, **options):
     trees = []
     for keep in (True, False):
         failed = np.zeros(int(np.log2(budget)) + 1, np.bool_)
-        trees.append((search(tree_arrays(instance), config, budget, np.uint64(seed), tables,
-                             policy, failed, keep_roots=keep), failed))
+        trees.append((search(tree_arrays(instance), config._replace(cache_indices=keep), budget,
+                             np.uint64(seed), tables, policy, failed), failed))
     return trees
 
 

@@ -170,8 +170,8 @@ def test_cached_klucb_roots_choose_as_solving_every_root(spec, adjuster):
         cached = search(tree_arrays(instance), config, 2048, np.uint64(seed), tables, policy,
                         cached_failed)
         assert cached.index_cache.shape[0] > 1
-        every = search(tree_arrays(instance), config, 2048, np.uint64(seed), tables, policy,
-                       every_failed, keep_roots=False)
+        every = search(tree_arrays(instance), config._replace(cache_indices=False), 2048,
+                       np.uint64(seed), tables, policy, every_failed)
         assert every.index_cache.shape[0] == 1
         assert np.array_equal(cached.stats, every.stats)
         assert np.array_equal(cached.proven, every.proven)
