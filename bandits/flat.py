@@ -8,7 +8,8 @@ the pulls of arm i so far, and the arm of the highest index is pulled, ties draw
 (one draw, only for a tie, as ``mcts.synthetic`` breaks them). With t the pulls so far, UCB1 is
 Auer, Cesa-Bianchi & Fischer's (2002, Fig. 1) x_i + sqrt(2 ln t / T_i) after one pull of each
 arm; KL-UCB, Thompson sampling and Bayes-UCB are their plain indices (no cached roots or
-quantiles: every index is computed afresh), MOSS's horizon is t.
+quantiles: every index is computed afresh), PUCT's Q transform reads the range of the pulled
+arms' means and the mean of all pulls (the parent's value), MOSS's horizon is t.
 
 Each run owns two xoshiro256** streams from its two seeds: one for the policy's draws, the ties
 and the rewards, one for the ties of the recommendations, so recording them never changes a run.
@@ -23,7 +24,14 @@ import numpy as np
 from numba import njit
 
 from .arms import draw_reward
-from .policies import Arm, begin_selection, policy_value, reads_second_moment
+from .policies import (
+    Arm,
+    begin_selection,
+    policy_value,
+    reads_second_moment,
+    wants_q_range,
+    with_q_range,
+)
 from .rng import randint, seed_state
 
 MOST_PULLED, BEST_MEAN = 0, 1  # the recommendation rules, columns of ``recommended``
@@ -51,9 +59,26 @@ def best_arm(values, rng):
 
 
 @njit(inline="always")
+def _with_range(record, sums, counts):
+    """``record`` with PUCT's Q-transform range when it asks for one (``bandits.with_q_range``):
+    the parent's value is the mean reward of all pulls, the range that of the pulled arms'
+    means, as ``mcts.child_indices`` gives it in a tree; any other record as it is."""
+    if not wants_q_range(record):
+        return record
+    low, high, total, pulls = np.inf, -np.inf, 0.0, 0
+    for k in range(counts.shape[0]):
+        if counts[k] > 0:
+            mean = sums[k] / counts[k]
+            low, high = min(low, mean), max(high, mean)
+            total += sums[k]
+            pulls += counts[k]
+    return with_q_range(record, total / pulls if pulls > 0 else 0.5, low, high)
+
+
+@njit(inline="always")
 def _indices(policy, sums, squares, counts, t, tables, rng, values):
     """Every arm's index at time ``t`` into ``values`` (the module docstring's formula)."""
-    record = begin_selection(policy, rng)
+    record = _with_range(begin_selection(policy, rng), sums, counts)
     arms = counts.shape[0]
     for k in range(arms):
         n = counts[k]

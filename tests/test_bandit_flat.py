@@ -54,7 +54,8 @@ def test_runs_do_not_depend_on_threads_or_blocks(monkeypatch):
     assert all((a == b).all() for a, b in zip(whole, split))
 
 
-@pytest.mark.parametrize("name", ["ucb1tuned", "ucbv", "moss", "puct", "egreedy", "bayesucb"])
+@pytest.mark.parametrize("name", ["ucb1tuned", "ucbv", "moss", "puct",
+                                  "puct(qtransform=parent_and_siblings)", "egreedy", "bayesucb"])
 def test_every_builtin_policy_learns_a_plain_bandit(name):
     arms, horizon = parse_arms("bernoulli(0.7,0.3)"), 2000
     pulls, _ = policy_runs(name, arms, horizon, 20, 1, np.array([horizon]))
