@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from plots.bandit import plot_identification, plot_regret
+from plots.bandit import identification_figure, plot_regret
 from plots.style import save_as
 
 TABLE_FILE = "bandit.csv"
@@ -113,7 +113,7 @@ def write_report(folder: str | Path, frame: pd.DataFrame, settings: dict,
     for index, problem in enumerate(dict.fromkeys(frame["problem"])):
         stem = _file_name(index, problem)
         save_as(plot_regret(frame, problem).figure, folder / f"regret_{stem}", formats)
-        save_as(plot_identification(frame, problem).figure, folder / f"identification_{stem}",
+        save_as(identification_figure(frame, problem), folder / f"identification_{stem}",
                 formats)
         lines += ["", f"## {problem}", "", f"![regret](regret_{stem}.png)", "",
                   _markdown(regret_table(frame, problem, points)), "",

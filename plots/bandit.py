@@ -51,25 +51,39 @@ def plot_regret(frame: pd.DataFrame, problem: str, ax=None, *, bounds=True):
     return ax
 
 
-def plot_identification(frame: pd.DataFrame, problem: str, ax=None):
-    """The probability of recommending a wrong arm after t pulls on ``problem`` (log-x): every
-    policy by each rule (a line style per rule) and every baseline at its budgets; returns the
-    Axes."""
+def plot_identification(frame: pd.DataFrame, problem: str, ax=None, *, kind: str = "policy"):
+    """The probability of recommending a wrong arm after t pulls on ``problem`` (log-x): with
+    ``kind`` "policy" every policy by each rule (a line style per rule), with "baseline" every
+    pure-exploration baseline at its budgets; returns the Axes."""
     if ax is None:
         _, ax = new_figure(figsize=(5.2, 3.6))
-    rows = frame[frame["problem"] == problem]
+    rows = frame[(frame["problem"] == problem) & (frame["kind"] == kind)]
     styles = _look(frame)
-    for (method, measure), group in rows[rows["kind"] == "policy"].groupby(
-            ["method", "measure"], sort=False):
-        if measure in _RULES:
-            ls, rule = _RULES[measure]
-            _draw(ax, group, f"{method}, {rule}", styles.colour(method), ls)
-    for method, group in rows[rows["kind"] == "baseline"].groupby("method", sort=False):
-        _draw(ax, group, method.replace("_", " "), *_BASELINES.get(method, ("0.2", "-")))
+    if kind == "policy":
+        for (method, measure), group in rows.groupby(["method", "measure"], sort=False):
+            if measure in _RULES:
+                ls, rule = _RULES[measure]
+                _draw(ax, group, f"{method}, {rule}", styles.colour(method), ls)
+    else:
+        for method, group in rows.groupby("method", sort=False):
+            _draw(ax, group, method.replace("_", " "), *_BASELINES.get(method, ("0.2", "-")))
     ax.set_xscale("log")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_xlabel("t (pulls, or the baseline's budget)")
+    ax.set_xlabel("t (pulls)" if kind == "policy" else "budget (pulls)")
     ax.set_ylabel("P(wrong arm recommended)")
-    ax.set_title(problem, fontsize=8)
-    ax.legend(fontsize=6, title=WRONG_BAND, title_fontsize=7)
+    ax.set_title(f"{problem}: {'policies' if kind == 'policy' else 'fixed-budget baselines'}",
+                 fontsize=8)
+    if rows.empty:
+        ax.text(0.5, 0.5, f"no {kind}", transform=ax.transAxes, ha="center")
+    else:
+        ax.legend(fontsize=6, title=WRONG_BAND, title_fontsize=7)
     return ax
+
+
+def identification_figure(frame: pd.DataFrame, problem: str):
+    """Two panels side by side, sharing their axes: the policies' rules, then the baselines."""
+    fig, axes = new_figure(1, 2, figsize=(9.6, 3.6), sharex=True, sharey=True)
+    for ax, kind in zip(axes, ("policy", "baseline")):
+        plot_identification(frame, problem, ax, kind=kind)
+    fig.tight_layout()
+    return fig

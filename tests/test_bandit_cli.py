@@ -33,8 +33,10 @@ def test_report_figures_and_a_rerun_that_computes_nothing(tmp_path, saved_figure
     regret = saved_figures["regret_problem1_bernoulli.png"].axes[0]
     assert [line.get_label() for line in regret.get_lines()] == [
         "ucb1", "klucb", "egreedy", "Lai-Robbins", "UCB1 bound (Auer et al.)"]
-    identification = saved_figures["identification_problem2_beta.png"].axes[0]
-    assert len(identification.get_lines()) == 3 * 2 + 3  # each policy by two rules, baselines
+    policies, baselines = saved_figures["identification_problem2_beta.png"].axes
+    assert len(policies.get_lines()) == 3 * 2  # each policy by its two rules
+    assert [line.get_label() for line in baselines.get_lines()] == [
+        "uniform", "successive rejects", "sequential halving"]
 
     import experiments.bandit_study as runner
 
