@@ -63,8 +63,10 @@ class Arms:
                          for i, mean in enumerate(self.means)])
 
     def _divergence(self, arm: int, star: float) -> float:
-        if self.family == BERNOULLI or star >= 1.0:
-            return bernoulli_kl(float(self.means[arm]), star) if star < 1.0 else math.inf
+        if star >= 1.0:  # kl(mu, 1) = inf for mu < 1: no pull of the arm is needed at all
+            return math.inf
+        if self.family == BERNOULLI:
+            return bernoulli_kl(float(self.means[arm]), star)
         return beta_kinf(*self.params[arm], star)
 
 

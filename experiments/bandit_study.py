@@ -107,6 +107,10 @@ class BanditStudy:
             for budget in self.budgets:
                 for name in self.baselines:
                     check_budget(name, budget, len(arms.means))
+            if self.baselines and not len(self.baseline_budgets(arms)):
+                raise ValueError(f"horizon {self.horizon} is below the smallest budget the "
+                                 f"baselines accept on {problem}: raise --horizon, give "
+                                 "--budgets, or run no baseline (--baselines with no name)")
         for entry in self.policies:
             _policy(entry)
 

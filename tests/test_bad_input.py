@@ -217,6 +217,8 @@ CASES = [
     (BANDIT + ["--policies", "nosuch"], "unknown policy 'nosuch'", None),
     (BANDIT + ["--policies", "ucb1(c=-1)"], "ucb1 parameter c = -1", None),
     (BANDIT + ["--preset", "garivier-cappe"], "give --arms or --preset, not both", None),
+    (BANDIT[:1] + ["--arms", "bernoulli(0.5,0.4,0.3,0.2)", "--horizon", "5", "--out",
+                   "{tmp}/bandit"], "horizon 5 is below the smallest budget", None),
     # item 5: plug-ins
     (FR + ["--policy", "nojit_policy:policy"], "nojit_policy.py): its index is not compiled",
      None),

@@ -45,13 +45,21 @@ def test_ucb1_on_two_deterministic_arms_pulls_the_hand_computed_sequence():
 
 
 def test_runs_do_not_depend_on_threads_or_blocks(monkeypatch):
+    import numba
+
     import experiments.bandit_study as runner
 
     arms, grid = parse_arms("beta(0.6,0.5,0.4,s=3)"), log_grid(500)
     whole = policy_runs("thompson", arms, 500, 30, 7, grid)
     monkeypatch.setattr(runner, "CHUNK_RUNS", 7)
-    split = policy_runs("thompson", arms, 500, 30, 7, grid)
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        split = policy_runs("thompson", arms, 500, 30, 7, grid)
+    finally:
+        numba.set_num_threads(threads)
     assert all((a == b).all() for a, b in zip(whole, split))
+    assert len({tuple(run[-1]) for run in whole[0]}) > 1  # the runs differ from one another
 
 
 @pytest.mark.parametrize("name", ["ucb1tuned", "ucbv", "moss", "puct",
