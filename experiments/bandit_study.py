@@ -33,7 +33,7 @@ import hashlib
 import json
 import math
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 import numba
@@ -89,7 +89,7 @@ class BanditStudy:
     horizon: int = 10_000
     runs: int = 200
     seed: int = 0
-    budgets: tuple[int, ...] = field(default=())
+    budgets: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.horizon < 1:
