@@ -18,6 +18,8 @@ CMP = ["compare", "--trees", "constant(1,1)", "--depth", "2", "--out", "{tmp}/gr
 TOUR = ["tournament", "breakthrough", "--b", "uct", "--games", "2", "--playouts", "8",
         "--out", "{tmp}/tour"]
 STUDY = ["study", "run", "{tmp}/study.toml", "--out", "{tmp}/results"]
+BANDIT = ["bandit", "--arms", "bernoulli(0.9,0.8)", "--horizon", "10", "--runs", "2", "--out",
+          "{tmp}/bandit"]
 
 CURVES = """
 [study]
@@ -197,6 +199,26 @@ CASES = [
      "argument --games: 0", None),
     (["play", "breakthrough", "--player1", "uct(c=nan)", "--player2", "uct"],
      "ucb1 parameter c = nan", None),
+    # issue 45: plain bandits
+    (BANDIT[:1] + ["--arms", "bernoulli(1.2,0.5)", "--out", "{tmp}/bandit"],
+     "bernoulli arm 1 parameter mean = 1.2: must be a finite number in [0, 1]", None),
+    (BANDIT[:1] + ["--arms", "beta(0.5,1)", "--out", "{tmp}/bandit"],
+     "beta arm 2 parameter mean = 1: must be a finite number in (0, 1)", None),
+    (BANDIT[:1] + ["--arms", "bernoulli(0.5,-0.1)", "--out", "{tmp}/bandit"],
+     "bernoulli arm 2 parameter mean = -0.1", None),
+    (BANDIT[:1] + ["--arms", "poisson(1,2)", "--out", "{tmp}/bandit"],
+     "write bernoulli(mu_1,...,mu_K)", None),
+    (BANDIT[:1] + ["--arms", "bernoulli(0.5)", "--out", "{tmp}/bandit"],
+     "a bandit needs at least 2 arms", None),
+    (BANDIT + ["--horizon", "0"], "argument --horizon: 0 must be an integer >= 1", None),
+    (BANDIT[:1] + ["--arms", "bernoulli(0.5,0.4,0.3,0.2)", "--baselines", "sequential_halving",
+                   "--budgets", "7", "--out", "{tmp}/bandit"],
+     "budget 7 is too small for sequential halving on 4 arms: it needs at least 8", None),
+    (BANDIT + ["--policies", "nosuch"], "unknown policy 'nosuch'", None),
+    (BANDIT + ["--policies", "ucb1(c=-1)"], "ucb1 parameter c = -1", None),
+    (BANDIT + ["--preset", "garivier-cappe"], "give --arms or --preset, not both", None),
+    (BANDIT[:1] + ["--arms", "bernoulli(0.5,0.4,0.3,0.2)", "--horizon", "5", "--out",
+                   "{tmp}/bandit"], "horizon 5 is below the smallest budget", None),
     # item 5: plug-ins
     (FR + ["--policy", "nojit_policy:policy"], "nojit_policy.py): its index is not compiled",
      None),

@@ -2,6 +2,7 @@
 
 from . import (
     analyze,
+    bandit,
     compare,
     failure_rate,
     games,
@@ -14,5 +15,5 @@ from . import (
     tournament,
 )
 
-COMMANDS = [analyze, failure_rate, reproduce, study, compare, plot, registry, games, play,
+COMMANDS = [analyze, failure_rate, reproduce, study, compare, bandit, plot, registry, games, play,
             tournament, kernels]

@@ -1,0 +1,123 @@
+"""A policy on a plain stochastic bandit (issue 45): the same compiled records the trees use,
+on K arms whose rewards are drawn from ``bandits.arms``, for a horizon of N pulls.
+
+At time t = 0, 1, ..., N - 1 (t pulls done) the policy's record for this pull is
+``begin_selection(policy, rng)`` (epsilon-greedy's coin; any other record as it is), each arm's
+index is ``policy_value(record, Arm(mean_i, square_mean_i, T_i, t, K), tables, rng)`` with T_i
+the pulls of arm i so far, and the arm of the highest index is pulled, ties drawn uniformly
+(one draw, only for a tie, as ``mcts.synthetic`` breaks them). With t the pulls so far, UCB1 is
+Auer, Cesa-Bianchi & Fischer's (2002, Fig. 1) x_i + sqrt(2 ln t / T_i) after one pull of each
+arm; KL-UCB, Thompson sampling and Bayes-UCB are their plain indices (no cached roots or
+quantiles: every index is computed afresh), PUCT's Q transform reads the range of the pulled
+arms' means and the mean of all pulls (the parent's value), MOSS's horizon is t.
+
+Each run owns two xoshiro256** streams from its two seeds: one for the policy's draws, the ties
+and the rewards, one for the ties of the recommendations, so recording them never changes a run.
+At every point t of ``grid`` a run records the pulls T_i(t) of every arm and two
+recommendations: the most pulled arm and the arm of best empirical mean (unpulled arms last),
+ties drawn uniformly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .arms import draw_reward
+from .policies import (
+    Arm,
+    begin_selection,
+    policy_value,
+    reads_second_moment,
+    wants_q_range,
+    with_q_range,
+)
+from .rng import randint, seed_state
+
+MOST_PULLED, BEST_MEAN = 0, 1  # the recommendation rules, columns of ``recommended``
+RULES = ("most_pulled", "best_mean")
+
+
+@njit(inline="always")
+def best_arm(values, rng):
+    """The index of the highest of ``values`` (float64 [K]), ties drawn uniformly by one draw
+    of ``rng`` (none without a tie)."""
+    best, ties, pick = -np.inf, 0, 0
+    for k in range(values.shape[0]):
+        if values[k] > best:
+            best, ties, pick = values[k], 1, k
+        elif values[k] == best:
+            ties += 1
+    if ties > 1:
+        rank = randint(rng, ties)
+        for k in range(values.shape[0]):
+            if values[k] == best:
+                if rank == 0:
+                    return k
+                rank -= 1
+    return pick
+
+
+@njit(inline="always")
+def _with_range(record, sums, counts):
+    """``record`` with PUCT's Q-transform range when it asks for one (``bandits.with_q_range``):
+    the parent's value is the mean reward of all pulls, the range that of the pulled arms'
+    means, as ``mcts.child_indices`` gives it in a tree; any other record as it is."""
+    if not wants_q_range(record):
+        return record
+    low, high, total, pulls = np.inf, -np.inf, 0.0, 0
+    for k in range(counts.shape[0]):
+        if counts[k] > 0:
+            mean = sums[k] / counts[k]
+            low, high = min(low, mean), max(high, mean)
+            total += sums[k]
+            pulls += counts[k]
+    return with_q_range(record, total / pulls if pulls > 0 else 0.5, low, high)
+
+
+@njit(inline="always")
+def _indices(policy, sums, squares, counts, t, tables, rng, values):
+    """Every arm's index at time ``t`` into ``values`` (the module docstring's formula)."""
+    record = _with_range(begin_selection(policy, rng), sums, counts)
+    arms = counts.shape[0]
+    for k in range(arms):
+        n = counts[k]
+        mean = sums[k] / n if n > 0 else 0.0
+        square = squares[k] / n if n > 0 else 0.0
+        values[k] = policy_value(record, Arm(mean, square, n, t, arms), tables, rng)
+
+
+@njit(cache=True, nogil=True)
+def flat_runs(policy, family, laws, horizon, grid, seeds, tables):
+    """Independent runs of ``policy`` on the arms (``family``, ``laws`` float64 [K, 2], as
+    ``bandits.arms.Arms`` holds them) for ``horizon`` pulls, one per row of ``seeds`` (uint64
+    [R, 2]); ``grid`` int64 [G], increasing points in 1..horizon; ``tables`` cover counts up to
+    the horizon (``bandits.index_tables``). Returns pulls int64 [R, G, K] (T_i at each point)
+    and recommended int64 [R, G, 2] (the arm by ``MOST_PULLED`` and by ``BEST_MEAN``). The GIL
+    is released: callers spread blocks of seeds over threads."""
+    runs, arms, points = seeds.shape[0], laws.shape[0], grid.shape[0]
+    pulls = np.zeros((runs, points, arms), np.int64)
+    recommended = np.zeros((runs, points, 2), np.int64)
+    sums, squares, values = np.empty(arms), np.empty(arms), np.empty(arms)
+    counts = np.empty(arms, np.int64)
+    second = reads_second_moment(policy)
+    for r in range(runs):
+        play, ties = seed_state(seeds[r, 0]), seed_state(seeds[r, 1])
+        sums[:], squares[:], counts[:] = 0.0, 0.0, 0
+        g = 0
+        for t in range(horizon):
+            _indices(policy, sums, squares, counts, t, tables, play, values)
+            arm = best_arm(values, play)
+            reward = draw_reward(family, laws[arm], play)
+            sums[arm] += reward
+            if second:
+                squares[arm] += reward * reward
+            counts[arm] += 1
+            while g < points and grid[g] == t + 1:
+                pulls[r, g] = counts
+                recommended[r, g, MOST_PULLED] = best_arm(counts.astype(np.float64), ties)
+                for k in range(arms):
+                    values[k] = sums[k] / counts[k] if counts[k] > 0 else -np.inf
+                recommended[r, g, BEST_MEAN] = best_arm(values, ties)
+                g += 1
+    return pulls, recommended

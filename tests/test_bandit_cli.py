@@ -1,0 +1,83 @@
+"""``mctslab bandit`` end to end (issue 45): the report and its figures, a rerun that computes
+nothing, a plug-in policy run by the same loop, and the Beta arms' lower-bound divergence."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import special
+
+from bandits.arms import beta_kinf, parse_arms
+from bandits.klucb import bernoulli_kl
+from experiments.bandit_study import log_grid, policy_runs
+from experiments.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+ARGS = ["bandit", "--arms", "bernoulli(0.7,0.5,0.4)", "beta(0.6,0.5,s=4)", "--horizon", "300",
+        "--runs", "20", "--policies", "ucb1", "klucb", "egreedy", "--format", "png", "--quiet"]
+
+
+def test_report_figures_and_a_rerun_that_computes_nothing(tmp_path, saved_figures, monkeypatch):
+    out = tmp_path / "b"
+    assert main([*ARGS, "--out", str(out)]) == 0
+    report = (out / "report.md").read_text()
+    assert "## bernoulli(0.7,0.5,0.4)" in report and "## beta(0.6,0.5,s=4)" in report
+    table = pd.read_csv(out / "bandit.csv")
+    assert set(table["method"]) == {"ucb1", "klucb", "egreedy", "uniform", "successive_rejects",
+                                    "sequential_halving", "Lai-Robbins",
+                                    "UCB1 bound (Auer et al.)"}
+    regret = saved_figures["regret_problem1_bernoulli.png"].axes[0]
+    assert [line.get_label() for line in regret.get_lines()] == [
+        "ucb1", "klucb", "egreedy", "Lai-Robbins", "UCB1 bound (Auer et al.)"]
+    policies, baselines = saved_figures["identification_problem2_beta.png"].axes
+    assert len(policies.get_lines()) == 3 * 2  # each policy by its two rules
+    assert [line.get_label() for line in baselines.get_lines()] == [
+        "uniform", "successive rejects", "sequential halving"]
+
+    import experiments.bandit_study as runner
+
+    def refuse(*args):
+        raise AssertionError("a stored result was computed again")
+
+    monkeypatch.setattr(runner, "flat_runs", refuse)
+    monkeypatch.setattr(runner, "pure_exploration_runs", refuse)
+    assert main([*ARGS, "--out", str(out)]) == 0
+    pd.testing.assert_frame_equal(pd.read_csv(out / "bandit.csv"), table)
+
+
+def test_a_plugin_policy_runs_in_the_same_loop(monkeypatch):
+    """examples/my_ucb1.py is UCB1 under another name: it pulls exactly as ucb1 does."""
+    monkeypatch.syspath_prepend(str(ROOT / "examples"))
+    arms, grid = parse_arms("bernoulli(0.6,0.5,0.3)"), log_grid(400)
+    mine = policy_runs("my_ucb1:policy", arms, 400, 10, 5, grid)
+    builtin = policy_runs("ucb1", arms, 400, 10, 5, grid)
+    assert all((a == b).all() for a, b in zip(mine, builtin))
+
+
+def _beta_kl(a, b, a2, b2):
+    """KL(Beta(a, b) || Beta(a2, b2)), in closed form."""
+    return (special.betaln(a2, b2) - special.betaln(a, b) + (a - a2) * special.digamma(a)
+            + (b - b2) * special.digamma(b) + (a2 - a + b2 - b) * special.digamma(a + b))
+
+
+@pytest.mark.parametrize(("mean", "s", "star"), [(0.5, 4.0, 0.6), (0.2, 2.0, 0.5),
+                                                 (0.8, 10.0, 0.9)])
+def test_beta_kinf_lies_between_the_bernoulli_kl_and_a_beta_above_the_best(mean, s, star):
+    """K_inf(nu, mu*) is an infimum over the laws on [0, 1] of mean above mu*: at most the KL
+    to any one of them (a Beta of mean just above mu*), at least kl(mean, mu*) (the Bernoulli
+    law is the least informative of a given mean on [0, 1])."""
+    a, b = s * mean, s * (1 - mean)
+    kinf = beta_kinf(a, b, star)
+    above = min(_beta_kl(a, b, t * (star + 1e-6), t * (1 - star - 1e-6))
+                for t in np.geomspace(0.5, 50, 60) * s)
+    assert bernoulli_kl(mean, star) < kinf < above
+    assert math.isfinite(kinf)
+
+
+def test_bernoulli_arms_have_the_bernoulli_divergence():
+    arms = parse_arms("bernoulli(0.9,0.8,0.9)")
+    assert arms.divergences() == pytest.approx([0, bernoulli_kl(0.8, 0.9), 0])
