@@ -26,6 +26,7 @@ from itertools import combinations, product
 import numpy as np
 import pandas as pd
 from statsmodels.stats.contingency_tables import StratifiedTable
+from statsmodels.stats.multitest import multipletests
 
 CELL = ["config", "policy", "adjuster"]
 BUDGET_TEST_COLUMNS = ["config", "budget", "method", "baseline", "test", "family",
@@ -79,29 +80,18 @@ def cmh_test(tables: np.ndarray) -> tuple[float, float] | None:
     return float(result.statistic), float(result.pvalue)
 
 
-def holm(p_values) -> np.ndarray:
-    """Holm's (1979) adjusted p-values: with p sorted ascending, p_(i) -> max_{k<=i}
-    min(1, (m - k + 1) p_(k)), returned in the input's order (what statsmodels'
-    ``multipletests(method="holm")`` gives, without its garbage collection per call)."""
-    p_values = np.asarray(p_values, dtype=float)
-    order = np.argsort(p_values, kind="stable")
-    m = len(p_values)
-    adjusted = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p_values[order]))
-    result = np.empty(m)
-    result[order] = adjusted
-    return result
-
-
 def _holm(frame: pd.DataFrame, by: list[str], alpha: float) -> pd.DataFrame:
-    """p_holm and reject (p_holm <= alpha) within each group ``by`` of the rows with a p-value
-    (others: NaN, False)."""
+    """p_holm, Holm's (1979) adjusted p-values (statsmodels' ``multipletests``), and reject
+    (p_holm <= alpha) within each group ``by`` of the rows with a p-value (others: NaN,
+    False)."""
     p_holm = np.full(len(frame), np.nan)
     tested = frame["p_value"].notna().to_numpy()
     if tested.any():
         groups = frame.loc[tested].groupby(by, sort=False).indices
         positions = np.flatnonzero(tested)
+        p_values = frame["p_value"].to_numpy()
         for rows in groups.values():
-            p_holm[positions[rows]] = holm(frame["p_value"].to_numpy()[positions[rows]])
+            p_holm[positions[rows]] = multipletests(p_values[positions[rows]], method="holm")[1]
     return frame.assign(p_holm=p_holm, reject=np.nan_to_num(p_holm, nan=np.inf) <= alpha)
 
 

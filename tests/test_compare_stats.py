@@ -7,7 +7,6 @@ import pandas as pd
 import pytest
 from scipy import stats
 from statsmodels.stats.contingency_tables import StratifiedTable
-from statsmodels.stats.multitest import multipletests
 
 from experiments.compare_stats import (
     aggregate_intervals,
@@ -32,7 +31,6 @@ from experiments.compare_tests import (
     check_baseline,
     cmh_test,
     curve_tests,
-    holm,
     stratified_permutation_test,
 )
 
@@ -427,12 +425,33 @@ def test_two_identical_methods_reject_at_most_five_percent_of_the_time():
     assert cmh_rejections <= 10 and permutation_rejections <= 10
 
 
-def test_holm_by_hand_and_against_statsmodels():
-    # m = 4, sorted 0.01, 0.02, 0.03, 0.5: 4 x 0.01, 3 x 0.02, max(0.06, 2 x 0.03), 1 x 0.5
-    p = [0.03, 0.5, 0.01, 0.02]
-    assert holm(p) == pytest.approx([0.06, 0.5, 0.04, 0.06])
-    p = np.random.default_rng(4).uniform(0, 0.2, 12)
-    assert holm(p) == pytest.approx(multipletests(p, method="holm")[1])
+def holm_by_hand(p_values):
+    """Holm (1979) step-down: the i-th smallest of m p-values times m - i + 1, at most 1 and
+    never below the one before it."""
+    adjusted, running = np.empty(len(p_values)), 0.0
+    for i, k in enumerate(np.argsort(p_values)):
+        running = max(running, min(1.0, (len(p_values) - i) * p_values[k]))
+        adjusted[k] = running
+    return adjusted
+
+
+def test_holm_corrects_within_each_config_and_budget():
+    # four methods against a on two configs at two budgets: four families of four tests
+    failures = {"a": [5, 6, 4], "b": [2, 3, 1], "c": [4, 5, 4], "d": [1, 0, 1], "e": [7, 6, 6]}
+    instances = pd.concat([instance_rows(policy, np.minimum(np.add(counts, shift), 10), 10,
+                                         budget=budget, config=config)
+                           for config, shift in (("c1", 0), ("c2", 2))
+                           for budget in (1, 2)
+                           for policy, counts in failures.items()], ignore_index=True)
+    tests = budget_tests(instances, baseline="a+plain")
+    families = tests.groupby(["config", "budget"])
+    assert families.size().tolist() == [4, 4, 4, 4]
+    for _, family in families:
+        assert family["p_holm"].to_numpy() == pytest.approx(
+            holm_by_hand(family["p_value"].to_numpy()))
+    assert (tests["p_holm"] > tests["p_value"]).any()
+    assert holm_by_hand(np.array([0.03, 0.5, 0.01, 0.02])) == pytest.approx(
+        [0.06, 0.5, 0.04, 0.06])
 
 
 def test_the_nested_bootstrap_resamples_instances_then_runs():
