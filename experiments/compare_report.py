@@ -92,6 +92,11 @@ def _aggregates_table(aggregates: pd.DataFrame) -> pd.DataFrame:
     })
 
 
+def _odds_ratio(ratio: float, low: float, high: float) -> str:
+    """An odds ratio with its interval; 0 and inf have none."""
+    return f"{_number(ratio)} " + ("(no interval)" if math.isnan(low) else _interval(low, high))
+
+
 def _p(value) -> str:
     if math.isnan(value):
         return "no test"
@@ -134,6 +139,12 @@ def _budget_tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
                f"{baseline} on one tree configuration at one budget; Holm's correction within "
                "the family, alpha = 0.05. An instance where both fail none or all of their "
                "runs carries no information and is left out.")),
+              ("p", ("Effect size: the Mantel-Haenszel common odds ratio of failing, method "
+               "against baseline, over the same instances (below 1: the method fails less), "
+               "with its 95% interval (Robins, Breslow & Greenland 1986); the table gives it "
+               "at the largest budget with a test, budget_tests.csv at every budget. An odds "
+               "ratio of 0 (on every instance the method fails none of its runs, or the "
+               "baseline all of its) or of inf (the reverse) has no interval.")),
               ("p", (f"{len(rejected)} of {len(done)} tests reject equal failure rates after "
                  f"Holm's correction; {len(tests) - len(done)} budgets had no test (both "
                  "methods failed none or all of their runs on every instance). Every test is "
@@ -144,11 +155,19 @@ def _budget_tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
         better = group[reject & (group["rate"] < group["baseline_rate"])]["budget"]
         worse = group[reject & (group["rate"] > group["baseline_rate"])]["budget"]
         untested = group[group["p_value"].isna()]["budget"]
-        rows.append((config, method, _budgets(better), _budgets(worse), _budgets(untested)))
+        tested = group.dropna(subset="p_value")
+        ratio = "-"
+        if len(tested):
+            last = tested.loc[tested["budget"].idxmax()]
+            ratio = (_odds_ratio(*last[["odds_ratio", "odds_ratio_low", "odds_ratio_high"]])
+                     + f" at {int(last['budget']):,}")
+        rows.append((config, method, _budgets(better), _budgets(worse), _budgets(untested),
+                     ratio))
     table = pd.DataFrame(rows, columns=["config", "method",
                                         f"fails less than {baseline} at",
                                         f"fails more than {baseline} at",
-                                        "no test at (both fail none or all)"])
+                                        "no test at (both fail none or all)",
+                                        "odds ratio [95% interval] at the largest tested budget"])
     return blocks + [("table", table)]
 
 
@@ -172,19 +191,27 @@ def _curve_tests_blocks(tests: pd.DataFrame | None,
                f"baseline's runs are permuted within each tree instance ({how}); two-sided, "
                "on the difference of the mean areas; unit: the run. Family: every method "
                f"against the baseline {baseline} on one tree configuration; Holm's correction "
-               "within the family, alpha = 0.05."))]
+               "within the family, alpha = 0.05.")),
+              ("p", ("Effect size: the difference of the mean areas, method minus baseline "
+               "(below 0: the method's failure curve lies lower), with its 95% interval from a "
+               "two-stage bootstrap paired by instance: the instances drawn with replacement "
+               "once for both methods, then each method's runs within every drawn instance "
+               "(2,000 replicates)."))]
     shown = tests.copy()
     if cell_areas is not None and not cell_areas.empty:
         intervals = {f"{r.policy}+{r.adjuster}@{r.config}": _interval(r.low, r.high)
                      for r in cell_areas.itertuples()}
         shown["area 95% interval"] = [intervals.get(f"{m}@{c}", "")
                                       for m, c in zip(shown["method"], shown["config"])]
+    shown["difference 95% interval"] = [_interval(lo, hi) for lo, hi in
+                                        zip(shown["difference_low"], shown["difference_high"])]
     columns = {"config": "config", "method": "method", "area": "area",
                "area 95% interval": "area 95% interval", "baseline_area": "baseline area",
-               "p_value": "p", "p_holm": "p (Holm)", "reject": "reject",
-               "permutations": "relabellings"}
+               "area_difference": "difference", "difference 95% interval":
+               "difference 95% interval", "p_value": "p", "p_holm": "p (Holm)",
+               "reject": "reject", "permutations": "relabellings"}
     shown = shown[[c for c in columns if c in shown.columns]].rename(columns=columns)
-    for column in ("area", "baseline area"):
+    for column in ("area", "baseline area", "difference"):
         shown[column] = shown[column].map(_number)
     for column in ("p", "p (Holm)"):
         shown[column] = shown[column].map(_p)
