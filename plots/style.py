@@ -22,12 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib.pyplot as plt
-import numpy as np
+from statsmodels.stats.proportion import proportion_confint
 
 RC = {"figure.dpi": 120, "savefig.dpi": 200, "axes.grid": True, "grid.alpha": 0.3, "font.size": 9}
 FORMATS = ("png", "pdf", "svg")
 BAND = "bands: Wilson 95% intervals"
-Z95 = 1.959963984540054  # the standard normal's 0.975 quantile
 
 # tab10, then darker and lighter tones for policies past the tenth
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
@@ -162,20 +161,10 @@ def shade(colour: str, step: int, steps: int) -> tuple:
     return tuple(c + abs(weight) * (target - c) for c in to_rgb(colour))
 
 
-def wilson_interval(failures, runs, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
-    """The Wilson score interval of failures / runs (95% at the default z):
-    (p + z^2/2n -+ z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)."""
-    k, n = np.asarray(failures, float), np.asarray(runs, float)
-    p = k / n
-    centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
-    half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
-    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
-
-
 def band(ax, rows, **kwargs):
     """The Wilson 95% band of a failure curve (columns budget, failures, runs, sorted by
-    budget), filled in ``kwargs``' colour."""
-    low, high = wilson_interval(rows["failures"], rows["runs"])
+    budget; statsmodels' ``proportion_confint``), filled in ``kwargs``' colour."""
+    low, high = proportion_confint(rows["failures"], rows["runs"], alpha=0.05, method="wilson")
     return ax.fill_between(rows["budget"], low, high, alpha=0.15, lw=0, **kwargs)
 
 
