@@ -3,10 +3,12 @@ not depend on the order of a table's rows, every band is the Wilson 95% interval
 headline figure has a panel per adjuster and marks what is not reached, and figures come in
 the formats asked for."""
 
+import colorsys
+
 import numpy as np
 import pandas as pd
 import pytest
-from matplotlib.colors import to_hex
+from matplotlib.colors import to_hex, to_rgb
 from statsmodels.stats.proportion import proportion_confint
 
 from plots.compare import (
@@ -68,17 +70,47 @@ def test_study_results_and_comparisons_share_the_look():
 
 
 def test_entries_outside_the_registry_follow_it_in_the_grid_order():
-    grid = look(["ucb1(c=0.5)", "my:policy"], ["maxfreq(rescore=1)"])
+    grid = look(["ucb1(c=0.5)", "my:policy", "your:policy"], ["maxfreq(rescore=1)"])
     assert grid.colour("ucb1") == "#1f77b4" and grid.colour("bayesucb") == "#bcbd22"
-    assert grid.colour("ucb1(c=0.5)") == "#17becf"  # the tenth colour, after 9 registered
-    assert grid.colour("my:policy") == "#393b79"
+    assert grid.colour("my:policy") == "#1b9e77"  # the tenth colour, after 9 registered
+    assert grid.colour("your:policy") == "#a6761d"
     assert grid.line("maxfreq(rescore=1)") not in {grid.line(a) for a in
                                                    ("plain", "maxfreq", "static", "score",
                                                     "value")}
     # without a grid, by name: the same for any order of rows
     frame = pd.DataFrame({"policy": ["zeta:p", "alpha:p", "ucb1"], "adjuster": "plain"})
     assert look_of(frame) == look_of(frame.iloc[::-1])
-    assert look_of(frame).colour("alpha:p") == "#17becf"
+    assert look_of(frame).colour("alpha:p") == "#1b9e77"
+
+
+def _hue_and_lightness(colour: str) -> tuple[float, float]:
+    hue, lightness, _ = colorsys.rgb_to_hls(*to_rgb(colour))
+    return 360 * hue, lightness
+
+
+def _hue_apart(first: str, second: str) -> float:
+    apart = abs(_hue_and_lightness(first)[0] - _hue_and_lightness(second)[0])
+    return min(apart, 360 - apart)
+
+
+def test_variants_of_a_policy_are_told_apart():
+    """ucb1, two variants of it and a plug-in drawn together (issue 46): each variant has
+    ucb1's hue, clearly darker or lighter than ucb1 and than each other, and the plug-in a hue
+    of its own, not another blue."""
+    entries = ["ucb1", "ucb1(c=0.5)", "ucb1(c=2)", "my:policy"]
+    curves = _curves([(policy, "plain") for policy in entries])
+    drawn = _drawn(failure_panels(curves, look=look(entries))[0])
+    colours = {policy: drawn[f"{policy}+plain"][0] for policy in entries}
+    assert colours == {policy: look(entries).colour(policy) for policy in entries}
+    lightness = {policy: _hue_and_lightness(colours[policy])[1] for policy in entries}
+    for variant in ("ucb1(c=0.5)", "ucb1(c=2)"):
+        assert _hue_apart(colours[variant], colours["ucb1"]) < 5
+        assert abs(lightness[variant] - lightness["ucb1"]) >= 0.2
+    assert abs(lightness["ucb1(c=0.5)"] - lightness["ucb1(c=2)"]) >= 0.2
+    assert _hue_apart(colours["my:policy"], colours["ucb1"]) >= 40
+    # the same colours whatever the order of the table's rows
+    backward = _drawn(failure_panels(curves.iloc[::-1], look=look(entries))[0])
+    assert {policy: backward[f"{policy}+plain"][0] for policy in entries} == colours
 
 
 def test_a_comparisons_curves_table_plots_as_it_is():
