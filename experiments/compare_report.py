@@ -274,8 +274,10 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict,
     aggregates = get("aggregates")
     if aggregates is not None and not aggregates.empty:
         blocks.append(("table", _aggregates_table(aggregates)))
-    blocks += _figure(folder, "aggregates", aggregates, lambda t: aggregate_intervals(t).figure,
-                      "Mean and IQM of the normalised area under the failure curve", formats)
+    blocks += _figure(folder, "aggregates", aggregates,
+                      lambda t: aggregate_intervals(t, look=shared).figure,
+                      ("Mean and IQM of the normalised area under the failure curve, the "
+                       "methods by their IQM, the lowest (best) on top"), formats)
 
     blocks += [("h2", "Tests at each budget (unit: the run)"),
                *_budget_tests_blocks(get("budget_tests")),

@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.colors import to_hex
 from statsmodels.stats.proportion import proportion_confint
 
 from experiments.compare_report import write_report
@@ -173,6 +174,28 @@ def test_aggregate_intervals_draw_a_bar_per_method_and_metric():
     assert bars[0].get_x() == pytest.approx(0.1) and bars[0].get_width() == pytest.approx(0.25)
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["mean", "IQM"]
     assert [t.get_text() for t in ax.get_yticklabels()] == NAMES
+
+
+def test_aggregate_intervals_rank_the_methods_by_iqm_in_their_policies_colours():
+    # the rows by name, as compare_stats gives them; the IQM ranks thompson first, the mean
+    # would rank klucb first
+    iqm = {"klucb+plain": 0.3, "thompson+plain": 0.1, "ucb1+maxfreq": 0.2, "ucb1+plain": 0.4}
+    mean = {"klucb+plain": 0.1, "thompson+plain": 0.35, "ucb1+maxfreq": 0.3, "ucb1+plain": 0.2}
+    aggregates = pd.DataFrame(
+        [(method, metric, value, value - 0.05, value + 0.05)
+         for method in iqm for metric, value in (("mean", mean[method]), ("iqm", iqm[method]))],
+        columns=["method", "metric", "estimate", "low", "high"])
+    ax = aggregate_intervals(aggregates)
+    ranked = ["thompson+plain", "ucb1+maxfreq", "klucb+plain", "ucb1+plain"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ranked
+    colours = {"thompson": "#2ca02c", "ucb1": "#1f77b4", "klucb": "#ff7f0e"}
+    styles = {"plain": "-", "maxfreq": "--"}
+    assert len(ax.patches) == 8
+    for bar in ax.patches:
+        policy, adjuster = ranked[round(bar.get_y() + bar.get_height() / 2)].split("+")
+        assert to_hex(bar.get_facecolor(), keep_alpha=False) == colours[policy]
+        assert bar.get_linestyle() == styles[adjuster]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["mean", "IQM"]
 
 
 def _figure_files(markdown: str) -> list[str]:
