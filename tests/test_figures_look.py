@@ -18,7 +18,7 @@ from plots.compare import (
     performance_profiles,
     playouts_by_bias,
 )
-from plots.failure import plot_failure_curves
+from plots.failure import failure_figures, plot_failure_curves
 from plots.imagawa import paper_figure
 from plots.style import BAND, formats_option, look, look_of, methods
 
@@ -118,6 +118,28 @@ def test_a_comparisons_curves_table_plots_as_it_is():
     assert [line.get_label() for line in ax.get_lines()] == [
         "ucb1 plain", "klucb plain", "ucb1 maxfreq", "klucb maxfreq"]
     assert ax.get_title() == "constant(1,3) b=4 d=8" and len(ax.collections) == 4
+
+
+def test_the_panels_titles_of_mctslab_plot_do_not_overlap():
+    """A panel per policy whose curves share a long label (issue 46): every title fits beside
+    the others and inside the figure."""
+    tree = "random(4,3)+trap(3,0.2)"
+    label = "{} {} {} relative(k=2) rescored gamma=0.99"
+    rows = [(tree, 4, 8, policy, adjuster, label.format(tree, policy, adjuster), budget, 100,
+             failures)
+            for policy in ("ucb1", "thompson", "klucb") for adjuster in ("plain", "maxfreq")
+            for budget, failures in zip((1, 4, 16), (60, 40, 20))]
+    frame = pd.DataFrame(rows, columns=["tree", "branching", "depth", "policy", "adjuster",
+                                        "label", "budget", "runs", "failures"])
+    [fig] = failure_figures(frame).values()
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    titles = [ax.title.get_window_extent(renderer) for ax in fig.axes]
+    assert len(titles) == 3 and all(title.width > 0 for title in titles)
+    for number, title in enumerate(titles):
+        assert not any(title.overlaps(other) for other in titles[number + 1:])
+        assert 0 <= title.x0 and title.x1 <= fig.bbox.width
+    assert "relative(k=2) rescored gamma=0.99" in fig.axes[0].get_title()
 
 
 def test_stored_parameters_name_the_entry():
