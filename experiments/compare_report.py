@@ -26,7 +26,7 @@ from plots.compare import (
     performance_profiles,
     playouts_by_bias,
 )
-from plots.style import look, save_as
+from plots.style import FORMATS, look, save_as
 
 # settings key -> what the report calls it, in the report's order
 SETTINGS = {
@@ -41,6 +41,10 @@ SETTINGS = {
     "seed": "seed",
     "stream_version": "random stream version",
 }
+# the stems of the report's figures (``_blocks``), whatever the epsilon: a rerun into the
+# folder removes those of them it does not write again
+FIGURE_STEMS = ("headline_eps*", "heatmap_eps*", "aggregates", "failure_curves", "improvement",
+                "profiles")
 
 
 def _number(value) -> str:
@@ -364,11 +368,23 @@ def _html(blocks: list[tuple], folder: Path) -> str:
             f"<body>\n{body}\n</body>\n</html>\n")
 
 
+def _remove_stale_figures(folder: Path, written: set[str]) -> None:
+    """Delete the figure files of ``folder`` (FIGURE_STEMS in any of FORMATS) not ``written``
+    now: an earlier report's in another format, of another epsilon, or no longer drawn."""
+    for stem in FIGURE_STEMS:
+        for fmt in FORMATS:
+            for path in folder.glob(f"{stem}.{fmt}"):
+                if path.name not in written:
+                    path.unlink()
+
+
 def write_report(folder: str | Path, tables: dict[str, pd.DataFrame],
                  settings: dict, formats=("png", "pdf")) -> tuple[Path, Path]:
     """Write the comparison's figures (PNG, which the reports show, and every other format of
     ``formats``: png, pdf, svg), its tables (CSV, one per entry of ``tables``),
-    ``report.md`` and ``report.html`` into ``folder``; returns the two reports' paths.
+    ``report.md`` and ``report.html`` into ``folder``; returns the two reports' paths. The
+    figure files of an earlier report in ``folder`` that this one does not write again are
+    deleted, so a grown comparison shows no stale figure.
 
     ``tables`` holds any of curves, to_epsilon, improvement, profile, aggregates, budget_tests,
     curve_tests and cell_areas (a missing or empty one is stated in the report); ``settings``
@@ -380,6 +396,8 @@ def write_report(folder: str | Path, tables: dict[str, pd.DataFrame],
     for name, table in tables.items():
         table.to_csv(folder / f"{name}.csv", index=False)
     blocks = _blocks(folder, tables, settings, formats)
+    _remove_stale_figures(folder, {f"{Path(name).stem}.{fmt}" for kind, name, *_ in blocks
+                                   if kind == "figure" for fmt in ("png", *formats)})
     markdown, page = folder / "report.md", folder / "report.html"
     markdown.write_text(_markdown(blocks), encoding="utf-8")
     page.write_text(_html(blocks, folder), encoding="utf-8")

@@ -4,6 +4,7 @@ opened in a real browser (headless chromium) to check that every figure renders.
 import re
 import shutil
 import subprocess
+from fnmatch import fnmatch
 from html.parser import HTMLParser
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 from matplotlib.colors import to_hex
 from statsmodels.stats.proportion import proportion_confint
 
-from experiments.compare_report import write_report
+from experiments.compare_report import FIGURE_STEMS, write_report
 from plots.compare import (
     aggregate_intervals,
     epsilon_heatmap,
@@ -232,6 +233,29 @@ def test_report_states_the_settings_and_names_every_figure(tmp_path, saved_figur
     html = page.read_text()
     assert html.count("<img ") == len(figures) and "<td>[256, not reached]</td>" in html
     assert html.count("<table") == text.count("\n|---|") == 4
+
+
+def test_a_rerun_into_the_folder_leaves_no_stale_figure(tmp_path):
+    """A comparison grown in its folder (issue 46): the figures of the earlier report that the
+    new one does not write (another format, a figure no longer drawn) are gone, and only
+    those: the new report's figures, and a file of the user's, stay."""
+    write_report(tmp_path, _tables(), SETTINGS, formats=("png", "svg"))
+    assert (tmp_path / "improvement.svg").exists() and (tmp_path / "profiles.svg").exists()
+    (tmp_path / "notes.svg").write_text("<svg/>")
+    md, _ = write_report(tmp_path, {**_tables(), "improvement": None}, SETTINGS,
+                         formats=("png", "pdf"))
+    drawn = [name.removesuffix(".png") for name in _figure_files(md.read_text())]
+    assert drawn == ["heatmap_eps0.05", "aggregates", "failure_curves", "profiles"]
+    assert sorted(p.name for p in tmp_path.glob("*") if p.suffix in (".png", ".pdf", ".svg")) \
+        == sorted([f"{stem}.{fmt}" for stem in drawn for fmt in ("png", "pdf")] + ["notes.svg"])
+
+
+def test_every_figure_of_the_report_is_one_a_rerun_may_remove(tmp_path):
+    tables = {**_tables(), "to_epsilon": _atlas_to_epsilon()}
+    md, _ = write_report(tmp_path, tables, SETTINGS)
+    stems = [name.removesuffix(".png") for name in _figure_files(md.read_text())]
+    assert len(stems) == 6  # the headline too
+    assert all(any(fnmatch(stem, pattern) for pattern in FIGURE_STEMS) for stem in stems)
 
 
 class _Assets(HTMLParser):
