@@ -5,6 +5,7 @@ the formats asked for."""
 
 import colorsys
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
@@ -21,6 +22,14 @@ from plots.compare import (
 from plots.failure import failure_figures, plot_failure_curves
 from plots.imagawa import paper_figure
 from plots.style import BAND, formats_option, look, look_of, methods
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Each test's figures are closed after it (more than 20 open ones make pyplot warn)."""
+    yield
+    plt.close("all")
+
 
 METHODS = [("ucb1", "plain"), ("klucb", "plain"), ("ucb1", "maxfreq"), ("klucb", "maxfreq")]
 
