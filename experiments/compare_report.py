@@ -26,7 +26,7 @@ from plots.compare import (
     performance_profiles,
     playouts_by_bias,
 )
-from plots.style import look, save_as
+from plots.style import FORMATS, look, save_as
 
 # settings key -> what the report calls it, in the report's order
 SETTINGS = {
@@ -41,6 +41,10 @@ SETTINGS = {
     "seed": "seed",
     "stream_version": "random stream version",
 }
+# the stems of the report's figures (``_blocks``), whatever the epsilon: a rerun into the
+# folder removes those of them it does not write again
+FIGURE_STEMS = ("headline_eps*", "heatmap_eps*", "aggregates", "failure_curves", "improvement",
+                "profiles")
 
 
 def _number(value) -> str:
@@ -92,6 +96,11 @@ def _aggregates_table(aggregates: pd.DataFrame) -> pd.DataFrame:
     })
 
 
+def _odds_ratio(ratio: float, low: float, high: float) -> str:
+    """An odds ratio with its interval; 0 and inf have none."""
+    return f"{_number(ratio)} " + ("(no interval)" if math.isnan(low) else _interval(low, high))
+
+
 def _p(value) -> str:
     if math.isnan(value):
         return "no test"
@@ -134,6 +143,12 @@ def _budget_tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
                f"{baseline} on one tree configuration at one budget; Holm's correction within "
                "the family, alpha = 0.05. An instance where both fail none or all of their "
                "runs carries no information and is left out.")),
+              ("p", ("Effect size: the Mantel-Haenszel common odds ratio of failing, method "
+               "against baseline, over the same instances (below 1: the method fails less), "
+               "with its 95% interval (Robins, Breslow & Greenland 1986); the table gives it "
+               "at the largest budget with a test, budget_tests.csv at every budget. An odds "
+               "ratio of 0 (on every instance the method fails none of its runs, or the "
+               "baseline all of its) or of inf (the reverse) has no interval.")),
               ("p", (f"{len(rejected)} of {len(done)} tests reject equal failure rates after "
                  f"Holm's correction; {len(tests) - len(done)} budgets had no test (both "
                  "methods failed none or all of their runs on every instance). Every test is "
@@ -144,11 +159,19 @@ def _budget_tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
         better = group[reject & (group["rate"] < group["baseline_rate"])]["budget"]
         worse = group[reject & (group["rate"] > group["baseline_rate"])]["budget"]
         untested = group[group["p_value"].isna()]["budget"]
-        rows.append((config, method, _budgets(better), _budgets(worse), _budgets(untested)))
+        tested = group.dropna(subset="p_value")
+        ratio = "-"
+        if len(tested):
+            last = tested.loc[tested["budget"].idxmax()]
+            ratio = (_odds_ratio(*last[["odds_ratio", "odds_ratio_low", "odds_ratio_high"]])
+                     + f" at {int(last['budget']):,}")
+        rows.append((config, method, _budgets(better), _budgets(worse), _budgets(untested),
+                     ratio))
     table = pd.DataFrame(rows, columns=["config", "method",
                                         f"fails less than {baseline} at",
                                         f"fails more than {baseline} at",
-                                        "no test at (both fail none or all)"])
+                                        "no test at (both fail none or all)",
+                                        "odds ratio [95% interval] at the largest tested budget"])
     return blocks + [("table", table)]
 
 
@@ -172,19 +195,27 @@ def _curve_tests_blocks(tests: pd.DataFrame | None,
                f"baseline's runs are permuted within each tree instance ({how}); two-sided, "
                "on the difference of the mean areas; unit: the run. Family: every method "
                f"against the baseline {baseline} on one tree configuration; Holm's correction "
-               "within the family, alpha = 0.05."))]
+               "within the family, alpha = 0.05.")),
+              ("p", ("Effect size: the difference of the mean areas, method minus baseline "
+               "(below 0: the method's failure curve lies lower), with its 95% interval from a "
+               "two-stage bootstrap paired by instance: the instances drawn with replacement "
+               "once for both methods, then each method's runs within every drawn instance "
+               "(2,000 replicates)."))]
     shown = tests.copy()
     if cell_areas is not None and not cell_areas.empty:
         intervals = {f"{r.policy}+{r.adjuster}@{r.config}": _interval(r.low, r.high)
                      for r in cell_areas.itertuples()}
         shown["area 95% interval"] = [intervals.get(f"{m}@{c}", "")
                                       for m, c in zip(shown["method"], shown["config"])]
+    shown["difference 95% interval"] = [_interval(lo, hi) for lo, hi in
+                                        zip(shown["difference_low"], shown["difference_high"])]
     columns = {"config": "config", "method": "method", "area": "area",
                "area 95% interval": "area 95% interval", "baseline_area": "baseline area",
-               "p_value": "p", "p_holm": "p (Holm)", "reject": "reject",
-               "permutations": "relabellings"}
+               "area_difference": "difference", "difference 95% interval":
+               "difference 95% interval", "p_value": "p", "p_holm": "p (Holm)",
+               "reject": "reject", "permutations": "relabellings"}
     shown = shown[[c for c in columns if c in shown.columns]].rename(columns=columns)
-    for column in ("area", "baseline area"):
+    for column in ("area", "baseline area", "difference"):
         shown[column] = shown[column].map(_number)
     for column in ("p", "p (Holm)"):
         shown[column] = shown[column].map(_p)
@@ -247,8 +278,10 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict,
     aggregates = get("aggregates")
     if aggregates is not None and not aggregates.empty:
         blocks.append(("table", _aggregates_table(aggregates)))
-    blocks += _figure(folder, "aggregates", aggregates, lambda t: aggregate_intervals(t).figure,
-                      "Mean and IQM of the normalised area under the failure curve", formats)
+    blocks += _figure(folder, "aggregates", aggregates,
+                      lambda t: aggregate_intervals(t, look=shared).figure,
+                      ("Mean and IQM of the normalised area under the failure curve, the "
+                       "methods by their IQM, the lowest (best) on top"), formats)
 
     blocks += [("h2", "Tests at each budget (unit: the run)"),
                *_budget_tests_blocks(get("budget_tests")),
@@ -335,11 +368,23 @@ def _html(blocks: list[tuple], folder: Path) -> str:
             f"<body>\n{body}\n</body>\n</html>\n")
 
 
+def _remove_stale_figures(folder: Path, written: set[str]) -> None:
+    """Delete the figure files of ``folder`` (FIGURE_STEMS in any of FORMATS) not ``written``
+    now: an earlier report's in another format, of another epsilon, or no longer drawn."""
+    for stem in FIGURE_STEMS:
+        for fmt in FORMATS:
+            for path in folder.glob(f"{stem}.{fmt}"):
+                if path.name not in written:
+                    path.unlink()
+
+
 def write_report(folder: str | Path, tables: dict[str, pd.DataFrame],
                  settings: dict, formats=("png", "pdf")) -> tuple[Path, Path]:
     """Write the comparison's figures (PNG, which the reports show, and every other format of
     ``formats``: png, pdf, svg), its tables (CSV, one per entry of ``tables``),
-    ``report.md`` and ``report.html`` into ``folder``; returns the two reports' paths.
+    ``report.md`` and ``report.html`` into ``folder``; returns the two reports' paths. The
+    figure files of an earlier report in ``folder`` that this one does not write again are
+    deleted, so a grown comparison shows no stale figure.
 
     ``tables`` holds any of curves, to_epsilon, improvement, profile, aggregates, budget_tests,
     curve_tests and cell_areas (a missing or empty one is stated in the report); ``settings``
@@ -351,6 +396,8 @@ def write_report(folder: str | Path, tables: dict[str, pd.DataFrame],
     for name, table in tables.items():
         table.to_csv(folder / f"{name}.csv", index=False)
     blocks = _blocks(folder, tables, settings, formats)
+    _remove_stale_figures(folder, {f"{Path(name).stem}.{fmt}" for kind, name, *_ in blocks
+                                   if kind == "figure" for fmt in ("png", *formats)})
     markdown, page = folder / "report.md", folder / "report.html"
     markdown.write_text(_markdown(blocks), encoding="utf-8")
     page.write_text(_html(blocks, folder), encoding="utf-8")

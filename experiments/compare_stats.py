@@ -141,14 +141,18 @@ def _cell_runs(runs: pd.DataFrame):
         yield key, budgets, strata
 
 
-def nested_bootstrap(strata, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+def nested_bootstrap(strata, n_boot: int, rng: np.random.Generator,
+                     picks: np.ndarray | None = None) -> np.ndarray:
     """float [n_boot, B] pooled failure rates of two-stage bootstrap replicates: the instances
     drawn with replacement, then, within each drawn instance, its runs drawn with replacement
     (a multinomial over its failure patterns), so both levels of the nesting vary (Davison &
-    Hinkley 1997, Sect. 3.8). ``strata``: per instance (patterns bool [P, B], counts [P]).
+    Hinkley 1997, Sect. 3.8). ``strata``: per instance (patterns [P, B], counts [P]); a
+    pattern may hold any per-run values (a run's area: B = 1), the result is then their mean.
     An instance drawn c times contributes c independent resamples of its runs: one multinomial
-    of c x (its runs) draws."""
-    picks = rng.integers(0, len(strata), size=(n_boot, len(strata)))
+    of c x (its runs) draws. ``picks`` int [n_boot, J]: the instances drawn (default: drawn
+    from ``rng``); two methods on the same instances pass the same picks, a paired bootstrap."""
+    if picks is None:
+        picks = rng.integers(0, len(strata), size=(n_boot, len(strata)))
     failures, runs = 0.0, 0.0
     for j, (patterns, counts) in enumerate(strata):
         drawn = (picks == j).sum(axis=1)  # [n_boot] times instance j is drawn
@@ -425,7 +429,8 @@ def comparison_tables(runs: pd.DataFrame, epsilon: float = 0.05, baseline: str |
         "curves": failure_curves(instances),
         "to_epsilon": to_epsilon,
         "budget_tests": budget_tests(instances, baseline, alpha),
-        "curve_tests": curve_tests(run_areas(runs), baseline, alpha, n_permutations, seed),
+        "curve_tests": curve_tests(run_areas(runs), baseline, alpha, n_permutations, seed,
+                                   n_boot),
         "cell_areas": cell_area,
         "areas": instance_areas,
         "aggregates": aggregate_intervals(instance_areas, n_boot, seed),

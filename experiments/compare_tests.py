@@ -8,10 +8,12 @@ correction (Holm 1979) holds the family-wise error at alpha, is stated in its ``
 
 - ``budget_tests``: per (config, budget), the Cochran-Mantel-Haenszel test (Mantel & Haenszel
   1959) of the 2 x 2 tables (method, baseline) x (failed, not failed), one per instance; family:
-  the methods against the baseline on one config at one budget.
+  the methods against the baseline on one config at one budget. Effect size: the
+  Mantel-Haenszel common odds ratio of failing, with its 95% interval.
 - ``curve_tests``: per config, a permutation test of the normalised area under each run's
   failure curve, method labels permuted within each instance; family: the methods against the
-  baseline on one config.
+  baseline on one config. Effect size: the difference of the mean areas, with a 95% interval
+  from a two-stage bootstrap paired by instance.
 
 Input tables: ``instances`` (config, policy, adjuster, tree_index, budget, runs, failures) and
 ``run_areas`` (config, policy, adjuster, tree_index, run, area); a method is
@@ -26,13 +28,18 @@ from itertools import combinations, product
 import numpy as np
 import pandas as pd
 from statsmodels.stats.contingency_tables import StratifiedTable
+from statsmodels.stats.multitest import multipletests
+
+from .compare_stats import nested_bootstrap
 
 CELL = ["config", "policy", "adjuster"]
 BUDGET_TEST_COLUMNS = ["config", "budget", "method", "baseline", "test", "family",
-                       "n_instances", "runs", "rate", "baseline_rate", "statistic", "p_value",
-                       "p_holm", "reject", "note"]
+                       "n_instances", "runs", "rate", "baseline_rate", "odds_ratio",
+                       "odds_ratio_low", "odds_ratio_high", "statistic", "p_value", "p_holm",
+                       "reject", "note"]
 CURVE_TEST_COLUMNS = ["config", "method", "baseline", "test", "family", "n_instances", "runs",
-                      "area", "baseline_area", "permutations", "exact", "p_value", "p_holm",
+                      "area", "baseline_area", "area_difference", "difference_low",
+                      "difference_high", "permutations", "exact", "p_value", "p_holm",
                       "reject", "note"]
 CMH = "Cochran-Mantel-Haenszel, continuity-corrected, stratified by instance"
 PERMUTATION = "permutation of method labels within instance, mean normalised area"
@@ -55,6 +62,15 @@ def check_baseline(methods, baseline: str | None) -> str:
     return baseline
 
 
+def _informative(tables: np.ndarray) -> np.ndarray:
+    """float [k', 2, 2]: the strata of ``tables`` [k, 2, 2] without a zero margin (both rows
+    fail none, or all, of their runs; or n < 2): they carry no information on the odds ratio."""
+    tables = np.asarray(tables, dtype=float).reshape(-1, 2, 2)
+    rows, columns = tables.sum(axis=2), tables.sum(axis=1)
+    keep = (rows > 0).all(axis=1) & (columns > 0).all(axis=1) & (tables.sum(axis=(1, 2)) > 1)
+    return tables[keep]
+
+
 def cmh_test(tables: np.ndarray) -> tuple[float, float] | None:
     """(chi^2, p) of the Cochran-Mantel-Haenszel test of common odds ratio 1 on 2 x 2 tables
     [k, 2, 2] ([[a, b], [c, d]] per stratum), or None when no stratum carries information.
@@ -65,12 +81,9 @@ def cmh_test(tables: np.ndarray) -> tuple[float, float] | None:
     which does not clip at 0: a sum within 1/2 of its expectation gives chi^2 = 0, p = 1 here).
     A stratum with a zero margin (both rows fail 0, or all, of their runs; or n < 2) has
     V_k = 0 and a_k = E a_k: it is left out."""
-    tables = np.asarray(tables, dtype=float).reshape(-1, 2, 2)
-    rows, columns = tables.sum(axis=2), tables.sum(axis=1)
-    keep = (rows > 0).all(axis=1) & (columns > 0).all(axis=1) & (tables.sum(axis=(1, 2)) > 1)
-    if not keep.any():
+    kept = _informative(tables)
+    if not len(kept):
         return None
-    kept = tables[keep]
     deviation = np.sum(kept[:, 0, 0] - kept[:, 0].sum(1) * kept[:, :, 0].sum(1)
                        / kept.sum(axis=(1, 2)))
     if abs(deviation) <= 0.5:
@@ -79,29 +92,42 @@ def cmh_test(tables: np.ndarray) -> tuple[float, float] | None:
     return float(result.statistic), float(result.pvalue)
 
 
-def holm(p_values) -> np.ndarray:
-    """Holm's (1979) adjusted p-values: with p sorted ascending, p_(i) -> max_{k<=i}
-    min(1, (m - k + 1) p_(k)), returned in the input's order (what statsmodels'
-    ``multipletests(method="holm")`` gives, without its garbage collection per call)."""
-    p_values = np.asarray(p_values, dtype=float)
-    order = np.argsort(p_values, kind="stable")
-    m = len(p_values)
-    adjusted = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p_values[order]))
-    result = np.empty(m)
-    result[order] = adjusted
-    return result
+def common_odds_ratio(tables: np.ndarray, alpha: float = 0.05
+                      ) -> tuple[float, float, float] | None:
+    """(OR, low, high): the Mantel-Haenszel common odds ratio of 2 x 2 tables [k, 2, 2]
+    ([[a, b], [c, d]] per stratum) and its 1 - alpha interval, or None when no stratum carries
+    information (the strata ``cmh_test`` keeps; the others add nothing to either sum).
+
+    OR = sum_k (a_k d_k / n_k) / sum_k (b_k c_k / n_k) (Mantel & Haenszel 1959); the interval
+    is exp(log OR -+ z se), se from Robins, Breslow & Greenland (1986), which holds for many
+    small strata (statsmodels' ``StratifiedTable.oddsratio_pooled_confint``). With rows
+    (method, baseline) and columns (failed, not failed), OR < 1: the method fails less. An OR
+    of 0 (in every stratum, the method fails none of its runs or the baseline all of its) or
+    inf (the reverse) has no such interval: NaN."""
+    kept = _informative(tables)
+    if not len(kept):
+        return None
+    table = StratifiedTable(np.moveaxis(kept, 0, -1))
+    with np.errstate(divide="ignore"):  # sum b c / n = 0: inf
+        ratio = float(table.oddsratio_pooled)
+    if not 0 < ratio < np.inf:
+        return ratio, np.nan, np.nan
+    low, high = table.oddsratio_pooled_confint(alpha=alpha)
+    return ratio, float(low), float(high)
 
 
 def _holm(frame: pd.DataFrame, by: list[str], alpha: float) -> pd.DataFrame:
-    """p_holm and reject (p_holm <= alpha) within each group ``by`` of the rows with a p-value
-    (others: NaN, False)."""
+    """p_holm, Holm's (1979) adjusted p-values (statsmodels' ``multipletests``), and reject
+    (p_holm <= alpha) within each group ``by`` of the rows with a p-value (others: NaN,
+    False)."""
     p_holm = np.full(len(frame), np.nan)
     tested = frame["p_value"].notna().to_numpy()
     if tested.any():
         groups = frame.loc[tested].groupby(by, sort=False).indices
         positions = np.flatnonzero(tested)
+        p_values = frame["p_value"].to_numpy()
         for rows in groups.values():
-            p_holm[positions[rows]] = holm(frame["p_value"].to_numpy()[positions[rows]])
+            p_holm[positions[rows]] = multipletests(p_values[positions[rows]], method="holm")[1]
     return frame.assign(p_holm=p_holm, reject=np.nan_to_num(p_holm, nan=np.inf) <= alpha)
 
 
@@ -128,8 +154,11 @@ def budget_tests(instances: pd.DataFrame, baseline: str | None = None,
     """Every method against ``baseline`` (default: the first method listed) at every budget of
     every config, by the CMH test (``cmh_test``) over the instances both searched; Holm within
     (config, budget). ``rate`` and ``baseline_rate`` are the pooled failure rates (lower is
-    better). A budget where both fail none or all of their runs on every instance has no test
-    (p NaN, left out of the family; ``note`` says why). Columns: BUDGET_TEST_COLUMNS."""
+    better); ``odds_ratio`` with ``odds_ratio_low`` and ``odds_ratio_high`` the common odds
+    ratio of failing, method against baseline, and its 1 - alpha interval
+    (``common_odds_ratio``). A budget where both fail none or all of their runs on every
+    instance has no test (p NaN, left out of the family; ``note`` says why).
+    Columns: BUDGET_TEST_COLUMNS."""
     baseline = check_baseline(methods_of(instances), baseline)
     rows = []
     for config, budgets, methods, failures, runs in _arrays(instances):
@@ -149,10 +178,13 @@ def budget_tests(instances: pd.DataFrame, baseline: str | None = None,
                     "no test: no shared instance" if not shared.any() else
                     "no test: both fail none or all of their runs on every instance")
                 statistic, p_value = result if result is not None else (np.nan, np.nan)
+                ratio = common_odds_ratio(tables, alpha) if result is not None else None
                 rows.append((config, int(budget), method, baseline, CMH,
                              f"{config}, budget {budget}: each method vs {baseline}",
                              int(shared.sum()), int(na.sum()), fa.sum() / max(na.sum(), 1),
-                             fb.sum() / max(nb.sum(), 1), statistic, p_value, note))
+                             fb.sum() / max(nb.sum(), 1),
+                             *(ratio if ratio is not None else (np.nan,) * 3), statistic,
+                             p_value, note))
     columns = [c for c in BUDGET_TEST_COLUMNS if c not in ("p_holm", "reject")]
     tests = _holm(pd.DataFrame(rows, columns=columns), ["config", "budget"], alpha)
     return tests[BUDGET_TEST_COLUMNS]
@@ -209,14 +241,37 @@ def stratified_permutation_test(strata: list[tuple[np.ndarray, np.ndarray]],
     return observed_difference, min(1.0, p), len(x_sums), exact
 
 
+def difference_interval(strata: list[tuple[np.ndarray, np.ndarray]], n_boot: int = 2000,
+                        rng: np.random.Generator | None = None,
+                        alpha: float = 0.05) -> tuple[float, float]:
+    """Percentile 1 - alpha interval of mean(x) - mean(y) over strata [(x_s, y_s)] (the runs'
+    values of two methods on shared instances) from a two-stage bootstrap paired by instance:
+    the instances drawn with replacement once for both methods, then each method's runs
+    within every drawn instance (``compare_stats.nested_bootstrap`` with shared picks), so
+    what the instances share cancels out of the difference."""
+    rng = np.random.default_rng() if rng is None else rng
+    picks = rng.integers(0, len(strata), size=(n_boot, len(strata)))
+    means = []
+    for side in (0, 1):
+        values = [np.unique(pair[side], return_counts=True) for pair in strata]
+        means.append(nested_bootstrap([(v[:, None], c) for v, c in values], n_boot, rng,
+                                      picks)[:, 0])
+    difference = means[0] - means[1]
+    return float(np.quantile(difference, alpha / 2)), float(np.quantile(difference,
+                                                                         1 - alpha / 2))
+
+
 def curve_tests(run_areas: pd.DataFrame, baseline: str | None = None, alpha: float = 0.05,
-                n_permutations: int = 9999, seed: int = 0) -> pd.DataFrame:
+                n_permutations: int = 9999, seed: int = 0, n_boot: int = 2000) -> pd.DataFrame:
     """Every method against ``baseline`` on every config by ``stratified_permutation_test`` of
     the runs' normalised areas (strata: the instances both searched), Holm within the config.
-    ``area`` and ``baseline_area`` are mean run areas (lower is better); ``permutations`` is
-    the number of relabellings the p-value counts, ``exact`` whether that was all of them. The
-    Monte Carlo draws come from ``np.random.default_rng([seed, k])``, k the test's place in
-    the table. Columns: CURVE_TEST_COLUMNS."""
+    ``area`` and ``baseline_area`` are mean run areas (lower is better); ``area_difference``
+    is area - baseline_area, with its ``difference_interval`` (``n_boot`` replicates)
+    ``difference_low`` and ``difference_high``; ``permutations`` is the number of
+    relabellings the p-value counts, ``exact`` whether that was all of them. The Monte Carlo
+    draws come from ``np.random.default_rng([seed, k])`` and the bootstrap's from
+    ``np.random.default_rng([seed, k, 1])``, k the test's place in the table.
+    Columns: CURVE_TEST_COLUMNS."""
     frame = run_areas.assign(method=methods_of(run_areas))
     baseline = check_baseline(frame["method"], baseline)
     rows = []
@@ -233,16 +288,19 @@ def curve_tests(run_areas: pd.DataFrame, baseline: str | None = None, alpha: flo
             strata = [(areas[j].to_numpy(float), base[j].to_numpy(float)) for j in shared]
             family = f"{config}: each method vs {baseline}"
             if not strata:
-                rows.append((config, method, baseline, PERMUTATION, family, 0, 0, np.nan,
-                             np.nan, 0, False, np.nan, "no test: no shared instance"))
+                rows.append((config, method, baseline, PERMUTATION, family, 0, 0,
+                             *(np.nan,) * 5, 0, False, np.nan, "no test: no shared instance"))
                 continue
             rng = np.random.default_rng([seed, len(rows)])
-            _, p, count, exact = stratified_permutation_test(strata, n_permutations, rng)
+            difference, p, count, exact = stratified_permutation_test(strata, n_permutations,
+                                                                      rng)
+            low, high = difference_interval(strata, n_boot,
+                                            np.random.default_rng([seed, len(rows), 1]), alpha)
             x = np.concatenate([s[0] for s in strata])
             y = np.concatenate([s[1] for s in strata])
             note = "" if np.ptp(np.concatenate([x, y])) > 0 else "every run has the same area"
             rows.append((config, method, baseline, PERMUTATION, family, len(shared), len(x),
-                         x.mean(), y.mean(), count, exact, p, note))
+                         x.mean(), y.mean(), difference, low, high, count, exact, p, note))
     columns = [c for c in CURVE_TEST_COLUMNS if c not in ("p_holm", "reject")]
     tests = _holm(pd.DataFrame(rows, columns=columns), ["config"], alpha)
     return tests[CURVE_TEST_COLUMNS]

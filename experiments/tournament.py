@@ -14,7 +14,6 @@ interval (Wilson 1927): for n games and mean score p, with z = 1.96,
 
 from __future__ import annotations
 
-import math
 import sys
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from statsmodels.stats.proportion import proportion_confint
 from tqdm import tqdm
 
 from mcts.players import parse_player
@@ -143,12 +143,11 @@ def run_tournament(tournament: Tournament, folder: str | Path | None = None, *,
     return pd.concat([done[block.index] for block in blocks], ignore_index=True)
 
 
-def wilson_interval(score: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``score`` observed over ``n`` trials."""
-    scale = 1.0 + z * z / n
-    center = (score + z * z / (2 * n)) / scale
-    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / scale
-    return max(center - half, 0.0), min(center + half, 1.0)
+def wilson_interval(score: float, n: int, alpha: float = 0.05) -> tuple[float, float]:
+    """The Wilson score 1 - alpha interval of a proportion ``score`` observed over ``n`` trials
+    (statsmodels' ``proportion_confint``)."""
+    low, high = proportion_confint(score * n, n, alpha=alpha, method="wilson")
+    return float(low), float(high)
 
 
 def summarize(results: pd.DataFrame) -> dict:

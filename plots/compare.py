@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.colors import BoundaryNorm, ListedColormap
 from matplotlib.lines import Line2D
-from matplotlib.patches import Rectangle
+from matplotlib.patches import Patch, Rectangle
 
 from .style import BAND, band, look_of, new_figure, power_of_two
 
@@ -357,10 +357,26 @@ def performance_profiles(profile: pd.DataFrame, ax=None, *, look=None):
     return ax
 
 
-def aggregate_intervals(aggregates: pd.DataFrame, ax=None):
+_METRIC_ALPHA = {"iqm": 0.85, "mean": 0.35}  # the IQM solid, the mean light
+
+
+def _best_first(aggregates: pd.DataFrame, look) -> list[str]:
+    """The methods by their IQM (else their first metric), lowest (best) first, ties in the
+    look's order."""
+    metrics = list(dict.fromkeys(aggregates["metric"]))
+    ranked = aggregates[aggregates["metric"] == ("iqm" if "iqm" in metrics else metrics[0])]
+    value = dict(zip(ranked["method"], ranked["estimate"]))
+    return sorted(dict.fromkeys(aggregates["method"]),
+                  key=lambda m: (value.get(m, np.inf), look.rank(*m.split("+", 1))))
+
+
+def aggregate_intervals(aggregates: pd.DataFrame, ax=None, *, look=None):
     """rliable's interval estimates: a bar per method and metric (mean, IQM) spanning its 95%
-    interval, with a tick at the estimate; the first method on top."""
-    methods = list(dict.fromkeys(aggregates["method"]))
+    interval, filled in its policy's colour (IQM solid, mean light) and edged in its
+    adjuster's line style, with a tick at the estimate; the methods by their IQM, the lowest
+    (best) on top."""
+    look = look or look_of(aggregates)
+    methods = _best_first(aggregates, look)
     metrics = list(dict.fromkeys(aggregates["metric"]))
     if ax is None:
         _, ax = new_figure(figsize=(5.0, 0.45 * len(methods) * len(metrics) + 1.2))
@@ -368,13 +384,18 @@ def aggregate_intervals(aggregates: pd.DataFrame, ax=None):
     for number, metric in enumerate(metrics):
         rows = aggregates[aggregates["metric"] == metric]
         y = np.array([methods.index(m) for m in rows["method"]]) + (number + 0.5) * height - 0.4
-        ax.barh(y, rows["high"] - rows["low"], left=rows["low"], height=0.85 * height,
-                color=("0.6", "0.25")[number % 2], alpha=0.7,
-                label="IQM" if metric == "iqm" else metric)
+        bars = ax.barh(y, rows["high"] - rows["low"], left=rows["low"], height=0.85 * height,
+                       alpha=_METRIC_ALPHA.get(metric, 0.35), edgecolor="black", lw=0.8)
+        for bar, method in zip(bars, rows["method"]):
+            policy, adjuster = method.split("+", 1)
+            bar.set_facecolor(look.colour(policy))
+            bar.set_linestyle(look.line(adjuster)[0])
         ax.vlines(rows["estimate"], y - 0.4 * height, y + 0.4 * height, color="black", lw=1.5)
     ax.set_yticks(range(len(methods)), methods)
     ax.invert_yaxis()
     ax.set_xlabel("normalised area under the failure curve")
     ax.set_title("Aggregates across tree configurations (95% interval)")
-    ax.legend(fontsize=7)
+    ax.legend(handles=[Patch(color="0.3", alpha=_METRIC_ALPHA.get(metric, 0.35),
+                             label="IQM" if metric == "iqm" else metric) for metric in metrics],
+              fontsize=7)
     return ax

@@ -12,6 +12,7 @@ the Wilson 95% interval of failures / runs.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections import Counter
 
 import pandas as pd
@@ -21,6 +22,7 @@ from .style import BAND, band, look_of, methods, new_figure, shade
 # the columns that tell curves apart when the table has no curve_key, in label order
 IDENTITY = ("config", "tree", "branching", "depth", "policy", "policy_params", "adjuster",
             "adjuster_params", "restart", "rescore", "shaping", "freeze", "search_depth")
+_LEGEND_SIZE = 7  # points
 
 
 def _split_labels(labels: list[str]) -> tuple[str, list[str]]:
@@ -31,6 +33,13 @@ def _split_labels(labels: list[str]) -> tuple[str, list[str]]:
         return " ".join(common), labels
     rest = [" ".join(w for w in split if w not in common) or "defaults" for split in words]
     return " ".join(common), rest
+
+
+def _wrapped(text: str, ax, size: float) -> str:
+    """``text`` broken into lines about as wide as ``ax`` at font ``size`` (in points; a
+    character taken as 0.55 of it, about DejaVu Sans' mean width)."""
+    inches = ax.get_position().width * ax.figure.get_figwidth()
+    return textwrap.fill(text, max(10, int(inches * 72 / (0.55 * size))))
 
 
 def curves_of(frame: pd.DataFrame) -> list[pd.DataFrame]:
@@ -58,9 +67,9 @@ def plot_failure_curves(frame: pd.DataFrame, ax=None, *, look=None):
     ``ax`` is None). ``look`` (``plots.style.look``) fixes the colours, by default the
     registries' order.
 
-    The title holds what all curves share, the legend what sets each apart; a curve whose runs
-    are not all stored yet says how many are. Curves of one method (e.g. of several trees) are
-    told apart by shade, light to dark in the table's order.
+    The title holds what all curves share, the legend what sets each apart, both in lines as
+    wide as the Axes; a curve whose runs are not all stored yet says how many are. Curves of one
+    method (e.g. of several trees) are told apart by shade, light to dark in the table's order.
     """
     if ax is None:
         _, ax = new_figure()
@@ -76,30 +85,33 @@ def plot_failure_curves(frame: pd.DataFrame, ax=None, *, look=None):
         if counts[kind] > 1:
             style["color"] = shade(style["color"], seen[kind], counts[kind])
         seen[kind] += 1
-        ax.plot(curve["budget"], curve["failure_rate"], lw=1.2, ms=3, label=name, **style)
+        ax.plot(curve["budget"], curve["failure_rate"], lw=1.2, ms=3,
+                label=_wrapped(name, ax, _LEGEND_SIZE), **style)
         band(ax, curve, color=style["color"])
     ax.set_xscale("log", base=2)
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("playouts")
     ax.set_ylabel("failure rate")
-    ax.set_title(title)
-    ax.legend(fontsize=7, title=BAND, title_fontsize=7)
+    ax.set_title(_wrapped(title, ax, ax.title.get_fontsize()))
+    ax.legend(fontsize=_LEGEND_SIZE, title=BAND, title_fontsize=_LEGEND_SIZE)
     return ax
 
 
 def failure_figures(frame: pd.DataFrame) -> dict[str, object]:
     """One figure per tree model and shape (tree, branching, depth) with a panel per policy,
-    keyed by a file-name-safe name such as ``constant(1,5)_b4_d8``; one look for all."""
+    keyed by a file-name-safe name such as ``constant(1,5)_b4_d8``; one look for all. The
+    panels' titles wrap to their width and the layout is constrained, so they never overlap."""
     figures = {}
     look = look_of(frame)
     for (tree, branching, depth), group in frame.groupby(["tree", "branching", "depth"],
                                                          sort=False):
         policies = list(dict.fromkeys(group["policy"]))
         fig, axes = new_figure(1, len(policies), figsize=(4.2 * len(policies), 3.4),
-                               sharey=True, squeeze=False)
+                               sharey=True, squeeze=False, layout="constrained")
         for ax, policy in zip(axes[0], policies):
             plot_failure_curves(group[group["policy"] == policy], ax, look=look)
-        fig.tight_layout()
+        for ax in axes[0, 1:]:
+            ax.set_ylabel("")  # the y axis is shared: labelled once
         name = f"{tree}_b{branching}_d{depth}".replace("'", "prime")
         figures[re.sub(r"[^A-Za-z0-9(),.-]+", "_", name)] = fig
     return figures

@@ -6,8 +6,9 @@ marker) its adjuster's, in every figure of the lab: the registries' order fixes 
 (``bandits.POLICIES``: ucb1 blue, klucb orange, thompson green, ...; ``enhancements.ADJUSTERS``:
 plain solid, maxfreq dashed, static dotted, ...), and an entry the registry does not list (a
 plug-in, or a registered name with parameters such as ``ucb1(c=0.5)``) comes after them in the
-order the caller gives (a grid's), else by name. Never the order of a table's rows, so two
-figures drawn from tables sorted differently agree.
+order the caller gives (a grid's), else by name. A policy's variant (``ucb1(c=0.5)``) has its
+policy's hue, darker or lighter; any other entry (a plug-in) a hue of its own. Never the order
+of a table's rows, so two figures drawn from tables sorted differently agree.
 
 Every band is the Wilson score 95% interval of a failure rate (failures of runs), and its
 figure says so (``BAND``).
@@ -18,21 +19,26 @@ Importing ``plots`` leaves matplotlib's backend alone (a notebook keeps its inli
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib.pyplot as plt
-import numpy as np
+from matplotlib.colors import to_hex, to_rgb
+from statsmodels.stats.proportion import proportion_confint
 
 RC = {"figure.dpi": 120, "savefig.dpi": 200, "axes.grid": True, "grid.alpha": 0.3, "font.size": 9}
 FORMATS = ("png", "pdf", "svg")
 BAND = "bands: Wilson 95% intervals"
-Z95 = 1.959963984540054  # the standard normal's 0.975 quantile
 
-# tab10, then darker and lighter tones for policies past the tenth
+# tab10's first nine (the registered policies), then hues away from theirs, the first ones
+# (teal, ochre, magenta) furthest, for the policies past them; tab10's cyan is close to blue
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39",
-           "#7b4173", "#3182bd")
+           "#7f7f7f", "#bcbd22", "#1b9e77", "#a6761d", "#e7298a", "#17becf", "#393b79",
+           "#637939", "#7b4173")
+# a policy's variants, in order: its colour mixed with black (> 0) or white (< 0) by so much
+VARIANT_TONES = (0.5, -0.5, 0.75, -0.7)
+_VARIANT = re.compile(r"^(?P<policy>[^()]+)\(.*\)$")
 # (line style, marker): plain and maxfreq, the paper's pair, first
 # (triangles are left for what a figure marks as not reached)
 LINES = {"plain": ("-", "o"), "maxfreq": ("--", "s"), "static": (":", "D"),
@@ -56,8 +62,23 @@ class Look:
     policies: tuple[str, ...]
     adjusters: tuple[str, ...]
 
+    def variant_of(self, policy: str) -> str | None:
+        """The policy ``policy`` is a variant of (``ucb1`` for ``ucb1(c=0.5)``) when that one
+        is listed, else None."""
+        match = _VARIANT.match(policy)
+        return match["policy"] if match and match["policy"] in self.policies else None
+
     def colour(self, policy: str) -> str:
-        index = self.policies.index(policy) if policy in self.policies else len(self.policies)
+        """COLOURS in the order of the policies that are no variant; the k-th variant of a
+        policy (in the order listed) its policy's colour at VARIANT_TONES[k]."""
+        base = self.variant_of(policy)
+        if base is not None:
+            variants = [name for name in self.policies if self.variant_of(name) == base]
+            index = variants.index(policy) if policy in variants else len(variants)
+            return to_hex(_toward(self.colour(base),
+                                  VARIANT_TONES[index % len(VARIANT_TONES)]))
+        own = [name for name in self.policies if self.variant_of(name) is None]
+        index = own.index(policy) if policy in own else len(own)
         return COLOURS[index % len(COLOURS)]
 
     def line(self, adjuster: str) -> tuple:
@@ -150,32 +171,24 @@ def methods(frame) -> list[tuple[str, str]]:
     return list(zip(policies, named))
 
 
-def shade(colour: str, step: int, steps: int) -> tuple:
-    """``colour`` from light (step 0) to dark (step steps - 1): lines of one method that
-    differ in something else (the tree), the darkest the last."""
-    from matplotlib.colors import to_rgb
-
-    if steps < 2:
-        return to_rgb(colour)
-    weight = -0.55 + 1.0 * step / (steps - 1)  # -0.55: towards white, 0.45: towards black
+def _toward(colour: str, weight: float) -> tuple:
+    """``colour`` mixed with black by ``weight`` > 0, with white by -``weight`` when < 0."""
     target = 1.0 if weight < 0 else 0.0
     return tuple(c + abs(weight) * (target - c) for c in to_rgb(colour))
 
 
-def wilson_interval(failures, runs, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
-    """The Wilson score interval of failures / runs (95% at the default z):
-    (p + z^2/2n -+ z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)."""
-    k, n = np.asarray(failures, float), np.asarray(runs, float)
-    p = k / n
-    centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
-    half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
-    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+def shade(colour: str, step: int, steps: int) -> tuple:
+    """``colour`` from light (step 0) to dark (step steps - 1): lines of one method that
+    differ in something else (the tree), the darkest the last."""
+    if steps < 2:
+        return to_rgb(colour)
+    return _toward(colour, -0.55 + 1.0 * step / (steps - 1))  # -0.55 white .. 0.45 black
 
 
 def band(ax, rows, **kwargs):
     """The Wilson 95% band of a failure curve (columns budget, failures, runs, sorted by
-    budget), filled in ``kwargs``' colour."""
-    low, high = wilson_interval(rows["failures"], rows["runs"])
+    budget; statsmodels' ``proportion_confint``), filled in ``kwargs``' colour."""
+    low, high = proportion_confint(rows["failures"], rows["runs"], alpha=0.05, method="wilson")
     return ax.fill_between(rows["budget"], low, high, alpha=0.15, lw=0, **kwargs)
 
 

@@ -4,14 +4,16 @@ opened in a real browser (headless chromium) to check that every figure renders.
 import re
 import shutil
 import subprocess
+from fnmatch import fnmatch
 from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.colors import to_hex
 from statsmodels.stats.proportion import proportion_confint
 
-from experiments.compare_report import write_report
+from experiments.compare_report import FIGURE_STEMS, write_report
 from plots.compare import (
     aggregate_intervals,
     epsilon_heatmap,
@@ -78,12 +80,13 @@ def _budget_tests() -> pd.DataFrame:
     from experiments.compare_tests import BUDGET_TEST_COLUMNS, CMH
 
     family = "constant(1,3) b=4 d=4, budget 64: each method vs ucb1+plain"
-    rows = [(CONFIGS[0], 64, "ucb1+maxfreq", "ucb1+plain", CMH, family, 4, 160, 0.05, 0.4, 30.1,
-             0.004, 0.008, True, ""),
-            (CONFIGS[0], 64, "thompson+plain", "ucb1+plain", CMH, family, 4, 160, 0.3, 0.4, 1.2,
-             0.2, 0.2, False, ""),
+    nan = float("nan")
+    rows = [(CONFIGS[0], 64, "ucb1+maxfreq", "ucb1+plain", CMH, family, 4, 160, 0.05, 0.4, 0.08,
+             0.03, 0.21, 30.1, 0.004, 0.008, True, ""),
+            (CONFIGS[0], 64, "thompson+plain", "ucb1+plain", CMH, family, 4, 160, 0.3, 0.4, 0.0,
+             nan, nan, 1.2, 0.2, 0.2, False, ""),
             (CONFIGS[0], 16, "thompson+plain", "ucb1+plain", CMH, family, 4, 160, 1.0, 1.0,
-             float("nan"), float("nan"), float("nan"), False,
+             nan, nan, nan, nan, nan, nan, False,
              "no test: both fail none or all of their runs on every instance")]
     return pd.DataFrame(rows, columns=BUDGET_TEST_COLUMNS)
 
@@ -93,7 +96,7 @@ def _curve_tests() -> pd.DataFrame:
 
     family = "constant(1,3) b=4 d=4: each method vs ucb1+plain"
     rows = [(CONFIGS[0], "ucb1+maxfreq", "ucb1+plain", PERMUTATION, family, 4, 160, 0.1, 0.3,
-             9999, False, 0.0001, 0.0002, True, "")]
+             -0.2, -0.31, -0.12, 9999, False, 0.0001, 0.0002, True, "")]
     return pd.DataFrame(rows, columns=CURVE_TEST_COLUMNS)
 
 
@@ -174,6 +177,28 @@ def test_aggregate_intervals_draw_a_bar_per_method_and_metric():
     assert [t.get_text() for t in ax.get_yticklabels()] == NAMES
 
 
+def test_aggregate_intervals_rank_the_methods_by_iqm_in_their_policies_colours():
+    # the rows by name, as compare_stats gives them; the IQM ranks thompson first, the mean
+    # would rank klucb first
+    iqm = {"klucb+plain": 0.3, "thompson+plain": 0.1, "ucb1+maxfreq": 0.2, "ucb1+plain": 0.4}
+    mean = {"klucb+plain": 0.1, "thompson+plain": 0.35, "ucb1+maxfreq": 0.3, "ucb1+plain": 0.2}
+    aggregates = pd.DataFrame(
+        [(method, metric, value, value - 0.05, value + 0.05)
+         for method in iqm for metric, value in (("mean", mean[method]), ("iqm", iqm[method]))],
+        columns=["method", "metric", "estimate", "low", "high"])
+    ax = aggregate_intervals(aggregates)
+    ranked = ["thompson+plain", "ucb1+maxfreq", "klucb+plain", "ucb1+plain"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ranked
+    colours = {"thompson": "#2ca02c", "ucb1": "#1f77b4", "klucb": "#ff7f0e"}
+    styles = {"plain": "-", "maxfreq": "--"}
+    assert len(ax.patches) == 8
+    for bar in ax.patches:
+        policy, adjuster = ranked[round(bar.get_y() + bar.get_height() / 2)].split("+")
+        assert to_hex(bar.get_facecolor(), keep_alpha=False) == colours[policy]
+        assert bar.get_linestyle() == styles[adjuster]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["mean", "IQM"]
+
+
 def _figure_files(markdown: str) -> list[str]:
     return re.findall(r"!\[[^]]*\]\(([^)]+)\)", markdown)
 
@@ -197,15 +222,40 @@ def test_report_states_the_settings_and_names_every_figure(tmp_path, saved_figur
               "ucb1+plain on one tree configuration at one budget"), "Normalised area: ",
               "Playouts to epsilon: ", "Lower is better", "two-stage"]
     rows = ["| random(4,3) b=2 d=4 | thompson+plain | 0.05 | not reached | [256, not reached] |",
-            "| constant(1,3) b=4 d=4 | ucb1+maxfreq | 64 | - | - |",
-            "| constant(1,3) b=4 d=4 | thompson+plain | - | - | 16 |",
-            ("| constant(1,3) b=4 d=4 | ucb1+maxfreq | 0.1 | 0.3 | 0.0001 | 0.0002 | True | "
-            "9999 |")]
+            "| constant(1,3) b=4 d=4 | ucb1+maxfreq | 64 | - | - | 0.08 [0.03, 0.21] at 64 |",
+            "| constant(1,3) b=4 d=4 | thompson+plain | - | - | 16 | 0 (no interval) at 64 |",
+            ("| constant(1,3) b=4 d=4 | ucb1+maxfreq | 0.1 | 0.3 | -0.2 | [-0.31, -0.12] | "
+             "0.0001 | 0.0002 | True | 9999 |")]
+    stated += ["Effect size: the Mantel-Haenszel common odds ratio of failing",
+               "Effect size: the difference of the mean areas, method minus baseline"]
     for line in stated + rows:
         assert line in text
     html = page.read_text()
     assert html.count("<img ") == len(figures) and "<td>[256, not reached]</td>" in html
     assert html.count("<table") == text.count("\n|---|") == 4
+
+
+def test_a_rerun_into_the_folder_leaves_no_stale_figure(tmp_path):
+    """A comparison grown in its folder (issue 46): the figures of the earlier report that the
+    new one does not write (another format, a figure no longer drawn) are gone, and only
+    those: the new report's figures, and a file of the user's, stay."""
+    write_report(tmp_path, _tables(), SETTINGS, formats=("png", "svg"))
+    assert (tmp_path / "improvement.svg").exists() and (tmp_path / "profiles.svg").exists()
+    (tmp_path / "notes.svg").write_text("<svg/>")
+    md, _ = write_report(tmp_path, {**_tables(), "improvement": None}, SETTINGS,
+                         formats=("png", "pdf"))
+    drawn = [name.removesuffix(".png") for name in _figure_files(md.read_text())]
+    assert drawn == ["heatmap_eps0.05", "aggregates", "failure_curves", "profiles"]
+    assert sorted(p.name for p in tmp_path.glob("*") if p.suffix in (".png", ".pdf", ".svg")) \
+        == sorted([f"{stem}.{fmt}" for stem in drawn for fmt in ("png", "pdf")] + ["notes.svg"])
+
+
+def test_every_figure_of_the_report_is_one_a_rerun_may_remove(tmp_path):
+    tables = {**_tables(), "to_epsilon": _atlas_to_epsilon()}
+    md, _ = write_report(tmp_path, tables, SETTINGS)
+    stems = [name.removesuffix(".png") for name in _figure_files(md.read_text())]
+    assert len(stems) == 6  # the headline too
+    assert all(any(fnmatch(stem, pattern) for pattern in FIGURE_STEMS) for stem in stems)
 
 
 class _Assets(HTMLParser):

@@ -7,7 +7,6 @@ import pandas as pd
 import pytest
 from scipy import stats
 from statsmodels.stats.contingency_tables import StratifiedTable
-from statsmodels.stats.multitest import multipletests
 
 from experiments.compare_stats import (
     aggregate_intervals,
@@ -31,8 +30,9 @@ from experiments.compare_tests import (
     budget_tests,
     check_baseline,
     cmh_test,
+    common_odds_ratio,
     curve_tests,
-    holm,
+    difference_interval,
     stratified_permutation_test,
 )
 
@@ -321,6 +321,43 @@ def test_cmh_by_hand_and_against_statsmodels():
     assert cmh_test(np.array([[[2, 2], [2, 2]]])) == (0.0, 1.0)
 
 
+def mantel_haenszel_by_hand(tables, z=Z):
+    """The MH common odds ratio R / S, R = sum a d / n, S = sum b c / n, and its interval
+    exp(log OR -+ z se), the variance of log OR by Robins, Breslow & Greenland (1986, Eq. 9):
+    sum P R / 2R^2 + sum (P S + Q R) / 2RS + sum Q S / 2S^2, P = (a + d) / n, Q = (b + c) / n."""
+    (a, b), (c, d) = np.moveaxis(np.asarray(tables, float), 0, -1)
+    n = a + b + c + d
+    p, q, r, s = (a + d) / n, (b + c) / n, a * d / n, b * c / n
+    ratio = r.sum() / s.sum()
+    variance = ((p * r).sum() / (2 * r.sum() ** 2) + (p * s + q * r).sum() / (2 * r.sum() * s.sum())
+                + (q * s).sum() / (2 * s.sum() ** 2))
+    spread = z * math.sqrt(variance)
+    return ratio, ratio * math.exp(-spread), ratio * math.exp(spread)
+
+
+def test_the_common_odds_ratio_by_hand():
+    # stratum 1: a d / n = 9/8, b c / n = 1/8; stratum 2: 8/8 and 0: OR = (17/8) / (1/8) = 17;
+    # P = 6/8, Q = 2/8 in both: var log OR = (102/64) / (2 (17/8)^2) + (40/64) / (2 (17/8)(1/8))
+    # + (2/64) / (2 / 64) = 3/17 + 20/17 + 1 = 40/17
+    tables = np.array([[[3, 1], [1, 3]], [[2, 2], [0, 4]]])
+    ratio, low, high = common_odds_ratio(tables)
+    spread = Z * math.sqrt(40 / 17)
+    assert (ratio, low, high) == pytest.approx((17, 17 * math.exp(-spread),
+                                                17 * math.exp(spread)))
+    assert (ratio, low, high) == pytest.approx(mantel_haenszel_by_hand(tables))
+    # strata with a zero margin add nothing
+    zero_margins = np.array([*tables, [[0, 5], [0, 5]], [[5, 0], [5, 0]]])
+    assert common_odds_ratio(zero_margins) == pytest.approx((ratio, low, high))
+    assert common_odds_ratio(zero_margins[2:]) is None
+    # larger, seeded strata: the same as the textbook formulas
+    rng = np.random.default_rng(11)
+    tables = rng.integers(1, 30, size=(6, 2, 2))
+    assert common_odds_ratio(tables) == pytest.approx(mantel_haenszel_by_hand(tables))
+    # the method never fails where the baseline does: OR 0, no interval
+    ratio, low, high = common_odds_ratio(np.array([[[0, 5], [3, 2]], [[0, 4], [1, 3]]]))
+    assert ratio == 0 and math.isnan(low) and math.isnan(high)
+
+
 def instance_rows(policy, failures, runs, budget=1, config="c", adjuster="plain"):
     return pd.DataFrame({"config": config, "policy": policy, "adjuster": adjuster,
                          "tree_index": range(len(failures)), "budget": budget, "runs": runs,
@@ -338,11 +375,16 @@ def test_budget_tests_state_the_baseline_family_and_the_budgets_without_a_test()
     assert first["statistic"] == pytest.approx(2.25)  # the tables above
     assert first["family"] == "c, budget 1: each method vs a+plain"
     assert first["rate"] == pytest.approx(1 / 8) and first["baseline_rate"] == pytest.approx(5 / 8)
+    # the tables above with the rows swapped: the odds ratio 1/17, its interval inverted
+    _, low, high = mantel_haenszel_by_hand([[[3, 1], [1, 3]], [[2, 2], [0, 4]]])
+    assert first[["odds_ratio", "odds_ratio_low", "odds_ratio_high"]].tolist() == pytest.approx(
+        [1 / 17, 1 / high, 1 / low])
     # budget 1's family holds two tests: Holm multiplies the smaller p by 2
     assert first["p_holm"] == pytest.approx(min(1, 2 * first["p_value"]))
     none = tests[(tests.budget == 2) & (tests.method == "b+plain")].iloc[0]
     assert math.isnan(none["p_value"]) and not none["reject"] and none["note"].startswith(
         "no test: both fail none or all")
+    assert math.isnan(none["odds_ratio"])
     # c at budget 2 is alone in its family: its p is not adjusted
     alone = tests[(tests.budget == 2) & (tests.method == "c+plain")].iloc[0]
     assert alone["p_holm"] == alone["p_value"]
@@ -366,6 +408,36 @@ def test_a_permutation_p_on_three_and_three_runs_enumerated_by_hand():
     # full swap reach |D| = 1
     _, p, count, _ = stratified_permutation_test([(np.zeros(1), np.ones(1))] * 2)
     assert (p, count) == (pytest.approx(0.5), 4)
+
+
+def area_rows(policy, areas_by_instance, config="c"):
+    """run_areas rows from [areas of instance 0's runs, instance 1's, ...]."""
+    return pd.DataFrame([(config, policy, "plain", j, r, area)
+                         for j, areas in enumerate(areas_by_instance)
+                         for r, area in enumerate(areas)],
+                        columns=["config", "policy", "adjuster", "tree_index", "run", "area"])
+
+
+def test_the_area_difference_interval_pairs_the_instances():
+    # the instances differ widely, but on each the method's runs lie 0.1 below the baseline's:
+    # every paired replicate differs by -0.1 (instances drawn independently per method would
+    # spread it over about +-0.5)
+    levels = [0.1, 0.4, 0.9]
+    run_areas = pd.concat([area_rows("a", [[level] * 5 for level in levels]),
+                           area_rows("b", [[level - 0.1] * 5 for level in levels])])
+    test = curve_tests(run_areas, "a+plain", n_permutations=99, n_boot=500).iloc[0]
+    assert test["area_difference"] == pytest.approx(test["area"] - test["baseline_area"])
+    assert test[["area_difference", "difference_low", "difference_high"]].tolist() == (
+        pytest.approx([-0.1] * 3))
+
+
+def test_the_area_difference_interval_of_one_instance_is_the_normal_one():
+    # one instance: only the runs vary; 400 runs of areas 0 or 1 each, rates 0.3 and 0.5: the
+    # interval is about -0.2 -+ 1.96 sqrt(0.3 x 0.7 / 400 + 0.5 x 0.5 / 400) = -0.2 -+ 0.066
+    x, y = (np.arange(400) < 120).astype(float), (np.arange(400) < 200).astype(float)
+    low, high = difference_interval([(x, y)], 4000, np.random.default_rng(5))
+    spread = Z * math.sqrt((0.21 + 0.25) / 400)
+    assert (low, high) == pytest.approx((-0.2 - spread, -0.2 + spread), abs=0.01)
 
 
 def test_a_large_permutation_test_draws_seeded_relabellings():
@@ -427,12 +499,33 @@ def test_two_identical_methods_reject_at_most_five_percent_of_the_time():
     assert cmh_rejections <= 10 and permutation_rejections <= 10
 
 
-def test_holm_by_hand_and_against_statsmodels():
-    # m = 4, sorted 0.01, 0.02, 0.03, 0.5: 4 x 0.01, 3 x 0.02, max(0.06, 2 x 0.03), 1 x 0.5
-    p = [0.03, 0.5, 0.01, 0.02]
-    assert holm(p) == pytest.approx([0.06, 0.5, 0.04, 0.06])
-    p = np.random.default_rng(4).uniform(0, 0.2, 12)
-    assert holm(p) == pytest.approx(multipletests(p, method="holm")[1])
+def holm_by_hand(p_values):
+    """Holm (1979) step-down: the i-th smallest of m p-values times m - i + 1, at most 1 and
+    never below the one before it."""
+    adjusted, running = np.empty(len(p_values)), 0.0
+    for i, k in enumerate(np.argsort(p_values)):
+        running = max(running, min(1.0, (len(p_values) - i) * p_values[k]))
+        adjusted[k] = running
+    return adjusted
+
+
+def test_holm_corrects_within_each_config_and_budget():
+    # four methods against a on two configs at two budgets: four families of four tests
+    failures = {"a": [5, 6, 4], "b": [2, 3, 1], "c": [4, 5, 4], "d": [1, 0, 1], "e": [7, 6, 6]}
+    instances = pd.concat([instance_rows(policy, np.minimum(np.add(counts, shift), 10), 10,
+                                         budget=budget, config=config)
+                           for config, shift in (("c1", 0), ("c2", 2))
+                           for budget in (1, 2)
+                           for policy, counts in failures.items()], ignore_index=True)
+    tests = budget_tests(instances, baseline="a+plain")
+    families = tests.groupby(["config", "budget"])
+    assert families.size().tolist() == [4, 4, 4, 4]
+    for _, family in families:
+        assert family["p_holm"].to_numpy() == pytest.approx(
+            holm_by_hand(family["p_value"].to_numpy()))
+    assert (tests["p_holm"] > tests["p_value"]).any()
+    assert holm_by_hand(np.array([0.03, 0.5, 0.01, 0.02])) == pytest.approx(
+        [0.06, 0.5, 0.04, 0.06])
 
 
 def test_the_nested_bootstrap_resamples_instances_then_runs():

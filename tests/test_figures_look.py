@@ -3,10 +3,13 @@ not depend on the order of a table's rows, every band is the Wilson 95% interval
 headline figure has a panel per adjuster and marks what is not reached, and figures come in
 the formats asked for."""
 
+import colorsys
+
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
-from matplotlib.colors import to_hex
+from matplotlib.colors import to_hex, to_rgb
 from statsmodels.stats.proportion import proportion_confint
 
 from plots.compare import (
@@ -16,9 +19,17 @@ from plots.compare import (
     performance_profiles,
     playouts_by_bias,
 )
-from plots.failure import plot_failure_curves
+from plots.failure import failure_figures, plot_failure_curves
 from plots.imagawa import paper_figure
-from plots.style import BAND, formats_option, look, look_of, methods, wilson_interval
+from plots.style import BAND, formats_option, look, look_of, methods
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Each test's figures are closed after it (more than 20 open ones make pyplot warn)."""
+    yield
+    plt.close("all")
+
 
 METHODS = [("ucb1", "plain"), ("klucb", "plain"), ("ucb1", "maxfreq"), ("klucb", "maxfreq")]
 
@@ -68,17 +79,47 @@ def test_study_results_and_comparisons_share_the_look():
 
 
 def test_entries_outside_the_registry_follow_it_in_the_grid_order():
-    grid = look(["ucb1(c=0.5)", "my:policy"], ["maxfreq(rescore=1)"])
+    grid = look(["ucb1(c=0.5)", "my:policy", "your:policy"], ["maxfreq(rescore=1)"])
     assert grid.colour("ucb1") == "#1f77b4" and grid.colour("bayesucb") == "#bcbd22"
-    assert grid.colour("ucb1(c=0.5)") == "#17becf"  # the tenth colour, after 9 registered
-    assert grid.colour("my:policy") == "#393b79"
+    assert grid.colour("my:policy") == "#1b9e77"  # the tenth colour, after 9 registered
+    assert grid.colour("your:policy") == "#a6761d"
     assert grid.line("maxfreq(rescore=1)") not in {grid.line(a) for a in
                                                    ("plain", "maxfreq", "static", "score",
                                                     "value")}
     # without a grid, by name: the same for any order of rows
     frame = pd.DataFrame({"policy": ["zeta:p", "alpha:p", "ucb1"], "adjuster": "plain"})
     assert look_of(frame) == look_of(frame.iloc[::-1])
-    assert look_of(frame).colour("alpha:p") == "#17becf"
+    assert look_of(frame).colour("alpha:p") == "#1b9e77"
+
+
+def _hue_and_lightness(colour: str) -> tuple[float, float]:
+    hue, lightness, _ = colorsys.rgb_to_hls(*to_rgb(colour))
+    return 360 * hue, lightness
+
+
+def _hue_apart(first: str, second: str) -> float:
+    apart = abs(_hue_and_lightness(first)[0] - _hue_and_lightness(second)[0])
+    return min(apart, 360 - apart)
+
+
+def test_variants_of_a_policy_are_told_apart():
+    """ucb1, two variants of it and a plug-in drawn together (issue 46): each variant has
+    ucb1's hue, clearly darker or lighter than ucb1 and than each other, and the plug-in a hue
+    of its own, not another blue."""
+    entries = ["ucb1", "ucb1(c=0.5)", "ucb1(c=2)", "my:policy"]
+    curves = _curves([(policy, "plain") for policy in entries])
+    drawn = _drawn(failure_panels(curves, look=look(entries))[0])
+    colours = {policy: drawn[f"{policy}+plain"][0] for policy in entries}
+    assert colours == {policy: look(entries).colour(policy) for policy in entries}
+    lightness = {policy: _hue_and_lightness(colours[policy])[1] for policy in entries}
+    for variant in ("ucb1(c=0.5)", "ucb1(c=2)"):
+        assert _hue_apart(colours[variant], colours["ucb1"]) < 5
+        assert abs(lightness[variant] - lightness["ucb1"]) >= 0.2
+    assert abs(lightness["ucb1(c=0.5)"] - lightness["ucb1(c=2)"]) >= 0.2
+    assert _hue_apart(colours["my:policy"], colours["ucb1"]) >= 40
+    # the same colours whatever the order of the table's rows
+    backward = _drawn(failure_panels(curves.iloc[::-1], look=look(entries))[0])
+    assert {policy: backward[f"{policy}+plain"][0] for policy in entries} == colours
 
 
 def test_a_comparisons_curves_table_plots_as_it_is():
@@ -86,6 +127,28 @@ def test_a_comparisons_curves_table_plots_as_it_is():
     assert [line.get_label() for line in ax.get_lines()] == [
         "ucb1 plain", "klucb plain", "ucb1 maxfreq", "klucb maxfreq"]
     assert ax.get_title() == "constant(1,3) b=4 d=8" and len(ax.collections) == 4
+
+
+def test_the_panels_titles_of_mctslab_plot_do_not_overlap():
+    """A panel per policy whose curves share a long label (issue 46): every title fits beside
+    the others and inside the figure."""
+    tree = "random(4,3)+trap(3,0.2)"
+    label = "{} {} {} relative(k=2) rescored gamma=0.99"
+    rows = [(tree, 4, 8, policy, adjuster, label.format(tree, policy, adjuster), budget, 100,
+             failures)
+            for policy in ("ucb1", "thompson", "klucb") for adjuster in ("plain", "maxfreq")
+            for budget, failures in zip((1, 4, 16), (60, 40, 20))]
+    frame = pd.DataFrame(rows, columns=["tree", "branching", "depth", "policy", "adjuster",
+                                        "label", "budget", "runs", "failures"])
+    [fig] = failure_figures(frame).values()
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    titles = [ax.title.get_window_extent(renderer) for ax in fig.axes]
+    assert len(titles) == 3 and all(title.width > 0 for title in titles)
+    for number, title in enumerate(titles):
+        assert not any(title.overlaps(other) for other in titles[number + 1:])
+        assert 0 <= title.x0 and title.x1 <= fig.bbox.width
+    assert "relative(k=2) rescored gamma=0.99" in fig.axes[0].get_title()
 
 
 def test_stored_parameters_name_the_entry():
@@ -99,11 +162,6 @@ def test_stored_parameters_name_the_entry():
 
 
 def test_bands_are_wilson_95_intervals():
-    failures, runs = np.array([0, 3, 20, 40]), np.array([40, 20, 40, 40])
-    low, high = proportion_confint(failures, runs, alpha=0.05, method="wilson")
-    mine = wilson_interval(failures, runs)
-    assert mine[0] == pytest.approx(low) and mine[1] == pytest.approx(high)
-    assert mine[1][0] == pytest.approx(1.959964**2 / (40 + 1.959964**2))  # 0 of 40, by hand
     curves = _curves()
     ax = plot_failure_curves(curves[curves["policy"] == "ucb1"])
     assert ax.get_legend().get_title().get_text() == BAND
