@@ -197,6 +197,11 @@ CASES = [
      "argument --games: 0", None),
     (["play", "breakthrough", "--player1", "uct(c=nan)", "--player2", "uct"],
      "ucb1 parameter c = nan", None),
+    # tournaments (issue 46): players
+    (TOUR, "a tournament needs at least 2 players", None),
+    (TOUR[:2] + ["--players", "uct", *TOUR[4:]], "a tournament needs at least 2 players, got 1",
+     None),
+    (TOUR + ["--a", "uct", "--players", "uct", "uct+qb"], "not both", None),
     # item 5: plug-ins
     (FR + ["--policy", "nojit_policy:policy"], "nojit_policy.py): its index is not compiled",
      None),

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from experiments.cli import main
+from experiments.round_robin import RoundRobin, run_round_robin
 from experiments.tournament import Tournament, run_tournament, summarize, wilson_interval
 
 SMALL = Tournament("breakthrough", "uct+qb", "uct", games=6, playouts=20, seed=3, block=2)
@@ -52,7 +53,7 @@ def test_killed_tournament_resumes_without_recomputing(tmp_path):
     code = f"import sys; from experiments.cli import main; sys.exit(main({killed!r}))"
     process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
-    blocks = out / "blocks"
+    blocks = out / "pairings" / "uct+qb_vs_uct" / "blocks"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(list(blocks.glob("*.parquet"))) < 2:
         time.sleep(0.05)
@@ -63,9 +64,9 @@ def test_killed_tournament_resumes_without_recomputing(tmp_path):
     assert main(argv + ["--workers", "2", "--out", str(out), "--json"]) == 0
     assert {p.name: p.stat().st_mtime_ns for p in blocks.glob("*.parquet") if p.name in kept} \
         == kept
-    resumed = run_tournament(Tournament("breakthrough", "uct+qb", "uct", 16, 30, 7, 2), out)
-    whole = run_tournament(Tournament("breakthrough", "uct+qb", "uct", 16, 30, 7, 2), workers=1)
-    pd.testing.assert_frame_equal(resumed, whole)
+    round_robin = RoundRobin("breakthrough", ("uct+qb", "uct"), 16, 30, 7, 2)
+    resumed = run_round_robin(round_robin, out)
+    pd.testing.assert_frame_equal(resumed, run_round_robin(round_robin, workers=1))
 
 
 def test_wilson_interval_by_hand():
