@@ -202,6 +202,16 @@ CASES = [
     (TOUR[:2] + ["--players", "uct", *TOUR[4:]], "a tournament needs at least 2 players, got 1",
      None),
     (TOUR + ["--a", "uct", "--players", "uct", "uct+qb"], "not both", None),
+    # the sequential test
+    (TOUR + ["--a", "uct+qb", "--sprt", "10,0"], "argument --sprt: '10,0' must be two", None),
+    (TOUR + ["--a", "uct+qb", "--sprt", "abc"], "argument --sprt: 'abc' must be two", None),
+    (TOUR + ["--a", "uct+qb", "--sprt", "0,10,20"], "argument --sprt", None),
+    (TOUR + ["--a", "uct+qb", "--sprt", "0,nan"], "argument --sprt", None),
+    (TOUR + ["--a", "uct+qb", "--sprt", "0,10", "--alpha", "0.5"],
+     "argument --alpha: 0.5 must be a finite number in (0, 0.5)", None),
+    (TOUR + ["--a", "uct+qb", "--beta", "0.1"], "--alpha and --beta are the error rates", None),
+    (TOUR[:2] + ["--players", "uct", "uct+qb", "uct+rb", "--sprt", "0,10", *TOUR[4:]],
+     "--sprt tests two players, not 3", None),
     # item 5: plug-ins
     (FR + ["--policy", "nojit_policy:policy"], "nojit_policy.py): its index is not compiled",
      None),

@@ -1,6 +1,7 @@
 """``mctslab tournament GAME --players A B C ... --games N --playouts P``: a round robin, every
 pairing over N games with seats swapped, pairwise win rates with Wilson intervals and
-Bradley-Terry ratings with bootstrap intervals; ``--a A --b B`` is the two-player case."""
+Bradley-Terry ratings with bootstrap intervals; ``--a A --b B`` is the two-player case, which
+``--sprt ELO0,ELO1`` may stop early."""
 
 from __future__ import annotations
 
@@ -8,7 +9,11 @@ import json
 import sys
 import time
 
-from experiments.params import COUNT, SEED
+from experiments.params import COUNT, SEED, option_type
+from experiments.sprt import parse_sprt
+from specs import Domain
+
+RATE = option_type(Domain(low=0, high=0.5, low_open=True, high_open=True))
 
 
 def register(subparsers) -> None:
@@ -19,9 +24,16 @@ def register(subparsers) -> None:
     p.add_argument("--a", metavar="SPEC", help="player A of a two-player match, e.g. uct+qb")
     p.add_argument("--b", metavar="SPEC", help="player B of a two-player match, e.g. uct")
     p.add_argument("--games", type=COUNT, required=True, metavar="N",
-                   help="games per pairing")
+                   help="games per pairing (with --sprt, at most)")
     p.add_argument("--playouts", type=COUNT, required=True, metavar="P",
                    help="playouts per move, every player")
+    p.add_argument("--sprt", type=parse_sprt, metavar="ELO0,ELO1",
+                   help="two players: stop when the SPRT of A's Elo over B's, H0 elo0 against "
+                        "H1 elo1, decides (checked after each block)")
+    p.add_argument("--alpha", type=RATE, metavar="A",
+                   help="--sprt's error rate of accepting H1 at elo0 (default 0.05)")
+    p.add_argument("--beta", type=RATE, metavar="B",
+                   help="--sprt's error rate of accepting H0 at elo1 (default 0.05)")
     p.add_argument("--bootstrap", type=COUNT, default=1000, metavar="R",
                    help="bootstrap replicates of the ratings' intervals (default 1000)")
     p.add_argument("--seed", type=SEED, default=0, metavar="S",
@@ -59,32 +71,40 @@ def run(args) -> int:
 
     from experiments.ratings import pairwise, ratings
     from experiments.round_robin import RoundRobin, run_round_robin
+    from experiments.sprt import Sprt
 
     players = _players(args)
+    if args.sprt is None and (args.alpha is not None or args.beta is not None):
+        raise ValueError("--alpha and --beta are the error rates of --sprt: give --sprt too")
+    if args.sprt is not None and len(players) != 2:
+        raise ValueError(f"--sprt tests two players, not {len(players)}: give --a and --b")
     round_robin = RoundRobin(args.game, tuple(players), args.games, args.playouts, args.seed,
                              args.block)
+    sprt = None if args.sprt is None else Sprt(*args.sprt, args.alpha or 0.05,
+                                               args.beta or 0.05)
     start = time.perf_counter()
     games = run_round_robin(round_robin, args.out, workers=args.workers,
                             scheduler=args.scheduler, progress=sys.stderr.isatty(),
-                            wait=args.wait)
+                            wait=args.wait, stop=None if sprt is None else sprt.stops)
     pairs = pairwise(games)
     table = (ratings(games, round_robin.players, bootstrap=args.bootstrap,
                      rng=np.random.default_rng(args.seed)) if round_robin.rated else None)
     seconds = round(time.perf_counter() - start, 3)
+    sequential = None if sprt is None else sprt.report(games)
     if args.out is not None:
         from experiments.tournament_report import write_report
 
-        write_report(args.out, round_robin, pairs, table)
+        write_report(args.out, round_robin, pairs, table, sequential)
     if args.json:
-        print(json.dumps(_summary(round_robin, games, pairs, table, seconds)))
+        print(json.dumps(_summary(round_robin, games, pairs, table, sequential, seconds)))
         return 0
     from experiments.tournament_report import report_lines
 
-    print("\n".join(report_lines(round_robin, games, pairs, table, seconds)))
+    print("\n".join(report_lines(round_robin, games, pairs, table, sequential, seconds)))
     return 0
 
 
-def _summary(round_robin, games, pairs, table, seconds) -> dict:
+def _summary(round_robin, games, pairs, table, sequential, seconds) -> dict:
     from experiments.tournament import summarize
 
     summary = {"game": round_robin.game, "players": list(round_robin.players),
@@ -95,4 +115,6 @@ def _summary(round_robin, games, pairs, table, seconds) -> dict:
     if len(round_robin.players) == 2:
         summary |= {"a": round_robin.players[0], "b": round_robin.players[1],
                     **summarize(games)}
+    if sequential is not None:
+        summary["sprt"] = sequential
     return summary | {"seconds": seconds}
