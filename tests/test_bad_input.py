@@ -197,7 +197,17 @@ CASES = [
      "argument --games: 0", None),
     (["play", "breakthrough", "--player1", "uct(c=nan)", "--player2", "uct"],
      "ucb1 parameter c = nan", None),
-    # tournaments (issue 46): players
+    # tournaments (issue 46): sizes (2^30 playouts grew to 9.2 GB before), players
+    (TOUR[:5] + ["10000000000000", "--a", "uct", *TOUR[6:]],
+     "1 pairing of 10,000,000,000,000 games (1,000,000,000,000 blocks) needs about", None),
+    (TOUR[:7] + ["1073741824", "--a", "uct", *TOUR[8:]],
+     "a search of 1,073,741,824 playouts per move", None),
+    (TOUR[:7] + [str(2**40), "--a", "uct", "--workers", "1", *TOUR[8:]],
+     "of MCTSLAB_MEMORY_LIMIT: lower --playouts", None),
+    (["play", "breakthrough", "--player1", "uct", "--player2", "uct", "--playouts",
+      "1073741824"], "a search of 1,073,741,824 playouts per move needs about", None),
+    (["play", "breakthrough", "--player1", "uct", "--player2", "uct", "--playouts",
+      str(2**40)], "lower --playouts", None),
     (TOUR, "a tournament needs at least 2 players", None),
     (TOUR[:2] + ["--players", "uct", *TOUR[4:]], "a tournament needs at least 2 players, got 1",
      None),

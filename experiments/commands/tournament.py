@@ -69,6 +69,7 @@ def _players(args) -> list[str]:
 def run(args) -> int:
     import numpy as np
 
+    from experiments.limits import check_tournament
     from experiments.ratings import pairwise, ratings
     from experiments.round_robin import RoundRobin, run_round_robin
     from experiments.sprt import Sprt
@@ -82,6 +83,8 @@ def run(args) -> int:
                              args.block)
     sprt = None if args.sprt is None else Sprt(*args.sprt, args.alpha or 0.05,
                                                args.beta or 0.05)
+    check_tournament(len(round_robin.pairings()), args.games, args.block, args.playouts,
+                     args.workers, args.scheduler)
     start = time.perf_counter()
     games = run_round_robin(round_robin, args.out, workers=args.workers,
                             scheduler=args.scheduler, progress=sys.stderr.isatty(),
