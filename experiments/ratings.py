@@ -113,9 +113,10 @@ def ratings(games: pd.DataFrame, players: list[str] | tuple[str, ...], *, prior:
     rng = np.random.default_rng(0) if rng is None else rng
     counts = pairs[["wins_a", "draws", "losses_a"]].to_numpy()
     n = counts.sum(axis=1)
-    draws = np.stack([rng.multinomial(m, c / m, size=bootstrap) for m, c in zip(n, counts)],
-                     axis=1)  # [replicates, pairings, (wins, draws, losses)]
-    replicates = _fit(pairs, players, prior, draws[..., 0] + draws[..., 1] / 2)
+    resampled = np.stack([rng.multinomial(m, c / m, size=bootstrap)
+                          for m, c in zip(n, counts, strict=True)],
+                         axis=1)  # [replicates, pairings, (wins, draws, losses)]
+    replicates = _fit(pairs, players, prior, resampled[..., 0] + resampled[..., 1] / 2)
     low, high = np.percentile(replicates, [50 * (1 - LEVEL), 50 * (1 + LEVEL)], axis=0)
     played = {p: pairs.loc[pairs["a"].eq(p) | pairs["b"].eq(p), "games"].sum() for p in players}
     scored = {p: pairs.loc[pairs["a"].eq(p), "points_a"].sum()
