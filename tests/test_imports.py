@@ -35,6 +35,7 @@ def test_import_leaves_numba_config_and_backend_alone(package):
 
 def test_plots_imports_nothing_from_experiments():
     _run("import plots, plots.compare, plots.failure, plots.imagawa, plots.pepels, plots.veness\n"
+         "import plots.tournament\n"
          "import sys\n"
          "assert not [m for m in sys.modules if m.startswith('experiments')]")
 
