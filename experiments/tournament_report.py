@@ -72,7 +72,8 @@ def write_report(folder: str | Path, round_robin: RoundRobin, pairs: pd.DataFram
     r = round_robin
     if table is None:
         return [write_table(pairs, folder / "pairings.csv")]
-    text = (f"# Round robin in {r.game}\n\n{len(r.players)} players, {r.games} games per "
+    played = pairs["games"].max()  # --games, or fewer where the SPRT stopped the match
+    text = (f"# Round robin in {r.game}\n\n{len(r.players)} players, {played} games per "
             f"pairing, {r.playouts} playouts per move, seed {r.seed}. Each cell: the row "
             f"player's points of its games against the column player.\n\n"
             + crosstable_markdown(pairs, table) + f"\n{RATINGS_NOTE}.\n"
