@@ -5,7 +5,8 @@ game) and prints A's win rate with its 95% Wilson interval. Measured with one wo
 at 1000 playouts, seed 0: uct+qb 130/200 = 0.650 (0.582-0.713, 11 minutes), uct+qb(a=online)
 150/200 = 0.750 (0.686-0.805, 8 minutes), and 73/120 = 0.608 (0.519-0.691, 12 minutes) at 3000
 playouts; uct+rb 92/200 = 0.460 (0.392-0.529; `mctslab tournament breakthrough --a uct+rb --b
-uct --games 200 --playouts 1000 --workers 2`, 3 minutes).
+uct --games 200 --playouts 1000 --workers 2`, 3 minutes, when the command seeded a match from
+--seed alone: it now seeds each pairing from --seed and its specs, as this script does not).
 
     python benchmarks/bench_quality_bonus.py [--games N] [--playouts P] [--workers W] [--out DIR]
         [--json]

@@ -22,6 +22,9 @@ ITEM_BYTES = 200  # one planned block or shard (a tuple or dataclass) held in a 
 TABLES = 6  # float64 columns of bandits.index_tables, each max_budget + 1 long
 PIG_ARRAYS = 2  # float64 value arrays of games.pig_solver (roll, stop)
 PERFT_MAX_NODES = 10**9  # `games perft` refuses larger estimated counts (minutes of work)
+GAME_ROW_BYTES = 64  # one game of a tournament table, in its block and in the whole table
+PATH_BYTES = 8  # an int64 of a game search's path (mcts.games: budget + 2 of them)
+NODE_BYTES = 2 * (32 + 24 + 1)  # a game-tree row (nodes, stats, proven), its capacity doubled
 
 
 def memory_limit() -> tuple[int, str]:
@@ -116,6 +119,34 @@ def check_study(study, workers: int | None = None, scheduler: str | None = None)
         estimate += processes * max(curve_memory(curve) for curve in kinds)
     check_memory(estimate, f"study {study.name} ({shards:,} shards)",
                  "lower runs, trees or max_budget (or the workers)")
+
+
+def search_memory(playouts: int) -> int:
+    """Bytes one game search of ``playouts`` allocates (``mcts.games``): the index tables, the
+    path and at least one tree row per playout (an expansion adds every child of a leaf)."""
+    return TABLES * 8 * (2 * playouts + 1) + PATH_BYTES * (playouts + 2) + NODE_BYTES * playouts
+
+
+def check_search(playouts: int, processes: int = 1) -> None:
+    """``play`` and ``tournament``: one search at a time in each of ``processes``."""
+    where = "" if processes == 1 else f" in each of {processes} processes"
+    check_memory(processes * search_memory(playouts),
+                 f"a search of {playouts:,} playouts per move{where}",
+                 "lower --playouts" + ("" if processes == 1 else " (or --workers)"))
+
+
+def check_tournament(pairings: int, games: int, block: int, playouts: int,
+                     workers: int | None = None, scheduler: str | None = None) -> None:
+    """``tournament``: its plan of blocks and table of games in this process, then the search
+    in each local process (one with a remote cluster, whose machines are its own)."""
+    from .pool import default_workers
+
+    blocks = pairings * -(-games // block)
+    check_memory(2 * blocks * ITEM_BYTES + pairings * games * GAME_ROW_BYTES,
+                 f"{pairings:,} pairing{'s' * (pairings > 1)} of {games:,} games "
+                 f"({blocks:,} blocks)", "lower --games (or the number of players)")
+    local = scheduler is None or scheduler == "local"
+    check_search(playouts, (workers or default_workers()) if local else 1)
 
 
 def check_pig(turns: int) -> None:

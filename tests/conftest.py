@@ -25,3 +25,20 @@ def saved_figures(monkeypatch) -> dict[str, Figure]:
 
     monkeypatch.setattr(Figure, "savefig", record)
     return figures
+
+
+@pytest.fixture
+def played_games(monkeypatch) -> list[tuple[tuple[str, str], list[int]]]:
+    """((A, B), game indices) of every tournament block played from now on in this process
+    (``experiments.tournament.play_block``; with one worker every block runs here)."""
+    from experiments import tournament
+
+    played, play = [], tournament.play_block
+
+    def counting(t, block):
+        played.append(((t.a, t.b), list(range(block.first + block.start,
+                                              block.first + block.count))))
+        return play(t, block)
+
+    monkeypatch.setattr("experiments.tournament.play_block", counting)
+    return played

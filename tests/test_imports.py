@@ -35,7 +35,7 @@ def test_import_leaves_numba_config_and_backend_alone(package):
 
 def test_plots_imports_nothing_from_experiments():
     _run("import plots, plots.bandit, plots.compare, plots.failure, plots.imagawa, plots.pepels\n"
-         "import plots.veness\n"
+         "import plots.tournament, plots.veness\n"
          "import sys\n"
          "assert not [m for m in sys.modules if m.startswith('experiments')]")
 

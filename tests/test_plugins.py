@@ -5,6 +5,7 @@ built-ins do, every command takes plug-ins by name, and bad names fail in one li
 import json
 import pickle
 import re
+import shlex
 import sys
 import textwrap
 from pathlib import Path
@@ -178,6 +179,15 @@ def test_player_specs_take_a_plugin_policy(examples):
         result = player.search(game, state, 100, ply)
         assert result.action in state.legal_actions() and result.visits.sum() > 0
         state.apply(result.action)
+
+
+def test_the_documented_tournament_command_runs(examples, capsys):
+    """The document's tournament of a plug-in player, as written (on one worker here)."""
+    text = (ROOT / "docs" / "extending.md").read_text()
+    line = re.search(r"^PYTHONPATH=examples mctslab (tournament .*)$", text, re.MULTILINE)
+    assert main([*shlex.split(line[1]), "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "my_ucb1:policy(c=0.8) (A) vs uct (B) in breakthrough, 10 games" in out
 
 
 def test_the_ucb1_copy_gives_the_built_in_numbers_under_shaping(examples):

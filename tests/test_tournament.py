@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from experiments.cli import main
+from experiments.round_robin import RoundRobin, run_round_robin
 from experiments.tournament import Tournament, run_tournament, summarize, wilson_interval
 
 SMALL = Tournament("breakthrough", "uct+qb", "uct", games=6, playouts=20, seed=3, block=2)
@@ -52,7 +53,7 @@ def test_killed_tournament_resumes_without_recomputing(tmp_path):
     code = f"import sys; from experiments.cli import main; sys.exit(main({killed!r}))"
     process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
-    blocks = out / "blocks"
+    blocks = out / "pairings" / "uct+qb_vs_uct" / "blocks"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(list(blocks.glob("*.parquet"))) < 2:
         time.sleep(0.05)
@@ -63,9 +64,9 @@ def test_killed_tournament_resumes_without_recomputing(tmp_path):
     assert main(argv + ["--workers", "2", "--out", str(out), "--json"]) == 0
     assert {p.name: p.stat().st_mtime_ns for p in blocks.glob("*.parquet") if p.name in kept} \
         == kept
-    resumed = run_tournament(Tournament("breakthrough", "uct+qb", "uct", 16, 30, 7, 2), out)
-    whole = run_tournament(Tournament("breakthrough", "uct+qb", "uct", 16, 30, 7, 2), workers=1)
-    pd.testing.assert_frame_equal(resumed, whole)
+    round_robin = RoundRobin("breakthrough", ("uct+qb", "uct"), 16, 30, 7, 2)
+    resumed = run_round_robin(round_robin, out)
+    pd.testing.assert_frame_equal(resumed, run_round_robin(round_robin, workers=1))
 
 
 def test_wilson_interval_by_hand():
@@ -115,3 +116,40 @@ def test_play_shows_every_move(capsys):
     out = capsys.readouterr().out
     assert "1. player1 (uct+qb):" in out and "2. player2 (klucb):" in out
     assert out.rstrip().splitlines()[-1].endswith("moves") and "wins after" in out
+
+
+def _files(folder) -> dict:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*.parquet")}
+
+
+def test_a_grown_tournament_completes_its_stored_blocks(tmp_path, played_games):
+    """5 games grown to 10 in blocks of 4: the first block's file stays as it was, the stored
+    half of the second is completed from its sixth game, and the 10 games equal a fresh run;
+    a smaller tournament reads the first games of the folder without playing any."""
+    small = Tournament("breakthrough", "uct", "uct+qb", games=5, playouts=5, seed=2, block=4)
+    run_tournament(small, tmp_path, workers=1)
+    first = _files(tmp_path)["blocks/block00000.parquet"]
+    played_games.clear()
+    larger = Tournament(**{**small.to_dict(), "games": 10})
+    results = run_tournament(larger, tmp_path, workers=1)
+    assert [games for _, games in played_games] == [[5, 6, 7], [8, 9]]
+    assert _files(tmp_path)["blocks/block00000.parquet"] == first
+    pd.testing.assert_frame_equal(results, run_tournament(larger, workers=1))
+    played_games.clear()
+    fewer = run_tournament(Tournament(**{**small.to_dict(), "games": 3}), tmp_path, workers=1)
+    assert played_games == [] and fewer.equals(results.iloc[:3])
+
+
+def test_a_stopping_rule_ends_the_match_at_the_first_deciding_block(played_games):
+    """Blocks are checked in game order: the match ends after the block where the rule first
+    says so, and the games returned are those up to it."""
+    checked = []
+
+    def stop(games):
+        checked.append(len(games))
+        return len(games) >= 4
+
+    tournament = Tournament("breakthrough", "uct", "uct", games=10, playouts=5, block=2)
+    results = run_tournament(tournament, workers=1, stop=stop)
+    assert checked == [2, 4] and results["game"].tolist() == [0, 1, 2, 3]
+    assert len(played_games) == 2

@@ -21,6 +21,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from experiments.limits import check_search
     from experiments.match import load_game, play_game
     from mcts.players import parse_player
 
@@ -31,6 +32,7 @@ def run(args) -> int:
         raise ValueError(f"--playouts {args.playouts} must be at least 1")
     if args.seed < 0:
         raise ValueError(f"--seed {args.seed} must be 0 or more")
+    check_search(args.playouts)
     print(f"{game.title}: player1 = {specs[0]}, player2 = {specs[1]}, "
           f"{args.playouts} playouts per move, seed {args.seed}\n")
     print(game.new_initial_state().render())

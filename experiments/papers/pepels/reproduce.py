@@ -22,7 +22,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from ...pool import check_options, completed
-from ...tournament import play_block, stored_blocks, summarize
+from ...tournament import add_games, play_block, stored_blocks, summarize, to_play
 from ...tournament_store import write_block
 from .figures import k_figure
 from .report import report_markdown, table_markdown
@@ -31,16 +31,12 @@ from .verdicts import comparisons, headline_verdicts
 
 
 def _pending(matches, out: Path):
-    """Claim every match's folder; its stored blocks by (match, block) and the blocks to play."""
-    stored, todo = {}, []
+    """Claim every match's folder; its stored games by match, {block index: games}, and the
+    blocks (or their ends) to play."""
+    stored, todo = [], []
     for i, match in enumerate(matches):
-        t = match.tournament
-        _, done = stored_blocks(t, match.folder(out))
-        for block in t.blocks():
-            if block.index in done:
-                stored[i, block.index] = done[block.index]
-            else:
-                todo.append((i, block))
+        stored.append(stored_blocks(match.tournament, match.folder(out))[1])
+        todo += [(i, block) for block in to_play(match.tournament, stored[i])]
     return stored, todo
 
 
@@ -51,7 +47,7 @@ def run_matches(matches, out: Path, *, workers: int | None = None, scheduler: st
     this call computed and the total number of blocks."""
     check_options(workers, scheduler)
     stored, todo = _pending(matches, out)
-    games = sum(block.count for _, block in todo)
+    games = sum(block.count - block.start for _, block in todo)
     bar = tqdm(total=games, unit=" games", desc="pepels", file=sys.stderr, dynamic_ncols=True,
                disable=not (sys.stderr.isatty() if progress is None else progress))
     with bar:
@@ -59,13 +55,13 @@ def run_matches(matches, out: Path, *, workers: int | None = None, scheduler: st
         for j, table in completed(play_block, jobs, workers, scheduler):
             i, block = todo[j]
             t = matches[i].tournament
-            write_block(matches[i].folder(out), t.to_dict(), block, table)
-            stored[i, block.index] = table
-            bar.update(block.count)
+            write_block(matches[i].folder(out), t.to_dict(), block,
+                        add_games(stored[i], block, table))
+            bar.update(block.count - block.start)
     rows = []
     for i, match in enumerate(matches):
         t = match.tournament
-        s = summarize(pd.concat([stored[i, b.index] for b in t.blocks()], ignore_index=True))
+        s = summarize(pd.concat([stored[i][b.index] for b in t.blocks()], ignore_index=True))
         lo, hi = s["ci95"]
         rows.append({"game": match.game, "match": match.key, "part": match.part, "k": match.k,
                      "budget_index": match.budget_index, "playouts": t.playouts, "spec": t.a,
