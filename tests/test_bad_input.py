@@ -53,6 +53,38 @@ def index(policy, arm, tables, rng):
 
 policy = Policy("nojit", NoJit, index)
 '''
+# examples/my_ucb1.py and my_backup.py, each with one attribute misspelt (issue 46, item 1)
+TYPO_POLICY = '''
+from typing import NamedTuple
+import numpy as np
+from numba import njit
+from bandits import Policy
+
+class TypoUCB1(NamedTuple):
+    c: float = 1.4
+
+@njit(inline="always")
+def index(policy, arm, tables, rng):
+    if arm.visits == 0:
+        return np.inf
+    return arm.mean + policy.c * tables.sqrt_lgo[arm.parent_visits] * tables.inv_sqrt[arm.visits]
+
+policy = Policy("typo_ucb1", TypoUCB1, index)
+'''
+TYPO_BACKUP = '''
+from typing import NamedTuple
+from numba import njit
+from mcts.backup import Backup
+
+class ShrinkingWins(NamedTuple):
+    w: float = 0.9
+
+@njit
+def reward(rule, u, ply, end):
+    return u * rule.ww ** (end - ply) if u == 1.0 else u
+
+rule = Backup("typo_backup", ShrinkingWins, reward)
+'''
 BAD_FILL = '''
 from trees import Model
 
@@ -202,6 +234,14 @@ CASES = [
      None),
     (["analyze", "bad_fill:model(2)"], "bad_fill.py): fill raised KeyError", None),
     (["analyze", "bad_fill:model(nan)"], "tree bad_fill:model parameter k = nan", None),
+    # issue 46, item 1: a numba typing error in a plug-in, under every command that compiles
+    (FR + ["--policy", "typo_policy:policy"],
+     "typo_policy.py, line 14) does not compile: Unknown attribute 'sqrt_lgo'", None),
+    (FR + ["--backup", "typo_backup:rule"],
+     "typo_backup.py, line 11) does not compile: Unknown attribute 'ww'", None),
+    (["compile", "--policies", "typo_policy:policy", "--trees", "constant(1,1)", "--workers",
+      "1"], "typo_policy.py, line 14) does not compile", None),
+    (STUDY, "typo_backup.py, line 11) does not compile", CURVES + 'backup = "typo_backup:rule"\n'),
 ]
 
 
@@ -215,6 +255,8 @@ def plugins(tmp_path_factory):
     folder = tmp_path_factory.mktemp("plugins")
     (folder / "nojit_policy.py").write_text(NOJIT_POLICY)
     (folder / "bad_fill.py").write_text(BAD_FILL)
+    (folder / "typo_policy.py").write_text(TYPO_POLICY)
+    (folder / "typo_backup.py").write_text(TYPO_BACKUP)
     return folder
 
 
