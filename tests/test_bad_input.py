@@ -293,6 +293,17 @@ def test_memory_limit_reads_the_environment(monkeypatch):
     assert memory_limit()[0] > 0
 
 
+@pytest.mark.parametrize("text", ["inf", "-4G", "nan", "0", "1e400"])
+def test_the_memory_limit_must_be_a_positive_size(text, monkeypatch, capsys):
+    """Issue 46, item 3: an infinite, negative or zero limit is refused in one line."""
+    monkeypatch.setenv("MCTSLAB_MEMORY_LIMIT", text)
+    code = main(["failure-rate", "--tree", "constant(1,1)", "--depth", "2", "--runs", "1",
+                 "--max-budget", "2"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"MCTSLAB_MEMORY_LIMIT={text!r} is not a size" in err, err
+
+
 def test_one_check_everywhere():
     """The Python API refuses what the CLI refuses, with the same line."""
     from bandits import make_policy
