@@ -180,6 +180,13 @@ CASES = [
      "of MCTSLAB_MEMORY_LIMIT: lower --runs", None),
     (["games", "solve", "pig", "--turns", "300"], "solving Pig for 300 turns needs about", None),
     (["games", "perft", "breakthrough", "--depth", "99"], "perft allows: use --depth", None),
+    # issue 46, item 4: a tree too wide at every depth names the branching that fits
+    (FR + ["--branching", "10000"], ("depth 2 with branching 10000 needs 100,010,001 nodes, "
+     "more than the 33,554,432 stored trees allow: use --branching 5792 or less"), None),
+    (["analyze", "constant(1,5)", "--branching", "10000", "--depth", "4"],
+     "use --branching 75 or less", None),
+    (["analyze", "constant(1,5)", "--branching", "3", "--depth", "18"], "use --depth 14 or less",
+     None),
     (CMP + ["--policies", "ucb1", "--adjusters", "plain", "--runs", "100000000000000"],
      "shards) needs about", None),
     # compare's grid values

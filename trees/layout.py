@@ -68,8 +68,22 @@ def check_shape(branching: int, depth: int) -> None:
     if depth < 2 or depth % 2:
         raise ValueError(f"depth {depth} must be even and at least 2: use e.g. --depth 8")
     if node_count(branching, depth) > MAX_NODES:
-        deepest = max(d for d in range(2, 64, 2) if node_count(branching, d) <= MAX_NODES)
+        shallower = [d for d in range(2, depth, 2) if node_count(branching, d) <= MAX_NODES]
+        if shallower:
+            advice = f"--depth {shallower[-1]}"
+        elif _widest(depth) >= 2:
+            advice = f"--branching {_widest(depth)}"
+        else:
+            advice = f"--depth 2 with --branching {_widest(2)}"
         raise ValueError(
             f"depth {depth} with branching {branching} needs {node_count(branching, depth):,} "
-            f"nodes, more than the {MAX_NODES:,} stored trees allow: use --depth {deepest} or less"
+            f"nodes, more than the {MAX_NODES:,} stored trees allow: use {advice} or less"
         )
+
+
+def _widest(depth: int) -> int:
+    """The largest branching factor whose tree of ``depth`` is stored (1: none is)."""
+    branching = 1
+    while node_count(branching + 1, depth) <= MAX_NODES:
+        branching += 1
+    return branching
