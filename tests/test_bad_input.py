@@ -11,6 +11,7 @@ from typing import ClassVar
 import pytest
 
 from experiments.cli import main
+from experiments.lock import LOCK_FILE
 
 FR = ["failure-rate", "--tree", "constant(1,1)", "--depth", "2", "--max-budget", "8",
       "--runs", "2", "--out", "{tmp}/curve.csv"]
@@ -249,6 +250,10 @@ CASES = [
     (["compile", "--policies", "typo_policy:policy", "--trees", "constant(1,1)", "--workers",
       "1"], "typo_policy.py, line 14) does not compile", None),
     (STUDY, "typo_backup.py, line 11) does not compile", CURVES + 'backup = "typo_backup:rule"\n'),
+    # issue 46, item 5: a refusal inside a folder's lock leaves no lock file or folder behind
+    (["reproduce", "imagawa", "--format", "gif", "--out", "{tmp}/repro"],
+     "--format 'gif': use png, pdf or svg", None),
+    (["study", "repair", "{tmp}"], "holds no readable shard file", None),
 ]
 
 
@@ -282,6 +287,47 @@ def test_bad_input_is_one_line_exit_2(argv, fragment, study, tmp_path, plugins, 
     assert err.count("\n") == 1, err
     assert fragment in err, err
     assert _snapshot(tmp_path) == before  # nothing written, nothing removed
+
+
+GROW = [*CMP, "--policies", "ucb1", "--adjusters", "plain", "--runs", "2", "--trees-per-model",
+        "1", "--max-budget", "8", "--quiet"]
+
+
+def test_damaged_comparison_files_name_the_file_to_delete(tmp_path, capsys):
+    """Issue 46, item 5: a damaged cells.json or compare.json is one line naming that file
+    (not the folder, whose blocks are reused), and doing what it says works."""
+    grid = [arg.replace("{tmp}", str(tmp_path)) for arg in GROW]
+    assert main(grid) == 0
+    for name in ("cells.json", "compare.json"):
+        path = tmp_path / "grid" / name
+        path.write_text(path.read_text()[:10])  # truncated
+        capsys.readouterr()
+        assert main(grid) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"delete {path} and run the comparison again" in err, err
+        path.unlink()
+        assert main(grid[:-1]) == 0  # not --quiet: the summary says what was reused
+        assert "already stored" in capsys.readouterr().out
+
+
+def test_compare_and_study_run_refuse_each_others_folders(tmp_path, capsys):
+    """Issue 46, item 5: a comparison's folder is not a study's, nor the other way round: one
+    line, and the folder is left as it was but for the lock file's record of its last writer
+    (the last --out is the one taken)."""
+    (tmp_path / "study.toml").write_text(textwrap.dedent(CURVES))
+    study = [arg.replace("{tmp}", str(tmp_path)) for arg in STUDY]
+    grid = [arg.replace("{tmp}", str(tmp_path)) for arg in GROW]
+    assert main(study) == 0 and main(grid) == 0
+    for argv, folder, holds in (
+            (grid, "results", "holds a study (study.json), not a comparison"),
+            (study, "grid", "holds a comparison (cells.json), not a study")):
+        before = _snapshot(tmp_path / folder)
+        capsys.readouterr()
+        assert main([*argv, "--out", str(tmp_path / folder)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and holds in err, err
+        after = _snapshot(tmp_path / folder)
+        assert {**after, LOCK_FILE: None} == {**before, LOCK_FILE: None}
 
 
 def test_enough_rows():
