@@ -139,6 +139,11 @@ CASES = [
     (FR + ["--adjuster", "maxfreq", "--adjuster-param", "offset=0", "--adjuster-param",
            "offset=0.5"], "--adjuster-param offset is given twice", None),
     (FR + ["--policy-param", "c"], "--policy-param 'c' is not NAME=VALUE", None),
+    # issue 46, item 6: a spec's parameters are checked as the options' are
+    (FR + ["--policy", "ucb1(c=0.5)", "--policy-param", "c=1"],
+     "--policy-param c is given twice: also in --policy ucb1(c=0.5)", None),
+    (FR + ["--policy", "ucb1(c=nan)"], "ucb1 parameter c = nan", None),
+    (FR + ["--adjuster", "maxfreq(offset=2)"], "maxfreq parameter offset = 2", None),
     # shaping
     (FR + ["--shaping", "qb(k=nan)"],
      "shaping qb parameter k = nan: must be a finite number > 0", None),
