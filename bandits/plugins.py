@@ -69,13 +69,14 @@ def compiled_record(record: type, *hooks) -> type:
     return rebuilt
 
 
-def load_object(spec: str, kind: str, expected: type, public_name: str):
+def load_object(spec: str, kind: str, expected: type, public_name: str, built_in: str):
     """The object ``spec`` = ``package.module:name`` of type ``expected`` (which users know
-    as ``public_name``); any failure is a one-line ValueError naming the problem and the fix."""
+    as ``public_name``); any failure is a one-line ValueError naming the problem and the fix.
+    ``built_in`` says where the built-in ones are, e.g. "`mctslab policies list`"."""
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
-        raise ValueError(f"{kind} {spec!r} is neither built in nor of the form "
-                         f"package.module:object (see `mctslab {kind}s list`)")
+        raise ValueError(f"{kind} {spec!r} is neither built in ({built_in}) nor of the form "
+                         f"package.module:object")
     try:
         module = importlib.import_module(module_name)
     except Exception as error:  # noqa: BLE001 (any error of the plug-in's import, in one line)
@@ -128,7 +129,8 @@ def load_policy(spec: str):
         from .policies import register_index
         from .registry import PolicyInfo
 
-        plugin = load_object(spec, "policy", Policy, "bandits.Policy")
+        plugin = load_object(spec, "policy", Policy, "bandits.Policy",
+                             "`mctslab policies list`")
         PLUGIN_FILES[spec] = plugin_file(plugin.index)
         check_compiled(spec, "index", plugin.index)
         record = compiled_record(plugin.record, plugin.index)

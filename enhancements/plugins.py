@@ -54,7 +54,8 @@ def load_adjuster(spec: str):
     if spec not in _LOADED:
         from .registry import AdjusterInfo
 
-        plugin = load_object(spec, "adjuster", Adjuster, "enhancements.Adjuster")
+        plugin = load_object(spec, "adjuster", Adjuster, "enhancements.Adjuster",
+                             "`mctslab adjusters list`")
         PLUGIN_FILES[spec] = plugin_file(plugin.start)
         for hook in ("start", "observe", "threshold"):
             check_compiled(spec, hook, getattr(plugin, hook))

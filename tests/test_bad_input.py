@@ -247,6 +247,13 @@ CASES = [
      None),
     (["analyze", "bad_fill:model(2)"], "bad_fill.py): fill raised KeyError", None),
     (["analyze", "bad_fill:model(nan)"], "tree bad_fill:model parameter k = nan", None),
+    # issue 46, item 6: the command that lists the built-in ones, or the built-in option
+    (STUDY, "policy ':x' is neither built in (`mctslab policies list`) nor of the form",
+     CURVES + 'policy = ":x"\n'),
+    (STUDY, "adjuster 'x:' is neither built in (`mctslab adjusters list`) nor of the form",
+     CURVES + 'adjuster = "x:"\n'),
+    (FR + ["--backup", ":rule"], "backup rule ':rule' is neither built in (--discount) nor",
+     None),
     # issue 46, item 1: a numba typing error in a plug-in, under every command that compiles
     (FR + ["--policy", "typo_policy:policy"],
      "typo_policy.py, line 14) does not compile: Unknown attribute 'sqrt_lgo'", None),

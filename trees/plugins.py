@@ -59,4 +59,4 @@ def load_model(name: str) -> Model:
     cannot be imported or is of another type."""
     from bandits.plugins import load_object  # the policies' loader, for one set of messages
 
-    return load_object(name, "tree model", Model, "trees.Model")
+    return load_object(name, "tree model", Model, "trees.Model", "`mctslab trees list`")
