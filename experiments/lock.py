@@ -66,7 +66,7 @@ def _still_there(fd: int, path: Path) -> bool:
         return False
 
 
-def _acquire(folder: Path, wait: bool) -> tuple[int, bool]:
+def _acquire(folder: Path, wait: bool, can_wait: bool) -> tuple[int, bool]:
     """An exclusive lock on ``folder``'s lock file: its descriptor, and whether this call
     created the file."""
     path = folder / LOCK_FILE
@@ -77,9 +77,10 @@ def _acquire(folder: Path, wait: bool) -> tuple[int, bool]:
         except BlockingIOError:
             if not wait:
                 os.close(fd)
+                add = " (or add --wait)" if can_wait else ""
                 raise FolderBusy(
                     f"{folder} is being written by {holder_line(folder)}: wait for it to "
-                    f"finish (or add --wait), or stop that process; one writer per folder"
+                    f"finish{add}, or stop that process; one writer per folder"
                 ) from None
             print(f"{folder} is being written by {holder_line(folder)}: waiting for it to "
                   f"finish (Ctrl-C to give up)", file=sys.stderr, flush=True)
@@ -99,12 +100,12 @@ def _make_folder(folder: Path) -> list[Path]:
 
 
 @contextmanager
-def writing(folder: str | Path, *, wait: bool = False) -> Iterator[Path]:
+def writing(folder: str | Path, *, wait: bool = False, can_wait: bool = True) -> Iterator[Path]:
     """Hold ``folder``'s write lock (creating the folder) for the block; yield the folder.
 
-    Held elsewhere: ``FolderBusy`` naming the holder, or with ``wait`` a line on stderr and a
-    wait until it is free. A block that raises leaves no lock file or empty folder that this
-    call created."""
+    Held elsewhere: ``FolderBusy`` naming the holder (and ``--wait``, if ``can_wait``: the
+    command offers it), or with ``wait`` a line on stderr and a wait until it is free. A
+    block that raises leaves no lock file or empty folder that this call created."""
     folder = Path(folder)
     made = _make_folder(folder)
     key = folder.resolve()
@@ -112,7 +113,7 @@ def writing(folder: str | Path, *, wait: bool = False) -> Iterator[Path]:
         yield folder
         return
     try:
-        fd, created = _acquire(folder, wait)
+        fd, created = _acquire(folder, wait, can_wait)
     except BaseException:
         _remove_empty(made)
         raise

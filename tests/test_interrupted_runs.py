@@ -175,6 +175,31 @@ def test_the_lock_is_one_per_folder_and_reentrant(tmp_path):
     subprocess.run([sys.executable, "-c", code], check=True)  # released
 
 
+def test_a_busy_folder_names_wait_only_where_the_command_has_it(tmp_path, capsys):
+    """Issue 46, item 6: `study repair` and `reproduce` have no --wait, so their refusal of a
+    folder another process writes does not suggest one; `study run` has it, and does."""
+    folder = tmp_path / "busy"
+    code = ("import sys; from experiments.lock import writing\n"
+            f"with writing({str(folder)!r}):\n    print('held', flush=True); sys.stdin.read()")
+    holder = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        for argv, offers_wait in ((["study", "repair", str(folder)], False),
+                                  (["reproduce", "imagawa", "--out", str(folder)], False),
+                                  (["study", "run", str(tmp_path / "none.toml"), "--out",
+                                    str(folder)], True)):
+            if offers_wait:
+                (tmp_path / "none.toml").write_text(TINY)
+            assert main(argv) == 2
+            err = capsys.readouterr().err
+            assert f"is being written by pid {holder.pid}" in err and err.count("\n") == 1
+            assert ("--wait" in err) == offers_wait, err
+    finally:
+        holder.kill()
+        holder.wait()
+
+
 def test_ctrl_c_stops_at_once_and_keeps_every_finished_shard(study_file, tmp_path):
     """SIGINT to the main pid of a two-worker run once its first shard is stored: it ends
     within 2 s (exit 130), every shard it finished is stored whole, no child process is left;
