@@ -71,13 +71,14 @@ def compiled_record(record: type, *hooks) -> type:
     return rebuilt
 
 
-def load_object(spec: str, kind: str, expected: type, public_name: str):
+def load_object(spec: str, kind: str, expected: type, public_name: str, built_in: str):
     """The object ``spec`` = ``package.module:name`` of type ``expected`` (which users know
-    as ``public_name``); any failure is a one-line ValueError naming the problem and the fix."""
+    as ``public_name``); any failure is a one-line ValueError naming the problem and the fix.
+    ``built_in`` says where the built-in ones are, e.g. "`mctslab policies list`"."""
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
-        raise ValueError(f"{kind} {spec!r} is neither built in nor of the form "
-                         f"package.module:object (see `mctslab {kind}s list`)")
+        raise ValueError(f"{kind} {spec!r} is neither built in ({built_in}) nor of the form "
+                         f"package.module:object")
     try:
         module = importlib.import_module(module_name)
     except Exception as error:  # noqa: BLE001 (any error of the plug-in's import, in one line)

@@ -146,7 +146,8 @@ def load_policy(spec: str) -> PolicyInfo:
     """The :class:`PolicyInfo` of the plug-in ``spec`` (``bandits.plugins``; loaded once a
     process); its record is compiled into the engines under the name ``spec``."""
     if spec not in _LOADED:
-        plugin = load_object(spec, "policy", Policy, "bandits.Policy")
+        plugin = load_object(spec, "policy", Policy, "bandits.Policy",
+                             "`mctslab policies list`")
         PLUGIN_FILES[spec] = plugin_file(plugin.index)
         check_compiled(spec, "index", plugin.index)
         record = compiled_record(plugin.record, plugin.index)

@@ -134,7 +134,8 @@ def load_adjuster(spec: str) -> AdjusterInfo:
     """The :class:`AdjusterInfo` of the plug-in ``spec`` (``enhancements.plugins``; loaded once
     a process)."""
     if spec not in _LOADED:
-        plugin = load_object(spec, "adjuster", Adjuster, "enhancements.Adjuster")
+        plugin = load_object(spec, "adjuster", Adjuster, "enhancements.Adjuster",
+                             "`mctslab adjusters list`")
         PLUGIN_FILES[spec] = plugin_file(plugin.start)
         for hook in ("start", "observe", "threshold"):
             check_compiled(spec, hook, getattr(plugin, hook))

@@ -1,24 +1,20 @@
 """The ``mctslab`` command. Each sub-command lives in ``experiments.commands.<name>`` and exposes
 ``register(subparsers)``. Errors the user can fix (bad input, an output that cannot be written,
 a folder another process writes, too little memory) end in one line on stderr and exit code 2;
-any other exception is a bug of the lab: its traceback, a line asking to report it, exit 1."""
+any other exception is a bug of the lab: its traceback, a line asking to report it, exit 1.
+A Ctrl-C, from the program's first line on, is one line and exit code 130 (``INTERRUPTED``)."""
 
 from __future__ import annotations
 
 import argparse
-import atexit
 import errno
-import gc
+import os
 import signal
 import sys
 import traceback
 from concurrent.futures import BrokenExecutor
 
-import matplotlib
-
-from bandits import kernel_cache
-
-from .commands import COMMANDS
+INTERRUPTED = 130  # the shells' exit code of a program ended by SIGINT
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -29,6 +25,8 @@ class _OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .commands import COMMANDS
+
     parser = _OneLineParser(
         prog="mctslab", description="A laboratory for Monte-Carlo Tree Search research."
     )
@@ -60,20 +58,41 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"mctslab {args.command}: interrupted; results already written are kept",
-              file=sys.stderr)
-        return 130
+        return interrupted(args.command)
     except BrokenExecutor:
         print(f"mctslab {args.command}: error: a worker process ended abruptly (the system "
               f"may have killed it for lack of memory): lower --workers or the sizes; the "
               f"results already written are kept", file=sys.stderr)
         return 2
-    except Exception:  # a bug of the lab, not of the command line
-        traceback.print_exc()
+    except Exception as error:
+        if _caused_by_interrupt(error):
+            return interrupted(args.command)
+        traceback.print_exc()  # a bug of the lab, not of the command line
         print(f"mctslab {args.command}: internal error: this is a bug in mctslab, not in your "
               f"command; please report it with the command line and the traceback above",
               file=sys.stderr)
         return 1
+
+
+def interrupted(command: str | None) -> int:
+    """Say that ``command`` (None: the program, before it knew its command) was interrupted;
+    the exit code."""
+    name = f"mctslab {command}" if command else "mctslab"
+    print(f"{name}: interrupted; results already written are kept", file=sys.stderr)
+    return INTERRUPTED
+
+
+def _caused_by_interrupt(error: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is in ``error``'s chain of causes: numba's dispatcher turns
+    a Ctrl-C that comes while a kernel runs into a SystemError when the kernel next calls back
+    into Python."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
 
 
 _OS_HINTS = {
@@ -103,20 +122,44 @@ def os_error_line(error: OSError) -> str:
 def program() -> None:
     """The ``mctslab`` program: :func:`main` on the command line, in a process of its own.
 
-    It draws with matplotlib's non-interactive backend (chosen here, not on import of
-    ``plots``, so a notebook keeps its own) and removes the kernel caches of old versions of the
-    compiled sources (``bandits.kernel_cache``). The objects made at start-up (numba's types
-    and registries, mostly) live until the process ends, so the cycle collector is told to
-    leave them alone (``gc.freeze``), now and at exit: a command starts and ends ~0.3 s sooner
-    (of ~1 s). Ctrl-C (SIGINT) stops a command and keeps what it computed, also when the
-    program was started with SIGINT ignored (a shell script's background job, where Python
-    would keep it ignored)."""
+    Ctrl-C (SIGINT) stops a command and keeps what it computed, also when the program was
+    started with SIGINT ignored (a shell script's background job, where Python would keep it
+    ignored). While the program still imports its modules (its first second), before it has
+    written anything, a Ctrl-C ends it at once (``_end_at_start``): raised there, the
+    interrupt could surface as another error of the module being imported. It draws with
+    matplotlib's non-interactive backend (chosen here, not on import of ``plots``, so a
+    notebook keeps its own) and removes the kernel caches of old versions of the compiled
+    sources (``bandits.kernel_cache``). The objects made at start-up (numba's types and
+    registries, mostly) live until the process ends, so the cycle collector is told to leave
+    them alone (``gc.freeze``), now and at exit: a command starts and ends ~0.3 s sooner (of
+    ~1 s)."""
+    signal.signal(signal.SIGINT, _end_at_start)
+    _start()
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    sys.exit(main())
+
+
+def _end_at_start(signum, frame) -> None:
+    """SIGINT while the program starts: say so and end, with nothing written to keep."""
+    interrupted(None)
+    sys.stderr.flush()
+    os._exit(INTERRUPTED)
+
+
+def _start() -> None:
+    import atexit
+    import gc
+
+    import matplotlib
+
+    from bandits import kernel_cache
+
+    from . import commands  # noqa: F401  (its modules' objects too, before gc.freeze)
+
     matplotlib.use("Agg")
     kernel_cache.prune_old_versions()
     gc.freeze()
     atexit.register(gc.freeze)
-    sys.exit(main())
 
 
 if __name__ == "__main__":

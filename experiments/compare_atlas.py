@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 # The atlas (issues 29, 36): how each policy's cost grows with bias, on seed 001's biased trees,
-# a P-game with Kocsis & Szepesvari's values [0, 127] (its scores need int16: one more kernel
-# per policy) and a trap tree.
+# a P-game with Kocsis & Szepesvari's values [0, 127] and a trap tree (all with int16 scores:
+# one kernel per policy).
 ATLAS_TREES = (
     *(f"constant(1,{b})" for b in range(1, 8)),
     "constant'(1,13)",

@@ -46,9 +46,8 @@ from .execution import RunSummary, kernel_order, on_one_thread
 from .failure import failure_block
 from .kernels import KernelProgress
 from .pool import check_options, completed
-from .store import KeyedStore, claim
+from .store import CELLS_FILE, KeyedStore, claim
 
-CELLS_FILE = "cells.json"
 CELL_FOLDER = "cells"
 LAYOUT = 1  # of the cell store; study folders (study.json, shards/) are earlier compares
 _BLOCK_KEY = re.compile(r"^(?P<cell>[0-9a-f]{16})-t(?P<tree>\d+)-r(?P<first>\d+)-(?P<n>\d+)$")
@@ -129,10 +128,9 @@ def claim_cells(folder: str | Path, grid: Grid) -> Path:
         try:
             stored = json.loads((home / CELLS_FILE).read_text())
         except (OSError, ValueError) as error:
-            raise ValueError(f"{home / CELLS_FILE} is unreadable ({error}): delete {home} to "
-                             "start over") from None
+            raise damaged_file(home / CELLS_FILE, f"unreadable ({error})") from None
         if not isinstance(stored, dict):
-            raise ValueError(f"{home / CELLS_FILE} is damaged: delete {home} to start over")
+            raise damaged_file(home / CELLS_FILE, "damaged")
         return stored
 
     def refusal(stored: dict) -> str:
@@ -140,6 +138,13 @@ def claim_cells(folder: str | Path, grid: Grid) -> Path:
         return _refusal(folder, field, stored.get(field), wanted.get(field))
 
     return claim(folder, CELLS_FILE, wanted, read=read, refusal=refusal)
+
+
+def damaged_file(path: Path, what: str) -> ValueError:
+    """The error for a comparison's ``cells.json`` or ``compare.json`` that is ``what``: both
+    are written anew by the next run, which reuses every stored block."""
+    return ValueError(f"{path} is {what}: delete {path} and run the comparison again (it is "
+                      "written anew; the stored runs are reused)")
 
 
 def _refusal(folder: Path, field: str, stored, wanted) -> str:

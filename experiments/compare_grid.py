@@ -33,6 +33,17 @@ def parse_entry(text: str, kind: str) -> tuple[str, dict]:
     return parts[0].name, {key: parse_value(value) for key, value in parts[0].kwargs}
 
 
+def method_fields(policy: str, adjuster: str) -> dict:
+    """The ``Curve`` fields of a policy entry and an adjuster entry (``parse_entry``):
+    policy, policy_params, adjuster, adjuster_params, and rescore, which an adjuster's
+    ``rescore=1`` asks for (exact re-scoring)."""
+    policy_name, policy_params = parse_entry(policy, "policy")
+    adjuster_name, adjuster_params = parse_entry(adjuster, "adjuster")
+    rescore = check_value(adjuster_name, "rescore", adjuster_params.pop("rescore", False), FLAG)
+    return {"policy": policy_name, "policy_params": policy_params, "adjuster": adjuster_name,
+            "adjuster_params": adjuster_params, "rescore": rescore}
+
+
 def entry_label(name: str, params: dict, defaults: dict) -> str:
     """``name``, followed by the parameters that differ from ``defaults``: ``ucb1(c=0.5)``."""
     changed = [f"{key}={value:g}" for key, value in params.items()
@@ -137,16 +148,10 @@ class Grid:
         return cells
 
     def _curve(self, tree: str, policy: str, adjuster: str) -> Curve:
-        """The cell's curve; an adjuster's ``rescore=1`` asks for exact re-scoring."""
-        policy_name, policy_params = parse_entry(policy, "policy")
-        adjuster_name, adjuster_params = parse_entry(adjuster, "adjuster")
-        rescore = check_value(adjuster_name, "rescore", adjuster_params.pop("rescore", False),
-                              FLAG)
-        return Curve(tree=tree, policy=policy_name, adjuster=adjuster_name,
-                     branching=self.branching, depth=self.depth, runs=self.runs,
+        """The cell's curve (``method_fields``)."""
+        return Curve(tree=tree, branching=self.branching, depth=self.depth, runs=self.runs,
                      trees=self.trees_per_model, max_budget=self.max_budget,
-                     policy_params=policy_params, adjuster_params=adjuster_params,
-                     rescore=rescore)
+                     **method_fields(policy, adjuster))
 
     def study(self) -> Study:
         """The study of every cell, under the grid's seed."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .compare_cells import GrowSummary, grow, run_table
+from .compare_cells import GrowSummary, damaged_file, grow, run_table
 from .compare_grid import DEFAULT_SEED, Grid, cell_labels
 from .compare_stats import instances_from_runs
 from .shards import plan_shards
@@ -84,7 +84,7 @@ def open_grid(folder: str | Path) -> Grid | None:
     try:
         return Grid.from_dict(json.loads(path.read_text()))
     except (OSError, ValueError, TypeError) as error:
-        raise ValueError(f"{path} is damaged ({error}): run the comparison again") from None
+        raise damaged_file(path, f"damaged ({error})") from None
 
 
 def instance_table(folder: str | Path) -> pd.DataFrame:

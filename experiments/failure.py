@@ -30,7 +30,6 @@ from trees import TreeInstance, analyze, make_tree
 
 from .curve import Curve, curve_columns, rate_columns, standard_error
 from .kernels import kernel_name, prepare_kernel
-from .plugin_check import plugin_errors
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -179,7 +178,7 @@ def failure_counts(curve: Curve, seed: int = 0, workers: int | None = None,
     blocks = [(j, r, min(CHUNK_RUNS, curve.runs - r))
               for j in range(curve.trees) for r in range(0, curve.runs, CHUNK_RUNS)]
     with tqdm(total=curve.total_runs, unit="run", disable=not progress, leave=False,
-              desc=curve.label) as bar, plugin_errors(curve):
+              desc=curve.label) as bar:
         for j, r, n in blocks:
             failed, simulated = simulate_block(curve, j, r, n, seed)
             failures += failed.sum(axis=0)

@@ -9,11 +9,9 @@ numba's cache in about 0.3 s.
 
 from __future__ import annotations
 
-import multiprocessing
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 
 from .curve import Curve
 
@@ -80,11 +78,14 @@ class KernelProgress:
 
 def prepare_kernel(curve: Curve, seed: int = 0) -> tuple[float, float]:
     """Compile ``curve``'s kernel, or load it from the cache, by a search of one playout;
-    the wall and CPU seconds it took."""
+    the wall and CPU seconds it took. A plug-in numba cannot compile is a one-line
+    ValueError (``plugin_check.plugin_errors``)."""
     from .failure import warm_up
+    from .plugin_check import plugin_errors
 
     wall, cpu = time.perf_counter(), time.process_time()
-    warm_up(curve, seed)
+    with plugin_errors(curve):
+        warm_up(curve, seed)
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
@@ -98,13 +99,15 @@ def distinct_kernels(curves: Iterable[Curve]) -> list[Curve]:
 
 def prepare_kernels(curves: Iterable[Curve], workers: int,
                     progress: bool = False) -> Iterator[tuple[Curve, float, float]]:
-    """Compile (or load) every kernel ``curves`` need in ``workers`` fresh processes, each
-    kernel once; yields (curve, wall seconds, CPU seconds) as each is ready."""
+    """Compile (or load) every kernel ``curves`` need on ``workers`` fresh processes
+    (``pool.completed``: one worker runs them here), each kernel once; yields (curve, wall
+    seconds, CPU seconds) as each is ready. A plug-in that does not compile, or a Ctrl-C,
+    stops the others at once."""
+    from .pool import completed
+
     kernels = distinct_kernels(curves)
     if progress:
         print(f"preparing {len(kernels)} search kernel(s): compiled on first use (10-15 "
               "CPU-seconds each), then loaded from the cache", file=sys.stderr, flush=True)
-    spawn = multiprocessing.get_context("spawn")  # fresh processes: no forked numba state
-    with ProcessPoolExecutor(max(1, min(workers, len(kernels))), mp_context=spawn) as pool:
-        for curve, (wall, cpu) in zip(kernels, pool.map(prepare_kernel, kernels)):
-            yield curve, wall, cpu
+    for i, (wall, cpu) in completed(prepare_kernel, [(curve,) for curve in kernels], workers):
+        yield kernels[i], wall, cpu

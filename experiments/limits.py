@@ -2,14 +2,15 @@
 memory and refuses, in one line (the estimate, the limit, the option to change), what will
 not fit in the memory available.
 
-The limit is ``MCTSLAB_MEMORY_LIMIT`` (bytes, or with a K/M/G/T suffix: ``64M``) when set,
-else the machine's available memory (``MemAvailable`` of /proc/meminfo, else psutil's). The
-estimates count the large arrays and lists a command holds at once; they err high by the
-interpreter's few hundred MB they leave out.
+The limit is ``MCTSLAB_MEMORY_LIMIT`` (a positive, finite number of bytes, or with a K/M/G/T
+suffix: ``64M``) when set, else the machine's available memory (``MemAvailable`` of
+/proc/meminfo, else psutil's). The estimates count the large arrays and lists a command holds
+at once; they err high by the interpreter's few hundred MB they leave out.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -33,10 +34,13 @@ def memory_limit() -> tuple[int, str]:
     if text:
         unit = text[-1] if text[-1] in _UNITS else ""
         try:
-            return int(float(text.removesuffix(unit)) * _UNITS[unit]), ENV
+            number = float(text.removesuffix(unit)) * _UNITS[unit]
         except ValueError:
-            raise ValueError(f"{ENV}={os.environ[ENV]!r} is not a size: write e.g. 4G or "
-                             "1073741824") from None
+            number = math.nan
+        if not (math.isfinite(number) and number >= 1):
+            raise ValueError(f"{ENV}={os.environ[ENV]!r} is not a size: write a positive "
+                             "number of bytes, e.g. 4G or 1073741824")
+        return int(number), ENV
     try:
         for line in Path("/proc/meminfo").read_text().splitlines():
             if line.startswith("MemAvailable:"):

@@ -5,8 +5,10 @@ holds an exclusive ``flock`` on the folder's lock file for as long as it writes 
 itself in the file (pid, host, start time), so a second writer can name it: it refuses at
 once (``FolderBusy``, a one-line error) or, asked to wait, blocks until the first is done.
 The kernel drops the lock when its holder ends, however it ends (kill -9 included), so a lock
-is never stale; the file itself stays. Within one process the lock is re-entrant (a
-comparison holds it around the study it runs).
+is never stale; the file itself stays, except that a writer that fails (a refusal, bad input,
+an interrupt) removes the lock file and the folders it created, so a refused command leaves
+the folder as it was. A writer that finds the file it locked removed takes the new one. Within
+one process the lock is re-entrant (a comparison holds it around the study it runs).
 """
 
 from __future__ import annotations
@@ -47,38 +49,94 @@ def _record(fd: int) -> None:
     os.pwrite(fd, (text + "\n").encode(), 0)
 
 
-@contextmanager
-def writing(folder: str | Path, *, wait: bool = False) -> Iterator[Path]:
-    """Hold ``folder``'s write lock (creating the folder) for the block; yield the folder.
-
-    Held elsewhere: ``FolderBusy`` naming the holder, or with ``wait`` a line on stderr and a
-    wait until it is free."""
-    folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise ValueError(f"--out {folder} is a file, not a folder: choose a folder name")
-    folder.mkdir(parents=True, exist_ok=True)
-    key = folder.resolve()
-    if key in _held:  # an outer block of this process holds it
-        yield folder
-        return
-    fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+def _open_lock(path: Path) -> tuple[int, bool]:
+    """The lock file at ``path``, opened, created if missing; whether this call created it."""
     try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666), True
+    except FileExistsError:
+        return os.open(path, os.O_RDWR | os.O_CLOEXEC), False
+
+
+def _still_there(fd: int, path: Path) -> bool:
+    """Whether the file ``fd`` is open on is still the one at ``path`` (a failed writer
+    removes the lock file it created while holding it)."""
+    try:
+        return os.stat(path).st_ino == os.fstat(fd).st_ino
+    except FileNotFoundError:
+        return False
+
+
+def _acquire(folder: Path, wait: bool, can_wait: bool) -> tuple[int, bool]:
+    """An exclusive lock on ``folder``'s lock file: its descriptor, and whether this call
+    created the file."""
+    path = folder / LOCK_FILE
+    while True:
+        fd, created = _open_lock(path)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             if not wait:
+                os.close(fd)
+                add = " (or add --wait)" if can_wait else ""
                 raise FolderBusy(
                     f"{folder} is being written by {holder_line(folder)}: wait for it to "
-                    f"finish (or add --wait), or stop that process; one writer per folder"
+                    f"finish{add}, or stop that process; one writer per folder"
                 ) from None
             print(f"{folder} is being written by {holder_line(folder)}: waiting for it to "
                   f"finish (Ctrl-C to give up)", file=sys.stderr, flush=True)
             fcntl.flock(fd, fcntl.LOCK_EX)
+        if _still_there(fd, path):
+            return fd, created
+        os.close(fd)
+
+
+def _make_folder(folder: Path) -> list[Path]:
+    """Create ``folder`` and its missing parents; those created, the deepest first."""
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"--out {folder} is a file, not a folder: choose a folder name")
+    created = [path for path in (folder, *folder.parents) if not path.exists()]
+    folder.mkdir(parents=True, exist_ok=True)
+    return created
+
+
+@contextmanager
+def writing(folder: str | Path, *, wait: bool = False, can_wait: bool = True) -> Iterator[Path]:
+    """Hold ``folder``'s write lock (creating the folder) for the block; yield the folder.
+
+    Held elsewhere: ``FolderBusy`` naming the holder (and ``--wait``, if ``can_wait``: the
+    command offers it), or with ``wait`` a line on stderr and a wait until it is free. A
+    block that raises leaves no lock file or empty folder that this call created."""
+    folder = Path(folder)
+    made = _make_folder(folder)
+    key = folder.resolve()
+    if key in _held:  # an outer block of this process holds it
+        yield folder
+        return
+    try:
+        fd, created = _acquire(folder, wait, can_wait)
+    except BaseException:
+        _remove_empty(made)
+        raise
+    try:
         _record(fd)
         _held.add(key)
         try:
             yield folder
         finally:
             _held.discard(key)
+    except BaseException:
+        if created:  # still held: a writer waiting on this file then takes a new one
+            (folder / LOCK_FILE).unlink(missing_ok=True)
+        _remove_empty(made)
+        raise
     finally:
         os.close(fd)  # releases the lock
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove ``folders`` (the deepest first) while they are empty."""
+    for path in folders:
+        try:
+            path.rmdir()
+        except OSError:
+            return

@@ -1,12 +1,13 @@
-"""Plug-in errors in one line: a user's policy or adjuster that numba cannot compile is named
-with its file and numba's message, here, in the main process, before any work is spread to
-workers (whose tracebacks would run to 150 lines)."""
+"""Plug-in errors in one line: a user's policy, adjuster or backup rule that numba cannot
+compile is named with its file and numba's message (``plugin_errors``, around every compile:
+``kernels.prepare_kernel``), and commands that write a folder or start workers compile
+plug-ins here first (``check_plugins``), in the main process, before either (a worker's
+traceback would run to 150 lines)."""
 
 from __future__ import annotations
 
 import re
 from contextlib import contextmanager
-from dataclasses import replace
 
 from .curve import Curve
 
@@ -17,11 +18,16 @@ _GENERIC = re.compile(r"^(Failed in .* mode pipeline|During: |No implementation 
                       r"Rejected as |\w+Error: Failed in |File |raised from |$)")
 
 
+def plugin_specs(curve: Curve) -> list[str]:
+    """The curve's plug-ins (``package.module:object``): its policy, adjuster, backup rule."""
+    return [spec for spec in (curve.policy, curve.adjuster, curve.backup) if ":" in spec]
+
+
 def _plugins(curve: Curve) -> list[tuple[str, str]]:
-    """(spec, source file) of the curve's plug-in policy and adjuster."""
+    """(spec, source file) of the curve's plug-ins."""
     from bandits.plugins import source_file
 
-    return [(spec, source_file(spec)) for spec in (curve.policy, curve.adjuster) if ":" in spec]
+    return [(spec, source_file(spec)) for spec in plugin_specs(curve)]
 
 
 def numba_line(error: BaseException) -> str:
@@ -52,19 +58,11 @@ def plugin_errors(curve: Curve):
 
 
 def check_plugins(curves) -> None:
-    """Compile the kernels of every curve with a plug-in once here, by one run of budget 2 on
-    its first tree (the kernels' types are those of the full curve), so that a plug-in numba
-    cannot compile is one line before any worker starts; the workers then load the kernels
-    from numba's cache."""
-    from .failure import simulate_block
+    """Compile (or load) here the kernel of every curve with a plug-in, each kernel once
+    (``kernels.prepare_kernel``), so that a plug-in numba cannot compile is one line before
+    any folder is made or worker started; the workers then load the kernels from numba's
+    cache."""
+    from .kernels import distinct_kernels, prepare_kernel
 
-    seen = set()
-    for curve in curves:
-        if ":" not in curve.policy + curve.adjuster:
-            continue
-        tiny = replace(curve, runs=1, trees=1, max_budget=2)
-        if tiny.key in seen:
-            continue
-        seen.add(tiny.key)
-        with plugin_errors(curve):
-            simulate_block(tiny, 0, 0, 1, 0)
+    for curve in distinct_kernels(curve for curve in curves if plugin_specs(curve)):
+        prepare_kernel(curve)

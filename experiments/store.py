@@ -3,7 +3,7 @@
 Study shards (``study_store``), tournament blocks (``tournament_store``) and the points of the
 stochastic-game study (``papers.veness.run``) are all kept this way::
 
-    <folder>/<manifest>.json   what owns the folder (a study, a tournament), JSON
+    <folder>/<manifest>.json   what owns the folder (a study, a comparison, a tournament), JSON
     <folder>/<sub>/<key>.parquet one table per key, its metadata under ``mctslab``
 
 Every file is written to a temporary file beside its place (``.<name>.<host>-<pid>.<random>.tmp``,
@@ -34,6 +34,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 META_KEY = b"mctslab"
+# The file that makes a folder the home of a study, a comparison or a tournament, and what it
+# is called in messages: a folder holds one kind (``claim``)
+STUDY_FILE, CELLS_FILE, TOURNAMENT_FILE = "study.json", "cells.json", "tournament.json"
+FOLDER_KINDS = {STUDY_FILE: "a study", CELLS_FILE: "a comparison",
+                TOURNAMENT_FILE: "a tournament"}
 TEMPORARY = ".tmp"
 # .<name>.<host>-<pid>.<8 hex digits>.tmp; older versions wrote .<name>.<8 random chars>.tmp
 _OWNED = re.compile(r"^\..+\.(?P<host>[^.]*)-(?P<pid>[0-9]+)\.[0-9a-f]{8}\.tmp$")
@@ -140,12 +145,18 @@ def write_table(frame: pd.DataFrame, path: str | Path) -> Path:
 
 def claim(folder: str | Path, manifest: str, content: dict, *,
           read: Callable[[Path], Any], refusal: Callable[[Any], str]) -> Path:
-    """Make ``folder`` the home of ``content``: create it and its JSON file ``manifest``, or
-    check that the one there describes the same thing. ``read(folder)`` returns the stored
-    manifest (or raises ValueError); when it differs, ``ValueError(refusal(stored))``."""
+    """Make ``folder`` the home of ``content``: create it and its JSON file ``manifest`` (one
+    of ``FOLDER_KINDS``), or check that the one there describes the same thing. ``read(folder)``
+    returns the stored manifest (or raises ValueError); when it differs,
+    ``ValueError(refusal(stored))``. A folder that holds another kind is refused."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"--out {folder} is a file, not a folder: choose a folder name")
+    other = next((name for name in FOLDER_KINDS
+                  if name != manifest and (folder / name).exists()), None)
+    if other is not None:
+        raise ValueError(f"{folder} holds {FOLDER_KINDS[other]} ({other}), not "
+                         f"{FOLDER_KINDS[manifest]}: choose another --out folder")
     text = json.dumps(content, indent=1, sort_keys=True) + "\n"
     if (folder / manifest).exists():
         stored = read(folder)

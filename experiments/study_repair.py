@@ -101,7 +101,7 @@ def repair_study(folder: str | Path, study: Study | None = None) -> Repair:
     folder = Path(folder)
     if not folder.is_dir():
         raise ValueError(f"{folder} is not a folder: give a study's results folder")
-    with writing(folder):
+    with writing(folder, can_wait=False):
         sound = True
         try:
             open_study(folder)

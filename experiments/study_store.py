@@ -23,9 +23,8 @@ import pyarrow as pa
 from mcts import STREAM_VERSION
 
 from .shards import Shard
-from .store import KeyedStore, claim
+from .store import STUDY_FILE, KeyedStore, claim
 
-STUDY_FILE = "study.json"
 SHARD_FOLDER = "shards"
 _FIRST_RECORDED_VERSION = 1  # the version of files written before versions were recorded
 

@@ -22,9 +22,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .store import KeyedStore, claim
+from .store import TOURNAMENT_FILE, KeyedStore, claim
 
-TOURNAMENT_FILE = "tournament.json"
 BLOCK_FOLDER = "blocks"
 
 

@@ -66,7 +66,7 @@ def load_backup(spec: str) -> NamedTuple:
     if ":" not in spec:
         raise ValueError(f"backup rule {spec!r} is not of the form package.module:object "
                          "(the built-in rule is --discount; docs/extending.md)")
-    plugin = load_object(spec, "backup rule", Backup, "mcts.backup.Backup")
+    plugin = load_object(spec, "backup rule", Backup, "mcts.backup.Backup", "--discount")
     PLUGIN_FILES[spec] = plugin_file(plugin.reward)
     check_compiled(spec, "reward", plugin.reward)
     record = compiled_record(plugin.record, plugin.reward)

@@ -11,6 +11,7 @@ from typing import ClassVar
 import pytest
 
 from experiments.cli import main
+from experiments.lock import LOCK_FILE
 
 FR = ["failure-rate", "--tree", "constant(1,1)", "--depth", "2", "--max-budget", "8",
       "--runs", "2", "--out", "{tmp}/curve.csv"]
@@ -54,6 +55,38 @@ def index(policy, arm, tables, rng):
     return arm.mean
 
 policy = Policy("nojit", NoJit, index)
+'''
+# examples/my_ucb1.py and my_backup.py, each with one attribute misspelt (issue 46, item 1)
+TYPO_POLICY = '''
+from typing import NamedTuple
+import numpy as np
+from numba import njit
+from bandits import Policy
+
+class TypoUCB1(NamedTuple):
+    c: float = 1.4
+
+@njit(inline="always")
+def index(policy, arm, tables, rng):
+    if arm.visits == 0:
+        return np.inf
+    return arm.mean + policy.c * tables.sqrt_lgo[arm.parent_visits] * tables.inv_sqrt[arm.visits]
+
+policy = Policy("typo_ucb1", TypoUCB1, index)
+'''
+TYPO_BACKUP = '''
+from typing import NamedTuple
+from numba import njit
+from mcts.backup import Backup
+
+class ShrinkingWins(NamedTuple):
+    w: float = 0.9
+
+@njit
+def reward(rule, u, ply, end):
+    return u * rule.ww ** (end - ply) if u == 1.0 else u
+
+rule = Backup("typo_backup", ShrinkingWins, reward)
 '''
 BAD_FILL = '''
 from trees import Model
@@ -108,6 +141,11 @@ CASES = [
     (FR + ["--adjuster", "maxfreq", "--adjuster-param", "offset=0", "--adjuster-param",
            "offset=0.5"], "--adjuster-param offset is given twice", None),
     (FR + ["--policy-param", "c"], "--policy-param 'c' is not NAME=VALUE", None),
+    # issue 46, item 6: a spec's parameters are checked as the options' are
+    (FR + ["--policy", "ucb1(c=0.5)", "--policy-param", "c=1"],
+     "--policy-param c is given twice: also in --policy ucb1(c=0.5)", None),
+    (FR + ["--policy", "ucb1(c=nan)"], "ucb1 parameter c = nan", None),
+    (FR + ["--adjuster", "maxfreq(offset=2)"], "maxfreq parameter offset = 2", None),
     # shaping
     (FR + ["--shaping", "qb(k=nan)"],
      "shaping qb parameter k = nan: must be a finite number > 0", None),
@@ -150,6 +188,13 @@ CASES = [
      "of MCTSLAB_MEMORY_LIMIT: lower --runs", None),
     (["games", "solve", "pig", "--turns", "300"], "solving Pig for 300 turns needs about", None),
     (["games", "perft", "breakthrough", "--depth", "99"], "perft allows: use --depth", None),
+    # issue 46, item 4: a tree too wide at every depth names the branching that fits
+    (FR + ["--branching", "10000"], ("depth 2 with branching 10000 needs 100,010,001 nodes, "
+     "more than the 33,554,432 stored trees allow: use --branching 5792 or less"), None),
+    (["analyze", "constant(1,5)", "--branching", "10000", "--depth", "4"],
+     "use --branching 75 or less", None),
+    (["analyze", "constant(1,5)", "--branching", "3", "--depth", "18"], "use --depth 14 or less",
+     None),
     (CMP + ["--policies", "ucb1", "--adjusters", "plain", "--runs", "100000000000000"],
      "shards) needs about", None),
     # compare's grid values
@@ -249,6 +294,25 @@ CASES = [
      None),
     (["analyze", "bad_fill:model(2)"], "bad_fill.py): fill raised KeyError", None),
     (["analyze", "bad_fill:model(nan)"], "tree bad_fill:model parameter k = nan", None),
+    # issue 46, item 6: the command that lists the built-in ones, or the built-in option
+    (STUDY, "policy ':x' is neither built in (`mctslab policies list`) nor of the form",
+     CURVES + 'policy = ":x"\n'),
+    (STUDY, "adjuster 'x:' is neither built in (`mctslab adjusters list`) nor of the form",
+     CURVES + 'adjuster = "x:"\n'),
+    (FR + ["--backup", ":rule"], "backup rule ':rule' is neither built in (--discount) nor",
+     None),
+    # issue 46, item 1: a numba typing error in a plug-in, under every command that compiles
+    (FR + ["--policy", "typo_policy:policy"],
+     "typo_policy.py, line 14) does not compile: Unknown attribute 'sqrt_lgo'", None),
+    (FR + ["--backup", "typo_backup:rule"],
+     "typo_backup.py, line 11) does not compile: Unknown attribute 'ww'", None),
+    (["compile", "--policies", "typo_policy:policy", "--trees", "constant(1,1)", "--workers",
+      "1"], "typo_policy.py, line 14) does not compile", None),
+    (STUDY, "typo_backup.py, line 11) does not compile", CURVES + 'backup = "typo_backup:rule"\n'),
+    # issue 46, item 5: a refusal inside a folder's lock leaves no lock file or folder behind
+    (["reproduce", "imagawa", "--format", "gif", "--out", "{tmp}/repro"],
+     "--format 'gif': use png, pdf or svg", None),
+    (["study", "repair", "{tmp}"], "holds no readable shard file", None),
 ]
 
 
@@ -262,6 +326,8 @@ def plugins(tmp_path_factory):
     folder = tmp_path_factory.mktemp("plugins")
     (folder / "nojit_policy.py").write_text(NOJIT_POLICY)
     (folder / "bad_fill.py").write_text(BAD_FILL)
+    (folder / "typo_policy.py").write_text(TYPO_POLICY)
+    (folder / "typo_backup.py").write_text(TYPO_BACKUP)
     return folder
 
 
@@ -282,6 +348,47 @@ def test_bad_input_is_one_line_exit_2(argv, fragment, study, tmp_path, plugins, 
     assert _snapshot(tmp_path) == before  # nothing written, nothing removed
 
 
+GROW = [*CMP, "--policies", "ucb1", "--adjusters", "plain", "--runs", "2", "--trees-per-model",
+        "1", "--max-budget", "8", "--quiet"]
+
+
+def test_damaged_comparison_files_name_the_file_to_delete(tmp_path, capsys):
+    """Issue 46, item 5: a damaged cells.json or compare.json is one line naming that file
+    (not the folder, whose blocks are reused), and doing what it says works."""
+    grid = [arg.replace("{tmp}", str(tmp_path)) for arg in GROW]
+    assert main(grid) == 0
+    for name in ("cells.json", "compare.json"):
+        path = tmp_path / "grid" / name
+        path.write_text(path.read_text()[:10])  # truncated
+        capsys.readouterr()
+        assert main(grid) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"delete {path} and run the comparison again" in err, err
+        path.unlink()
+        assert main(grid[:-1]) == 0  # not --quiet: the summary says what was reused
+        assert "already stored" in capsys.readouterr().out
+
+
+def test_compare_and_study_run_refuse_each_others_folders(tmp_path, capsys):
+    """Issue 46, item 5: a comparison's folder is not a study's, nor the other way round: one
+    line, and the folder is left as it was but for the lock file's record of its last writer
+    (the last --out is the one taken)."""
+    (tmp_path / "study.toml").write_text(textwrap.dedent(CURVES))
+    study = [arg.replace("{tmp}", str(tmp_path)) for arg in STUDY]
+    grid = [arg.replace("{tmp}", str(tmp_path)) for arg in GROW]
+    assert main(study) == 0 and main(grid) == 0
+    for argv, folder, holds in (
+            (grid, "results", "holds a study (study.json), not a comparison"),
+            (study, "grid", "holds a comparison (cells.json), not a study")):
+        before = _snapshot(tmp_path / folder)
+        capsys.readouterr()
+        assert main([*argv, "--out", str(tmp_path / folder)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and holds in err, err
+        after = _snapshot(tmp_path / folder)
+        assert {**after, LOCK_FILE: None} == {**before, LOCK_FILE: None}
+
+
 def test_enough_rows():
     assert len(CASES) >= 50
 
@@ -296,6 +403,17 @@ def test_memory_limit_reads_the_environment(monkeypatch):
         memory_limit()
     monkeypatch.delenv("MCTSLAB_MEMORY_LIMIT")
     assert memory_limit()[0] > 0
+
+
+@pytest.mark.parametrize("text", ["inf", "-4G", "nan", "0", "1e400"])
+def test_the_memory_limit_must_be_a_positive_size(text, monkeypatch, capsys):
+    """Issue 46, item 3: an infinite, negative or zero limit is refused in one line."""
+    monkeypatch.setenv("MCTSLAB_MEMORY_LIMIT", text)
+    code = main(["failure-rate", "--tree", "constant(1,1)", "--depth", "2", "--runs", "1",
+                 "--max-budget", "2"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"MCTSLAB_MEMORY_LIMIT={text!r} is not a size" in err, err
 
 
 def test_one_check_everywhere():

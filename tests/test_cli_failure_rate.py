@@ -98,3 +98,18 @@ def test_bad_input_is_one_line_exit_2(extra, words, capsys):
     assert main(SMALL + extra) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
+
+
+def test_policy_and_adjuster_take_compares_spec(capsys):
+    """Issue 46, item 6: `--policy "ucb1(c=0.5)"` and `--adjuster "maxfreq(offset=-0.5,
+    rescore=1)"` are read as `compare` reads its entries: the curve of the options."""
+    runs = []
+    for options in (["--policy", "ucb1(c=0.5)", "--adjuster", "maxfreq(offset=-0.5,rescore=1)"],
+                    ["--policy-param", "c=0.5", "--adjuster", "maxfreq", "--adjuster-param",
+                     "offset=-0.5", "--rescore"]):
+        assert main(SMALL + ["--json", *options]) == 0
+        runs.append(json.loads(capsys.readouterr().out))
+    spec, options = runs
+    assert spec["config"] == options["config"]
+    assert spec["config"]["policy_params"] == {"c": 0.5} and spec["config"]["rescore"] is True
+    assert spec["failure_rate"] == options["failure_rate"]

@@ -10,7 +10,7 @@ from reference_mcts import reference_failure_rate
 
 from bandits import index_tables, make_policy
 from experiments import Curve, failure_block, failure_rate
-from experiments.failure import TREE_CACHE_BYTES, search_config, tree_instance
+from experiments.failure import search_config, tree_instance
 from mcts.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
 from mcts.solver import DRAW, LOSS, WIN
 from mcts.synthetic import search, tree_arrays
@@ -221,10 +221,17 @@ def test_paper_curve_shapes_random_trees():
 
 
 def test_tree_instances_are_reused_within_a_bound_on_their_bytes():
+    """The cache of tree instances hands an instance out again and counts what it holds by the
+    bytes of the arrays the search reads; its bound keeps the largest tree (b=2, d=24), alone,
+    and all 200 instances of a paper figure (b=4, d=8)."""
+    tree_instance.cache_clear()
     instance = tree_instance("random(4,1)", 4, 8, 3, 1)
     assert tree_instance("random(4,1)", 4, 8, 3, 1) is instance
-    assert tree_instance.cache.getsizeof(instance) == instance.nbytes
-    assert tree_instance.cache.maxsize == TREE_CACHE_BYTES
-    largest = 2 * 4 * node_count(2, 24) + 4 * node_count(2, 23)  # int32 arrays, b=2, d=24
-    assert largest <= TREE_CACHE_BYTES  # the largest tree is kept, alone
-    assert 200 * instance.nbytes <= TREE_CACHE_BYTES  # so are all 200 of a paper figure's
+    deep = tree_instance("constant(1,5)", 2, 12, 3, 0)
+    for tree in (instance, deep):
+        arrays = (tree.edge_value, tree.terminal, tree.path_score, tree.optimal_child)
+        assert tree.nbytes == sum(array.nbytes for array in arrays)
+    assert tree_instance.cache.currsize == instance.nbytes + deep.nbytes
+    largest = deep.nbytes / node_count(2, 12) * node_count(2, 24)  # as many bytes a node
+    assert largest <= tree_instance.cache.maxsize
+    assert 200 * instance.nbytes <= tree_instance.cache.maxsize

@@ -175,6 +175,31 @@ def test_the_lock_is_one_per_folder_and_reentrant(tmp_path):
     subprocess.run([sys.executable, "-c", code], check=True)  # released
 
 
+def test_a_busy_folder_names_wait_only_where_the_command_has_it(tmp_path, capsys):
+    """Issue 46, item 6: `study repair` and `reproduce` have no --wait, so their refusal of a
+    folder another process writes does not suggest one; `study run` has it, and does."""
+    folder = tmp_path / "busy"
+    code = ("import sys; from experiments.lock import writing\n"
+            f"with writing({str(folder)!r}):\n    print('held', flush=True); sys.stdin.read()")
+    holder = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        for argv, offers_wait in ((["study", "repair", str(folder)], False),
+                                  (["reproduce", "imagawa", "--out", str(folder)], False),
+                                  (["study", "run", str(tmp_path / "none.toml"), "--out",
+                                    str(folder)], True)):
+            if offers_wait:
+                (tmp_path / "none.toml").write_text(TINY)
+            assert main(argv) == 2
+            err = capsys.readouterr().err
+            assert f"is being written by pid {holder.pid}" in err and err.count("\n") == 1
+            assert ("--wait" in err) == offers_wait, err
+    finally:
+        holder.kill()
+        holder.wait()
+
+
 def test_ctrl_c_stops_at_once_and_keeps_every_finished_shard(study_file, tmp_path):
     """SIGINT to the main pid of a two-worker run once its first shard is stored: it ends
     within 2 s (exit 130), every shard it finished is stored whole, no child process is left;
@@ -215,6 +240,65 @@ def test_ctrl_c_stops_at_once_and_keeps_every_finished_shard(study_file, tmp_pat
     summary = run_study(read_study(study_file), folder, workers=1, progress=False)
     assert (summary.reused, summary.computed) == (len(done), len(stored) - len(done))
     assert _stored(folder) == reference_counts
+
+
+INTERRUPTED = "mctslab study: interrupted; results already written are kept\n"
+
+
+# 200 shards of about 40 ms: a Ctrl-C mostly comes while the kernel runs
+MANY = """
+[study]
+seed = 5
+block = 20
+
+[[curves]]
+tree = "constant(1,3)"
+max_budget = 16384
+runs = 4000
+"""
+
+
+def test_ctrl_c_of_a_one_worker_run_is_one_line(tmp_path):
+    """With one worker the shards are computed in the main process, in numba's kernel, which
+    turns a Ctrl-C that comes while it runs into a SystemError when it next calls back into
+    Python (issue 46, item 2): still the one line and exit code of a run on two workers, and
+    the shards kept."""
+    (tmp_path / "many.toml").write_text(MANY)
+    folder = tmp_path / "one"
+    run = subprocess.Popen(_command(tmp_path / "many.toml", folder, "--workers", "1"),
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(lambda: len(_shards(folder)) >= 1, run, what="a shard stored")
+        run.send_signal(signal.SIGINT)
+        code, err = run.wait(timeout=60), run.stderr.read()
+    finally:
+        run.kill()
+        run.wait()
+        run.stderr.close()
+    assert (code, err) == (130, INTERRUPTED)
+    stored = _stored(folder)
+    assert 1 <= sum(counts is not None for counts in stored.values()) < len(stored)
+
+
+@pytest.mark.parametrize("library", ["numpy", "llvmlite", "numba"])
+def test_ctrl_c_while_the_program_starts_is_one_line(library, study_file, tmp_path):
+    """A Ctrl-C while the program still imports its modules (its first second), once it has
+    loaded ``library``'s compiled code: one line, exit code 130, nothing written (issue 46,
+    item 2)."""
+    folder = tmp_path / "early"
+    command = _command(study_file, folder, "--workers", "1")
+    run = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(lambda: f"/{library}/" in _read(Path(f"/proc/{run.pid}/maps")), run,
+                  what=f"{library} loaded")
+        run.send_signal(signal.SIGINT)
+        code, err = run.wait(timeout=60), run.stderr.read()
+    finally:
+        run.kill()
+        run.wait()
+        run.stderr.close()
+    assert code == 130 and err.count("\n") == 1 and "interrupted" in err, err
+    assert not folder.exists()
 
 
 def test_workers_die_with_their_parent_even_after_kill_9(study_file, tmp_path):

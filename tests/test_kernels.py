@@ -58,3 +58,16 @@ def test_a_study_says_what_it_compiles_and_times_search_apart(tmp_path, capsys):
     assert summary.computed == 2 and summary.playouts > 0
     assert summary.kernel_seconds > 0 and summary.search_seconds > 0
     assert "playouts/s per worker searching" in summary.speed()
+
+
+def test_the_atlas_and_the_main_job_share_one_kernel_per_policy(monkeypatch, capsys):
+    """Issue 46, item 7: seed 001's trees and the atlas's P-game share one score type, so
+    `mctslab compile --policies ucb1 klucb` prepares two kernels, not two per score type."""
+    from experiments.compare_atlas import ATLAS_TREES
+    from experiments.kernels import distinct_kernels
+
+    assert len(distinct_kernels(Curve(tree, "ucb1", runs=1, max_budget=1)
+                                for tree in ATLAS_TREES)) == 1
+    monkeypatch.setattr("experiments.kernels.prepare_kernels", lambda curves, workers: iter(()))
+    assert main(["compile", "--policies", "ucb1", "klucb", "--workers", "1"]) == 0
+    assert "compiling 2 kernels" in capsys.readouterr().out

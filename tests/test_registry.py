@@ -10,7 +10,7 @@ from bandits import POLICIES, make_policy
 from enhancements import ADJUSTERS
 from experiments import Curve
 from experiments.cli import main
-from plots.imagawa import ADJUSTER_NAMES, POLICY_NAMES
+from plots import imagawa
 
 
 @pytest.mark.parametrize("noun, registry", [("policies", POLICIES), ("adjusters", ADJUSTERS)])
@@ -44,9 +44,20 @@ def test_curves_take_defaults_and_restart_from_the_registries():
     assert Curve("constant(1,5)", "klucb").policy_params == {"c": 0.0}
 
 
-def test_figure_labels_come_from_the_registries():
-    assert POLICY_NAMES["ucb1"] == "UCT (UCB1)" and set(POLICY_NAMES) == set(POLICIES)
-    assert ADJUSTER_NAMES["maxfreq"] == "MaxFrequency" and set(ADJUSTER_NAMES) == set(ADJUSTERS)
+# Seed 001's selection policies and threshold adjusters, in its figures' order and under the
+# names its figures and text give them (Imagawa & Kaneko: Figs. 3-9, Sect. IV, Algorithms 1-3)
+PAPER_POLICIES = {"ucb1": "UCT (UCB1)", "klucb": "KL-UCB", "thompson": "Thompson sampling"}
+PAPER_ADJUSTERS = {"plain": "Plain", "static": "Static", "score": "Score", "value": "Value",
+                   "maxfreq": "MaxFrequency"}
+
+
+def test_the_figures_draw_the_papers_policies_and_adjusters_under_its_names():
+    """The figures of seed 001 show the paper's policies and adjusters, in its order, under
+    its names, which the registries hold for every command."""
+    assert imagawa.POLICIES == tuple(PAPER_POLICIES)
+    assert imagawa.ADJUSTERS == tuple(PAPER_ADJUSTERS)
+    assert {name: imagawa.POLICY_NAMES[name] for name in PAPER_POLICIES} == PAPER_POLICIES
+    assert {name: imagawa.ADJUSTER_NAMES[name] for name in PAPER_ADJUSTERS} == PAPER_ADJUSTERS
 
 
 @pytest.mark.parametrize("args, said", [

@@ -48,7 +48,7 @@ def _proven_value(max_outcome, depth):
     return WIN if mover == 1.0 else DRAW if mover == 0.5 else LOSS
 
 
-# P-games with m = 31: their scores fit int8 at these depths, as every other tree's here, so
+# P-games with m = 31: their scores fit int16 at these depths, as every other tree's here, so
 # they share the suite's kernels (each integer type of the scores compiles its own)
 SOLVED = ["pgame(31)", "pgame(3)", "random(4,3)+trap(1,0.5)", "pgame(7)+trap(3,0.5)",
           "constant(1,5)+trap(3,1)", "pgame(5)+end(0.2)"]

@@ -38,7 +38,7 @@ class TreeInstance:
     optimal_child: np.ndarray | None = None  # seed 001: int32 [n_internal], the optimal move
     # set from the arrays on construction, by their check:
     # ``path_sums`` of the edge values, so a terminal's score at the node (what the compiled
-    # search reads, one load per playout), in the narrowest integer type that holds them
+    # search reads, one load per playout), in the narrowest integer type of 16 bits or more
     path_score: np.ndarray = field(init=False, repr=False)
     reachable: np.ndarray = field(init=False, repr=False)  # bool; no terminal lies above
 

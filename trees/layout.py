@@ -39,14 +39,15 @@ def root_move_of(nodes: np.ndarray, branching: int, depth: int) -> np.ndarray:
 
 def path_sums(edge_value: np.ndarray, branching: int, depth: int) -> np.ndarray:
     """[n_nodes]: the sum of the edge values from the root to node n, in the narrowest signed
-    integer type that holds every sum (int8 for seed 001's trees, whose 64K leaves then take
-    64 KB), so the playouts' random reads stay in the core's cache."""
+    integer type of at least 16 bits that holds every sum: narrow, so the playouts' random
+    reads stay in the core's cache (b=4, d=8: 175 KB), and int16 for seed 001's trees and
+    pgame(127) alike, since the search compiles a kernel per score type."""
     score = edge_value.astype(np.int64)
     for ply in range(1, depth + 1):
         start, stop = level_start(branching, ply), level_start(branching, ply + 1)
         score[start:stop] += score[(np.arange(start, stop) - 1) // branching]
     low, high = score.min(), score.max()
-    narrowest = next(t for t in (np.int8, np.int16, np.int32, np.int64)
+    narrowest = next(t for t in (np.int16, np.int32, np.int64)
                      if np.iinfo(t).min <= low and high <= np.iinfo(t).max)
     return score.astype(narrowest)
 
@@ -68,8 +69,22 @@ def check_shape(branching: int, depth: int) -> None:
     if depth < 2 or depth % 2:
         raise ValueError(f"depth {depth} must be even and at least 2: use e.g. --depth 8")
     if node_count(branching, depth) > MAX_NODES:
-        deepest = max(d for d in range(2, 64, 2) if node_count(branching, d) <= MAX_NODES)
+        shallower = [d for d in range(2, depth, 2) if node_count(branching, d) <= MAX_NODES]
+        if shallower:
+            advice = f"--depth {shallower[-1]}"
+        elif _widest(depth) >= 2:
+            advice = f"--branching {_widest(depth)}"
+        else:
+            advice = f"--depth 2 with --branching {_widest(2)}"
         raise ValueError(
             f"depth {depth} with branching {branching} needs {node_count(branching, depth):,} "
-            f"nodes, more than the {MAX_NODES:,} stored trees allow: use --depth {deepest} or less"
+            f"nodes, more than the {MAX_NODES:,} stored trees allow: use {advice} or less"
         )
+
+
+def _widest(depth: int) -> int:
+    """The largest branching factor whose tree of ``depth`` is stored (1: none is)."""
+    branching = 1
+    while node_count(branching + 1, depth) <= MAX_NODES:
+        branching += 1
+    return branching

@@ -59,4 +59,4 @@ def blank_tree(branching: int, depth: int) -> BlankTree:
 def load_model(name: str) -> Model:
     """The :class:`Model` ``name`` = ``package.module:object``; a one-line ValueError if it
     cannot be imported or is of another type."""
-    return load_object(name, "tree model", Model, "trees.Model")
+    return load_object(name, "tree model", Model, "trees.Model", "`mctslab trees list`")

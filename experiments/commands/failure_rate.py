@@ -6,6 +6,7 @@ import json
 import sys
 from pathlib import Path
 
+from experiments.compare_grid import method_fields
 from experiments.curve import Curve
 from experiments.failure import curve_frame, failure_counts, memory_per_curve_run, rates
 from experiments.limits import check_curve
@@ -16,9 +17,11 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("failure-rate", help="failure rate of MCTS against playouts")
     p.add_argument("--tree", required=True, help="tree spec, e.g. constant(1,5) or random(4,3)")
     p.add_argument("--policy", default="ucb1",
-                   help="a policy of `mctslab policies list` (default ucb1)")
+                   help="a policy of `mctslab policies list`, package.module:object, "
+                   "name(key=value,...) (default ucb1)")
     p.add_argument("--adjuster", default="plain",
-                   help="an adjuster of `mctslab adjusters list` (default plain)")
+                   help="an adjuster of `mctslab adjusters list`, package.module:object, "
+                   "name(key=value,...) (default plain)")
     p.add_argument("--runs", type=COUNT, default=100, help="runs per tree instance (default 100)")
     p.add_argument("--trees", type=COUNT, default=1, help="tree instances (default 1)")
     p.add_argument("--max-budget", type=COUNT, default=2**14,
@@ -62,13 +65,19 @@ def run(args) -> int:
     for output in (args.out, args.plot):  # before computing: a curve is never lost
         if output:
             check_writable_file(output)
+    method = method_fields(args.policy, args.adjuster)  # as compare reads its entries
+    for kind, items in (("policy", args.policy_param), ("adjuster", args.adjuster_param)):
+        given = parse_params(items, f"--{kind}-param")
+        twice = sorted(set(given) & set(method[f"{kind}_params"]))
+        if twice:
+            raise ValueError(f"--{kind}-param {twice[0]} is given twice: also in --{kind} "
+                             f"{getattr(args, kind)}")
+        method[f"{kind}_params"].update(given)
     curve = Curve(
-        tree=args.tree, policy=args.policy, adjuster=args.adjuster, branching=args.branching,
-        depth=args.depth, runs=args.runs, trees=args.trees, max_budget=args.max_budget,
-        policy_params=parse_params(args.policy_param, "--policy-param"),
-        adjuster_params=parse_params(args.adjuster_param, "--adjuster-param"),
-        restart=args.restart, search_depth=args.search_depth, shaping=args.shaping,
-        rescore=args.rescore, discount=args.discount, backup=args.backup,
+        tree=args.tree, branching=args.branching, depth=args.depth, runs=args.runs,
+        trees=args.trees, max_budget=args.max_budget, restart=args.restart,
+        search_depth=args.search_depth, shaping=args.shaping, discount=args.discount,
+        backup=args.backup, **{**method, "rescore": method["rescore"] or args.rescore},
     )
     check_figure_path(args.plot)
     check_curve(curve, args.workers)

@@ -2,7 +2,8 @@
 over the cores, into the kernel cache (after an install, or on each worker of a cluster).
 
 The default covers every built-in policy on the trees of ``reproduce imagawa`` and the atlas
-(b = 4; int8 and int16 scores); ``experiments.kernels`` says what selects a kernel.
+(b = 4; their int16 scores: one kernel per policy); ``experiments.kernels`` says what selects
+a kernel.
 """
 
 from __future__ import annotations

@@ -85,7 +85,7 @@ def run(args) -> int:
 
     check_options(args.workers, args.scheduler)  # before anything is written
     args.out = args.out or f"results/{args.paper}-{args.scale}"
-    with writing(args.out):  # one writer per folder
+    with writing(args.out, can_wait=False):  # one writer per folder; no --wait here
         check_writable(args.out)  # before anything is computed
         report = PAPERS[args.paper][1](args)
     print(f"report: {report}", file=sys.stdout)
