@@ -84,7 +84,7 @@ def test_the_transform_reaches_the_game_engine(tmp_path, capsys):
         out = tmp_path / spec.replace("=", "-")
         assert main(["tournament", "breakthrough", "--a", spec, "--b", "puct", "--games", "2",
                      "--playouts", "60", "--seed", "3", "--workers", "1", "--out", str(out)]) == 0
-        return pd.concat(pd.read_parquet(p) for p in sorted(out.glob("blocks/*.parquet")))
+        return pd.concat(pd.read_parquet(p) for p in sorted(out.glob("**/blocks/*.parquet")))
 
     raw, ranged = moves("puct"), moves("puct(qtransform=parent_and_siblings)")
     assert not raw.equals(ranged)
