@@ -9,7 +9,7 @@ from importlib import import_module
 
 __all__ = ["Curve", "bandit", "failure_block", "failure_counts", "failure_rate"]
 _MODULES = {"Curve": ".curve", "bandit": ".bandit_study", "failure_block": ".failure",
-            "failure_counts": ".failure", "failure_rate": ".failure"}
+            "failure_counts": ".failure_curves", "failure_rate": ".failure_curves"}
 
 
 def __getattr__(name: str):

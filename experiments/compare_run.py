@@ -48,13 +48,13 @@ def run_compare(grid: Grid, out: str | Path, workers: int | None = None,
 def write_comparison(grid: Grid, out: str | Path, command: str | None = None,
                      formats=("png", "pdf")) -> dict[str, pd.DataFrame]:
     """From the runs of ``grid`` stored in ``out``: ``runs.parquet`` (``compare_cells.run_table``),
-    ``instances.parquet``, every statistic (``compare_stats.comparison_tables``, bootstraps and
+    ``instances.parquet``, every statistic (``compare_tables.comparison_tables``, bootstraps and
     permutations seeded by the grid's seed, tests against ``grid.baseline``) as CSV, the
     figures, ``report.md`` and ``report.html``; returns the tables."""
     from mcts import STREAM_VERSION
 
     from .compare_report import write_report
-    from .compare_stats import comparison_tables
+    from .compare_tables import comparison_tables
     from .store import write_table
 
     runs = run_table(grid, out)

@@ -409,31 +409,3 @@ def performance_profile(areas: pd.DataFrame, taus=None) -> pd.DataFrame:
             for method, frame in _with_method(areas).groupby("method", sort=True)
             for tau, fraction in zip(taus, (frame["area"].to_numpy() <= taus[:, None]).mean(1))]
     return pd.DataFrame(rows, columns=["method", "tau", "fraction"])
-
-
-def comparison_tables(runs: pd.DataFrame, epsilon: float = 0.05, baseline: str | None = None,
-                      n_boot: int = 2000, n_permutations: int = 9999, seed: int = 0,
-                      alpha: float = 0.05) -> dict[str, pd.DataFrame]:
-    """Every table of a comparison (what ``experiments.compare_report.write_report`` reads)
-    from its per-run table (RUN_COLUMNS): instances, curves, to_epsilon, budget_tests,
-    curve_tests (``experiments.compare_tests``, each method against ``baseline``, default the
-    first method listed), cell_areas, areas (per instance), aggregates, improvement and
-    profile."""
-    from .compare_tests import budget_tests, curve_tests
-
-    instances = instances_from_runs(runs)
-    instance_areas = areas(instances)
-    to_epsilon, cell_area = nested_intervals(runs, epsilon, n_boot, seed, alpha)
-    return {
-        "instances": instances,
-        "curves": failure_curves(instances),
-        "to_epsilon": to_epsilon,
-        "budget_tests": budget_tests(instances, baseline, alpha),
-        "curve_tests": curve_tests(run_areas(runs), baseline, alpha, n_permutations, seed,
-                                   n_boot),
-        "cell_areas": cell_area,
-        "areas": instance_areas,
-        "aggregates": aggregate_intervals(instance_areas, n_boot, seed),
-        "improvement": probability_of_improvement(instance_areas, n_boot, seed),
-        "profile": performance_profile(instance_areas),
-    }

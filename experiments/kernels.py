@@ -14,13 +14,14 @@ import time
 from collections.abc import Iterable, Iterator
 
 from .curve import Curve
+from .failure import tree_instance, warm_up
+from .plugin_check import plugin_errors, plugin_specs
+from .pool import completed
 
 
 def kernel_key(curve: Curve) -> tuple:
     """What selects ``curve``'s kernel: the policy, b, the scores' integer type, and the
     plug-in adjuster and backup rule if any."""
-    from .failure import tree_instance
-
     dtype = tree_instance(curve.tree, curve.branching, curve.depth, 0, 0).path_score.dtype
     plugin = curve.adjuster if ":" in curve.adjuster else ""
     return curve.policy, curve.branching, str(dtype), plugin, curve.backup
@@ -80,9 +81,6 @@ def prepare_kernel(curve: Curve, seed: int = 0) -> tuple[float, float]:
     """Compile ``curve``'s kernel, or load it from the cache, by a search of one playout;
     the wall and CPU seconds it took. A plug-in numba cannot compile is a one-line
     ValueError (``plugin_check.plugin_errors``)."""
-    from .failure import warm_up
-    from .plugin_check import plugin_errors
-
     wall, cpu = time.perf_counter(), time.process_time()
     with plugin_errors(curve):
         warm_up(curve, seed)
@@ -103,11 +101,18 @@ def prepare_kernels(curves: Iterable[Curve], workers: int,
     (``pool.completed``: one worker runs them here), each kernel once; yields (curve, wall
     seconds, CPU seconds) as each is ready. A plug-in that does not compile, or a Ctrl-C,
     stops the others at once."""
-    from .pool import completed
-
     kernels = distinct_kernels(curves)
     if progress:
         print(f"preparing {len(kernels)} search kernel(s): compiled on first use (10-15 "
               "CPU-seconds each), then loaded from the cache", file=sys.stderr, flush=True)
     for i, (wall, cpu) in completed(prepare_kernel, [(curve,) for curve in kernels], workers):
         yield kernels[i], wall, cpu
+
+
+def check_plugins(curves) -> None:
+    """Compile (or load) here the kernel of every curve with a plug-in, each kernel once
+    (``prepare_kernel``), so that a plug-in numba cannot compile is one line before
+    any folder is made or worker started; the workers then load the kernels from numba's
+    cache."""
+    for curve in distinct_kernels(curve for curve in curves if plugin_specs(curve)):
+        prepare_kernel(curve)

@@ -1,7 +1,7 @@
 """Plug-in errors in one line: a user's policy, adjuster or backup rule that numba cannot
 compile is named with its file and numba's message (``plugin_errors``, around every compile:
 ``kernels.prepare_kernel``), and commands that write a folder or start workers compile
-plug-ins here first (``check_plugins``), in the main process, before either (a worker's
+plug-ins first (``kernels.check_plugins``), in the main process, before either (a worker's
 traceback would run to 150 lines)."""
 
 from __future__ import annotations
@@ -55,14 +55,3 @@ def plugin_errors(curve: Curve):
         where = f"{path}, line {line.group(1)}" if line else path
         raise ValueError(f"plug-in {spec} ({where}) does not compile: {numba_line(error)}"
                          ) from None
-
-
-def check_plugins(curves) -> None:
-    """Compile (or load) here the kernel of every curve with a plug-in, each kernel once
-    (``kernels.prepare_kernel``), so that a plug-in numba cannot compile is one line before
-    any folder is made or worker started; the workers then load the kernels from numba's
-    cache."""
-    from .kernels import distinct_kernels, prepare_kernel
-
-    for curve in distinct_kernels(curve for curve in curves if plugin_specs(curve)):
-        prepare_kernel(curve)

@@ -14,7 +14,6 @@ from experiments.compare_stats import (
     areas,
     budget_to_epsilon,
     cell_areas,
-    comparison_tables,
     failure_area,
     failure_bits,
     failure_curves,
@@ -26,6 +25,7 @@ from experiments.compare_stats import (
     run_areas,
     run_failures,
 )
+from experiments.compare_tables import comparison_tables
 from experiments.compare_tests import (
     budget_tests,
     check_baseline,

@@ -105,8 +105,8 @@ def core_hours(grid) -> float:
 
 def run(args) -> int:
     from experiments.compare import INSTANCES_FILE, RUNS_FILE, run_compare
+    from experiments.kernels import check_plugins
     from experiments.limits import check_study
-    from experiments.plugin_check import check_plugins
     from experiments.pool import check_options
     from plots.style import formats_option
 

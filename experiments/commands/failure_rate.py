@@ -8,7 +8,8 @@ from pathlib import Path
 
 from experiments.compare_grid import method_fields
 from experiments.curve import Curve
-from experiments.failure import curve_frame, failure_counts, memory_per_curve_run, rates
+from experiments.failure import memory_per_curve_run
+from experiments.failure_curves import curve_frame, failure_counts, rates
 from experiments.limits import check_curve
 from experiments.params import COUNT, SEED, check_figure_path, parse_params
 

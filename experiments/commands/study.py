@@ -73,8 +73,8 @@ def run(args) -> int:
 def _check(study, args) -> None:
     """Before anything is written: the study's size against the memory, and its plug-ins
     compiled here (one line each, not the workers' tracebacks)."""
+    from experiments.kernels import check_plugins
     from experiments.limits import check_study
-    from experiments.plugin_check import check_plugins
     from experiments.pool import check_options
 
     check_options(args.workers, args.scheduler)
