@@ -27,7 +27,7 @@ from mcts.solver import (
     value_from_children,
 )
 from mcts.synthetic import search, tree_arrays
-from trees import make_tree
+from trees import make_tree, solve_minimax
 
 
 @njit
@@ -107,25 +107,11 @@ def test_the_final_move_prefers_a_proven_win_then_visits_among_moves_not_lost():
     assert _final(_flags(LOSS, LOSS, LOSS, LOSS), visits, 0, 4, np.uint64(3)) in (1, 3)
 
 
-def _root_outcome(instance):
-    """The max player's minimax outcome at the root (1, 1/2, 0), by brute force."""
-    b = instance.branching
-
-    def below(n, ply, score):
-        if instance.terminal[n]:
-            return score
-        scores = [below(c, ply + 1, score + int(instance.edge_value[c]))
-                  for c in range(n * b + 1, n * b + 1 + b)]
-        return max(scores) if ply % 2 == 0 else min(scores)
-
-    score = below(0, 0, 0)
-    return 1.0 if score > 0 else 0.5 if score == 0 else 0.0
-
-
 @pytest.mark.parametrize("spec", ["pgame(3)", "constant(1,3)", "random(4,3)+trap(1,0.5)"])
 def test_a_synthetic_search_proves_its_root_and_stops(spec):
     """b = 2, d = 4: 4096 playouts exhaust the tree. The root is proven to its minimax value
-    for the player who moved into it (min: the root is max's), and the run stops there."""
+    (``trees.solve_minimax``) for the player who moved into it (min: the root is max's), and
+    the run stops there."""
     budget = 4096
     for seed in range(6):
         instance = make_tree(spec, 2, 4, seed)
@@ -133,7 +119,7 @@ def test_a_synthetic_search_proves_its_root_and_stops(spec):
         failed = np.zeros(int(math.log2(budget)) + 1, np.bool_)
         tree = search(tree_arrays(instance), search_config(curve, instance), budget,
                       np.uint64(seed), index_tables(budget), make_policy("ucb1"), failed)
-        outcome = _root_outcome(instance)
+        outcome = solve_minimax(instance).outcome()[0]  # exact, vectorised bottom-up
         assert tree.proven[0] == {1.0: LOSS, 0.5: DRAW, 0.0: WIN}[outcome], (spec, seed)
         assert tree.stats[0, VISITS] < budget and not failed[-1]
         first = tree.stats[0, FIRST_CHILD]
