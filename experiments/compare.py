@@ -38,21 +38,21 @@ from .compare_atlas import ATLAS_ADJUSTERS, ATLAS_TREES, preset_lists
 from .compare_cells import GrowSummary, grow, plan_blocks, run_table
 from .compare_grid import (
     DEFAULT_SEED,
+    GRID_FILE,
     SCALES,
     Grid,
     cell_labels,
     config_label,
     entry_label,
+    open_grid,
     parse_entry,
 )
 from .compare_run import (
-    GRID_FILE,
     INSTANCE_COLUMNS,
     INSTANCES_FILE,
     RUNS_FILE,
     compare,
     instance_table,
-    open_grid,
     run_compare,
     write_comparison,
 )

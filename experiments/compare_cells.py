@@ -39,7 +39,7 @@ from tqdm import tqdm
 
 from mcts import STREAM_VERSION
 
-from .compare_grid import Grid, config_label, entry_label
+from .compare_grid import Grid, config_label, damaged_file, entry_label, open_grid
 from .compare_stats import RUN_COLUMNS, failure_bits
 from .curve import Curve
 from .execution import RunSummary, kernel_order, on_one_thread
@@ -116,8 +116,6 @@ def claim_cells(folder: str | Path, grid: Grid) -> Path:
     """Make ``folder`` a home of cells of ``grid``'s seed, or refuse (a ValueError naming the
     field) a folder whose cells, or earlier comparison, have another seed. Nothing is written
     when refused."""
-    from .compare_run import open_grid
-
     folder = Path(folder)
     wanted = {"seed": grid.seed, "layout": LAYOUT}
     earlier = open_grid(folder) if folder.is_dir() else None
@@ -138,13 +136,6 @@ def claim_cells(folder: str | Path, grid: Grid) -> Path:
         return _refusal(folder, field, stored.get(field), wanted.get(field))
 
     return claim(folder, CELLS_FILE, wanted, read=read, refusal=refusal)
-
-
-def damaged_file(path: Path, what: str) -> ValueError:
-    """The error for a comparison's ``cells.json`` or ``compare.json`` that is ``what``: both
-    are written anew by the next run, which reuses every stored block."""
-    return ValueError(f"{path} is {what}: delete {path} and run the comparison again (it is "
-                      "written anew; the stored runs are reused)")
 
 
 def _refusal(folder: Path, field: str, stored, wanted) -> str:

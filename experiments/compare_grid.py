@@ -4,12 +4,16 @@ adjuster on a tree configuration (spec, b, d) searches the same ``trees_per_mode
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, fields
+from pathlib import Path
 
 from specs import FLAG, check_value, parse_spec, parse_value
 
 from .curve import Curve
 from .study import Study
+
+GRID_FILE = "compare.json"  # a comparison's grid, in its folder
 
 SCALES = ("quick", "full")
 DEFAULT_SEED = 2029
@@ -180,3 +184,21 @@ class Grid:
     @classmethod
     def from_dict(cls, data: dict) -> Grid:
         return cls(**data)
+
+
+def open_grid(folder: str | Path) -> Grid | None:
+    """The grid stored in ``folder/compare.json`` by ``run_compare``, or None."""
+    path = Path(folder) / GRID_FILE
+    if not path.is_file():
+        return None
+    try:
+        return Grid.from_dict(json.loads(path.read_text()))
+    except (OSError, ValueError, TypeError) as error:
+        raise damaged_file(path, f"damaged ({error})") from None
+
+
+def damaged_file(path: Path, what: str) -> ValueError:
+    """The error for a comparison's ``cells.json`` or ``compare.json`` that is ``what``: both
+    are written anew by the next run, which reuses every stored block."""
+    return ValueError(f"{path} is {what}: delete {path} and run the comparison again (it is "
+                      "written anew; the stored runs are reused)")

@@ -9,14 +9,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .compare_cells import GrowSummary, damaged_file, grow, run_table
-from .compare_grid import DEFAULT_SEED, Grid, cell_labels
+from .compare_cells import GrowSummary, grow, run_table
+from .compare_grid import DEFAULT_SEED, GRID_FILE, Grid, cell_labels, open_grid
 from .compare_stats import instances_from_runs
 from .shards import plan_shards
 from .study import open_study
 from .study_store import read_shard
 
-GRID_FILE = "compare.json"
 INSTANCES_FILE = "instances.parquet"
 RUNS_FILE = "runs.parquet"
 INSTANCE_COLUMNS = ["config", "policy", "adjuster", "tree_index", "budget", "runs", "failures"]
@@ -74,17 +73,6 @@ def write_comparison(grid: Grid, out: str | Path, command: str | None = None,
         settings["command"] = command
     write_report(out, tables, settings, formats)
     return tables
-
-
-def open_grid(folder: str | Path) -> Grid | None:
-    """The grid stored in ``folder/compare.json`` by ``run_compare``, or None."""
-    path = Path(folder) / GRID_FILE
-    if not path.is_file():
-        return None
-    try:
-        return Grid.from_dict(json.loads(path.read_text()))
-    except (OSError, ValueError, TypeError) as error:
-        raise damaged_file(path, f"damaged ({error})") from None
 
 
 def instance_table(folder: str | Path) -> pd.DataFrame:

@@ -159,14 +159,10 @@ def study_kind(path: str | Path) -> str:
     return kind
 
 
-def read_study(path: str | Path) -> Study:
-    """Read a study file (TOML); any problem is a one-line ValueError naming file, key and fix.
-    A file of kind "compare" gives the study of its grid (``experiments.compare.read_grid``)."""
+def read_curves(path: str | Path) -> Study:
+    """Read a study file of kind "curves" (TOML); any problem is a one-line ValueError naming
+    file, key and fix. ``experiments.study_files.read_study`` reads either kind."""
     path = Path(path)
-    if study_kind(path) == "compare":
-        from .compare import read_grid
-
-        return read_grid(path).study()
     document = read_study_document(path)
     check_keys(str(path), document, {"study": "a table", "defaults": "a table",
                                      "curves": "a list of tables"})

@@ -25,7 +25,7 @@ from experiments.cli import main
 from experiments.commands import failure_rate
 from experiments.execution import run_study
 from experiments.lock import LOCK_FILE
-from experiments.study import read_study
+from experiments.study_files import read_study
 
 STUDY = """
 [study]

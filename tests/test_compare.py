@@ -27,7 +27,7 @@ from experiments.compare import (
     run_table,
 )
 from experiments.compare_cells import CELL_FOLDER
-from experiments.study import read_study
+from experiments.study_files import read_study
 
 TREES = ("constant(1,2)", "random(4,1)")
 SMALL = {"branching": 4, "depth": 4, "runs": 6, "trees_per_model": 3, "max_budget": 32,

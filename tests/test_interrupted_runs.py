@@ -16,7 +16,8 @@ from experiments.cli import main
 from experiments.execution import run_study
 from experiments.lock import LOCK_FILE, FolderBusy, writing
 from experiments.store import KeyedStore, write_atomically, write_table
-from experiments.study import open_study, read_study
+from experiments.study import open_study
+from experiments.study_files import read_study
 from experiments.study_store import SHARD_FOLDER, read_shard
 
 # A first shard of about 0.3 s on one core, then two of about 3 s: a run interrupted once the

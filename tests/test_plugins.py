@@ -21,7 +21,7 @@ from experiments.cli import main
 from experiments.curve import Curve
 from experiments.failure import search_config, tree_instance
 from experiments.match import play_game
-from experiments.study import read_study
+from experiments.study_files import read_study
 from games.registry import get_game
 from mcts.players import parse_player
 

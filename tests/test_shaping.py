@@ -14,7 +14,7 @@ from bandits import index_tables, make_policy
 from experiments import Curve, failure_block
 from experiments.cli import main
 from experiments.failure import search_config, tree_instance
-from experiments.study import read_study
+from experiments.study_files import read_study
 from mcts.rewards import ONLINE
 from mcts.search_tree import REWARD_SUM
 from mcts.shaping import Bonuses, NoShaping, max_value, parse_shaping, shaping_spec, start_shaping

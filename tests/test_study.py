@@ -14,7 +14,8 @@ from experiments import store
 from experiments.cli import main
 from experiments.curve import Curve
 from experiments.shards import curve_seed, plan_shards
-from experiments.study import CURVE_KEYS, Study, load_results, read_study, study_status
+from experiments.study import CURVE_KEYS, Study, load_results, study_status
+from experiments.study_files import read_study
 from experiments.study_store import (
     SHARD_FOLDER,
     claim_folder,

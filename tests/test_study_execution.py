@@ -20,7 +20,8 @@ from experiments.cli import main
 from experiments.execution import run_study
 from experiments.failure import failure_block
 from experiments.shards import count_failures
-from experiments.study import load_results, open_study, read_study
+from experiments.study import load_results, open_study
+from experiments.study_files import read_study
 from experiments.study_store import (
     SHARD_FOLDER,
     claim_folder,

@@ -6,7 +6,8 @@ import pytest
 
 from experiments.cli import main
 from experiments.execution import run_study
-from experiments.study import open_study, read_study
+from experiments.study import open_study
+from experiments.study_files import read_study
 from experiments.study_repair import study_from_shards
 from experiments.study_store import SHARD_FOLDER, STUDY_FILE
 

@@ -41,7 +41,8 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from experiments.execution import run_study
-    from experiments.study import read_study, study_kind
+    from experiments.study import study_kind
+    from experiments.study_files import read_study
 
     progress = not args.quiet and sys.stderr.isatty()
     if study_kind(args.study) == "compare":
@@ -124,7 +125,7 @@ def _compare_status(folder) -> bool:
 
 
 def repair(args) -> int:
-    from experiments.study import read_study
+    from experiments.study_files import read_study
     from experiments.study_repair import repair_study
 
     done = repair_study(args.folder, read_study(args.study) if args.study else None)
