@@ -123,6 +123,19 @@ def source_file(spec: str) -> str:
     return PLUGIN_FILES.get(spec, spec.partition(":")[0])
 
 
+def load_plugin(spec: str, kind: str, expected: type, public_name: str, built_in: str,
+                hooks: tuple[str, ...]):
+    """The plug-in ``spec`` (``load_object``) with its record rebuilt for the engines
+    (``compiled_record``): (plugin, record, its compiled hooks in the order of ``hooks``), each
+    hook checked to be compiled; the first hook's file names the plug-in in messages."""
+    plugin = load_object(spec, kind, expected, public_name, built_in)
+    functions = tuple(getattr(plugin, hook) for hook in hooks)
+    PLUGIN_FILES[spec] = plugin_file(functions[0])
+    for hook, function in zip(hooks, functions, strict=True):
+        check_compiled(spec, hook, function)
+    return plugin, compiled_record(plugin.record, *functions), functions
+
+
 def plugin_file(function) -> str:
     """The source file that defines ``function`` (a plug-in's hook), for messages."""
     function = getattr(function, "py_func", function)

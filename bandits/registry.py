@@ -9,16 +9,7 @@ from typing import NamedTuple
 
 from specs import NUMBER, Domain, above, at_least, between, check_values
 
-from .plugins import (
-    PLUGIN_FILES,
-    Policy,
-    check_compiled,
-    compiled_record,
-    load_object,
-    plugin_domains,
-    plugin_file,
-    settable_parameters,
-)
+from .plugins import Policy, load_plugin, plugin_domains, settable_parameters
 from .policies import (
     KLUCB,
     MOSS,
@@ -146,12 +137,9 @@ def load_policy(spec: str) -> PolicyInfo:
     """The :class:`PolicyInfo` of the plug-in ``spec`` (``bandits.plugins``; loaded once a
     process); its record is compiled into the engines under the name ``spec``."""
     if spec not in _LOADED:
-        plugin = load_object(spec, "policy", Policy, "bandits.Policy",
-                             "`mctslab policies list`")
-        PLUGIN_FILES[spec] = plugin_file(plugin.index)
-        check_compiled(spec, "index", plugin.index)
-        record = compiled_record(plugin.record, plugin.index)
-        register_index(record, plugin.index)
+        plugin, record, (index,) = load_plugin(spec, "policy", Policy, "bandits.Policy",
+                                               "`mctslab policies list`", ("index",))
+        register_index(record, index)
         parameters = settable_parameters(plugin, record)
         _LOADED[spec] = PolicyInfo(spec, record, parameters, plugin.label or plugin.name,
                                    plugin.description, plugin.citation,

@@ -8,15 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from bandits.plugins import (
-    PLUGIN_FILES,
-    check_compiled,
-    compiled_record,
-    load_object,
-    plugin_domains,
-    plugin_file,
-    settable_parameters,
-)
+from bandits.plugins import load_plugin, plugin_domains, settable_parameters
 from specs import NUMBER, Domain, at_least, between, check_values
 
 from .adjusters import MaxFrequency, Score, Static, Value, register_hooks
@@ -134,13 +126,10 @@ def load_adjuster(spec: str) -> AdjusterInfo:
     """The :class:`AdjusterInfo` of the plug-in ``spec`` (``enhancements.plugins``; loaded once
     a process)."""
     if spec not in _LOADED:
-        plugin = load_object(spec, "adjuster", Adjuster, "enhancements.Adjuster",
-                             "`mctslab adjusters list`")
-        PLUGIN_FILES[spec] = plugin_file(plugin.start)
-        for hook in ("start", "observe", "threshold"):
-            check_compiled(spec, hook, getattr(plugin, hook))
-        record = compiled_record(plugin.record, plugin.start, plugin.observe, plugin.threshold)
-        register_hooks(record, plugin.start, plugin.observe, plugin.threshold)
+        plugin, record, hooks = load_plugin(spec, "adjuster", Adjuster, "enhancements.Adjuster",
+                                            "`mctslab adjusters list`",
+                                            ("start", "observe", "threshold"))
+        register_hooks(record, *hooks)
         parameters = settable_parameters(plugin, record)
         _LOADED[spec] = AdjusterInfo(spec, record, parameters, plugin.label or plugin.name,
                                      plugin.description, plugin.citation, plugin.restart,

@@ -27,7 +27,7 @@ from typing import NamedTuple
 from numba import njit
 from numba.extending import overload
 
-from bandits.plugins import PLUGIN_FILES, check_compiled, compiled_record, load_object, plugin_file
+from bandits.plugins import load_plugin
 
 from .indexing import ix
 from .search_tree import REWARD_SUM, SQUARE_SUM, VISITS
@@ -66,11 +66,9 @@ def load_backup(spec: str) -> NamedTuple:
     if ":" not in spec:
         raise ValueError(f"backup rule {spec!r} is not of the form package.module:object "
                          "(the built-in rule is --discount; docs/extending.md)")
-    plugin = load_object(spec, "backup rule", Backup, "mcts.backup.Backup", "--discount")
-    PLUGIN_FILES[spec] = plugin_file(plugin.reward)
-    check_compiled(spec, "reward", plugin.reward)
-    record = compiled_record(plugin.record, plugin.reward)
-    register_backup(record, plugin.reward)
+    _, record, (reward,) = load_plugin(spec, "backup rule", Backup, "mcts.backup.Backup",
+                                       "--discount", ("reward",))
+    register_backup(record, reward)
     return record()
 
 
