@@ -7,12 +7,11 @@ Regenerate (only for a change that moves the numbers on purpose, said so in its 
 """
 
 import hashlib
-import json
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
+from golden_values import golden_values
 
 from experiments import Curve
 from experiments.failure import simulate_block
@@ -66,10 +65,7 @@ def _measure(case) -> dict:
 
 @pytest.fixture(scope="module")
 def golden() -> dict:
-    if os.environ.get("MCTSLAB_UPDATE_GOLDEN"):
-        lines = [f"  {json.dumps(_case_id(c))}: {json.dumps(_measure(c))}" for c in CASES]
-        GOLDEN.write_text("{\n" + ",\n".join(lines) + "\n}\n")
-    return json.loads(GOLDEN.read_text())
+    return golden_values(GOLDEN, CASES, _case_id, _measure)
 
 
 @pytest.mark.parametrize("case", CASES, ids=_case_id)

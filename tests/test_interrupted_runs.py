@@ -90,6 +90,20 @@ def _wait_for(condition, process, seconds=120.0, what="") -> None:
         time.sleep(0.01)
 
 
+def _interrupt_when(command: list[str], ready, what: str) -> tuple[int, str]:
+    """Start ``command``, send it SIGINT once ``ready(process)`` holds, and return its exit
+    code and standard error."""
+    run = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(lambda: ready(run), run, what=what)
+        run.send_signal(signal.SIGINT)
+        return run.wait(timeout=60), run.stderr.read()
+    finally:
+        run.kill()
+        run.wait()
+        run.stderr.close()
+
+
 def _descendants(pid: int) -> set[int]:
     """Every living process below ``pid`` (from /proc)."""
     children: dict[int, list[int]] = {}
@@ -266,16 +280,8 @@ def test_ctrl_c_of_a_one_worker_run_is_one_line(tmp_path):
     the shards kept."""
     (tmp_path / "many.toml").write_text(MANY)
     folder = tmp_path / "one"
-    run = subprocess.Popen(_command(tmp_path / "many.toml", folder, "--workers", "1"),
-                           stderr=subprocess.PIPE, text=True)
-    try:
-        _wait_for(lambda: len(_shards(folder)) >= 1, run, what="a shard stored")
-        run.send_signal(signal.SIGINT)
-        code, err = run.wait(timeout=60), run.stderr.read()
-    finally:
-        run.kill()
-        run.wait()
-        run.stderr.close()
+    code, err = _interrupt_when(_command(tmp_path / "many.toml", folder, "--workers", "1"),
+                                lambda run: len(_shards(folder)) >= 1, "a shard stored")
     assert (code, err) == (130, INTERRUPTED)
     stored = _stored(folder)
     assert 1 <= sum(counts is not None for counts in stored.values()) < len(stored)
@@ -287,17 +293,9 @@ def test_ctrl_c_while_the_program_starts_is_one_line(library, study_file, tmp_pa
     loaded ``library``'s compiled code: one line, exit code 130, nothing written (issue 46,
     item 2)."""
     folder = tmp_path / "early"
-    command = _command(study_file, folder, "--workers", "1")
-    run = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
-    try:
-        _wait_for(lambda: f"/{library}/" in _read(Path(f"/proc/{run.pid}/maps")), run,
-                  what=f"{library} loaded")
-        run.send_signal(signal.SIGINT)
-        code, err = run.wait(timeout=60), run.stderr.read()
-    finally:
-        run.kill()
-        run.wait()
-        run.stderr.close()
+    code, err = _interrupt_when(
+        _command(study_file, folder, "--workers", "1"),
+        lambda run: f"/{library}/" in _read(Path(f"/proc/{run.pid}/maps")), f"{library} loaded")
     assert code == 130 and err.count("\n") == 1 and "interrupted" in err, err
     assert not folder.exists()
 
