@@ -6,8 +6,8 @@ tree (or ``--tree``), b = 4, d = 8, plain adjuster (or ``--adjuster``), no rewar
 divided by the playouts it simulated (a run ends early once its root is solved). Each figure is
 the median over ``--repeats`` runs (different seeds, policies interleaved so that load from other
 processes hits all alike); the ratio to UCB1 is the ratio of medians. Kernels are cached per
-version of the compiled sources (``bandits.kernel_cache``), so an edit anywhere in them is
-measured compiled afresh. ``--cpu`` times the process's CPU time instead of the wall clock
+version of the sources their module imports (``bandits.kernel_cache``), so an edit of any of
+them is measured compiled afresh. ``--cpu`` times the process's CPU time instead of the wall clock
 (steadier on a machine loaded by other jobs: the search is one thread).
 
     python benchmarks/bench_policies.py [--playouts N] [--repeats K] [--adjuster NAME]

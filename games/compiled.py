@@ -8,7 +8,7 @@ branch on the game. Anything but a registered game's key (an integer id, a chanc
 a typing error when the kernel compiles. (Numba can cache a kernel that names compiled functions
 as globals, but not one that receives them as arguments or closes over them: those recompile in
 every process. Hence a typed key, not function objects. Kernels are cached per version of the
-sources, ``bandits.kernel_cache``, so an edited rules module is compiled afresh.)
+sources they import, ``bandits.kernel_cache``, so an edited rules module is compiled afresh.)
 
 Contract, for every game (states are small integer arrays, actions ``int64``):
 - ``legal_actions(gid, state, out) -> n``: the legal actions in ``out[:n]``; n == 0 iff terminal.

@@ -13,7 +13,11 @@ key) is a typing error when the kernel compiles, never a silent fallthrough.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib
+import importlib.util
+from pathlib import Path
 from types import ModuleType
 
 from numba.core import cgutils, types
@@ -75,11 +79,24 @@ def rules_key(module: ModuleType, protocol: str = "game") -> RulesKey:
 
 
 class RulesType(types.Type):
-    """The numba type of one module's :class:`RulesKey` (no run-time data)."""
+    """The numba type of one module's :class:`RulesKey` (no run-time data). Its name carries a
+    digest of the module's source: a kernel compiled for the rules holds their code, and is
+    cached under the sources of its own module's imports (``bandits.kernel_cache``), which need
+    not include the rules module (a game of one's own, or of the tests); an edited module thus
+    gets a new type and new kernels."""
 
     def __init__(self, module: str, protocol: str):
         self.module, self.protocol = module, protocol
-        super().__init__(name=f"Rules({module}, {protocol})")
+        super().__init__(name=f"Rules({module}, {protocol}, {source_digest(module)})")
+
+
+@functools.cache
+def source_digest(module: str) -> str:
+    """12 hex digits of the SHA-256 of ``module``'s source file (its name, if it has none)."""
+    origin = importlib.util.find_spec(module).origin
+    path = Path(origin) if origin else None
+    text = path.read_bytes() if path is not None and path.is_file() else module.encode()
+    return hashlib.sha256(text).hexdigest()[:12]
 
 
 @typeof_impl.register(RulesKey)

@@ -33,7 +33,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from bandits import POLICIES
-    from bandits.kernel_cache import version_dir
+    from bandits.kernel_cache import cache_root
     from experiments.curve import Curve
     from experiments.kernels import distinct_kernels, kernel_name, prepare_kernels
 
@@ -43,8 +43,9 @@ def run(args) -> int:
         Curve(tree, policy, adjuster, branching=b, depth=args.depth, runs=1, max_budget=1)
         for policy in (args.policies or list(POLICIES)) for adjuster in args.adjusters
         for b in args.branching for tree in args.trees)
-    print(f"compiling {len(curves)} kernels on {args.workers} processes (cached under "
-          f"{version_dir() or 'numba default cache'})", flush=True)
+    print(f"compiling {len(curves)} kernel{'s' * (len(curves) != 1)} on {args.workers} "
+          f"process{'es' * (args.workers != 1)} (cached under "
+          f"{cache_root() if cache_root().is_absolute() else 'numba default cache'})", flush=True)
     start = time.perf_counter()
     for curve, wall, cpu in prepare_kernels(curves, args.workers):
         print(f"  {kernel_name(curve)} on {curve.tree}: {wall:.1f} s ({cpu:.1f} CPU-s)",
