@@ -23,8 +23,10 @@ tidy table, a row per estimate: ``problem``, ``kind`` ("policy", "baseline" or "
 Seeds: run r of a policy draws its two streams from SeedSequence(seed, spawn_key=(0, r)), of a
 baseline at budget T from SeedSequence(seed, spawn_key=(1, T, r)); runs are computed in blocks
 on threads, and the numbers do not depend on the blocks or the threads. With a ``store``
-(``experiments.store.KeyedStore``) every (problem, method) is kept under a key of its
-configuration and read back instead of computed again.
+(``experiments.store.KeyedStore``) every (problem, method) keeps its runs' outcomes (pulls and
+recommendations) under a key of its configuration without the number of runs: a study asking
+for more runs computes only the new ones, one asking for fewer reads the first R, and either
+gives the numbers a study of R runs from scratch gives.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
@@ -146,8 +149,9 @@ def baseline_seeds(seed: int, budget: int, first: int, n: int) -> np.ndarray:
                     np.uint64)
 
 
-def _blocks(runs: int) -> list[tuple[int, int]]:
-    return [(first, min(CHUNK_RUNS, runs - first)) for first in range(0, runs, CHUNK_RUNS)]
+def _blocks(first: int, runs: int) -> list[tuple[int, int]]:
+    end = first + runs
+    return [(start, min(CHUNK_RUNS, end - start)) for start in range(first, end, CHUNK_RUNS)]
 
 
 def _on_threads(task, blocks, bar, pulls_per_run):
@@ -169,9 +173,9 @@ def _on_threads(task, blocks, bar, pulls_per_run):
 
 
 def policy_runs(entry: str, arms: Arms, horizon: int, runs: int, seed: int, grid: np.ndarray,
-                bar=None) -> tuple[np.ndarray, np.ndarray]:
-    """pulls int64 [R, G, K] and recommended int64 [R, G, 2] of ``runs`` runs of the policy
-    ``entry`` on ``arms`` (``bandits.flat.flat_runs``)."""
+                bar=None, first: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """pulls int64 [R, G, K] and recommended int64 [R, G, 2] of the ``runs`` runs from run
+    ``first`` of the policy ``entry`` on ``arms`` (``bandits.flat.flat_runs``)."""
     policy, tables = _policy(entry), index_tables(horizon)
     bar = bar if bar is not None else tqdm(disable=True)
 
@@ -179,13 +183,14 @@ def policy_runs(entry: str, arms: Arms, horizon: int, runs: int, seed: int, grid
         return flat_runs(policy, arms.family, arms.params, horizon, grid,
                          policy_seeds(seed, first, n), tables)
 
-    done = _on_threads(task, _blocks(runs), bar, horizon)
+    done = _on_threads(task, _blocks(first, runs), bar, horizon)
     return (np.concatenate([p for p, _ in done]), np.concatenate([r for _, r in done]))
 
 
 def baseline_runs(name: str, arms: Arms, budget: int, runs: int, seed: int,
-                  bar=None) -> np.ndarray:
-    """int64 [R]: the arm each run of baseline ``name`` recommends at ``budget``."""
+                  bar=None, first: int = 0) -> np.ndarray:
+    """int64 [R]: the arm each of the ``runs`` runs from run ``first`` of baseline ``name``
+    recommends at ``budget``."""
     check_budget(name, budget, len(arms.means))
     schedule, rounds = rejects_schedule(budget, len(arms.means)), halving_rounds(len(arms.means))
     bar = bar if bar is not None else tqdm(disable=True)
@@ -194,7 +199,19 @@ def baseline_runs(name: str, arms: Arms, budget: int, runs: int, seed: int,
         return pure_exploration_runs(ALGORITHMS[name], arms.family, arms.params, budget,
                                      schedule, rounds, baseline_seeds(seed, budget, first, n))
 
-    return np.concatenate(_on_threads(task, _blocks(runs), bar, budget))
+    return np.concatenate(_on_threads(task, _blocks(first, runs), bar, budget))
+
+
+def prepare_flat_kernel(entry: str | None) -> tuple[float, float]:
+    """Compile (or load from the cache) the plain-bandit loop of the policy ``entry`` (None:
+    the baselines' loop) by a run of two pulls; the wall and CPU seconds it took."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    arms = parse_arms("bernoulli(0.6,0.4)")
+    if entry is None:
+        baseline_runs("uniform", arms, 2, 1, 0)
+    else:
+        policy_runs(entry, arms, 2, 1, 0, log_grid(2))
+    return time.perf_counter() - wall, time.process_time() - cpu
 
 
 def regret_rows(pulls: np.ndarray, arms: Arms, grid: np.ndarray) -> pd.DataFrame:
@@ -246,7 +263,7 @@ def bound_rows(arms: Arms, grid: np.ndarray) -> pd.DataFrame:
 
 def _config(study: BanditStudy, problem: str, kind: str, method: str, points) -> dict:
     return {"problem": problem, "kind": kind, "method": method, "horizon": study.horizon,
-            "runs": study.runs, "seed": study.seed, "points": [int(x) for x in points],
+            "seed": study.seed, "points": [int(x) for x in points],
             "stream_version": STREAM_VERSION}
 
 
@@ -254,33 +271,69 @@ def _key(config: dict) -> str:
     return hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:20]
 
 
-def _method_rows(study, problem, arms, kind, method, grid, budgets, store, bar) -> pd.DataFrame:
-    """One (problem, method)'s rows, from ``store`` when it holds them, else computed (and
-    stored)."""
+def _stored_outcomes(store, config: dict) -> dict[str, np.ndarray]:
+    """The outcomes kept under ``config`` (each int64 [runs, ...]), empty when none are."""
+    found = store.read_matching(_key(config), config) if store is not None else None
+    if found is None or found.num_rows == 0:
+        return {}
+    shapes = config["shapes"]
+    return {name: np.array(found.column(name).to_pylist(), np.int64).reshape(-1, *shape)
+            for name, shape in shapes.items()}
+
+
+def _write_outcomes(store, config: dict, outcomes: dict[str, np.ndarray]) -> None:
+    import pyarrow as pa
+
+    table = pa.table({name: pa.array(list(values.reshape(len(values), -1)),
+                                     pa.list_(pa.int64()))
+                      for name, values in outcomes.items()})
+    store.write(_key(config), table, config)
+
+
+def _outcomes(study, arms, kind, method, grid, budgets, store, bar) -> dict[str, np.ndarray]:
+    """The outcomes of the study's R runs of one (problem, method): for a policy ``pulls``
+    [R, G, K] and ``recommended`` [R, G, 2], for a baseline ``chosen`` [R, B]; the runs kept in
+    ``store`` are read, the others computed and added to it."""
+    points = grid if kind == "policy" else budgets
+    k = len(arms.means)
+    config = {**_config(study, arms.spec, kind, method, points),
+              "shapes": ({"pulls": [len(grid), k], "recommended": [len(grid), len(RULES)]}
+                         if kind == "policy" else {"chosen": [len(budgets)]})}
+    kept = _stored_outcomes(store, config)
+    have = len(next(iter(kept.values()))) if kept else 0
+    pulls_per_run = study.horizon if kind == "policy" else int(budgets.sum())
+    bar.update(min(have, study.runs) * pulls_per_run)
+    if have < study.runs:
+        new = study.runs - have
+        if kind == "policy":
+            pulls, recommended = policy_runs(method, arms, study.horizon, new, study.seed,
+                                             grid, bar, first=have)
+            fresh = {"pulls": pulls, "recommended": recommended}
+        else:
+            fresh = {"chosen": np.stack([baseline_runs(method, arms, int(b), new, study.seed,
+                                                       bar, first=have) for b in budgets],
+                                        axis=1)}
+        kept = {name: np.concatenate([kept[name], values]) if kept else values
+                for name, values in fresh.items()}
+        if store is not None:
+            _write_outcomes(store, config, kept)
+    return {name: values[: study.runs] for name, values in kept.items()}
+
+
+def _method_rows(study, arms, kind, method, grid, budgets, store, bar) -> pd.DataFrame:
+    """One (problem, method)'s rows from its runs' outcomes (``_outcomes``)."""
     import pandas as pd
 
-    points = grid if kind == "policy" else budgets
-    config = _config(study, problem, kind, method, points)
-    if store is not None:
-        found = store.read_matching(_key(config), config)
-        if found is not None:
-            bar.update((study.horizon if kind == "policy" else int(budgets.sum())) * study.runs)
-            return found.to_pandas()
+    outcomes = _outcomes(study, arms, kind, method, grid, budgets, store, bar)
     if kind == "policy":
-        pulls, recommended = policy_runs(method, arms, study.horizon, study.runs, study.seed,
-                                         grid, bar)
-        parts = [regret_rows(pulls, arms, grid)] + [
-            wrong_rows(recommended[:, :, k], arms, grid, f"wrong_{rule}")
+        parts = [regret_rows(outcomes["pulls"], arms, grid)] + [
+            wrong_rows(outcomes["recommended"][:, :, k], arms, grid, f"wrong_{rule}")
             for k, rule in enumerate(RULES)]
     else:
-        chosen = np.stack([baseline_runs(method, arms, int(b), study.runs, study.seed, bar)
-                           for b in budgets], axis=1)
-        parts = [wrong_rows(chosen, arms, budgets, "wrong")]
-    rows = pd.concat(parts, ignore_index=True).assign(problem=problem, kind=kind, method=method)
-    rows = rows[COLUMNS]
-    if store is not None:
-        store.write(_key(config), rows, config)
-    return rows
+        parts = [wrong_rows(outcomes["chosen"], arms, budgets, "wrong")]
+    rows = pd.concat(parts, ignore_index=True).assign(problem=arms.spec, kind=kind,
+                                                      method=method)
+    return rows[COLUMNS]
 
 
 def run_study(study: BanditStudy, *, store=None, progress: bool = False) -> pd.DataFrame:
@@ -302,8 +355,8 @@ def run_study(study: BanditStudy, *, store=None, progress: bool = False) -> pd.D
             methods = [("policy", p) for p in study.policies]
             methods += [("baseline", b) for b in study.baselines]
             for kind, method in methods:
-                frames.append(_method_rows(study, arms.spec, arms, kind, method, grid, budgets,
-                                           store, bar))
+                frames.append(_method_rows(study, arms, kind, method, grid, budgets, store,
+                                           bar))
             frames.append(bound_rows(arms, grid).assign(problem=arms.spec)[COLUMNS])
     return pd.concat(frames, ignore_index=True)
 

@@ -1,5 +1,6 @@
 """``mctslab bandit`` end to end (issue 45): the report and its figures, a rerun that computes
-nothing, a plug-in policy run by the same loop, and the Beta arms' lower-bound divergence."""
+nothing, more runs that compute only the new ones, a plug-in policy run by the same loop, and
+the Beta arms' lower-bound divergence."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from scipy import special
 
 from bandits.arms import beta_kinf, parse_arms
 from bandits.klucb import bernoulli_kl
-from experiments.bandit_study import log_grid, policy_runs
+from experiments.bandit_study import BanditStudy, log_grid, policy_runs, run_study
 from experiments.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,6 +48,40 @@ def test_report_figures_and_a_rerun_that_computes_nothing(tmp_path, saved_figure
     monkeypatch.setattr(runner, "pure_exploration_runs", refuse)
     assert main([*ARGS, "--out", str(out)]) == 0
     pd.testing.assert_frame_equal(pd.read_csv(out / "bandit.csv"), table)
+
+
+def test_more_runs_compute_only_the_new_ones(tmp_path, monkeypatch):
+    """A study grown from 20 to 30 runs computes runs 20-29 alone, one cut to 10 computes
+    nothing, and both equal the study run from scratch."""
+    import experiments.bandit_study as runner
+    from experiments.store import KeyedStore
+
+    def study(runs):
+        return BanditStudy(("bernoulli(0.7,0.5,0.4)",), ("ucb1", "thompson"),
+                           ("uniform", "sequential_halving"), horizon=200, runs=runs, seed=3)
+
+    store = KeyedStore(tmp_path / "kept")
+    run_study(study(20), store=store)
+    computed = []
+    flat_runs, baseline = runner.flat_runs, runner.pure_exploration_runs
+
+    def counted(function):
+        def run(*args):
+            computed.append(len(args[-2] if function is flat_runs else args[-1]))
+            return function(*args)
+        return run
+
+    monkeypatch.setattr(runner, "flat_runs", counted(flat_runs))
+    monkeypatch.setattr(runner, "pure_exploration_runs", counted(baseline))
+    grown = run_study(study(30), store=store)
+    budgets = len(study(30).baseline_budgets(parse_arms("bernoulli(0.7,0.5,0.4)")))
+    assert sum(computed) == 10 * (2 + 2 * budgets)  # 10 new runs of each policy and budget
+    computed.clear()
+    cut = run_study(study(10), store=store)
+    assert computed == []
+    monkeypatch.undo()
+    pd.testing.assert_frame_equal(grown, run_study(study(30)))
+    pd.testing.assert_frame_equal(cut, run_study(study(10)))
 
 
 def test_a_plugin_policy_runs_in_the_same_loop(monkeypatch):

@@ -39,11 +39,19 @@ def test_every_built_in_adjuster_and_option_shares_one_kernel():
 
 
 def test_the_compile_command_prepares_a_kernel(capsys):
+    """One search kernel, and with --bandit the policy's plain-bandit loop and the baselines'
+    (compiled here: one worker runs in this process)."""
+    from bandits.flat import flat_runs
+    from bandits.pure_exploration import pure_exploration_runs
+
     assert main(["compile", "--policies", "egreedy", "--trees", "constant(1,3)",
-                 "--workers", "1"]) == 0
+                 "--workers", "1", "--bandit"]) == 0
     out = capsys.readouterr().out
-    assert "the egreedy search kernel (b=4)" in out and "kernels on 1 processes" in out
+    assert "the egreedy search kernel (b=4)" in out and "1 kernel on 1 process " in out
     assert np.isfinite(float(out.split("constant(1,3): ")[1].split(" s")[0]))
+    assert "the egreedy plain-bandit loop" in out and "the baselines' plain-bandit loop" in out
+    assert any("EpsilonGreedy" in str(signature[0]) for signature in flat_runs.signatures)
+    assert pure_exploration_runs.signatures
 
 
 def test_a_study_says_what_it_compiles_and_times_search_apart(tmp_path, capsys):

@@ -26,6 +26,9 @@ def register(subparsers) -> None:
     p.add_argument("--branching", type=int, nargs="+", default=[4], metavar="B",
                    help="branching factors (default 4)")
     p.add_argument("--depth", type=int, default=8, help="tree depth (default 8)")
+    p.add_argument("--bandit", action="store_true",
+                   help="also the plain-bandit loops of `mctslab bandit` (one per policy, and "
+                        "the baselines')")
     p.add_argument("--workers", type=int, default=os.cpu_count(),
                    help="processes compiling at once (default: all cores)")
     p.set_defaults(run=run)
@@ -34,8 +37,10 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from bandits import POLICIES
     from bandits.kernel_cache import cache_root
+    from experiments.bandit_study import prepare_flat_kernel
     from experiments.curve import Curve
     from experiments.kernels import distinct_kernels, kernel_name, prepare_kernels
+    from experiments.pool import completed
 
     if args.workers < 1:
         raise ValueError(f"--workers {args.workers} must be at least 1")
@@ -50,5 +55,11 @@ def run(args) -> int:
     for curve, wall, cpu in prepare_kernels(curves, args.workers):
         print(f"  {kernel_name(curve)} on {curve.tree}: {wall:.1f} s ({cpu:.1f} CPU-s)",
               flush=True)
+    if args.bandit:
+        entries = [*(args.policies or list(POLICIES)), None]
+        for i, (wall, cpu) in completed(prepare_flat_kernel, [(e,) for e in entries],
+                                        args.workers):
+            name = "the baselines'" if entries[i] is None else f"the {entries[i]}"
+            print(f"  {name} plain-bandit loop: {wall:.1f} s ({cpu:.1f} CPU-s)", flush=True)
     print(f"done in {time.perf_counter() - start:.1f} s")
     return 0
