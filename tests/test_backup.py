@@ -66,7 +66,7 @@ def test_discount_agrees_with_the_reference(gamma):
 def test_a_strong_discount_changes_the_curve():
     """gamma 0.5 on a tree ending at every depth: the curve differs from gamma 1's (z > 4 at
     some budget), so the option reaches the search."""
-    options = dict(branching=2, depth=6, max_budget=64, runs=3000)
+    options = {"branching": 2, "depth": 6, "max_budget": 64, "runs": 3000}
     plain = Curve("constant(1,3)+end(0.2)", "ucb1", "plain", **options)
     discounted = Curve("constant(1,3)+end(0.2)", "ucb1", "plain", discount=0.5, **options)
     a, b = (failure_block(c, 0, 0, c.runs, seed=4).mean(axis=0) for c in (plain, discounted))

@@ -180,7 +180,8 @@ def test_the_lock_is_one_per_folder_and_reentrant(tmp_path):
             pass
         code = ("import sys; from experiments.lock import writing\n"
                 f"with writing({str(tmp_path / 'a')!r}): pass")
-        other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                               check=False)
         assert other.returncode == 1 and FolderBusy.__name__ in other.stderr
         assert f"pid {os.getpid()}" in other.stderr
         with writing(tmp_path / "b"):  # another folder: free

@@ -95,7 +95,7 @@ def test_the_runs_per_shard_come_from_the_shards_or_the_default(done, tmp_path):
         path.unlink()
     study, count = study_from_shards(folder)
     assert (count, study.block) == (3, 5)  # a first block shorter than its curve
-    short = [c for c in study.curves if c.runs == 3][0]
+    short = next(c for c in study.curves if c.runs == 3)
     for path in (folder / SHARD_FOLDER).glob("*.parquet"):
         if not path.name.startswith(short.key):
             path.unlink()
