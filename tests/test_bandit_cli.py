@@ -13,8 +13,8 @@ from scipy import special
 
 from bandits.arms import beta_kinf, parse_arms
 from bandits.klucb import bernoulli_kl
-from experiments.bandit_study import log_grid, policy_runs
 from experiments.cli import main
+from experiments.plain_bandits.study import log_grid, policy_runs
 
 ROOT = Path(__file__).resolve().parents[1]
 ARGS = ["bandit", "--arms", "bernoulli(0.7,0.5,0.4)", "beta(0.6,0.5,s=4)", "--horizon", "300",
@@ -38,7 +38,7 @@ def test_report_figures_and_a_rerun_that_computes_nothing(tmp_path, saved_figure
     assert [line.get_label() for line in baselines.get_lines()] == [
         "uniform", "successive rejects", "sequential halving"]
 
-    import experiments.bandit_study as runner
+    import experiments.plain_bandits.study as runner
 
     def refuse(*args):
         raise AssertionError("a stored result was computed again")
