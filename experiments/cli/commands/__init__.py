@@ -15,5 +15,7 @@ from . import (
     tournament,
 )
 
+__all__ = ["COMMANDS"]
+
 COMMANDS = [analyze, failure_rate, reproduce, study, compare, bandit, plot, registry, games, play,
             tournament, kernels]
