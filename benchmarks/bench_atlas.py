@@ -21,8 +21,8 @@ from collections import defaultdict
 
 import numba
 
-from experiments.compare import ATLAS_ADJUSTERS, Grid, preset_lists
-from experiments.failure import simulate_block
+from experiments.comparisons import ATLAS_ADJUSTERS, Grid, preset_lists
+from experiments.curves.failure import simulate_block
 
 
 def main() -> None:

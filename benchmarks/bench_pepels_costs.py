@@ -22,8 +22,8 @@ import time
 
 import numpy as np
 
-from experiments.match import load_game, play_game
 from experiments.papers.pepels.study import BASELINE, GAMES
+from experiments.tournaments.match import load_game, play_game
 from mcts.players import parse_player
 
 SPECS = ("uct+rb(a=online)", "uct+rb(a=online)+qb(a=online)")

@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from experiments.tournament import Tournament, run_tournament, summarize
+from experiments.tournaments.tournament import Tournament, run_tournament, summarize
 
 GAME, A, B = "breakthrough", "uct+qb(a=online)", "uct"
 

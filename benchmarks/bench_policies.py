@@ -24,8 +24,8 @@ import time
 import numpy as np
 
 from bandits import POLICIES, index_tables, make_policy
-from experiments.curve import Curve
-from experiments.failure import search_config, tree_instance
+from experiments.curves.curve import Curve
+from experiments.curves.failure import search_config, tree_instance
 from mcts.search_tree import VISITS
 from mcts.synthetic import search, tree_arrays
 

@@ -19,7 +19,7 @@ import json
 import time
 from pathlib import Path
 
-from experiments.tournament import Tournament, run_tournament, summarize
+from experiments.tournaments.tournament import Tournament, run_tournament, summarize
 
 PAIRINGS = [("uct+qb", "uct"), ("uct+qb(a=online)", "uct"), ("uct+rb", "uct")]
 

@@ -16,7 +16,7 @@ import os
 import time
 from collections import defaultdict
 
-from experiments.failure import simulate_block
+from experiments.curves.failure import simulate_block
 from experiments.papers.imagawa import imagawa_study
 
 SAMPLE_TREES = 4

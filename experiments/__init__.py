@@ -1,18 +1,23 @@
-"""Studies and runners: failure-rate curves, the policies on plain bandits, the results store,
-the ``mctslab`` command; the seed papers' studies are in ``experiments.papers``.
+"""Studies and runners: failure-rate curves, the policies on plain bandits, comparisons,
+tournaments, the results store, the ``mctslab`` command; the seed papers' studies are in
+``experiments.papers``. The packages, each on those below it only:
 
-The names below are imported on first use (PEP 562): the ``mctslab`` program imports this
-package before it can catch a Ctrl-C, and its compiled modules take most of a second to import
-(``experiments.cli.program``)."""
+- ``runtime``: the worker pool, the writer's lock of a folder, the results store;
+- ``curves``: one failure-rate curve, its runs and its compiled kernels;
+- ``studies``: many curves run into a folder, in shards, resumed and repaired;
+- ``comparisons``: a grid of curves (trees x policies x adjusters) -> cells -> run -> report;
+- ``plain_bandits``: the policies on plain bandits, without a tree;
+- ``tournaments``: games between players: matches, tournaments, ratings, SPRT, round robins;
+- ``papers``: the seed papers' studies, on studies and tournaments;
+- ``cli``: the ``mctslab`` command and its sub-commands, on all of the above.
 
-from importlib import import_module
+The names below are imported on first use (``experiments.exports``)."""
 
-__all__ = ["Curve", "bandit", "failure_block", "failure_counts", "failure_rate"]
-_MODULES = {"Curve": ".curve", "bandit": ".bandit_study", "failure_block": ".failure",
-            "failure_counts": ".failure_curves", "failure_rate": ".failure_curves"}
+from .exports import lazy_exports
 
-
-def __getattr__(name: str):
-    if name in _MODULES:
-        return getattr(import_module(_MODULES[name], __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__, __getattr__ = lazy_exports(__name__, {
+    ".curves.curve": ("Curve",),
+    ".curves.failure": ("failure_block",),
+    ".curves.rates": ("failure_counts", "failure_rate"),
+    ".plain_bandits.study": ("bandit",),
+})

@@ -1,5 +1,5 @@
-"""Figures of the plain-bandit study (``experiments.bandit_study``), drawn from its tidy table:
-cumulative regret against time (log-x) beside the Lai-Robbins rate and UCB1's bound, and the
+"""Figures of the plain-bandit study (``experiments.plain_bandits.study``), drawn from its tidy
+table: cumulative regret against time (log-x) beside the Lai-Robbins rate and UCB1's bound, and the
 probability of recommending a wrong arm. A policy keeps its colour (``plots.style``); the
 bounds are black and grey, the pure-exploration baselines dark tones with their own lines."""
 

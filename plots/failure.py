@@ -1,7 +1,7 @@
 """Failure-rate curves (seed 001, Figs. 3-9) drawn from any table of curves the lab returns.
 
 The input is a tidy table with a row per curve and budget: ``experiments.failure_rate(...)``'s
-frame, a study's ``experiments.study.load_results``, the file ``mctslab failure-rate --out``
+frame, a study's ``experiments.studies.study.load_results``, the file ``mctslab failure-rate --out``
 writes, or a comparison's ``curves`` table. It needs ``budget``, ``runs``, ``failure_rate``
 (or ``failures``), ``policy`` and ``adjuster``; a curve is a ``curve_key`` when the table has
 one, else a distinct (config or tree, policy, adjuster, parameters) and ``label`` names it when

@@ -1,5 +1,5 @@
 """A round robin's ratings: each player's Bradley-Terry Elo with its bootstrap 95% interval, from
-an ``experiments.ratings.ratings`` table."""
+an ``experiments.tournaments.ratings.ratings`` table."""
 
 from __future__ import annotations
 

@@ -30,8 +30,8 @@ def saved_figures(monkeypatch) -> dict[str, Figure]:
 @pytest.fixture
 def played_games(monkeypatch) -> list[tuple[tuple[str, str], list[int]]]:
     """((A, B), game indices) of every tournament block played from now on in this process
-    (``experiments.tournament.play_block``; with one worker every block runs here)."""
-    from experiments import tournament
+    (``experiments.tournaments.tournament.play_block``; with one worker every block runs here)."""
+    from experiments.tournaments import tournament
 
     played, play = [], tournament.play_block
 
@@ -40,5 +40,5 @@ def played_games(monkeypatch) -> list[tuple[tuple[str, str], list[int]]]:
                                               block.first + block.count))))
         return play(t, block)
 
-    monkeypatch.setattr("experiments.tournament.play_block", counting)
+    monkeypatch.setattr("experiments.tournaments.tournament.play_block", counting)
     return played

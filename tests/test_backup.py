@@ -8,7 +8,7 @@ from reference_mcts import reference_failure_rate
 
 from experiments import Curve, failure_block
 from experiments.cli import main
-from experiments.failure import tree_instance
+from experiments.curves.failure import tree_instance
 from mcts.backup import Discount, back_up, load_backup
 from mcts.search_tree import REWARD_SUM, SQUARE_SUM, VISITS, new_tree
 

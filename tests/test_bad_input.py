@@ -11,7 +11,7 @@ from typing import ClassVar
 import pytest
 
 from experiments.cli import main
-from experiments.lock import LOCK_FILE
+from experiments.runtime.lock import LOCK_FILE
 
 FR = ["failure-rate", "--tree", "constant(1,1)", "--depth", "2", "--max-budget", "8",
       "--runs", "2", "--out", "{tmp}/curve.csv"]
@@ -394,7 +394,7 @@ def test_enough_rows():
 
 
 def test_memory_limit_reads_the_environment(monkeypatch):
-    from experiments.limits import memory_limit
+    from experiments.cli.limits import memory_limit
 
     monkeypatch.setenv("MCTSLAB_MEMORY_LIMIT", "2G")
     assert memory_limit() == (2 * 2**30, "MCTSLAB_MEMORY_LIMIT")
@@ -420,7 +420,7 @@ def test_one_check_everywhere():
     """The Python API refuses what the CLI refuses, with the same line."""
     from bandits import make_policy
     from experiments import failure_rate
-    from experiments.curve import Curve
+    from experiments.curves.curve import Curve
 
     line = "ucb1 parameter c = nan: must be a finite number >= 0"
     for call in (lambda: make_policy("ucb1", c=float("nan")),
@@ -462,12 +462,12 @@ def test_numba_errors_become_one_line_naming_the_plugin(tmp_path, monkeypatch):
     from numba.core.errors import TypingError
 
     from bandits.plugins import PLUGIN_FILES
-    from experiments.curve import Curve
-    from experiments.plugin_check import plugin_errors
+    from experiments.curves.curve import Curve
+    from experiments.curves.plugin_check import plugin_errors
 
     path = str(tmp_path / "typo.py")
     monkeypatch.setitem(PLUGIN_FILES, "typo:policy", path)
-    monkeypatch.setattr("experiments.curve.get_policy", lambda name: _FakeInfo)
+    monkeypatch.setattr("experiments.curves.curve.get_policy", lambda name: _FakeInfo)
     curve = Curve("constant(1,1)", policy="typo:policy")
     message = (f"Failed in nopython mode pipeline (step: nopython frontend)\n"
                f"No implementation of function Function(<function policy_value>) found\n"

@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from experiments import execution
 from experiments.cli import main
-from experiments.commands import failure_rate
-from experiments.execution import run_study
-from experiments.lock import LOCK_FILE
-from experiments.study_files import read_study
+from experiments.cli.commands import failure_rate
+from experiments.comparisons.study_files import read_study
+from experiments.runtime.lock import LOCK_FILE
+from experiments.studies import execution
+from experiments.studies.execution import run_study
 
 STUDY = """
 [study]
@@ -222,7 +222,7 @@ def test_bad_output(argv, code, fragment, unchanged, engine, as_nobody, space, m
     argv = [part.format(**values) for part in argv]
     monkeypatch.setattr(failure_rate, "failure_counts", engine)
     monkeypatch.setattr(execution, "on_one_thread", engine)
-    monkeypatch.setattr("experiments.tournament.play_block", engine)
+    monkeypatch.setattr("experiments.tournaments.tournament.play_block", engine)
     before = {name: _snapshot(space / name) for name in unchanged}
     exit_code, err = _run_as(argv, NOBODY if as_nobody else None)
     assert exit_code == code, err

@@ -14,8 +14,8 @@ from scipy import special
 
 from bandits.arms import beta_kinf, parse_arms
 from bandits.klucb import bernoulli_kl
-from experiments.bandit_study import BanditStudy, log_grid, policy_runs, run_study
 from experiments.cli import main
+from experiments.plain_bandits.study import BanditStudy, log_grid, policy_runs, run_study
 
 ROOT = Path(__file__).resolve().parents[1]
 ARGS = ["bandit", "--arms", "bernoulli(0.7,0.5,0.4)", "beta(0.6,0.5,s=4)", "--horizon", "300",
@@ -39,7 +39,7 @@ def test_report_figures_and_a_rerun_that_computes_nothing(tmp_path, saved_figure
     assert [line.get_label() for line in baselines.get_lines()] == [
         "uniform", "successive rejects", "sequential halving"]
 
-    import experiments.bandit_study as runner
+    import experiments.plain_bandits.study as runner
 
     def refuse(*args):
         raise AssertionError("a stored result was computed again")
@@ -53,8 +53,8 @@ def test_report_figures_and_a_rerun_that_computes_nothing(tmp_path, saved_figure
 def test_more_runs_compute_only_the_new_ones(tmp_path, monkeypatch):
     """A study grown from 20 to 30 runs computes runs 20-29 alone, one cut to 10 computes
     nothing, and both equal the study run from scratch."""
-    import experiments.bandit_study as runner
-    from experiments.store import KeyedStore
+    import experiments.plain_bandits.study as runner
+    from experiments.runtime.store import KeyedStore
 
     def study(runs):
         return BanditStudy(("bernoulli(0.7,0.5,0.4)",), ("ucb1", "thompson"),

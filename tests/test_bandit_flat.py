@@ -1,6 +1,6 @@
-"""The policies on plain bandits (``bandits.flat``, ``experiments.bandit_study``): a hand-checked
-UCB1 run, the regret of KL-UCB and Thompson sampling against UCB1's and the bounds on Garivier &
-Cappe 2011's scenarios, and KL-UCB's approach to the Lai-Robbins rate."""
+"""The policies on plain bandits (``bandits.flat``, ``experiments.plain_bandits.study``): a
+hand-checked UCB1 run, the regret of KL-UCB and Thompson sampling against UCB1's and the bounds
+on Garivier & Cappe 2011's scenarios, and KL-UCB's approach to the Lai-Robbins rate."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from bandits import index_tables, make_policy
 from bandits.arms import parse_arms
 from bandits.flat import BEST_MEAN, MOST_PULLED, flat_runs
-from experiments.bandit_study import PRESETS, bandit, log_grid, policy_runs
+from experiments.plain_bandits.study import PRESETS, bandit, log_grid, policy_runs
 
 
 def _ucb1_by_hand(horizon):
@@ -47,7 +47,7 @@ def test_ucb1_on_two_deterministic_arms_pulls_the_hand_computed_sequence():
 def test_runs_do_not_depend_on_threads_or_blocks(monkeypatch):
     import numba
 
-    import experiments.bandit_study as runner
+    import experiments.plain_bandits.study as runner
 
     arms, grid = parse_arms("beta(0.6,0.5,0.4,s=3)"), log_grid(500)
     whole = policy_runs("thompson", arms, 500, 30, 7, grid)

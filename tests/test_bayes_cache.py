@@ -10,7 +10,7 @@ from bandits import index_tables, make_policy
 from bandits.bayes_ucb import bayesucb_carry, bayesucb_point, bayesucb_slope
 from bandits.beta_quantile import beta_upper_quantile, log_beta, upper_regularized_beta
 from experiments import Curve
-from experiments.failure import search_config, tree_instance
+from experiments.curves.failure import search_config, tree_instance
 from mcts.child_indices import _point_bounds
 from mcts.synthetic import search, tree_arrays
 

@@ -13,7 +13,7 @@ import pytest
 
 from bandits import POLICIES
 from experiments.cli import main
-from experiments.compare import (
+from experiments.comparisons import (
     ATLAS_ADJUSTERS,
     ATLAS_TREES,
     INSTANCE_COLUMNS,
@@ -26,8 +26,8 @@ from experiments.compare import (
     run_compare,
     run_table,
 )
-from experiments.compare_cells import CELL_FOLDER
-from experiments.study_files import read_study
+from experiments.comparisons.cells import CELL_FOLDER
+from experiments.comparisons.study_files import read_study
 
 TREES = ("constant(1,2)", "random(4,1)")
 SMALL = {"branching": 4, "depth": 4, "runs": 6, "trees_per_model": 3, "max_budget": 32,
@@ -320,7 +320,7 @@ def test_a_folder_of_another_seed_is_refused_naming_the_seed(stored, capsys):
 
 def test_a_compare_folder_of_the_earlier_layout_still_reads(tmp_path):
     # before the cell store a grid was stored as a study: study.json and shards of counts
-    from experiments.execution import run_study
+    from experiments.studies.execution import run_study
 
     run_study(small_grid().study(), tmp_path / "old", workers=1, progress=False)
     table = instance_table(tmp_path / "old")

@@ -13,7 +13,7 @@ import pytest
 from matplotlib.colors import to_hex
 from statsmodels.stats.proportion import proportion_confint
 
-from experiments.compare_report import FIGURE_STEMS, write_report
+from experiments.comparisons.report import FIGURE_STEMS, write_report
 from plots.compare import (
     aggregate_intervals,
     epsilon_heatmap,
@@ -77,7 +77,7 @@ def _aggregates() -> pd.DataFrame:
 
 
 def _budget_tests() -> pd.DataFrame:
-    from experiments.compare_tests import BUDGET_TEST_COLUMNS, CMH
+    from experiments.comparisons.tests import BUDGET_TEST_COLUMNS, CMH
 
     family = "constant(1,3) b=4 d=4, budget 64: each method vs ucb1+plain"
     nan = float("nan")
@@ -92,7 +92,7 @@ def _budget_tests() -> pd.DataFrame:
 
 
 def _curve_tests() -> pd.DataFrame:
-    from experiments.compare_tests import CURVE_TEST_COLUMNS, PERMUTATION
+    from experiments.comparisons.tests import CURVE_TEST_COLUMNS, PERMUTATION
 
     family = "constant(1,3) b=4 d=4: each method vs ucb1+plain"
     rows = [(CONFIGS[0], "ucb1+maxfreq", "ucb1+plain", PERMUTATION, family, 4, 160, 0.1, 0.3,
@@ -178,7 +178,7 @@ def test_aggregate_intervals_draw_a_bar_per_method_and_metric():
 
 
 def test_aggregate_intervals_rank_the_methods_by_iqm_in_their_policies_colours():
-    # the rows by name, as compare_stats gives them; the IQM ranks thompson first, the mean
+    # the rows by name, as comparisons.stats gives them; the IQM ranks thompson first, the mean
     # would rank klucb first
     iqm = {"klucb+plain": 0.3, "thompson+plain": 0.1, "ucb1+maxfreq": 0.2, "ucb1+plain": 0.4}
     mean = {"klucb+plain": 0.1, "thompson+plain": 0.35, "ucb1+maxfreq": 0.3, "ucb1+plain": 0.2}

@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.contingency_tables import StratifiedTable
 
-from experiments.compare_stats import (
+from experiments.comparisons.stats import (
     aggregate_intervals,
     area_intervals,
     areas,
@@ -25,8 +25,8 @@ from experiments.compare_stats import (
     run_areas,
     run_failures,
 )
-from experiments.compare_tables import comparison_tables
-from experiments.compare_tests import (
+from experiments.comparisons.tables import comparison_tables
+from experiments.comparisons.tests import (
     budget_tests,
     check_baseline,
     cmh_test,
@@ -291,7 +291,7 @@ def test_a_table_without_the_contract_columns_is_refused():
 
 def test_comparison_tables_feed_the_report(tmp_path):
     """Every table the report reads comes out of one call, and the report takes them all."""
-    from experiments.compare_report import write_report
+    from experiments.comparisons.report import write_report
 
     tables = comparison_tables(synthetic_runs(), epsilon=0.1, n_boot=100, n_permutations=99)
     assert set(tables) == {"instances", "curves", "to_epsilon", "budget_tests", "curve_tests",
@@ -547,7 +547,7 @@ def test_the_improvement_count_is_mann_whitney_u():
     over nm, ties included, for one pair and for a batch of bootstrap replicates."""
     from scipy import stats
 
-    from experiments.compare_stats import _lower_share
+    from experiments.comparisons.stats import _lower_share
 
     rng = np.random.default_rng(4)
     x, y = rng.integers(0, 5, (300, 8)) / 4, rng.integers(0, 5, (300, 6)) / 4  # many ties

@@ -10,7 +10,7 @@ from reference_mcts import reference_failure_rate
 
 from bandits import index_tables, make_policy
 from experiments import Curve, failure_block, failure_rate
-from experiments.failure import search_config, tree_instance
+from experiments.curves.failure import search_config, tree_instance
 from mcts.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
 from mcts.solver import DRAW, LOSS, WIN
 from mcts.synthetic import search, tree_arrays

@@ -14,7 +14,7 @@ import pytest
 from golden_values import golden_values
 
 from experiments import Curve
-from experiments.failure import simulate_block
+from experiments.curves.failure import simulate_block
 
 GOLDEN = Path(__file__).parent / "golden" / "curves.json"
 SEED = 2024

@@ -1,8 +1,9 @@
 """Golden searches: the exact root statistics of the game engines (``mcts.games`` for every
 built-in policy and some enhancements, ``mcts.stochastic`` with its variance reduction,
 ``mcts.generic`` on OpenSpiel games) after a fixed budget from seeded positions, and the moves
-of whole seeded games (``experiments.match``), pinned so that a refactor of an engine which
-changes a single choice fails here. Floats are compared exactly (JSON keeps a float's repr).
+of whole seeded games (``experiments.tournaments.match``), pinned so that a refactor of an
+engine which changes a single choice fails here. Floats are compared exactly (JSON keeps a
+float's repr).
 
 Regenerate (only for a change that moves the numbers on purpose, said so in its commit):
 ``MCTSLAB_UPDATE_GOLDEN=1 python -m pytest -n 0 tests/test_golden_engines.py``.
@@ -15,7 +16,7 @@ import pytest
 from golden_values import golden_values
 
 from bandits import POLICIES
-from experiments.match import load_game, play_game
+from experiments.tournaments.match import load_game, play_game
 from games import get_game
 from games.openspiel import PREFIX, load_openspiel
 from mcts import stochastic

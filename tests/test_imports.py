@@ -48,3 +48,24 @@ def test_specs_imports_no_package_of_the_lab():
          "lab = ('bandits', 'enhancements', 'mcts', 'games', 'trees', 'experiments', 'plots',\n"
          "       'numpy', 'numba')\n"
          "assert not [m for m in sys.modules if m.split('.')[0] in lab], sorted(sys.modules)")
+
+
+SUBPACKAGES = ("runtime", "curves", "studies", "comparisons", "plain_bandits", "tournaments",
+               "cli")
+
+
+def test_every_package_hands_on_the_names_it_lists():
+    _run("import importlib\n"
+         f"for name in ('experiments', *('experiments.' + p for p in {SUBPACKAGES!r})):\n"
+         "    package = importlib.import_module(name)\n"
+         "    missing = [n for n in package.__all__ if not hasattr(package, n)]\n"
+         "    assert not missing, (name, missing)")
+
+
+def test_the_command_starts_without_the_statistics():
+    """``mctslab`` imports every sub-command before it answers; a package's face imports a
+    module when one of its names is first used (``experiments.exports``), so the statistics'
+    modules (statsmodels: most of a second) wait for a command that needs them."""
+    _run("import sys\n"
+         "import experiments.cli.commands\n"
+         "assert 'statsmodels' not in sys.modules")

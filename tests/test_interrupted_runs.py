@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from experiments.cli import main
-from experiments.execution import run_study
-from experiments.lock import LOCK_FILE, FolderBusy, writing
-from experiments.store import KeyedStore, write_atomically, write_table
-from experiments.study import open_study
-from experiments.study_files import read_study
-from experiments.study_store import SHARD_FOLDER, read_shard
+from experiments.comparisons.study_files import read_study
+from experiments.runtime.lock import LOCK_FILE, FolderBusy, writing
+from experiments.runtime.store import KeyedStore, write_atomically, write_table
+from experiments.studies.execution import run_study
+from experiments.studies.store import SHARD_FOLDER, read_shard
+from experiments.studies.study import open_study
 
 # A first shard of about 0.3 s on one core, then two of about 3 s: a run interrupted once the
 # first is stored has both long ones in flight, and must not wait for them. One policy, adjuster
@@ -178,7 +178,7 @@ def test_the_lock_is_one_per_folder_and_reentrant(tmp_path):
     with writing(tmp_path / "a"):
         with writing(tmp_path / "a"):  # the same process again: fine
             pass
-        code = ("import sys; from experiments.lock import writing\n"
+        code = ("import sys; from experiments.runtime.lock import writing\n"
                 f"with writing({str(tmp_path / 'a')!r}): pass")
         other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                check=False)
@@ -195,7 +195,7 @@ def test_a_busy_folder_names_wait_only_where_the_command_has_it(tmp_path, capsys
     """Issue 46, item 6: `study repair` and `reproduce` have no --wait, so their refusal of a
     folder another process writes does not suggest one; `study run` has it, and does."""
     folder = tmp_path / "busy"
-    code = ("import sys; from experiments.lock import writing\n"
+    code = ("import sys; from experiments.runtime.lock import writing\n"
             f"with writing({str(folder)!r}):\n    print('held', flush=True); sys.stdin.read()")
     holder = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True)

@@ -6,9 +6,9 @@ import numpy as np
 from enhancements import ADJUSTERS
 from experiments import Curve, failure_block
 from experiments.cli import main
-from experiments.execution import run_study
-from experiments.failure import tree_instance
-from experiments.study import Study
+from experiments.curves.failure import tree_instance
+from experiments.studies.execution import run_study
+from experiments.studies.study import Study
 from mcts.synthetic import run_searches
 
 OPTIONS = [{}, {"restart": True}, {"freeze": 3}, {"shaping": "rb(k=8)+qb(k=2,a=online)"},
@@ -71,11 +71,12 @@ def test_a_study_says_what_it_compiles_and_times_search_apart(tmp_path, capsys):
 def test_the_atlas_and_the_main_job_share_one_kernel_per_policy(monkeypatch, capsys):
     """Issue 46, item 7: seed 001's trees and the atlas's P-game share one score type, so
     `mctslab compile --policies ucb1 klucb` prepares two kernels, not two per score type."""
-    from experiments.compare_atlas import ATLAS_TREES
-    from experiments.kernels import distinct_kernels
+    from experiments.comparisons.atlas import ATLAS_TREES
+    from experiments.curves.kernels import distinct_kernels
 
     assert len(distinct_kernels(Curve(tree, "ucb1", runs=1, max_budget=1)
                                 for tree in ATLAS_TREES)) == 1
-    monkeypatch.setattr("experiments.kernels.prepare_kernels", lambda curves, workers: iter(()))
+    monkeypatch.setattr("experiments.curves.kernels.prepare_kernels",
+                        lambda curves, workers: iter(()))
     assert main(["compile", "--policies", "ucb1", "klucb", "--workers", "1"]) == 0
     assert "compiling 2 kernels" in capsys.readouterr().out

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from bandits import KLUCB, MOSS, POLICIES, PUCT, UCB1, UCBV, Thompson, UCB1Tuned
-from experiments.match import play_game
+from experiments.tournaments.match import play_game
 from games import get_game
 from mcts.players import parse_player
 from mcts.playouts import MAST, POLICY, UNIFORM

@@ -18,10 +18,10 @@ import pytest
 import bandits.plugins
 from experiments import failure_rate
 from experiments.cli import main
-from experiments.curve import Curve
-from experiments.failure import search_config, tree_instance
-from experiments.match import play_game
-from experiments.study_files import read_study
+from experiments.comparisons.study_files import read_study
+from experiments.curves.curve import Curve
+from experiments.curves.failure import search_config, tree_instance
+from experiments.tournaments.match import play_game
 from games.registry import get_game
 from mcts.players import parse_player
 

@@ -11,7 +11,7 @@ from reference_mcts import parent_and_siblings_q, reference_failure_rate
 from bandits import PUCT, Arm, index_tables, make_policy, policy_value, with_q_range
 from experiments import Curve, failure_block
 from experiments.cli import main
-from experiments.failure import tree_instance
+from experiments.curves.failure import tree_instance
 
 OPTIONS = {"branching": 3, "depth": 4, "max_budget": 256}
 

@@ -20,7 +20,7 @@ from bandits.pure_exploration import (
     minimum_budget,
     rejects_schedule,
 )
-from experiments.bandit_study import baseline_runs
+from experiments.plain_bandits.study import baseline_runs
 
 RUNS = 50_000
 Z_LIMIT = 3.5  # |z| of each comparison with an exact value

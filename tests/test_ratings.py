@@ -6,7 +6,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments.ratings import bradley_terry, crosstable, crosstable_markdown, pairwise, ratings
+from experiments.tournaments.ratings import (
+    bradley_terry,
+    crosstable,
+    crosstable_markdown,
+    pairwise,
+    ratings,
+)
 
 PLAYERS = ["p", "q", "r", "s"]
 # a hand-made crosstable: points of a against b over games (no player wins or loses everything)

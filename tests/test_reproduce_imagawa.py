@@ -7,7 +7,7 @@ import pytest
 from experiments.cli import main
 from experiments.papers import imagawa
 from experiments.papers.imagawa import imagawa_study, reproduce_imagawa
-from experiments.study import load_results
+from experiments.studies.study import load_results
 from plots.imagawa import (
     ABLATION_TREES,
     ADJUSTER_NAMES,

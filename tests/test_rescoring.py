@@ -12,8 +12,8 @@ from bandits import index_tables, make_policy
 from bandits.rng import seed_state
 from experiments import Curve
 from experiments.cli import main
-from experiments.failure import memory_per_curve_run, search_config, tree_instance
-from experiments.study_files import read_study
+from experiments.comparisons.study_files import read_study
+from experiments.curves.failure import memory_per_curve_run, search_config, tree_instance
 from mcts.rescoring import new_histograms, record_playout, rescore_tree
 from mcts.search_tree import AT_VISITS, FIRST_CHILD, REWARD_SUM, SQUARE_SUM, VISITS, new_tree
 from mcts.synthetic import _playouts, _workspace, tree_arrays

@@ -149,7 +149,7 @@ def test_qualitative_bonus_beats_plain_uct_in_breakthrough():
     """Seed 000 Table 3: uct+qb beats uct in Breakthrough (72-79% there at 17k-85k playouts a
     move). Seeded, so a golden result: 130 of 200 here at 1000 playouts (Wilson 0.582-0.713);
     about 11 minutes on one core."""
-    from experiments.tournament import Tournament, run_tournament, summarize
+    from experiments.tournaments.tournament import Tournament, run_tournament, summarize
 
     tournament = Tournament("breakthrough", "uct+qb", "uct", games=200, playouts=1000, seed=0)
     summary = summarize(run_tournament(tournament, workers=1, progress=False))

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from experiments.cli import main
-from experiments.round_robin import RoundRobin, run_round_robin
+from experiments.tournaments.round_robin import RoundRobin, run_round_robin
 
 
 def _files(folder) -> dict:

@@ -13,8 +13,8 @@ from reference_mcts import reference_failure_rate
 from bandits import index_tables, make_policy
 from experiments import Curve, failure_block
 from experiments.cli import main
-from experiments.failure import search_config, tree_instance
-from experiments.study_files import read_study
+from experiments.comparisons.study_files import read_study
+from experiments.curves.failure import search_config, tree_instance
 from mcts.rewards import ONLINE
 from mcts.search_tree import REWARD_SUM
 from mcts.shaping import Bonuses, NoShaping, max_value, parse_shaping, shaping_spec, start_shaping

@@ -10,7 +10,7 @@ from numba import njit
 from bandits import index_tables, make_policy
 from bandits.rng import seed_state
 from experiments import Curve
-from experiments.failure import search_config
+from experiments.curves.failure import search_config
 from games import get_game
 from mcts.games import GameSearchConfig
 from mcts.games import search as game_search

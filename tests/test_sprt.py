@@ -11,7 +11,7 @@ from scipy.optimize import minimize
 from scipy.stats import binomtest
 
 from experiments.cli import main
-from experiments.sprt import Sprt, expected_score, outcomes
+from experiments.tournaments.sprt import Sprt, expected_score, outcomes
 
 SCORES = np.array([0.0, 0.5, 1.0])
 

@@ -9,8 +9,8 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from experiments import store
-from experiments.store import KeyedStore, claim, write_table
+from experiments.runtime import store
+from experiments.runtime.store import KeyedStore, claim, write_table
 
 FRAME = pd.DataFrame({"game": [0, 1], "score": [1.5, 2.0]})
 

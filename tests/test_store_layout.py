@@ -1,6 +1,7 @@
-"""Results stored by the layout before ``experiments.store`` (``tests/data/layout-v1``, written
-by commit 0da854e) still load: a study and a tournament resume from them without computing
-anything or writing a file, and a stochastic-game point is reused."""
+"""Results stored by the layout before ``experiments.store`` (now ``experiments.runtime.store``;
+``tests/data/layout-v1``, written by commit 0da854e) still load: a study and a tournament
+resume from them without computing anything or writing a file, and a stochastic-game point is
+reused."""
 
 import dataclasses
 import shutil
@@ -9,12 +10,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from experiments.execution import run_study
-from experiments.lock import LOCK_FILE
 from experiments.papers.veness import PANELS, game_scores
 from experiments.papers.veness.run import stored_point
-from experiments.study import load_results, open_study
-from experiments.tournament import Tournament, run_tournament
+from experiments.runtime.lock import LOCK_FILE
+from experiments.studies.execution import run_study
+from experiments.studies.study import load_results, open_study
+from experiments.tournaments.tournament import Tournament, run_tournament
 
 LAYOUT_V1 = Path(__file__).parent / "data" / "layout-v1"
 
@@ -39,7 +40,7 @@ def _fail(*args, **kwargs):
 def test_study_of_the_old_layout_resumes_without_recomputing(old, monkeypatch):
     folder = old / "study"
     stamps = _stamps(folder)
-    monkeypatch.setattr("experiments.execution.count_failures", _fail)
+    monkeypatch.setattr("experiments.studies.execution.count_failures", _fail)
     summary = run_study(open_study(folder), folder, workers=1, progress=False)
     assert (summary.shards, summary.reused, summary.computed) == (2, 2, 0)
     assert _stamps(folder) == stamps  # no file written, moved or replaced
@@ -51,7 +52,7 @@ def test_study_of_the_old_layout_resumes_without_recomputing(old, monkeypatch):
 def test_tournament_of_the_old_layout_resumes_without_replaying(old, monkeypatch):
     folder = old / "tournament"
     stamps = _stamps(folder)
-    monkeypatch.setattr("experiments.tournament.play_block", _fail)
+    monkeypatch.setattr("experiments.tournaments.tournament.play_block", _fail)
     tournament = Tournament("breakthrough", "uct+qb", "uct", games=3, playouts=8, seed=3,
                             block=2)
     results = run_tournament(tournament, folder, workers=1, progress=False)

@@ -10,19 +10,19 @@ import pyarrow.parquet as pq
 import pytest
 from scipy.stats import ttest_ind_from_stats
 
-from experiments import store
 from experiments.cli import main
-from experiments.curve import Curve
-from experiments.shards import curve_seed, plan_shards
-from experiments.study import CURVE_KEYS, Study, load_results, study_status
-from experiments.study_files import read_study
-from experiments.study_store import (
+from experiments.comparisons.study_files import read_study
+from experiments.curves.curve import Curve
+from experiments.runtime import store
+from experiments.studies.shards import curve_seed, plan_shards
+from experiments.studies.store import (
     SHARD_FOLDER,
     claim_folder,
     read_shard,
     shard_path,
     write_shard,
 )
+from experiments.studies.study import CURVE_KEYS, Study, load_results, study_status
 
 STUDY = """
 [study]
@@ -299,7 +299,7 @@ def test_bad_worker_options_are_one_line(study_file, tmp_path, capsys):
 
 
 def test_status_suggests_the_command_that_made_the_study():
-    from experiments.commands.study import resume_command
+    from experiments.cli.commands.study import resume_command
 
     assert resume_command("imagawa-quick", "out") == \
         "mctslab reproduce imagawa --scale quick --out out"

@@ -17,18 +17,18 @@ import pyarrow.parquet as pq
 import pytest
 
 from experiments.cli import main
-from experiments.execution import run_study
-from experiments.failure import failure_block
-from experiments.shards import count_failures
-from experiments.study import load_results, open_study
-from experiments.study_files import read_study
-from experiments.study_store import (
+from experiments.comparisons.study_files import read_study
+from experiments.curves.failure import failure_block
+from experiments.studies.execution import run_study
+from experiments.studies.shards import count_failures
+from experiments.studies.store import (
     SHARD_FOLDER,
     claim_folder,
     read_shard,
     shard_path,
     write_shard,
 )
+from experiments.studies.study import load_results, open_study
 from mcts import STREAM_VERSION
 
 # About 200 small shards: enough that a run is still writing them a moment after it started.

@@ -5,11 +5,11 @@ import shutil
 import pytest
 
 from experiments.cli import main
-from experiments.execution import run_study
-from experiments.study import open_study
-from experiments.study_files import read_study
-from experiments.study_repair import study_from_shards
-from experiments.study_store import SHARD_FOLDER, STUDY_FILE
+from experiments.comparisons.study_files import read_study
+from experiments.studies.execution import run_study
+from experiments.studies.repair import study_from_shards
+from experiments.studies.store import SHARD_FOLDER, STUDY_FILE
+from experiments.studies.study import open_study
 
 STUDY = """
 [study]

@@ -13,7 +13,7 @@ from enhancements import (
     value_situational,
 )
 from experiments import Curve
-from experiments.failure import search_config, tree_instance
+from experiments.curves.failure import search_config, tree_instance
 from trees import analyze
 
 

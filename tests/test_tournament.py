@@ -11,8 +11,13 @@ import pandas as pd
 import pytest
 
 from experiments.cli import main
-from experiments.round_robin import RoundRobin, run_round_robin
-from experiments.tournament import Tournament, run_tournament, summarize, wilson_interval
+from experiments.tournaments.round_robin import RoundRobin, run_round_robin
+from experiments.tournaments.tournament import (
+    Tournament,
+    run_tournament,
+    summarize,
+    wilson_interval,
+)
 
 SMALL = Tournament("breakthrough", "uct+qb", "uct", games=6, playouts=20, seed=3, block=2)
 

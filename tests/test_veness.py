@@ -23,7 +23,7 @@ from experiments.papers.veness import (
     score_summary,
 )
 from experiments.papers.veness.run import point_key, point_store, stored_estimates, stored_point
-from experiments.store import write_table
+from experiments.runtime.store import write_table
 from games import get_game
 from mcts.stochastic import StochasticConfig
 

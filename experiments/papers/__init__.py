@@ -1,4 +1,4 @@
 """One subpackage per seed paper: its study definition, verdicts, report and figure specs, and
 the ``reproduce_<paper>`` function behind ``mctslab reproduce <paper>``. They use the machinery
-of ``experiments`` (curves, studies, shards, the store, the job pool); nothing in the machinery
-imports them but the CLI."""
+of ``experiments`` (``curves``, ``studies``, ``tournaments``, ``runtime``); nothing in the
+machinery imports them but the CLI."""

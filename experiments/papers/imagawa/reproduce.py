@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ...execution import run_study
-from ...study import load_results
+from ...studies.execution import run_study
+from ...studies.study import load_results
 from .figures import draw
 from .report import report_markdown
 from .study import imagawa_study

@@ -7,8 +7,8 @@ import json
 
 import pandas as pd
 
-from ...curve import Curve
-from ...study import Study
+from ...curves.curve import Curve
+from ...studies.study import Study
 
 POLICIES = ("ucb1", "klucb", "thompson")
 ADJUSTERS = ("plain", "static", "score", "value", "maxfreq")

@@ -5,7 +5,7 @@ then write Tables 1-4 beside the paper's numbers, the k figure (``figures``) and
 Files written into the output folder: ``results.csv`` (one row per match), ``comparison.csv``
 (one row per table cell), ``verdicts.csv`` (one row per game and pooled finding),
 ``table1.md`` .. ``table4.md``, ``fig_k_qb_breakthrough.png`` and ``.pdf``, and ``report.md``;
-the games themselves are in ``<game>/<match>/`` (``experiments.tournament_store``).
+the games themselves are in ``<game>/<match>/`` (``experiments.tournaments.store``).
 
 All matches' unplayed blocks go to one pool of worker processes (a pool per match would pay
 the start-up of its workers 88 times), the lower budget first; each block is stored as it
@@ -21,9 +21,9 @@ from pathlib import Path
 import pandas as pd
 from tqdm import tqdm
 
-from ...pool import check_options, completed
-from ...tournament import add_games, play_block, stored_blocks, summarize, to_play
-from ...tournament_store import write_block
+from ...runtime.pool import check_options, completed
+from ...tournaments.store import write_block
+from ...tournaments.tournament import add_games, play_block, stored_blocks, summarize, to_play
 from .figures import k_figure
 from .report import report_markdown, table_markdown
 from .study import GAME_NAMES, SCALES, TABLES, pepels_matches
@@ -43,8 +43,8 @@ def _pending(matches, out: Path):
 def run_matches(matches, out: Path, *, workers: int | None = None, scheduler: str | None = None,
                 progress: bool | None = None) -> tuple[pd.DataFrame, int, int]:
     """Play or resume every match, the blocks of all of them sharing the local processes or the
-    Dask cluster (``experiments.pool``); one summary row per match, with the number of blocks
-    this call computed and the total number of blocks."""
+    Dask cluster (``experiments.runtime.pool``); one summary row per match, with the number of
+    blocks this call computed and the total number of blocks."""
     check_options(workers, scheduler)
     stored, todo = _pending(matches, out)
     games = sum(block.count - block.start for _, block in todo)

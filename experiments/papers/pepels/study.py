@@ -46,8 +46,8 @@ losing UCT player keeps pieces in its starting triangle (the opponent's target) 
 cannot end. ``games.chinese_checkers`` now lets a full target win whoever holds part of it, as
 the seed's framework does; games between these players then last 40-110 plies.
 
-Storage: each match is a tournament (``experiments.tournament``) stored in
-``DIR/<game>/<key>-p<playouts>/`` (``experiments.tournament_store``), so a rerun skips finished blocks.
+Storage: each match is a tournament (``experiments.tournaments.tournament``) stored in
+``DIR/<game>/<key>-p<playouts>/`` (``experiments.tournaments.store``), so a rerun skips finished blocks.
 Each match's seed derives from the study seed and the match's name (CRC-32), so matches draw
 independent random streams and a match's results do not depend on which others are run.
 """
@@ -61,7 +61,7 @@ from pathlib import Path
 
 from mcts.presets import preset
 
-from ...tournament import Tournament
+from ...tournaments.tournament import Tournament
 
 GAMES = ("amazons", "breakthrough", "cannon", "checkers", "chinesecheckers", "pentalath")
 GAME_NAMES = {"amazons": "Amazons", "breakthrough": "Breakthrough", "cannon": "Cannon",

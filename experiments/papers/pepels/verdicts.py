@@ -10,7 +10,7 @@ the mean of its win rates, with half-width mean(h) / sqrt(m) for m cells of half
 
 Input: the study's ``results.csv`` table, one row per match, with the columns ``game``,
 ``match`` (key), ``budget_index``, ``games``, ``wins``, ``draws``; a draw scores 1/2 as in
-``experiments.tournament``. Significance is +1 (interval above 50%), -1 (below) or 0.
+``experiments.tournaments.tournament``. Significance is +1 (interval above 50%), -1 (below) or 0.
 
 Verdict of a finding, ours against the paper's (both significances pooled):
 - *agrees*: the same significance (both gains, both losses, or neither significant);
@@ -30,7 +30,7 @@ import math
 
 import pandas as pd
 
-from ...tournament import Z95, wilson_interval
+from ...tournaments.tournament import Z95, wilson_interval
 from .study import PAPER, TABLES
 
 POWER = 0.8  # a finding with less power than this at the paper's effect is underpowered

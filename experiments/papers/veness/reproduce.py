@@ -7,8 +7,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from ...pool import LOCAL_CLUSTER, default_workers
-from ...store import write_table
+from ...runtime.pool import LOCAL_CLUSTER, default_workers
+from ...runtime.store import write_table
 from .figures import draw
 from .report import report_markdown, settings_markdown
 from .run import run_veness

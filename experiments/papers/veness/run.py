@@ -1,6 +1,7 @@
 """Running seed 003's study (``study``): Fig. 1's estimates and Fig. 2's points computed on a
-pool of processes or a Dask cluster (``experiments.pool``), each stored as it arrives
-(``experiments.store``) and reused by the next run when it was computed with the same settings.
+pool of processes or a Dask cluster (``experiments.runtime.pool``), each stored as it arrives
+(``experiments.runtime.store``) and reused by the next run when it was computed with the same
+settings.
 
 Layout of an output folder::
 
@@ -14,8 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from ...pool import check_options, completed
-from ...store import KeyedStore
+from ...runtime.pool import check_options, completed
+from ...runtime.store import KeyedStore
 from .study import (
     PANELS,
     SCALES,
@@ -88,7 +89,7 @@ def run_veness(out: str | Path, scale: str = "quick", *, workers: int | None = N
                ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Compute (or resume) both figures' results into ``out``, Fig. 1's methods and Fig. 2's
     points spread over ``workers`` processes (None: all cores) or the Dask cluster at
-    ``scheduler`` (``experiments.pool``), the longest first, each point stored as it arrives
+    ``scheduler`` (``experiments.runtime.pool``), the longest first, each point stored as it arrives
     (stored points are read once, computed ones kept); returns (Fig. 1 table, Fig. 2 per-game
     scores of every panel)."""
     if scale not in SCALES:

@@ -1,0 +1,5 @@
+"""``python -m experiments.cli``: the ``mctslab`` program."""
+
+from .mctslab import program
+
+program()

@@ -1,0 +1,21 @@
+"""Sub-commands of ``mctslab``, in the order ``--help`` lists them."""
+
+from . import (
+    analyze,
+    bandit,
+    compare,
+    failure_rate,
+    games,
+    kernels,
+    play,
+    plot,
+    registry,
+    reproduce,
+    study,
+    tournament,
+)
+
+__all__ = ["COMMANDS"]
+
+COMMANDS = [analyze, failure_rate, reproduce, study, compare, bandit, plot, registry, games, play,
+            tournament, kernels]

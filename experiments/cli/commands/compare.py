@@ -1,0 +1,142 @@
+"""``mctslab compare``: a grid of tree specs x policies x adjusters, run or resumed (issue 29)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+from experiments.cli.params import COUNT, PROBABILITY, SEED
+from experiments.comparisons.atlas import ATLAS_ADJUSTERS
+from experiments.comparisons.grid import SIZES
+
+# Single-thread cost of one playout per policy, ns, on b = 4, d = 8 trees at budget 2^10: the
+# median over the atlas's 13 trees and 3 adjusters (4 runs each) of
+# `python benchmarks/bench_atlas.py --sample 4`, 2-core dev machine, 2026-11-24 (issue 29),
+# under a load of about 4 from other jobs (the process had ~0.6 of a core): about 1.7x the idle
+# cost, so the projection errs high. A policy not listed (a plug-in) counts as the median.
+PLAYOUT_NS = {
+    "ucb1": 321, "klucb": 639, "thompson": 519, "ucb1tuned": 254, "ucbv": 207, "moss": 290,
+    "puct": 230, "egreedy": 157, "bayesucb": 20_173,
+}
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "compare", help="compare policies and adjusters over tree specs on shared instances; "
+        "running again into --out computes only what it lacks")
+    p.add_argument("--trees", nargs="+", metavar="SPEC",
+                   help="tree specs, e.g. constant(1,5) random(4,2)")
+    p.add_argument("--policies", nargs="+", metavar="NAME",
+                   help="policies (`mctslab policies list`, package.module:object, "
+                   "name(key=value,...))")
+    p.add_argument("--adjusters", nargs="+", metavar="NAME",
+                   help="adjusters (`mctslab adjusters list`, package.module:object, "
+                   "name(key=value,...))")
+    quick, full = SIZES["quick"], SIZES["full"]
+    p.add_argument("--preset", choices=("atlas",),
+                   help="atlas: seed 001's biased trees x every built-in policy x "
+                   f"{', '.join(ATLAS_ADJUSTERS)} (--trees, --policies, --adjusters replace its "
+                   "lists)")
+    p.add_argument("--scale", choices=("quick", "full"), default="quick",
+                   help=f"quick (default): {quick['trees_per_model']} instances x "
+                   f"{quick['runs']} runs per cell, budgets up to 2^"
+                   f"{quick['max_budget'].bit_length() - 1}; full: {full['trees_per_model']} x "
+                   f"{full['runs']}, up to 2^{full['max_budget'].bit_length() - 1}, for a Dask "
+                   "cluster")
+    p.add_argument("--runs", type=COUNT, metavar="N", help="runs per tree instance")
+    p.add_argument("--trees-per-model", type=COUNT, metavar="M",
+                   help="tree instances per spec, shared by every policy and adjuster")
+    p.add_argument("--max-budget", type=COUNT, metavar="T", help="largest budget, a power of two")
+    p.add_argument("--epsilon", type=PROBABILITY, default=0.05,
+                   help="failure rate the playouts must reach (default 0.05)")
+    p.add_argument("--baseline", metavar="POLICY+ADJUSTER",
+                   help="the method every other is tested against, e.g. ucb1+plain "
+                   "(default: the grid's first policy with its first adjuster)")
+    p.add_argument("--seed", type=SEED, help="study seed of trees and runs (default 2029)")
+    p.add_argument("--branching", type=COUNT, default=4, help="branching factor (default 4)")
+    p.add_argument("--depth", type=COUNT, default=8, help="even tree depth (default 8)")
+    p.add_argument("--out", metavar="DIR",
+                   help="results folder (default results/NAME-SCALE); a grid run into it again "
+                   "computes only the runs it lacks (new cells, runs, instances)")
+    p.add_argument("--workers", type=COUNT, metavar="N",
+                   help="local worker processes (default: all cores)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="a Dask scheduler address, or 'local' for a loopback LocalCluster")
+    p.add_argument("--format", default="png,pdf", metavar="png|pdf|svg",
+                   help="figure files: png, pdf, svg or several joined by commas (default "
+                   "png,pdf); report.html embeds the PNGs, written whatever this says")
+    p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    p.add_argument("--wait", action="store_true",
+                   help="if another process writes the folder, wait for it (default: refuse)")
+    p.set_defaults(run=run)
+
+
+def grid_from_args(args):
+    """The grid the options describe; a bad one is a one-line ValueError naming the fix."""
+    from experiments.comparisons import Grid, preset_lists
+
+    lists = preset_lists(args.preset) if args.preset else {"name": "compare"}
+    for key in ("trees", "policies", "adjusters"):
+        given = getattr(args, key)
+        if given is not None:
+            lists[key] = given
+        elif key not in lists:
+            raise ValueError(f"no --{key} given: name at least one, or use --preset atlas")
+    return Grid.from_scale(lists["trees"], lists["policies"], lists["adjusters"], args.scale,
+                           name=lists["name"], runs=args.runs,
+                           trees_per_model=args.trees_per_model, max_budget=args.max_budget,
+                           epsilon=args.epsilon, baseline=args.baseline, seed=args.seed,
+                           branching=args.branching, depth=args.depth)
+
+
+def core_hours(grid) -> float:
+    """Projected single-core hours of ``grid`` from ``PLAYOUT_NS`` (the budget of every run is
+    spent: a run records its whole curve)."""
+    from statistics import median
+
+    from experiments.comparisons import parse_entry
+
+    fallback = median(PLAYOUT_NS.values())
+    per_cell = grid.trees_per_model * grid.runs * grid.max_budget
+    nanoseconds = sum(PLAYOUT_NS.get(parse_entry(policy, "policy")[0], fallback)
+                      for policy in grid.policies)
+    return nanoseconds * per_cell * len(grid.trees) * len(grid.adjusters) / 3.6e12
+
+
+def run(args) -> int:
+    from experiments.cli.limits import check_study
+    from experiments.comparisons import INSTANCES_FILE, RUNS_FILE, run_compare
+    from experiments.curves.kernels import check_plugins
+    from experiments.runtime.pool import check_options
+    from plots.style import formats_option
+
+    check_options(args.workers, args.scheduler)
+    formats = formats_option(args.format)
+    grid = grid_from_args(args)
+    study = grid.study()
+    check_study(study, args.workers, args.scheduler)
+    check_plugins(study.curves)
+    out = args.out or f"results/{grid.name}-{grid.scale}"
+    if grid.scale == "full" and not args.quiet:
+        print(f"{grid.name} at scale full: {grid.cells} cells x {grid.trees_per_model * grid.runs}"
+              f" runs x {grid.max_budget} playouts = {grid.playouts:.2e} playouts, projected "
+              f"{core_hours(grid):.1f} core-hours (per-playout costs of "
+              f"benchmarks/bench_atlas.py; compiling adds about 25 s per policy x adjuster)",
+              flush=True)
+    summary, _ = run_compare(grid, out, workers=args.workers, scheduler=args.scheduler,
+                             progress=not args.quiet and sys.stderr.isatty(),
+                             command=shlex.join(["mctslab", *sys.argv[1:]]), formats=formats,
+                             wait=args.wait)
+    if args.quiet:
+        return 0
+    runs = grid.trees_per_model * grid.runs
+    if summary.computed:
+        print(f"{grid.name}: {grid.cells} cells x {runs} runs in {out} ({summary.cells_computed}"
+              f" cells computed or grown in {summary.computed} blocks, {summary.reused} blocks "
+              f"already stored); {summary.speed()}")
+    else:
+        print(f"{grid.name}: all {grid.cells} cells ({summary.shards} blocks of runs) already "
+              f"stored in {out}")
+    print(f"report: {out}/report.md and {out}/report.html (per-instance failures: "
+          f"{out}/{INSTANCES_FILE}, per-run: {out}/{RUNS_FILE})")
+    return 0

@@ -1,0 +1,130 @@
+"""``mctslab failure-rate``: one failure-rate curve (seed 001, Sect. V-A)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from experiments.cli.limits import check_curve
+from experiments.cli.params import COUNT, SEED, check_figure_path, parse_params
+from experiments.comparisons.grid import method_fields
+from experiments.curves.curve import Curve
+from experiments.curves.failure import memory_per_curve_run
+from experiments.curves.rates import curve_frame, failure_counts, rates
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("failure-rate", help="failure rate of MCTS against playouts")
+    p.add_argument("--tree", required=True, help="tree spec, e.g. constant(1,5) or random(4,3)")
+    p.add_argument("--policy", default="ucb1",
+                   help="a policy of `mctslab policies list`, package.module:object, "
+                   "name(key=value,...) (default ucb1)")
+    p.add_argument("--adjuster", default="plain",
+                   help="an adjuster of `mctslab adjusters list`, package.module:object, "
+                   "name(key=value,...) (default plain)")
+    p.add_argument("--runs", type=COUNT, default=100, help="runs per tree instance (default 100)")
+    p.add_argument("--trees", type=COUNT, default=1, help="tree instances (default 1)")
+    p.add_argument("--max-budget", type=COUNT, default=2**14,
+                   help="largest budget, a power of two (default 16384)")
+    p.add_argument("--seed", type=SEED, default=0, help="seed of trees and runs (default 0)")
+    p.add_argument("--branching", type=COUNT, default=4, help="branching factor (default 4)")
+    p.add_argument("--depth", type=COUNT, default=8, help="even tree depth (default 8)")
+    p.add_argument("--policy-param", action="append", default=[], metavar="NAME=VALUE",
+                   help="policy parameter, e.g. c=0.5 (repeatable)")
+    p.add_argument("--adjuster-param", action="append", default=[], metavar="NAME=VALUE",
+                   help="adjuster parameter, e.g. offset=-0.5 (repeatable)")
+    restart = p.add_mutually_exclusive_group()
+    restart.add_argument("--restart", dest="restart", action="store_true", default=None,
+                         help="restart exploration after a threshold change (Eqs. 6-8)")
+    restart.add_argument("--no-restart", dest="restart", action="store_false",
+                         help="never restart exploration (default except for maxfreq)")
+    p.add_argument("--shaping", default="", metavar="SPEC",
+                   help="seed 000's reward shaping, e.g. rb(k=8)+qb(k=2,a=online) (default none)")
+    p.add_argument("--search-depth", type=COUNT, help="stop expansion at this depth (1: one-ply)")
+    p.add_argument("--rescore", action="store_true",
+                   help="re-score the rewards stored in the tree exactly after a threshold "
+                        "change (an ablation; default: keep them, as the paper does)")
+    p.add_argument("--discount", type=float, default=1.0, metavar="GAMMA",
+                   help="discount per ply between a node and the playout's terminal, in (0, 1] "
+                        "(default 1: none, the paper's search)")
+    p.add_argument("--backup", default="", metavar="MODULE:OBJECT",
+                   help="a backup rule of your own, package.module:object (docs/extending.md)")
+    p.add_argument("--workers", type=COUNT, help="threads (default: all cores)")
+    p.add_argument("--out", metavar="FILE", help="write the curve (.parquet or .csv)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--plot", metavar="FILE", help="write a log-x figure of the curve")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    if args.out and Path(args.out).suffix not in (".parquet", ".csv"):
+        raise ValueError(f"--out {args.out}: use a .parquet or .csv file name")
+    from experiments.runtime.store import check_writable_file
+
+    for output in (args.out, args.plot):  # before computing: a curve is never lost
+        if output:
+            check_writable_file(output)
+    method = method_fields(args.policy, args.adjuster)  # as compare reads its entries
+    for kind, items in (("policy", args.policy_param), ("adjuster", args.adjuster_param)):
+        given = parse_params(items, f"--{kind}-param")
+        twice = sorted(set(given) & set(method[f"{kind}_params"]))
+        if twice:
+            raise ValueError(f"--{kind}-param {twice[0]} is given twice: also in --{kind} "
+                             f"{getattr(args, kind)}")
+        method[f"{kind}_params"].update(given)
+    curve = Curve(
+        tree=args.tree, branching=args.branching, depth=args.depth, runs=args.runs,
+        trees=args.trees, max_budget=args.max_budget, restart=args.restart,
+        search_depth=args.search_depth, shaping=args.shaping, discount=args.discount,
+        backup=args.backup, **{**method, "rescore": method["rescore"] or args.rescore},
+    )
+    check_figure_path(args.plot)
+    check_curve(curve, args.workers)
+    progress = not args.quiet and sys.stderr.isatty()
+    failures, played, seconds, compile_seconds = failure_counts(curve, args.seed, args.workers,
+                                                                progress)
+    rate, stderr = rates(curve, failures)
+    frame = (curve_frame(curve, failures, args.seed)
+             if args.out or args.plot or not args.json else None)
+    if args.out:
+        from experiments.runtime.store import write_table
+
+        config = json.dumps(curve.to_dict(), sort_keys=True)
+        write_table(frame.assign(config=config), args.out)
+    if args.plot:
+        from plots import save
+        from plots.failure import plot_failure_curves
+
+        save(plot_failure_curves(frame).figure, args.plot)
+    summary = {
+        "tree": curve.tree,
+        "policy": curve.policy,
+        "adjuster": curve.adjuster,
+        "shaping": curve.shaping,
+        "runs": curve.total_runs,
+        "budgets": curve.budgets,
+        "failure_rate": rate.tolist(),
+        "stderr": stderr.tolist(),
+        "seconds": seconds,
+        "compile_seconds": compile_seconds,
+        "playouts_per_second": played / seconds,
+        "playouts": played,
+        "memory_per_run_bytes": memory_per_curve_run(curve),
+        "seed": args.seed,
+        "config": curve.to_dict(),
+    }
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"{curve.label}  b={curve.branching} d={curve.depth}  {curve.total_runs} runs "
+              f"({curve.trees} trees x {curve.runs})  seed {args.seed}")
+        shown = frame[["budget", "failure_rate", "stderr", "runs"]]
+        print(shown.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+        print(f"{played:,} playouts in {seconds:.2f} s of search: "
+              f"{played / seconds / 1e6:.2f} M playouts/s; "
+              f"{summary['memory_per_run_bytes'] / 2**20:.1f} MiB per run; kernel compiled or "
+              f"loaded in {compile_seconds:.1f} s (once per policy, then cached)")
+    return 0
+

@@ -1,0 +1,57 @@
+"""``mctslab play GAME --player1 SPEC --player2 SPEC``: one game between two MCTS players, shown
+move by move."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from experiments.cli.params import COUNT, SEED
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("play", help="play one game between two MCTS players, move by move")
+    p.add_argument("game", help="a two-player game of `mctslab games list`, or openspiel:NAME")
+    p.add_argument("--player1", metavar="SPEC", required=True,
+                   help="the first player, e.g. uct, uct+qb, uct(c=0.8)+rb(k=8)+qb(k=2,a=online)")
+    p.add_argument("--player2", metavar="SPEC", required=True, help="the second player")
+    p.add_argument("--playouts", type=COUNT, default=1000, metavar="P",
+                   help="playouts per move (default 1000)")
+    p.add_argument("--seed", type=SEED, default=0, metavar="S", help="seed of the game")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from experiments.cli.limits import check_search
+    from experiments.tournaments.match import load_game, play_game
+    from mcts.players import parse_player
+
+    game = load_game(args.game)
+    specs = (args.player1, args.player2)
+    players = tuple(parse_player(spec, args.game) for spec in specs)
+    if args.playouts < 1:
+        raise ValueError(f"--playouts {args.playouts} must be at least 1")
+    if args.seed < 0:
+        raise ValueError(f"--seed {args.seed} must be 0 or more")
+    check_search(args.playouts)
+    print(f"{game.title}: player1 = {specs[0]}, player2 = {specs[1]}, "
+          f"{args.playouts} playouts per move, seed {args.seed}\n")
+    print(game.new_initial_state().render())
+    ply = 0
+
+    def show(state, seat, result):
+        nonlocal ply
+        ply += 1
+        chosen = int(np.flatnonzero(result.actions == result.action)[0])
+        print(f"\n{ply}. player{seat + 1} ({specs[seat]}): {state.action_to_string(result.action)}"
+              f"  (visits {result.visits[chosen]:.0f}/{result.playouts}, "
+              f"value {result.values[chosen]:+.3f})")
+        print(state.child(result.action).render())
+
+    record = play_game(game, players, args.playouts,
+                       np.random.default_rng(np.random.SeedSequence(args.seed)), on_move=show)
+    if record.winner < 0:
+        print(f"\ndraw after {record.plies} moves")
+    else:
+        print(f"\nplayer{record.winner + 1} ({specs[record.winner]}) wins after "
+              f"{record.plies} moves")
+    return 0

@@ -1,0 +1,33 @@
+"""``mctslab plot DIR``: figures of a study's stored failure-rate curves (never re-running it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("plot", help="draw the failure-rate curves stored in a study folder")
+    p.add_argument("folder", metavar="DIR", help="folder of a study's results")
+    p.add_argument("--out", metavar="FOLDER",
+                   help="where the figures go (default: DIR/figures)")
+    p.add_argument("--format", default="png,pdf", metavar="png|pdf|svg",
+                   help="figure files: png, pdf, svg or several joined by commas "
+                   "(default png,pdf)")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from experiments.studies.study import load_results
+    from plots.failure import failure_figures
+    from plots.style import formats_option, save_as
+
+    formats = formats_option(args.format)
+    frame = load_results(args.folder)
+    if frame.empty:
+        raise ValueError(f"{args.folder} holds no finished shard yet: "
+                         f"run `mctslab study run STUDY.toml --out {args.folder}` first")
+    out = Path(args.out) if args.out else Path(args.folder) / "figures"
+    for name, figure in failure_figures(frame).items():
+        paths = save_as(figure, out / name, formats)
+        print(f"figure written to {', '.join(map(str, paths))}")
+    return 0

@@ -1,0 +1,204 @@
+"""The comparison grid (issue 29): tree specs x policies x adjusters, its entries' spelling and
+its sizes per scale. Every cell of the grid is a :class:`Curve` of one study, so every policy and
+adjuster on a tree configuration (spec, b, d) searches the same ``trees_per_model`` instances."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+from specs import FLAG, check_value, parse_spec, parse_value
+
+from ..curves.curve import Curve
+from ..studies.study import Study
+
+GRID_FILE = "compare.json"  # a comparison's grid, in its folder
+
+SCALES = ("quick", "full")
+DEFAULT_SEED = 2029
+# Sizes per scale: quick gives 8 x 25 = 200 runs per cell at budgets up to 2^14, where seed 001's
+# biased trees separate (issue 36; docs/performance.md); full gives 20 x 100 = 2,000 runs per
+# cell up to 2^14, over 20 instances: the atlas is core-hours, for a Dask cluster.
+SIZES = {
+    "quick": {"runs": 25, "trees_per_model": 8, "max_budget": 2**14, "block": 25},
+    "full": {"runs": 100, "trees_per_model": 20, "max_budget": 2**14, "block": 50},
+}
+
+
+def parse_entry(text: str, kind: str) -> tuple[str, dict]:
+    """(name, parameters) of a grid entry ``name`` or ``name(k=v,...)`` (``specs.parse_spec``);
+    ``kind`` is "policy" or "adjuster" (for the message). The name and the values are
+    checked by ``Curve`` (the registries' domains)."""
+    parts = parse_spec(text, kind)
+    if len(parts) > 1 or parts[0].args:
+        raise ValueError(f"cannot read {kind} {text!r}: write a name such as ucb1, or "
+                         f"name(key=value,...), or package.module:object")
+    return parts[0].name, {key: parse_value(value) for key, value in parts[0].kwargs}
+
+
+def method_fields(policy: str, adjuster: str) -> dict:
+    """The ``Curve`` fields of a policy entry and an adjuster entry (``parse_entry``):
+    policy, policy_params, adjuster, adjuster_params, and rescore, which an adjuster's
+    ``rescore=1`` asks for (exact re-scoring)."""
+    policy_name, policy_params = parse_entry(policy, "policy")
+    adjuster_name, adjuster_params = parse_entry(adjuster, "adjuster")
+    rescore = check_value(adjuster_name, "rescore", adjuster_params.pop("rescore", False), FLAG)
+    return {"policy": policy_name, "policy_params": policy_params, "adjuster": adjuster_name,
+            "adjuster_params": adjuster_params, "rescore": rescore}
+
+
+def entry_label(name: str, params: dict, defaults: dict) -> str:
+    """``name``, followed by the parameters that differ from ``defaults``: ``ucb1(c=0.5)``."""
+    changed = [f"{key}={value:g}" for key, value in params.items()
+               if defaults.get(key) != value]
+    return f"{name}({','.join(changed)})" if changed else name
+
+
+def config_label(tree: str, branching: int, depth: int) -> str:
+    """A tree configuration as the tables name it: ``constant(1,5) b=4 d=8``."""
+    return f"{tree} b={branching} d={depth}"
+
+
+def cell_labels(curve: Curve) -> tuple[str, str, str]:
+    """(config, policy, adjuster) of a grid cell as the tables name them: the policy and the
+    adjuster as the grid writes them, with their non-default parameters."""
+    from bandits import get_policy
+    from enhancements import get_adjuster
+
+    policy = entry_label(curve.policy, curve.policy_params, get_policy(curve.policy).defaults)
+    rescore = {"rescore": 1} if curve.rescore else {}
+    adjuster = entry_label(curve.adjuster, {**curve.adjuster_params, **rescore},
+                           get_adjuster(curve.adjuster).defaults)
+    return config_label(curve.tree, curve.branching, curve.depth), policy, adjuster
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Tree specs x policies x adjusters on trees of shape (``branching``, ``depth``):
+    ``trees_per_model`` instances per spec, ``runs`` runs on each (``runs * trees_per_model``
+    per cell), budgets 2^0 .. ``max_budget``. ``epsilon`` is the failure rate the report asks
+    the playouts to reach and ``baseline`` the method (``policy+adjuster``, default the first)
+    every other is tested against; neither changes what is computed. ``block``: runs per
+    stored block (``experiments.comparisons.cells``)."""
+
+    trees: tuple[str, ...]
+    policies: tuple[str, ...]
+    adjusters: tuple[str, ...]
+    branching: int = 4
+    depth: int = 8
+    runs: int = SIZES["quick"]["runs"]
+    trees_per_model: int = SIZES["quick"]["trees_per_model"]
+    max_budget: int = SIZES["quick"]["max_budget"]
+    seed: int = DEFAULT_SEED
+    scale: str = "quick"
+    epsilon: float = 0.05
+    block: int = SIZES["quick"]["block"]
+    name: str = "compare"
+    baseline: str | None = None
+
+    def __post_init__(self) -> None:
+        for key in ("trees", "policies", "adjusters"):
+            value = getattr(self, key)
+            value = (value,) if isinstance(value, str) else tuple(value)
+            if not value:
+                raise ValueError(f"the grid has no {key}: give at least one (--{key})")
+            object.__setattr__(self, key, value)
+        if self.scale not in SCALES:
+            raise ValueError(f"unknown scale {self.scale!r}: use quick or full")
+        if isinstance(self.epsilon, bool) or not 0 < self.epsilon < 1:
+            raise ValueError(f"epsilon {self.epsilon} must lie strictly between 0 and 1, "
+                             "e.g. --epsilon 0.05")
+        if self.seed < 0:
+            raise ValueError(f"seed {self.seed} is negative: use a seed >= 0")
+        if self.block < 1:
+            raise ValueError(f"block = {self.block} runs per shard must be at least 1")
+        self._check_cells()
+        if self.baseline is not None and self.baseline not in self.methods:
+            raise ValueError(f"--baseline {self.baseline} names no method of the grid: use one "
+                             f"of {', '.join(self.methods)}")
+
+    def _check_cells(self) -> None:
+        """Build every curve once: names, parameters and shapes are checked here, before any
+        run; two entries that are the same curve are refused."""
+        seen = {}
+        for curve in self.curves():
+            if curve.key in seen:
+                raise ValueError(f"the grid names {curve.label} twice ({seen[curve.key]}): "
+                                 "remove one")
+            seen[curve.key] = curve.label
+
+    @classmethod
+    def from_scale(cls, trees, policies, adjusters, scale: str = "quick", **overrides) -> Grid:
+        """The grid with the sizes of ``scale`` (quick: 8 instances x 25 runs, budgets up to
+        2^14; full: 20 x 100, up to 2^14); ``overrides`` (None values ignored) set any field."""
+        if scale not in SCALES:
+            raise ValueError(f"unknown scale {scale!r}: use quick or full")
+        given = {key: value for key, value in overrides.items() if value is not None}
+        unknown = sorted(set(given) - {f.name for f in fields(cls)})
+        if unknown:
+            raise ValueError(f"unknown grid setting {unknown[0]!r}: use "
+                             f"{', '.join(f.name for f in fields(cls))}")
+        return cls(trees, policies, adjusters, **{**SIZES[scale], "scale": scale, **given})
+
+    def curves(self) -> list[Curve]:
+        """One curve per cell, policy x adjuster innermost (so neighbouring shards need
+        different compiled kernels)."""
+        cells = []
+        for tree in self.trees:
+            for adjuster in self.adjusters:
+                for policy in self.policies:
+                    cells.append(self._curve(tree, policy, adjuster))
+        return cells
+
+    def _curve(self, tree: str, policy: str, adjuster: str) -> Curve:
+        """The cell's curve (``method_fields``)."""
+        return Curve(tree=tree, branching=self.branching, depth=self.depth, runs=self.runs,
+                     trees=self.trees_per_model, max_budget=self.max_budget,
+                     **method_fields(policy, adjuster))
+
+    def study(self) -> Study:
+        """The study of every cell, under the grid's seed."""
+        return Study(tuple(self.curves()), self.seed, self.block, f"{self.name}-{self.scale}")
+
+    @property
+    def methods(self) -> list[str]:
+        """The grid's methods ``policy+adjuster`` in its order; the first is the default
+        baseline of the tests."""
+        return list(dict.fromkeys(f"{policy}+{adjuster}"
+                                  for _, policy, adjuster in map(cell_labels, self.curves())))
+
+    @property
+    def cells(self) -> int:
+        return len(self.trees) * len(self.policies) * len(self.adjusters)
+
+    @property
+    def playouts(self) -> int:
+        """Playouts the whole grid spends (every run searches up to ``max_budget``)."""
+        return self.cells * self.trees_per_model * self.runs * self.max_budget
+
+    def to_dict(self) -> dict:
+        return {key: list(value) if isinstance(value, tuple) else value
+                for key, value in asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Grid:
+        return cls(**data)
+
+
+def open_grid(folder: str | Path) -> Grid | None:
+    """The grid stored in ``folder/compare.json`` by ``run_compare``, or None."""
+    path = Path(folder) / GRID_FILE
+    if not path.is_file():
+        return None
+    try:
+        return Grid.from_dict(json.loads(path.read_text()))
+    except (OSError, ValueError, TypeError) as error:
+        raise damaged_file(path, f"damaged ({error})") from None
+
+
+def damaged_file(path: Path, what: str) -> ValueError:
+    """The error for a comparison's ``cells.json`` or ``compare.json`` that is ``what``: both
+    are written anew by the next run, which reuses every stored block."""
+    return ValueError(f"{path} is {what}: delete {path} and run the comparison again (it is "
+                      "written anew; the stored runs are reused)")

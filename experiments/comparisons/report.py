@@ -1,0 +1,404 @@
+"""The report of a comparison (issues 29, 36): figures, CSV tables, ``report.md`` and a
+self-contained ``report.html`` (figures embedded as base64 PNG, no external asset).
+
+The report is a list of blocks, rendered once as Markdown and once as HTML, so that both say
+the same. The tables are those of ``plots.compare`` plus the tests of
+``experiments.comparisons.tests`` (``budget_tests``: CMH per budget; ``curve_tests``: permutation
+tests of the runs' areas) and ``cell_areas`` (mean run area with its nested bootstrap
+interval). The report names each test, its unit, its family and its correction, and defines
+every metric and which direction is better.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from plots.compare import (
+    aggregate_intervals,
+    epsilon_heatmaps,
+    failure_panels,
+    improvement_matrix,
+    performance_profiles,
+    playouts_by_bias,
+)
+from plots.style import FORMATS, look, save_as
+
+# settings key -> what the report calls it, in the report's order
+SETTINGS = {
+    "trees": "tree configurations",
+    "policies": "policies",
+    "adjusters": "adjusters",
+    "runs": "runs per cell",
+    "trees_per_model": "tree instances per configuration",
+    "max_budget": "largest budget (playouts)",
+    "epsilon": "epsilon (target failure rate)",
+    "baseline": "baseline of the tests (every other method is tested against it)",
+    "seed": "seed",
+    "stream_version": "random stream version",
+}
+# the stems of the report's figures (``_blocks``), whatever the epsilon: a rerun into the
+# folder removes those of them it does not write again
+FIGURE_STEMS = ("headline_eps*", "heatmap_eps*", "aggregates", "failure_curves", "improvement",
+                "profiles")
+
+
+def _number(value) -> str:
+    return f"{value:.3g}" if isinstance(value, float) else str(value)
+
+
+def _playouts(value: float) -> str:
+    return "not reached" if not math.isfinite(value) else f"{value:,.0f}"
+
+
+def _interval(low, high, show=_number) -> str:
+    return f"[{show(low)}, {show(high)}]"
+
+
+def _settings(settings: dict, curves: pd.DataFrame | None) -> list[str]:
+    """One "name: value" line per known setting (stated as missing when absent), the runs
+    stored per cell when the curves are there, then any other setting but the command."""
+    def show(value):
+        return ", ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
+
+    lines = [f"{label}: {show(settings[key]) if key in settings else 'not stated'}"
+             for key, label in SETTINGS.items()]
+    if curves is not None and not curves.empty:
+        lines.append(f"runs stored per cell and budget: {curves['runs'].min()} to "
+                     f"{curves['runs'].max()}")
+    lines += [f"{key}: {show(value)}" for key, value in settings.items()
+              if key not in SETTINGS and key != "command"]
+    return lines
+
+
+def _to_epsilon_table(to_epsilon: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "config": to_epsilon["config"],
+        "method": to_epsilon["policy"] + "+" + to_epsilon["adjuster"],
+        "epsilon": to_epsilon["epsilon"].map(_number),
+        "playouts": [_playouts(p) if r else "not reached"
+                     for p, r in zip(to_epsilon["playouts"], to_epsilon["reached"])],
+        "95% interval (nested bootstrap)": [
+            _interval(lo, hi, _playouts) for lo, hi in zip(to_epsilon["low"], to_epsilon["high"])],
+    })
+
+
+def _aggregates_table(aggregates: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "method": aggregates["method"], "metric": aggregates["metric"],
+        "estimate": aggregates["estimate"].map(_number),
+        "95% interval": [_interval(lo, hi) for lo, hi in zip(aggregates["low"],
+                                                             aggregates["high"])],
+    })
+
+
+def _odds_ratio(ratio: float, low: float, high: float) -> str:
+    """An odds ratio with its interval; 0 and inf have none."""
+    return f"{_number(ratio)} " + ("(no interval)" if math.isnan(low) else _interval(low, high))
+
+
+def _p(value) -> str:
+    if math.isnan(value):
+        return "no test"
+    return "< 1e-15" if value < 1e-15 else f"{value:.3g}"
+
+
+METHOD_TEXT = [
+    ("The unit of every test and interval is the run: one search on one tree instance, "
+    "recording at every budget 2^k whether its chosen root move is a wrong one. Runs are "
+    "independent given their tree instance; the instances of a tree configuration are shared "
+    "by every method, so runs are nested in instances and every test is stratified by "
+    "instance."),
+    ("Failure rate at a budget: the share of runs whose chosen move is not optimal. Lower is "
+    "better."),
+    ("Playouts to epsilon: the smallest budget from which the pooled failure rate stays at or "
+    "below epsilon at every larger budget; 'not reached' when it is above epsilon at the "
+    "largest budget. Lower is better."),
+    ("Normalised area: the area under a failure curve drawn against log2(playouts), divided by "
+    "the log2 range of the budgets, so it lies in [0, 1]; for one run it is the share of the "
+    "log2 budget range over which the run chose a wrong move, and a cell's area is the mean "
+    "over its runs. Lower is better."),
+    ("Intervals (95%) of the playouts to epsilon and of the normalised area: percentile "
+    "bootstrap, two-stage: the instances resampled with replacement, then the runs within "
+    "each drawn instance resampled with replacement (2,000 replicates). The failure curves' "
+    "bands are Wilson 95% intervals of the pooled runs. The aggregates, the probability of "
+    "improvement and the profiles treat each (configuration, instance) as one score."),
+]
+
+
+def _budget_tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
+    if tests is None or tests.empty:
+        return [("p", ("No test per budget was made: the table is empty (a grid of one "
+                 "method, or no run stored)."))]
+    baseline = tests["baseline"].iloc[0]
+    done = tests.dropna(subset="p_value")
+    rejected = done[done["reject"].astype(bool)]
+    blocks = [("p", (f"Test: {tests['test'].iloc[0]} (Mantel & Haenszel 1959), on the 2 x 2 "
+               "tables (method, baseline) x (failed, not failed), one per tree instance both "
+               "searched; unit: the run. Family: every method against the baseline "
+               f"{baseline} on one tree configuration at one budget; Holm's correction within "
+               "the family, alpha = 0.05. An instance where both fail none or all of their "
+               "runs carries no information and is left out.")),
+              ("p", ("Effect size: the Mantel-Haenszel common odds ratio of failing, method "
+               "against baseline, over the same instances (below 1: the method fails less), "
+               "with its 95% interval (Robins, Breslow & Greenland 1986); the table gives it "
+               "at the largest budget with a test, budget_tests.csv at every budget. An odds "
+               "ratio of 0 (on every instance the method fails none of its runs, or the "
+               "baseline all of its) or of inf (the reverse) has no interval.")),
+              ("p", (f"{len(rejected)} of {len(done)} tests reject equal failure rates after "
+                 f"Holm's correction; {len(tests) - len(done)} budgets had no test (both "
+                 "methods failed none or all of their runs on every instance). Every test is "
+                 "in budget_tests.csv."))]
+    rows = []
+    for (config, method), group in tests.groupby(["config", "method"], sort=False):
+        reject = group["reject"].astype(bool)
+        better = group[reject & (group["rate"] < group["baseline_rate"])]["budget"]
+        worse = group[reject & (group["rate"] > group["baseline_rate"])]["budget"]
+        untested = group[group["p_value"].isna()]["budget"]
+        tested = group.dropna(subset="p_value")
+        ratio = "-"
+        if len(tested):
+            last = tested.loc[tested["budget"].idxmax()]
+            ratio = (_odds_ratio(*last[["odds_ratio", "odds_ratio_low", "odds_ratio_high"]])
+                     + f" at {int(last['budget']):,}")
+        rows.append((config, method, _budgets(better), _budgets(worse), _budgets(untested),
+                     ratio))
+    table = pd.DataFrame(rows, columns=["config", "method",
+                                        f"fails less than {baseline} at",
+                                        f"fails more than {baseline} at",
+                                        "no test at (both fail none or all)",
+                                        "odds ratio [95% interval] at the largest tested budget"])
+    return blocks + [("table", table)]
+
+
+def _budgets(values) -> str:
+    return ", ".join(f"{int(v):,}" for v in values) or "-"
+
+
+def _curve_tests_blocks(tests: pd.DataFrame | None,
+                        cell_areas: pd.DataFrame | None) -> list[tuple]:
+    if tests is None or tests.empty:
+        return [("p", "No test of whole curves was made: the table is empty.")]
+    baseline = tests["baseline"].iloc[0]
+    counts = sorted(set(tests["permutations"][tests["p_value"].notna()]))
+    exact = tests["exact"].astype(bool)
+    how = ("every relabelling enumerated" if exact.all() else
+           f"{', '.join(map(str, counts))} random relabellings (seeded), p = (1 + extreme) / "
+           "(1 + relabellings)" if not exact.any() else
+           "every relabelling enumerated where they were few, else random relabellings")
+    blocks = [("p", (f"Test: a stratified permutation test of the normalised area of each run "
+               f"({tests['test'].iloc[0]}); the method labels of a method's and the "
+               f"baseline's runs are permuted within each tree instance ({how}); two-sided, "
+               "on the difference of the mean areas; unit: the run. Family: every method "
+               f"against the baseline {baseline} on one tree configuration; Holm's correction "
+               "within the family, alpha = 0.05.")),
+              ("p", ("Effect size: the difference of the mean areas, method minus baseline "
+               "(below 0: the method's failure curve lies lower), with its 95% interval from a "
+               "two-stage bootstrap paired by instance: the instances drawn with replacement "
+               "once for both methods, then each method's runs within every drawn instance "
+               "(2,000 replicates)."))]
+    shown = tests.copy()
+    if cell_areas is not None and not cell_areas.empty:
+        intervals = {f"{r.policy}+{r.adjuster}@{r.config}": _interval(r.low, r.high)
+                     for r in cell_areas.itertuples()}
+        shown["area 95% interval"] = [intervals.get(f"{m}@{c}", "")
+                                      for m, c in zip(shown["method"], shown["config"])]
+    shown["difference 95% interval"] = [_interval(lo, hi) for lo, hi in
+                                        zip(shown["difference_low"], shown["difference_high"])]
+    columns = {"config": "config", "method": "method", "area": "area",
+               "area 95% interval": "area 95% interval", "baseline_area": "baseline area",
+               "area_difference": "difference", "difference 95% interval":
+               "difference 95% interval", "p_value": "p", "p_holm": "p (Holm)",
+               "reject": "reject", "permutations": "relabellings"}
+    shown = shown[[c for c in columns if c in shown.columns]].rename(columns=columns)
+    for column in ("area", "baseline area", "difference"):
+        shown[column] = shown[column].map(_number)
+    for column in ("p", "p (Holm)"):
+        shown[column] = shown[column].map(_p)
+    return blocks + [("table", shown)]
+
+
+def _figure(folder: Path, name: str, table: pd.DataFrame | None, draw, caption: str,
+            formats=("png",), why: str = ""):
+    """Draw ``table`` with ``draw`` (returning the figure, or None and ``why`` not) into
+    ``name``.png and every other of ``formats``, or say why not."""
+    if table is None or table.empty:
+        return [("p", f"{caption}: no figure, its table is missing or empty.")]
+    figure = draw(table)
+    if figure is None:
+        return [("p", f"{caption}: no figure, {why}.")]
+    save_as(figure, folder / name, ("png", *formats))
+    return [("figure", f"{name}.png", caption)]
+
+
+def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict,
+            formats=("png",)) -> list[tuple]:
+    """The report's content: ("h1" | "h2" | "p" | "code", text), ("list", lines),
+    ("table", DataFrame) and ("figure", file name, caption) blocks; figures also in
+    ``formats``, in one look (colours in the registries', then the grid's order)."""
+    get = tables.get
+    shared = look(settings.get("policies", ()), settings.get("adjusters", ()))
+    budget = settings.get("max_budget")
+    command = settings.get("command")
+    blocks = [("h1", "Comparison of policies and adjusters"),
+              ("h2", "Configuration"), ("list", _settings(settings, get("curves"))),
+              ("h2", "What is measured and how it is tested"), ("list", METHOD_TEXT),
+              ("h2", "How to rerun it")]
+    if command:
+        blocks += [("p", "To rerun it:"), ("code", command)]
+    else:
+        blocks.append(("p", "The command that produced this report was not recorded."))
+
+    blocks.append(("h2", "Playouts to reach the target failure rate"))
+    to_epsilon = get("to_epsilon")
+    if to_epsilon is None or to_epsilon.empty:
+        blocks.append(("p", "No playouts-to-epsilon table was given."))
+    else:
+        for epsilon, rows in to_epsilon.groupby("epsilon"):
+            caption = (f"Playouts each policy needs to reach failure <= {epsilon:g} as the "
+                       "bias of the tree grows, a panel per adjuster (points: pooled over "
+                       "the instances; their 95% intervals are in the table below)")
+            blocks += _figure(folder, f"headline_eps{epsilon:g}", rows,
+                              lambda t: _first(playouts_by_bias(t, budget=budget,
+                                                                look=shared)),
+                              caption, formats, "the grid holds no family of trees that "
+                              "differ in their bias alone (e.g. Constant(1,b) for two b)")
+            caption = (f"Playouts to reach failure <= {epsilon:g}, per tree, policy and "
+                       "adjuster")
+            blocks += _figure(folder, f"heatmap_eps{epsilon:g}", rows,
+                              lambda t: epsilon_heatmaps(t, budget=budget)[0].figure,
+                              caption, formats)
+        blocks.append(("table", _to_epsilon_table(to_epsilon)))
+
+    blocks.append(("h2", "Aggregates across tree configurations"))
+    aggregates = get("aggregates")
+    if aggregates is not None and not aggregates.empty:
+        blocks.append(("table", _aggregates_table(aggregates)))
+    blocks += _figure(folder, "aggregates", aggregates,
+                      lambda t: aggregate_intervals(t, look=shared).figure,
+                      ("Mean and IQM of the normalised area under the failure curve, the "
+                       "methods by their IQM, the lowest (best) on top"), formats)
+
+    blocks += [("h2", "Tests at each budget (unit: the run)"),
+               *_budget_tests_blocks(get("budget_tests")),
+               ("h2", "Tests of whole curves (unit: the run)"),
+               *_curve_tests_blocks(get("curve_tests"), get("cell_areas"))]
+    blocks += [("h2", "Failure curves"),
+               *_figure(folder, "failure_curves", get("curves"),
+                        lambda t: failure_panels(t, look=shared)[0].figure,
+                        "Failure rate against playouts with Wilson 95% bands", formats),
+               ("h2", "Probability of improvement"),
+               *_figure(folder, "improvement", get("improvement"),
+                        lambda t: improvement_matrix(t).figure,
+                        "Probability that X beats Y across tree configurations", formats),
+               ("h2", "Performance profiles"),
+               *_figure(folder, "profiles", get("profile"),
+                        lambda t: performance_profiles(t, look=shared).figure,
+                        "Performance profiles of the normalised area", formats)]
+    return blocks
+
+
+def _first(panels):
+    """The figure of an array of panels, or None when it is empty."""
+    return panels[0].figure if len(panels) else None
+
+
+def _markdown_table(frame: pd.DataFrame) -> str:
+    def row(cells):
+        return "| " + " | ".join(str(cell).replace("|", "\\|") for cell in cells) + " |"
+
+    lines = [row(frame.columns), "|" + "---|" * len(frame.columns)]
+    return "\n".join(lines + [row(cells) for cells in frame.itertuples(index=False)])
+
+
+def _markdown(blocks: list[tuple]) -> str:
+    parts = []
+    for kind, content, *caption in blocks:
+        match kind:
+            case "h1" | "h2":
+                parts.append(f"{'#' * int(kind[1])} {content}")
+            case "p":
+                parts.append(content)
+            case "code":
+                parts.append(f"```\n{content}\n```")
+            case "list":
+                parts.append("\n".join(f"- {line}" for line in content))
+            case "table":
+                parts.append(_markdown_table(content))
+            case "figure":
+                parts.append(f"![{caption[0]}]({content})")
+    return "\n\n".join(parts) + "\n"
+
+
+STYLE = """body { font-family: sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; }
+img { max-width: 100%; height: auto; } figcaption { font-size: 0.9em; color: #555; }
+pre { background: #f4f4f4; padding: 0.6em; overflow-x: auto; }"""
+
+
+def _html(blocks: list[tuple], folder: Path) -> str:
+    esc = html.escape
+    parts = []
+    for kind, content, *caption in blocks:
+        match kind:
+            case "h1" | "h2" | "p":
+                parts.append(f"<{kind}>{esc(content)}</{kind}>")
+            case "code":
+                parts.append(f"<pre><code>{esc(content)}</code></pre>")
+            case "list":
+                parts.append("<ul>" + "".join(f"<li>{esc(line)}</li>" for line in content)
+                             + "</ul>")
+            case "table":
+                parts.append(content.to_html(index=False, border=0))
+            case "figure":
+                png = (folder / content).read_bytes()
+                width = int.from_bytes(png[16:20], "big") // 2  # PNG header; 200 dpi shown at 100
+                data = base64.b64encode(png).decode("ascii")
+                parts.append(f'<figure><img src="data:image/png;base64,{data}" width="{width}" '
+                             f'alt="{esc(caption[0])}"><figcaption>{esc(caption[0])}'
+                             "</figcaption></figure>")
+    body = "\n".join(parts)
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f"<title>{esc(blocks[0][1])}</title>\n<style>\n{STYLE}\n</style>\n</head>\n"
+            f"<body>\n{body}\n</body>\n</html>\n")
+
+
+def _remove_stale_figures(folder: Path, written: set[str]) -> None:
+    """Delete the figure files of ``folder`` (FIGURE_STEMS in any of FORMATS) not ``written``
+    now: an earlier report's in another format, of another epsilon, or no longer drawn."""
+    for stem in FIGURE_STEMS:
+        for fmt in FORMATS:
+            for path in folder.glob(f"{stem}.{fmt}"):
+                if path.name not in written:
+                    path.unlink()
+
+
+def write_report(folder: str | Path, tables: dict[str, pd.DataFrame],
+                 settings: dict, formats=("png", "pdf")) -> tuple[Path, Path]:
+    """Write the comparison's figures (PNG, which the reports show, and every other format of
+    ``formats``: png, pdf, svg), its tables (CSV, one per entry of ``tables``),
+    ``report.md`` and ``report.html`` into ``folder``; returns the two reports' paths. The
+    figure files of an earlier report in ``folder`` that this one does not write again are
+    deleted, so a grown comparison shows no stale figure.
+
+    ``tables`` holds any of curves, to_epsilon, improvement, profile, aggregates, budget_tests,
+    curve_tests and cell_areas (a missing or empty one is stated in the report); ``settings``
+    any of the keys of SETTINGS and ``command``, the command line that reruns the comparison.
+    """
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    tables = {name: table for name, table in tables.items() if table is not None}
+    for name, table in tables.items():
+        table.to_csv(folder / f"{name}.csv", index=False)
+    blocks = _blocks(folder, tables, settings, formats)
+    _remove_stale_figures(folder, {f"{Path(name).stem}.{fmt}" for kind, name, *_ in blocks
+                                   if kind == "figure" for fmt in ("png", *formats)})
+    markdown, page = folder / "report.md", folder / "report.html"
+    markdown.write_text(_markdown(blocks), encoding="utf-8")
+    page.write_text(_html(blocks, folder), encoding="utf-8")
+    return markdown, page

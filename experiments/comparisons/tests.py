@@ -1,0 +1,306 @@
+"""Hypothesis tests of a policy comparison whose unit is the run (issue 36 item 3).
+
+The runs are the independent samples; they are nested in tree instances (every method of a
+configuration searches the same instances), so each test is stratified by instance: it compares
+two methods within each instance and pools the evidence, never treating instances as the
+samples. Each method is tested against one baseline; the family of a test, within which Holm's
+correction (Holm 1979) holds the family-wise error at alpha, is stated in its ``family`` column:
+
+- ``budget_tests``: per (config, budget), the Cochran-Mantel-Haenszel test (Mantel & Haenszel
+  1959) of the 2 x 2 tables (method, baseline) x (failed, not failed), one per instance; family:
+  the methods against the baseline on one config at one budget. Effect size: the
+  Mantel-Haenszel common odds ratio of failing, with its 95% interval.
+- ``curve_tests``: per config, a permutation test of the normalised area under each run's
+  failure curve, method labels permuted within each instance; family: the methods against the
+  baseline on one config. Effect size: the difference of the mean areas, with a 95% interval
+  from a two-stage bootstrap paired by instance.
+
+Input tables: ``instances`` (config, policy, adjuster, tree_index, budget, runs, failures) and
+``run_areas`` (config, policy, adjuster, tree_index, run, area); a method is
+``f"{policy}+{adjuster}"``.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations, product
+
+import numpy as np
+import pandas as pd
+from statsmodels.stats.contingency_tables import StratifiedTable
+from statsmodels.stats.multitest import multipletests
+
+from .stats import nested_bootstrap
+
+CELL = ["config", "policy", "adjuster"]
+BUDGET_TEST_COLUMNS = ["config", "budget", "method", "baseline", "test", "family",
+                       "n_instances", "runs", "rate", "baseline_rate", "odds_ratio",
+                       "odds_ratio_low", "odds_ratio_high", "statistic", "p_value", "p_holm",
+                       "reject", "note"]
+CURVE_TEST_COLUMNS = ["config", "method", "baseline", "test", "family", "n_instances", "runs",
+                      "area", "baseline_area", "area_difference", "difference_low",
+                      "difference_high", "permutations", "exact", "p_value", "p_holm",
+                      "reject", "note"]
+CMH = "Cochran-Mantel-Haenszel, continuity-corrected, stratified by instance"
+PERMUTATION = "permutation of method labels within instance, mean normalised area"
+EXACT_LIMIT = 20_000  # enumerate every relabelling when there are at most this many
+
+
+def methods_of(frame: pd.DataFrame) -> pd.Series:
+    return frame["policy"] + "+" + frame["adjuster"]
+
+
+def check_baseline(methods, baseline: str | None) -> str:
+    """``baseline`` if it names one of ``methods`` (default: the first); else a one-line
+    ValueError listing them."""
+    methods = list(dict.fromkeys(methods))
+    if baseline is None:
+        return methods[0]
+    if baseline not in methods:
+        raise ValueError(f"--baseline {baseline} names no method of the grid: use one of "
+                         f"{', '.join(methods)}")
+    return baseline
+
+
+def _informative(tables: np.ndarray) -> np.ndarray:
+    """float [k', 2, 2]: the strata of ``tables`` [k, 2, 2] without a zero margin (both rows
+    fail none, or all, of their runs; or n < 2): they carry no information on the odds ratio."""
+    tables = np.asarray(tables, dtype=float).reshape(-1, 2, 2)
+    rows, columns = tables.sum(axis=2), tables.sum(axis=1)
+    keep = (rows > 0).all(axis=1) & (columns > 0).all(axis=1) & (tables.sum(axis=(1, 2)) > 1)
+    return tables[keep]
+
+
+def cmh_test(tables: np.ndarray) -> tuple[float, float] | None:
+    """(chi^2, p) of the Cochran-Mantel-Haenszel test of common odds ratio 1 on 2 x 2 tables
+    [k, 2, 2] ([[a, b], [c, d]] per stratum), or None when no stratum carries information.
+
+    chi^2 = max(0, |sum_k (a_k - E a_k)| - 1/2)^2 / sum_k V_k with E a_k = n1 m1 / n and
+    V_k = n1 n2 m1 m2 / (n^2 (n - 1)) (row sums n1, n2, column sums m1, m2); p from chi^2 with
+    1 degree of freedom (statsmodels' ``StratifiedTable.test_null_odds(correction=True)``,
+    which does not clip at 0: a sum within 1/2 of its expectation gives chi^2 = 0, p = 1 here).
+    A stratum with a zero margin (both rows fail 0, or all, of their runs; or n < 2) has
+    V_k = 0 and a_k = E a_k: it is left out."""
+    kept = _informative(tables)
+    if not len(kept):
+        return None
+    deviation = np.sum(kept[:, 0, 0] - kept[:, 0].sum(1) * kept[:, :, 0].sum(1)
+                       / kept.sum(axis=(1, 2)))
+    if abs(deviation) <= 0.5:
+        return 0.0, 1.0
+    result = StratifiedTable(np.moveaxis(kept, 0, -1)).test_null_odds(correction=True)
+    return float(result.statistic), float(result.pvalue)
+
+
+def common_odds_ratio(tables: np.ndarray, alpha: float = 0.05
+                      ) -> tuple[float, float, float] | None:
+    """(OR, low, high): the Mantel-Haenszel common odds ratio of 2 x 2 tables [k, 2, 2]
+    ([[a, b], [c, d]] per stratum) and its 1 - alpha interval, or None when no stratum carries
+    information (the strata ``cmh_test`` keeps; the others add nothing to either sum).
+
+    OR = sum_k (a_k d_k / n_k) / sum_k (b_k c_k / n_k) (Mantel & Haenszel 1959); the interval
+    is exp(log OR -+ z se), se from Robins, Breslow & Greenland (1986), which holds for many
+    small strata (statsmodels' ``StratifiedTable.oddsratio_pooled_confint``). With rows
+    (method, baseline) and columns (failed, not failed), OR < 1: the method fails less. An OR
+    of 0 (in every stratum, the method fails none of its runs or the baseline all of its) or
+    inf (the reverse) has no such interval: NaN."""
+    kept = _informative(tables)
+    if not len(kept):
+        return None
+    table = StratifiedTable(np.moveaxis(kept, 0, -1))
+    with np.errstate(divide="ignore"):  # sum b c / n = 0: inf
+        ratio = float(table.oddsratio_pooled)
+    if not 0 < ratio < np.inf:
+        return ratio, np.nan, np.nan
+    low, high = table.oddsratio_pooled_confint(alpha=alpha)
+    return ratio, float(low), float(high)
+
+
+def _holm(frame: pd.DataFrame, by: list[str], alpha: float) -> pd.DataFrame:
+    """p_holm, Holm's (1979) adjusted p-values (statsmodels' ``multipletests``), and reject
+    (p_holm <= alpha) within each group ``by`` of the rows with a p-value (others: NaN,
+    False)."""
+    p_holm = np.full(len(frame), np.nan)
+    tested = frame["p_value"].notna().to_numpy()
+    if tested.any():
+        groups = frame.loc[tested].groupby(by, sort=False).indices
+        positions = np.flatnonzero(tested)
+        p_values = frame["p_value"].to_numpy()
+        for rows in groups.values():
+            p_holm[positions[rows]] = multipletests(p_values[positions[rows]], method="holm")[1]
+    return frame.assign(p_holm=p_holm, reject=np.nan_to_num(p_holm, nan=np.inf) <= alpha)
+
+
+def _arrays(instances: pd.DataFrame):
+    """Per config: (budgets [B], methods [M], failures and runs [M, B, J] over the config's
+    instances, runs 0 where a method did not search an instance)."""
+    frame = instances.assign(method=methods_of(instances))
+    for config, group in frame.groupby("config", sort=False):
+        methods = list(dict.fromkeys(group["method"]))
+        budgets = np.sort(group["budget"].unique())
+        trees = np.sort(group["tree_index"].unique())
+        m = pd.Categorical(group["method"], categories=methods).codes
+        b = np.searchsorted(budgets, group["budget"].to_numpy())
+        j = np.searchsorted(trees, group["tree_index"].to_numpy())
+        failures = np.zeros((len(methods), len(budgets), len(trees)), dtype=np.int64)
+        runs = np.zeros_like(failures)
+        failures[m, b, j] = group["failures"].to_numpy()
+        runs[m, b, j] = group["runs"].to_numpy()
+        yield config, budgets, methods, failures, runs
+
+
+def budget_tests(instances: pd.DataFrame, baseline: str | None = None,
+                 alpha: float = 0.05) -> pd.DataFrame:
+    """Every method against ``baseline`` (default: the first method listed) at every budget of
+    every config, by the CMH test (``cmh_test``) over the instances both searched; Holm within
+    (config, budget). ``rate`` and ``baseline_rate`` are the pooled failure rates (lower is
+    better); ``odds_ratio`` with ``odds_ratio_low`` and ``odds_ratio_high`` the common odds
+    ratio of failing, method against baseline, and its 1 - alpha interval
+    (``common_odds_ratio``). A budget where both fail none or all of their runs on every
+    instance has no test (p NaN, left out of the family; ``note`` says why).
+    Columns: BUDGET_TEST_COLUMNS."""
+    baseline = check_baseline(methods_of(instances), baseline)
+    rows = []
+    for config, budgets, methods, failures, runs in _arrays(instances):
+        if baseline not in methods:
+            continue
+        base = methods.index(baseline)
+        for m, method in enumerate(methods):
+            if m == base:
+                continue
+            for b, budget in enumerate(budgets):
+                shared = (runs[m, b] > 0) & (runs[base, b] > 0)
+                fa, na = failures[m, b, shared], runs[m, b, shared]
+                fb, nb = failures[base, b, shared], runs[base, b, shared]
+                tables = np.stack([np.stack([fa, na - fa], -1), np.stack([fb, nb - fb], -1)], 1)
+                result = cmh_test(tables) if shared.any() else None
+                note = "" if result is not None else (
+                    "no test: no shared instance" if not shared.any() else
+                    "no test: both fail none or all of their runs on every instance")
+                statistic, p_value = result if result is not None else (np.nan, np.nan)
+                ratio = common_odds_ratio(tables, alpha) if result is not None else None
+                rows.append((config, int(budget), method, baseline, CMH,
+                             f"{config}, budget {budget}: each method vs {baseline}",
+                             int(shared.sum()), int(na.sum()), fa.sum() / max(na.sum(), 1),
+                             fb.sum() / max(nb.sum(), 1),
+                             *(ratio if ratio is not None else (np.nan,) * 3), statistic,
+                             p_value, note))
+    columns = [c for c in BUDGET_TEST_COLUMNS if c not in ("p_holm", "reject")]
+    tests = _holm(pd.DataFrame(rows, columns=columns), ["config", "budget"], alpha)
+    return tests[BUDGET_TEST_COLUMNS]
+
+
+def _stratum_sums(values: np.ndarray, n_method: int) -> np.ndarray:
+    """Sums of every subset of ``n_method`` of a stratum's ``values``: the method's share of
+    the stratum under each relabelling."""
+    return np.array([values[list(pick)].sum() for pick in combinations(range(len(values)),
+                                                                        n_method)])
+
+
+def stratified_permutation_test(strata: list[tuple[np.ndarray, np.ndarray]],
+                                n_permutations: int = 9999,
+                                rng: np.random.Generator | None = None
+                                ) -> tuple[float, float, int, bool]:
+    """Two-sided permutation test of mean(x) - mean(y) over strata [(x_s, y_s)], the labels
+    x/y permuted within each stratum. Returns (difference, p, permutations, exact).
+
+    D = sum_s sum(x_s) / N_x - sum_s sum(y_s) / N_y. When the relabellings number at most
+    EXACT_LIMIT (prod_s C(n_s, |x_s|)), every one is enumerated and p = #{|D*| >= |D|} / count
+    (the identity included); otherwise ``n_permutations`` relabellings are drawn from ``rng``
+    (a stratum's x-share is a multivariate hypergeometric draw over its distinct values) and
+    p = (1 + #{|D*| >= |D|}) / (1 + n_permutations), a valid p-value (Phipson & Smyth 2010).
+    |D*| >= |D| is taken with a relative tolerance of 1e-9 for rounding."""
+    n_x = sum(len(x) for x, _ in strata)
+    n_y = sum(len(y) for _, y in strata)
+    totals = sum(float(np.sum(x) + np.sum(y)) for x, y in strata)
+    observed = sum(float(np.sum(x)) for x, _ in strata)
+
+    def difference(x_sum):
+        return x_sum / n_x - (totals - x_sum) / n_y
+
+    count = math.prod(math.comb(len(x) + len(y), len(x)) for x, y in strata)
+    exact = count <= EXACT_LIMIT
+    if exact:
+        shares = [_stratum_sums(np.concatenate([x, y]).astype(float), len(x)) for x, y in strata]
+        x_sums = np.array([sum(parts) for parts in product(*shares)])
+    else:
+        rng = np.random.default_rng() if rng is None else rng
+        x_sums = np.zeros(n_permutations)
+        for x, y in strata:
+            values, counts = np.unique(np.concatenate([x, y]), return_counts=True)
+            if len(values) > 1:
+                draws = rng.multivariate_hypergeometric(counts, len(x), size=n_permutations,
+                                                        method="count")
+                x_sums += draws @ values
+            else:
+                x_sums += len(x) * values[0]
+    observed_difference = difference(observed)
+    tolerance = 1e-9 * max(1.0, abs(observed_difference))
+    extreme = int(np.sum(np.abs(difference(x_sums)) >= abs(observed_difference) - tolerance))
+    p = extreme / len(x_sums) if exact else (1 + extreme) / (1 + n_permutations)
+    return observed_difference, min(1.0, p), len(x_sums), exact
+
+
+def difference_interval(strata: list[tuple[np.ndarray, np.ndarray]], n_boot: int = 2000,
+                        rng: np.random.Generator | None = None,
+                        alpha: float = 0.05) -> tuple[float, float]:
+    """Percentile 1 - alpha interval of mean(x) - mean(y) over strata [(x_s, y_s)] (the runs'
+    values of two methods on shared instances) from a two-stage bootstrap paired by instance:
+    the instances drawn with replacement once for both methods, then each method's runs
+    within every drawn instance (``stats.nested_bootstrap`` with shared picks), so
+    what the instances share cancels out of the difference."""
+    rng = np.random.default_rng() if rng is None else rng
+    picks = rng.integers(0, len(strata), size=(n_boot, len(strata)))
+    means = []
+    for side in (0, 1):
+        values = [np.unique(pair[side], return_counts=True) for pair in strata]
+        means.append(nested_bootstrap([(v[:, None], c) for v, c in values], n_boot, rng,
+                                      picks)[:, 0])
+    difference = means[0] - means[1]
+    return float(np.quantile(difference, alpha / 2)), float(np.quantile(difference,
+                                                                         1 - alpha / 2))
+
+
+def curve_tests(run_areas: pd.DataFrame, baseline: str | None = None, alpha: float = 0.05,
+                n_permutations: int = 9999, seed: int = 0, n_boot: int = 2000) -> pd.DataFrame:
+    """Every method against ``baseline`` on every config by ``stratified_permutation_test`` of
+    the runs' normalised areas (strata: the instances both searched), Holm within the config.
+    ``area`` and ``baseline_area`` are mean run areas (lower is better); ``area_difference``
+    is area - baseline_area, with its ``difference_interval`` (``n_boot`` replicates)
+    ``difference_low`` and ``difference_high``; ``permutations`` is the number of
+    relabellings the p-value counts, ``exact`` whether that was all of them. The Monte Carlo
+    draws come from ``np.random.default_rng([seed, k])`` and the bootstrap's from
+    ``np.random.default_rng([seed, k, 1])``, k the test's place in the table.
+    Columns: CURVE_TEST_COLUMNS."""
+    frame = run_areas.assign(method=methods_of(run_areas))
+    baseline = check_baseline(frame["method"], baseline)
+    rows = []
+    for config, group in frame.groupby("config", sort=False):
+        by_method = {m: dict(tuple(g.groupby("tree_index")["area"]))
+                     for m, g in group.groupby("method", sort=False)}
+        if baseline not in by_method:
+            continue
+        base = by_method[baseline]
+        for method, areas in by_method.items():
+            if method == baseline:
+                continue
+            shared = sorted(areas.keys() & base.keys())
+            strata = [(areas[j].to_numpy(float), base[j].to_numpy(float)) for j in shared]
+            family = f"{config}: each method vs {baseline}"
+            if not strata:
+                rows.append((config, method, baseline, PERMUTATION, family, 0, 0,
+                             *(np.nan,) * 5, 0, False, np.nan, "no test: no shared instance"))
+                continue
+            rng = np.random.default_rng([seed, len(rows)])
+            difference, p, count, exact = stratified_permutation_test(strata, n_permutations,
+                                                                      rng)
+            low, high = difference_interval(strata, n_boot,
+                                            np.random.default_rng([seed, len(rows), 1]), alpha)
+            x = np.concatenate([s[0] for s in strata])
+            y = np.concatenate([s[1] for s in strata])
+            note = "" if np.ptp(np.concatenate([x, y])) > 0 else "every run has the same area"
+            rows.append((config, method, baseline, PERMUTATION, family, len(shared), len(x),
+                         x.mean(), y.mean(), difference, low, high, count, exact, p, note))
+    columns = [c for c in CURVE_TEST_COLUMNS if c not in ("p_holm", "reject")]
+    tests = _holm(pd.DataFrame(rows, columns=columns), ["config"], alpha)
+    return tests[CURVE_TEST_COLUMNS]

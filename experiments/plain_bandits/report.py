@@ -1,0 +1,124 @@
+"""The report of a plain-bandit study (``experiments.plain_bandits.study``): the tidy table as
+CSV, a regret figure and a best-arm identification figure per problem, and ``report.md`` with the
+numbers at every power of ten up to the horizon, beside the bounds."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from plots.bandit import identification_figure, plot_regret
+from plots.style import save_as
+
+TABLE_FILE = "bandit.csv"
+METHOD_TEXT = [
+    ("Regret: the pseudo-regret R(t) = sum_i Delta_i T_i(t), Delta_i = mu* - mu_i and T_i(t) the "
+     "pulls of arm i in the first t; its mean over the runs with a Student-t 95% interval. "
+     "Lower is better."),
+    ("Lai-Robbins: sum over suboptimal arms of Delta_i / K_i times ln t, K_i = kl(mu_i, mu*) for "
+     "Bernoulli arms and K_inf over the laws on [0, 1] for Beta arms (Lai & Robbins 1985, Thm. "
+     "2; Burnetas & Katehakis 1996; Honda & Takemura 2010): the asymptotic rate no consistent "
+     "policy beats, lim inf E[R_t] / ln t >= its constant; a finite-t regret may lie below it."),
+    ("UCB1 bound: 8 sum_{Delta_i > 0} ln t / Delta_i + (1 + pi^2 / 3) sum_i Delta_i (Auer, "
+     "Cesa-Bianchi & Fischer 2002, Thm. 1), a finite-time bound on UCB1's (ucb1 at c = sqrt 2) "
+     "expected regret for rewards in [0, 1]."),
+    ("Wrong recommendation: the share of runs whose recommended arm after t pulls has a mean "
+     "below mu*, with its Wilson 95% interval. A policy recommends the most pulled arm or the "
+     "arm of best empirical mean (ties at random); uniform allocation, successive rejects "
+     "(Audibert & Bubeck 2010) and sequential halving (Karnin, Koren & Somekh 2013) are run "
+     "afresh at each budget t. Lower is better."),
+]
+
+
+def report_points(horizon: int) -> list[int]:
+    """The powers of ten below the horizon, and the horizon."""
+    return sorted({10**k for k in range(1, int(math.log10(horizon)) + 1) if 10**k < horizon}
+                  | {horizon})
+
+
+def _show(value) -> str:
+    """A setting as the report states it: lists joined by commas, an empty one as "default"."""
+    if isinstance(value, list | tuple):
+        return ", ".join(map(str, value)) or "default"
+    return str(value)
+
+
+def _interval(row) -> str:
+    return f"{row.estimate:.3g} [{row.ci_low:.3g}, {row.ci_high:.3g}]"
+
+
+def _nearest(rows: pd.DataFrame, t: int) -> pd.Series:
+    return rows.iloc[int(np.argmin(np.abs(np.log(rows["t"].to_numpy()) - math.log(t))))]
+
+
+def regret_table(frame: pd.DataFrame, problem: str, points: list[int]) -> pd.DataFrame:
+    """Per policy and point t: the mean regret with its interval and its ratio to the
+    Lai-Robbins rate; then the bounds' values."""
+    rows = frame[(frame["problem"] == problem) & (frame["measure"] == "regret")]
+    lai = rows[rows["method"] == "Lai-Robbins"].set_index("t")["estimate"]
+    table = []
+    for method, group in rows.groupby("method", sort=False):
+        group = group.set_index("t")
+        for t in points:
+            row = group.loc[t]
+            bound = lai.loc[t]
+            interval = _interval(row) if row.kind == "policy" else f"{row.estimate:.3g}"
+            ratio = (f"{row.estimate / bound:.3g} [{row.ci_low / bound:.3g}, "
+                     f"{row.ci_high / bound:.3g}]" if row.kind == "policy" and bound > 0 else "")
+            table.append({"method": method, "t": t, "regret [95% interval]": interval,
+                          "regret / Lai-Robbins": ratio})
+    return pd.DataFrame(table)
+
+
+def identification_table(frame: pd.DataFrame, problem: str, points: list[int]) -> pd.DataFrame:
+    """Per method, rule and point t (for a baseline: the budget nearest t on a log scale): the
+    share of wrong recommendations with its interval."""
+    rows = frame[(frame["problem"] == problem) & frame["measure"].str.startswith("wrong")]
+    table = []
+    for (method, measure), group in rows.groupby(["method", "measure"], sort=False):
+        rule = measure.removeprefix("wrong").strip("_").replace("_", " ") or "its own"
+        for t in points:
+            row = _nearest(group, t)
+            table.append({"method": method, "rule": rule, "t": int(row.t),
+                          "P(wrong) [95% interval]": _interval(row)})
+    return pd.DataFrame(table)
+
+
+def _markdown(frame: pd.DataFrame) -> str:
+    head = "| " + " | ".join(frame.columns) + " |"
+    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
+    lines = ["| " + " | ".join(str(v) for v in row) + " |" for row in frame.itertuples(False)]
+    return "\n".join([head, rule, *lines])
+
+
+def _file_name(index: int, problem: str) -> str:
+    family = re.match(r"[a-z]+", problem).group()
+    return f"problem{index + 1}_{family}"
+
+
+def write_report(folder: str | Path, frame: pd.DataFrame, settings: dict,
+                 formats=("png", "pdf")) -> Path:
+    """Write the table, the figures and ``report.md`` into ``folder``; returns the report's
+    path. The figures are written as PNG (which the report shows) and in ``formats``."""
+    folder, formats = Path(folder), tuple(dict.fromkeys(("png", *formats)))
+    frame.to_csv(folder / TABLE_FILE, index=False)
+    points = report_points(int(settings["horizon"]))
+    lines = ["# Policies on plain stochastic bandits", "",
+             *(f"- {key}: {_show(value)}" for key, value in settings.items()), "",
+             "## What is measured", "", *(f"- {text}" for text in METHOD_TEXT)]
+    for index, problem in enumerate(dict.fromkeys(frame["problem"])):
+        stem = _file_name(index, problem)
+        save_as(plot_regret(frame, problem).figure, folder / f"regret_{stem}", formats)
+        save_as(identification_figure(frame, problem), folder / f"identification_{stem}",
+                formats)
+        lines += ["", f"## {problem}", "", f"![regret](regret_{stem}.png)", "",
+                  _markdown(regret_table(frame, problem, points)), "",
+                  f"![identification](identification_{stem}.png)", "",
+                  _markdown(identification_table(frame, problem, points))]
+    path = folder / "report.md"
+    path.write_text("\n".join(lines) + "\n")
+    return path

@@ -1,0 +1,236 @@
+"""The one store of results on disk: tables under string keys, each written atomically.
+
+Study shards (``experiments.studies.store``), tournament blocks
+(``experiments.tournaments.store``) and the points of the stochastic-game study
+(``papers.veness.run``) are all kept this way::
+
+    <folder>/<manifest>.json   what owns the folder (a study, a comparison, a tournament), JSON
+    <folder>/<sub>/<key>.parquet one table per key, its metadata under ``mctslab``
+
+Every file is written to a temporary file beside its place (``.<name>.<host>-<pid>.<random>.tmp``,
+named after the process that writes it) and moved there with ``os.replace``, so a reader sees
+either nothing or a whole file, and a run killed at any moment leaves at most temporary files.
+Only their owner removes them, or a later run once the owner is gone
+(``KeyedStore.remove_temporary_files``). Files get the permissions of the user's umask (0644
+under umask 0022), as any file the user's programs create. A table's
+metadata is a JSON object stored in the Parquet schema under the key ``mctslab``; a reader asks
+for the table only together with the metadata it expects (``KeyedStore.read_matching``), so
+the results of another configuration are never mixed in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+META_KEY = b"mctslab"
+# The file that makes a folder the home of a study, a comparison or a tournament, and what it
+# is called in messages: a folder holds one kind (``claim``)
+STUDY_FILE, CELLS_FILE, TOURNAMENT_FILE = "study.json", "cells.json", "tournament.json"
+FOLDER_KINDS = {STUDY_FILE: "a study", CELLS_FILE: "a comparison",
+                TOURNAMENT_FILE: "a tournament"}
+TEMPORARY = ".tmp"
+# .<name>.<host>-<pid>.<8 hex digits>.tmp; older versions wrote .<name>.<8 random chars>.tmp
+_OWNED = re.compile(r"^\..+\.(?P<host>[^.]*)-(?P<pid>[0-9]+)\.[0-9a-f]{8}\.tmp$")
+
+
+def _host() -> str:
+    """This machine's name as temporary files carry it (no dots)."""
+    return socket.gethostname().split(".")[0] or "localhost"
+
+
+def _temporary_file(path: Path) -> tuple[int, Path]:
+    """A new temporary file beside ``path`` named after this process, opened for writing with
+    the umask's permissions."""
+    while True:
+        temporary = path.with_name(
+            f".{path.name}.{_host()}-{os.getpid()}.{secrets.token_hex(4)}{TEMPORARY}")
+        try:
+            return os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC,
+                           0o666), temporary
+        except FileExistsError:
+            continue
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def is_stale(temporary: Path) -> bool:
+    """Whether a temporary file's owner is gone: a process of this host that no longer runs,
+    or a version that did not name the owner (its writer holds no lock, so it is long gone
+    when a locked run looks). Another host's files are left to it."""
+    owned = _OWNED.match(temporary.name)
+    if owned is None:
+        return True
+    return owned["host"] == _host() and not _alive(int(owned["pid"]))
+
+
+def check_writable(folder: str | Path) -> Path:
+    """Create ``folder`` (and its parents) if needed and check that files can be written in
+    it, before anything is computed: an ``OSError`` (read-only, no space, a file in the
+    way) names the folder."""
+    folder = Path(folder)
+    for parent in (folder, *folder.parents):
+        if parent.exists():
+            if not parent.is_dir():
+                raise NotADirectoryError(20, "a file is in the way, not a folder", str(parent))
+            break
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = _temporary_file(folder / ".probe")
+        os.close(fd)
+        probe.unlink()
+    except OSError as error:  # name the folder, not the probe
+        raise OSError(error.errno, error.strerror, str(folder)) from None
+    return folder
+
+
+def check_writable_file(path: str | Path) -> Path:
+    """Check, before computing anything, that ``path`` can be written (``check_writable`` on
+    its folder; a folder at ``path`` itself is in the way)."""
+    path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(21, "a folder is in the way, not a file", str(path))
+    check_writable(path.parent)
+    return path
+
+
+def write_atomically(path: str | Path, data: bytes | Callable[[BinaryIO], None]) -> Path:
+    """Write ``data`` (bytes, or a function that writes into a binary file) to a temporary
+    file beside ``path``, flush it to disk, then move it to ``path``; return the path."""
+    path = Path(path)
+    fd, temporary = _temporary_file(path)
+    try:
+        with os.fdopen(fd, "wb") as file:
+            if isinstance(data, bytes):
+                file.write(data)
+            else:
+                data(file)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def write_table(frame: pd.DataFrame, path: str | Path) -> Path:
+    """Write a results table atomically, as Parquet or CSV by the file's suffix."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix == ".parquet":
+        return write_atomically(path, lambda file: frame.to_parquet(file, index=False))
+    if path.suffix == ".csv":
+        return write_atomically(path, frame.to_csv(index=False).encode())
+    raise ValueError(f"{path}: use a .parquet or .csv file name")
+
+
+def claim(folder: str | Path, manifest: str, content: dict, *,
+          read: Callable[[Path], Any], refusal: Callable[[Any], str]) -> Path:
+    """Make ``folder`` the home of ``content``: create it and its JSON file ``manifest`` (one
+    of ``FOLDER_KINDS``), or check that the one there describes the same thing. ``read(folder)``
+    returns the stored manifest (or raises ValueError); when it differs,
+    ``ValueError(refusal(stored))``. A folder that holds another kind is refused."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"--out {folder} is a file, not a folder: choose a folder name")
+    other = next((name for name in FOLDER_KINDS
+                  if name != manifest and (folder / name).exists()), None)
+    if other is not None:
+        raise ValueError(f"{folder} holds {FOLDER_KINDS[other]} ({other}), not "
+                         f"{FOLDER_KINDS[manifest]}: choose another --out folder")
+    text = json.dumps(content, indent=1, sort_keys=True) + "\n"
+    if (folder / manifest).exists():
+        stored = read(folder)
+        if stored != json.loads(text):
+            raise ValueError(refusal(stored))
+        check_writable(folder)
+    else:
+        check_writable(folder)
+        write_atomically(folder / manifest, text.encode())
+    return folder
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A table read back from a store, with its metadata (None when it has none)."""
+
+    table: pa.Table
+    metadata: dict | None
+
+
+@dataclass(frozen=True)
+class KeyedStore:
+    """Parquet tables under string keys in ``folder`` (``<folder>/<key>.parquet``)."""
+
+    folder: Path
+
+    def path(self, key: str) -> Path:
+        return Path(self.folder) / f"{key}.parquet"
+
+    def write(self, key: str, table: pa.Table | pd.DataFrame,
+              metadata: dict | None = None) -> Path:
+        """Store ``table`` under ``key`` atomically; with ``metadata``, that JSON object takes
+        the place of the schema's metadata (so a data frame's pandas metadata is dropped)."""
+        if isinstance(table, pd.DataFrame):
+            table = pa.Table.from_pandas(table, preserve_index=False)
+        if metadata is not None:
+            table = table.replace_schema_metadata(
+                {META_KEY: json.dumps(metadata, sort_keys=True)})
+        path = self.path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return write_atomically(path, lambda file: pq.write_table(table, file))
+
+    def read(self, key: str) -> Stored | None:
+        """The table stored under ``key``, or None when it is missing or unreadable (not
+        Parquet, or metadata under ``mctslab`` that is not a JSON object)."""
+        try:
+            table = pq.read_table(self.path(key))
+            raw = (table.schema.metadata or {}).get(META_KEY)
+            metadata = None if raw is None else json.loads(raw)
+        except (OSError, TypeError, ValueError, pa.ArrowException):
+            return None
+        if raw is not None and not isinstance(metadata, dict):
+            return None
+        return Stored(table, metadata)
+
+    def read_matching(self, key: str, expected: dict, defaults: dict | None = None
+                      ) -> pa.Table | None:
+        """The table under ``key`` if its metadata, completed by ``defaults`` (fields that
+        older files lack), equals ``expected``; else None."""
+        stored = self.read(key)
+        if stored is None or stored.metadata is None:
+            return None
+        return stored.table if {**(defaults or {}), **stored.metadata} == expected else None
+
+    def check_writable(self) -> None:
+        """Make the folder and check that it takes files (``check_writable``)."""
+        check_writable(self.folder)
+
+    def remove_temporary_files(self) -> int:
+        """Delete the temporary files that writers now gone left; return how many. The
+        running writers' own files stay (only their owner removes them)."""
+        leftovers = [path for path in Path(self.folder).glob(f".*{TEMPORARY}")
+                     if is_stale(path)]
+        for path in leftovers:
+            path.unlink(missing_ok=True)
+        return len(leftovers)
