@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
               f"may have killed it for lack of memory): lower --workers or the sizes; the "
               f"results already written are kept", file=sys.stderr)
         return 2
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001  (the catch-all that names a bug of the lab)
         if _caused_by_interrupt(error):
             return interrupted(args.command)
         traceback.print_exc()  # a bug of the lab, not of the command line

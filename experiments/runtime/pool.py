@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Self
 from urllib.parse import urlsplit
 
 LOCAL_CLUSTER = "local"
@@ -84,7 +84,7 @@ class _HeldInterrupt:
     def _catch(self, signum, frame) -> None:
         self.caught = True
 
-    def __enter__(self) -> _HeldInterrupt:
+    def __enter__(self) -> Self:
         if threading.current_thread() is threading.main_thread():
             self._previous = signal.signal(signal.SIGINT, self._catch)
             self._installed = True
@@ -165,7 +165,7 @@ class Pool:
         self.workers, self.scheduler = workers, scheduler
         self._client = None
 
-    def __enter__(self) -> Pool:
+    def __enter__(self) -> Self:
         if self.scheduler is not None and self.scheduler != LOCAL_CLUSTER:
             self._client = _connect(self.scheduler)
         return self
@@ -221,10 +221,10 @@ def _processes(function: Callable, jobs: Sequence[tuple],
         except KeyboardInterrupt:
             _kill_workers(pool)
             with _HeldInterrupt():  # arrived before the interrupt: the caller stores them
-                for future in futures:
+                for future, index in futures.items():
                     if (future not in handed and future.done() and not future.cancelled()
                             and future.exception() is None):
-                        yield futures[future], future.result()
+                        yield index, future.result()
             raise
     except BaseException:  # interrupted, a job's error, or the caller stopped: do not wait
         _kill_workers(pool)

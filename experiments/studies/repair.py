@@ -53,7 +53,7 @@ def _infer_block(metadata: list[dict]) -> int:
     if blocks:
         return blocks.pop()
     longest = max(m["n_runs"] for m in metadata)
-    return DEFAULT_BLOCK if DEFAULT_BLOCK >= longest else longest
+    return max(DEFAULT_BLOCK, longest)
 
 
 def study_from_shards(folder: str | Path) -> tuple[Study, int]:
