@@ -51,6 +51,7 @@ from games import Game, State, compiled
 from .playouts import MAST, POLICY, mast_key, mast_update, new_table, playout
 from .rewards import ONLINE, WARMUP, reward_bound, unit_mean, winner_reward
 from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
+from .ties import offer, reservoir
 
 ACTION, FIRST_CHILD, N_CHILDREN, MOVER = 0, 1, 2, 3  # columns of ``nodes``
 VISITS, REWARDS, SQUARES = 0, 1, 2  # columns of ``stats`` (SQUARES: second-moment policies)
@@ -280,12 +281,7 @@ def _select(nodes, stats, proven, parent, config, bound, tables, rng):
             square_mean = stats[child, SQUARES] / n
         value = _index(chooser, mean, square_mean, np.int64(n), parent_count, count, bound,
                        tables, rng)
-        if value > best:
-            best, pick, ties = value, child, 1
-        elif value == best:
-            ties += 1
-            if randint(rng, ties) == 0:
-                pick = child
+        best, pick, ties = offer(value, child, best, pick, ties, rng)
     return pick
 
 
@@ -308,9 +304,7 @@ def _expand(gid, nodes, stats, proven, n_nodes, node, state, out, scratch, rng):
         if compiled.is_terminal(gid, scratch):
             proven[child] = _outcome_value(mover, compiled.winner(gid, scratch))
             if proven[child] == WIN:
-                wins += 1
-                if randint(rng, wins) == 0:
-                    pick = child
+                pick, wins = reservoir(child, pick, wins, rng)
     nodes[node, FIRST_CHILD], nodes[node, N_CHILDREN] = n_nodes, n
     if wins == 0:
         pick = n_nodes + randint(rng, n)

@@ -42,6 +42,7 @@ from bandits.rng import seed_state
 
 from .games import GameSearchConfig
 from .playouts import MAST
+from .ties import argmax_at_random
 
 
 @dataclass(frozen=True)
@@ -105,8 +106,7 @@ def generic_search(game, state, budget: int, config: GameSearchConfig,
     root = _Node(state, reads_second_moment(policy))
     for _ in range(budget):
         _iterate(root, state.clone(), selection, rng, low, span)
-    best = np.flatnonzero(root.counts == root.counts.max())
-    pick = int(rng.choice(best))
+    pick = argmax_at_random(root.counts, rng)
     visits = root.counts.astype(np.float64)
     return GenericResult(int(root.actions[pick]), root.actions.copy(), visits,
                          root.sums / np.maximum(visits, 1.0), budget)
@@ -147,10 +147,8 @@ def _choose(node: _Node, selection: _Selection, rng: np.random.Generator) -> int
     """A chance outcome by its probability, or the child of highest index (ties at random)."""
     if node.chance is not None:
         return int(rng.choice(node.actions.size, p=node.chance))
-    index = _indices(selection.policy, node.sums, node.squares, node.counts, node.visits,
-                     selection.tables, selection.rng)
-    best = np.flatnonzero(index == index.max())
-    return int(best[0] if best.size == 1 else rng.choice(best))
+    return argmax_at_random(_indices(selection.policy, node.sums, node.squares, node.counts,
+                                     node.visits, selection.tables, selection.rng), rng)
 
 
 def _with_sibling_range(policy, sums, counts, tables):

@@ -34,6 +34,8 @@ from bandits.rng import next_u64, randint, seed_state
 from enhancements.variance import MOMENTS, N, chance_stream, estimate, observe
 from games import SolitaireGame, SolitaireState, chance
 
+from .ties import offer, reservoir
+
 NO_CHILD = -1
 
 
@@ -205,26 +207,19 @@ def _search(gid, root, max_actions, budget, config, marks, rng):
 def _select(moments, first, count, config, rng):
     """Eq. 1: an unexplored action uniformly at random if any, else the largest
     estimate + c sqrt(log T_s / T_{s,a}); ties uniformly at random."""
-    total, pick, ties = 0.0, -1, 0
+    total, pick, unexplored = 0.0, -1, 0
     for e in range(first, first + count):
         total += moments[e, N]
         if moments[e, N] == 0:
-            ties += 1
-            if randint(rng, ties) == 0:
-                pick = e
-    if ties > 0:
+            pick, unexplored = reservoir(e, pick, unexplored, rng)
+    if unexplored > 0:
         return pick
     log_total = math.log(total)
-    best = -np.inf
+    best, ties = -np.inf, 0
     for e in range(first, first + count):
         value = estimate(moments[e], config.cv, config.cv_offline) \
             + config.c * math.sqrt(log_total / moments[e, N])
-        if value > best:
-            best, pick, ties = value, e, 1
-        elif value == best:
-            ties += 1
-            if randint(rng, ties) == 0:
-                pick = e
+        best, pick, ties = offer(value, e, best, pick, ties, rng)
     return pick
 
 
@@ -233,14 +228,8 @@ def _argmax(values, moments, count, rng):
     """The visited root edge of largest estimate, ties at random."""
     best, pick, ties = -np.inf, 0, 0
     for e in range(count):
-        if moments[e, N] == 0:
-            continue
-        if values[e] > best:
-            best, pick, ties = values[e], e, 1
-        elif values[e] == best:
-            ties += 1
-            if randint(rng, ties) == 0:
-                pick = e
+        if moments[e, N] > 0:
+            best, pick, ties = offer(values[e], e, best, pick, ties, rng)
     return pick
 
 
