@@ -42,13 +42,12 @@ from bandits import (
     policy_value,
     raw_rewards,
     reads_second_moment,
-    wants_q_range,
-    with_q_range,
 )
 from bandits.rng import randint, seed_state
 from games import Game, State, compiled
 
 from .playouts import MAST, POLICY, mast_key, mast_update, new_table, playout
+from .q_range import sibling_range
 from .rewards import ONLINE, WARMUP, reward_bound, unit_mean, winner_reward
 from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
 from .ties import offer, reservoir
@@ -228,32 +227,16 @@ def _on_index_scale_by_record(policy, mean, bound):
     return lambda policy, mean, bound: unit_mean(mean, bound)
 
 
-def _with_sibling_range(policy, stats, proven, first, count, skip_losses, bound):
-    """``policy`` with the range of PUCT's Q transform set when it asks for one
-    (``mcts.child_indices.with_sibling_range``, on the index's scale); other records as they
-    are (compiled code only)."""
-    raise NotImplementedError("_with_sibling_range runs inside compiled kernels only")
-
-
-@overload(_with_sibling_range, inline="always", jit_options={"cache": True})
-def _with_sibling_range_by_record(policy, stats, proven, first, count, skip_losses, bound):
-    if not has_trait(policy.instance_class, "reads_q_range"):
-        return lambda policy, stats, proven, first, count, skip_losses, bound: policy
-
-    def ranged(policy, stats, proven, first, count, skip_losses, bound):
-        if not wants_q_range(policy):
-            return policy
-        total, visits, low, high = 0.0, 0.0, np.inf, -np.inf
-        for child in range(first, first + count):
-            n = stats[child, VISITS]
-            if n <= 0 or (skip_losses and proven[child] == LOSS):
-                continue
-            mean = _on_index_scale(policy, stats[child, REWARDS] / n, bound)
-            total, visits = total + n * mean, visits + n
-            low, high = min(low, mean), max(high, mean)
-        return with_q_range(policy, total / visits if visits > 0 else 0.5, low, high)
-
-    return ranged
+@njit(inline="always")
+def _sibling(children, child):
+    """A child as PUCT's Q range reads it (``mcts.q_range``), on the index's scale: n times its
+    mean, n, its mean; nothing for a child proven lost when the selection skips those."""
+    stats, proven, skip_losses, policy, bound = children
+    n = stats[child, VISITS]
+    if n <= 0 or (skip_losses and proven[child] == LOSS):
+        return 0.0, 0.0, 0.0, False
+    mean = _on_index_scale(policy, stats[child, REWARDS] / n, bound)
+    return n * mean, n, mean, True
 
 
 @njit(cache=True)
@@ -268,8 +251,8 @@ def _select(nodes, stats, proven, parent, config, bound, tables, rng):
         return open_child
     skip_losses = losses < count
     parent_count = np.int64(stats[parent, VISITS])
-    chooser = _with_sibling_range(begin_selection(config.policy, rng), stats, proven, first,
-                                  count, skip_losses, bound)
+    chooser = sibling_range(begin_selection(config.policy, rng), _sibling,
+                            (stats, proven, skip_losses, config.policy, bound), first, count)
     best, ties = -np.inf, 0
     for child in range(first, first + count):
         if skip_losses and proven[child] == LOSS:
