@@ -46,6 +46,7 @@ from bandits import (
 from bandits.rng import randint, seed_state
 from games import Game, State, compiled
 
+from .growth import grown
 from .playouts import MAST, POLICY, mast_key, mast_update, new_table, playout
 from .q_range import sibling_range
 from .rewards import ONLINE, WARMUP, reward_bound, unit_mean, winner_reward
@@ -276,7 +277,9 @@ def _expand(gid, nodes, stats, proven, n_nodes, node, state, out, scratch, rng):
     spot, as the seed's framework does (``TreeNode.expand``)."""
     n = compiled.legal_actions(gid, state, out)
     if n_nodes + n > nodes.shape[0]:
-        nodes, stats, proven = _grow(nodes, stats, proven, n_nodes + n)
+        need = n_nodes + n
+        nodes, stats = grown(nodes, need, -1), grown(stats, need, 0.0)
+        proven = grown(proven, need, UNPROVEN)
     mover = compiled.current_player(gid, state)
     wins, pick = 0, -1
     for i in range(n):
@@ -299,18 +302,3 @@ def _outcome_value(mover, w):
     """The proven value of a terminal for ``mover``, the player who moved into it, when w
     won (-1: a draw)."""
     return DRAW if w < 0 else (WIN if w == mover else LOSS)
-
-
-@njit(cache=True)
-def _grow(nodes, stats, proven, need):
-    """The tree arrays with at least ``need`` rows (capacity doubled)."""
-    capacity = nodes.shape[0]
-    while capacity < need:
-        capacity *= 2
-    bigger = np.full((capacity, 4), -1, dtype=np.int64)
-    bigger[: nodes.shape[0]] = nodes
-    more = np.zeros((capacity, stats.shape[1]))
-    more[: stats.shape[0]] = stats
-    flags = np.zeros(capacity, dtype=np.int8)
-    flags[: proven.size] = proven
-    return bigger, more, flags

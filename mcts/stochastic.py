@@ -34,6 +34,7 @@ from bandits.rng import next_u64, randint, seed_state
 from enhancements.variance import MOMENTS, N, chance_stream, estimate, observe
 from games import SolitaireGame, SolitaireState, chance
 
+from .growth import grown
 from .ties import offer, reservoir
 
 NO_CHILD = -1
@@ -180,9 +181,10 @@ def _search(gid, root, max_actions, budget, config, marks, tables, rng):
                 states[child] = state
                 sibling[child], edge_child[edge] = edge_child[edge], child
                 n = chance.legal_actions(gid, state, out)
-                if n_edges_used + n > edge_action.size:
-                    edge_action, edge_child, moments = _grow(edge_action, edge_child, moments,
-                                                             n_edges_used + n)
+                need = n_edges_used + n
+                if need > edge_action.size:
+                    edge_action, moments = grown(edge_action, need, -1), grown(moments, need, 0.0)
+                    edge_child = grown(edge_child, need, NO_CHILD)
                 first_edge[child], n_edges[child] = n_edges_used, n
                 edge_action[n_edges_used: n_edges_used + n] = out[:n]
                 n_edges_used += n
@@ -257,17 +259,3 @@ def _find_child(states, sibling, child, state):
             return child
         child = sibling[child]
     return NO_CHILD
-
-
-@njit(cache=True)
-def _grow(edge_action, edge_child, moments, need):
-    capacity = edge_action.size
-    while capacity < need:
-        capacity *= 2
-    actions = np.empty(capacity, dtype=np.int64)
-    actions[: edge_action.size] = edge_action
-    children = np.full(capacity, NO_CHILD, dtype=np.int64)
-    children[: edge_child.size] = edge_child
-    more = np.zeros((capacity, MOMENTS))
-    more[: moments.shape[0]] = moments
-    return actions, children, more
