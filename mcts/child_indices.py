@@ -28,8 +28,6 @@ from bandits import (
     klucb_root,
     policy_value,
     thompson_challenger,
-    wants_q_range,
-    with_q_range,
 )
 from bandits.bayes_ucb import (
     bayesucb_carry,
@@ -43,6 +41,7 @@ from bandits.bayes_ucb import (
 from bandits.klucb import TOLERANCE
 
 from .indexing import ix
+from .q_range import sibling_range
 from .search_tree import (
     AT_VISITS,
     BASE_EPOCH,
@@ -145,37 +144,27 @@ def _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng, value
     return best
 
 
+@njit(inline="always")
 def with_sibling_range(tree, first, b, skip_losses, restart, tables, policy):
-    """``policy`` with the range of PUCT's Q transform set (``bandits.with_q_range``) when it
-    asks for one: the parent's value, the mean reward of its children over their visits, and
-    the lowest and highest means of the children visited since the restart (T' > 0), proven
-    losses skipped as the selection skips them. Other records pass as they are (compiled code
-    only; nothing of this is compiled into their kernels)."""
-    raise NotImplementedError("with_sibling_range runs inside compiled kernels only")
+    """``policy`` with the range of PUCT's Q transform set when it asks for one
+    (``mcts.q_range``): the parent's value, the mean reward of its children over their visits,
+    and the lowest and highest means of the children visited since the restart (T' > 0),
+    proven losses skipped as the selection skips them. Other records pass as they are."""
+    return sibling_range(policy, _sibling, (tree, skip_losses, restart, tables), first, b)
 
 
-@overload(with_sibling_range, inline="always", jit_options={"cache": True})
-def _with_sibling_range(tree, first, b, skip_losses, restart, tables, policy):
-    if not has_trait(policy.instance_class, "reads_q_range"):
-        return lambda tree, first, b, skip_losses, restart, tables, policy: policy
-
-    def ranged(tree, first, b, skip_losses, restart, tables, policy):
-        if not wants_q_range(policy):
-            return policy
-        total, visits, low, high = 0.0, 0, np.inf, -np.inf
-        for k in range(b):
-            child = ix(first + k)
-            n = tree.stats[child, VISITS]
-            if n <= 0 or (skip_losses and tree.proven[child] == LOSS):
-                continue
-            total += reward_sum(tree, child)
-            visits += n
-            if explore_count(tree, child, restart) > 0:
-                mean = mean_reward(tree, child, tables)
-                low, high = min(low, mean), max(high, mean)
-        return with_q_range(policy, total / visits if visits > 0 else 0.5, low, high)
-
-    return ranged
+@njit(inline="always")
+def _sibling(children, child):
+    """A child as PUCT's Q range reads it: its reward sum, visits, mean and whether it was
+    visited since the restart; nothing for a child proven lost when the selection skips those."""
+    tree, skip_losses, restart, tables = children
+    row = ix(child)
+    n = tree.stats[row, VISITS]
+    if n <= 0 or (skip_losses and tree.proven[row] == LOSS):
+        return 0.0, 0.0, 0.0, False
+    if explore_count(tree, row, restart) > 0:
+        return reward_sum(tree, row), np.float64(n), mean_reward(tree, row, tables), True
+    return reward_sum(tree, row), np.float64(n), 0.0, False
 
 
 def after_backup(tree, path, depth, b, restart, cached, epoch, policy, tables):

@@ -42,15 +42,16 @@ from bandits import (
     policy_value,
     raw_rewards,
     reads_second_moment,
-    wants_q_range,
-    with_q_range,
 )
 from bandits.rng import randint, seed_state
 from games import Game, State, compiled
 
+from .growth import grown
 from .playouts import MAST, POLICY, mast_key, mast_update, new_table, playout
+from .q_range import sibling_range
 from .rewards import ONLINE, WARMUP, reward_bound, unit_mean, winner_reward
 from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
+from .ties import offer, reservoir
 
 ACTION, FIRST_CHILD, N_CHILDREN, MOVER = 0, 1, 2, 3  # columns of ``nodes``
 VISITS, REWARDS, SQUARES = 0, 1, 2  # columns of ``stats`` (SQUARES: second-moment policies)
@@ -227,32 +228,16 @@ def _on_index_scale_by_record(policy, mean, bound):
     return lambda policy, mean, bound: unit_mean(mean, bound)
 
 
-def _with_sibling_range(policy, stats, proven, first, count, skip_losses, bound):
-    """``policy`` with the range of PUCT's Q transform set when it asks for one
-    (``mcts.child_indices.with_sibling_range``, on the index's scale); other records as they
-    are (compiled code only)."""
-    raise NotImplementedError("_with_sibling_range runs inside compiled kernels only")
-
-
-@overload(_with_sibling_range, inline="always", jit_options={"cache": True})
-def _with_sibling_range_by_record(policy, stats, proven, first, count, skip_losses, bound):
-    if not has_trait(policy.instance_class, "reads_q_range"):
-        return lambda policy, stats, proven, first, count, skip_losses, bound: policy
-
-    def ranged(policy, stats, proven, first, count, skip_losses, bound):
-        if not wants_q_range(policy):
-            return policy
-        total, visits, low, high = 0.0, 0.0, np.inf, -np.inf
-        for child in range(first, first + count):
-            n = stats[child, VISITS]
-            if n <= 0 or (skip_losses and proven[child] == LOSS):
-                continue
-            mean = _on_index_scale(policy, stats[child, REWARDS] / n, bound)
-            total, visits = total + n * mean, visits + n
-            low, high = min(low, mean), max(high, mean)
-        return with_q_range(policy, total / visits if visits > 0 else 0.5, low, high)
-
-    return ranged
+@njit(inline="always")
+def _sibling(children, child):
+    """A child as PUCT's Q range reads it (``mcts.q_range``), on the index's scale: n times its
+    mean, n, its mean; nothing for a child proven lost when the selection skips those."""
+    stats, proven, skip_losses, policy, bound = children
+    n = stats[child, VISITS]
+    if n <= 0 or (skip_losses and proven[child] == LOSS):
+        return 0.0, 0.0, 0.0, False
+    mean = _on_index_scale(policy, stats[child, REWARDS] / n, bound)
+    return n * mean, n, mean, True
 
 
 @njit(cache=True)
@@ -267,8 +252,8 @@ def _select(nodes, stats, proven, parent, config, bound, tables, rng):
         return open_child
     skip_losses = losses < count
     parent_count = np.int64(stats[parent, VISITS])
-    chooser = _with_sibling_range(begin_selection(config.policy, rng), stats, proven, first,
-                                  count, skip_losses, bound)
+    chooser = sibling_range(begin_selection(config.policy, rng), _sibling,
+                            (stats, proven, skip_losses, config.policy, bound), first, count)
     best, ties = -np.inf, 0
     for child in range(first, first + count):
         if skip_losses and proven[child] == LOSS:
@@ -280,12 +265,7 @@ def _select(nodes, stats, proven, parent, config, bound, tables, rng):
             square_mean = stats[child, SQUARES] / n
         value = _index(chooser, mean, square_mean, np.int64(n), parent_count, count, bound,
                        tables, rng)
-        if value > best:
-            best, pick, ties = value, child, 1
-        elif value == best:
-            ties += 1
-            if randint(rng, ties) == 0:
-                pick = child
+        best, pick, ties = offer(value, child, best, pick, ties, rng)
     return pick
 
 
@@ -297,7 +277,9 @@ def _expand(gid, nodes, stats, proven, n_nodes, node, state, out, scratch, rng):
     spot, as the seed's framework does (``TreeNode.expand``)."""
     n = compiled.legal_actions(gid, state, out)
     if n_nodes + n > nodes.shape[0]:
-        nodes, stats, proven = _grow(nodes, stats, proven, n_nodes + n)
+        need = n_nodes + n
+        nodes, stats = grown(nodes, need, -1), grown(stats, need, 0.0)
+        proven = grown(proven, need, UNPROVEN)
     mover = compiled.current_player(gid, state)
     wins, pick = 0, -1
     for i in range(n):
@@ -308,9 +290,7 @@ def _expand(gid, nodes, stats, proven, n_nodes, node, state, out, scratch, rng):
         if compiled.is_terminal(gid, scratch):
             proven[child] = _outcome_value(mover, compiled.winner(gid, scratch))
             if proven[child] == WIN:
-                wins += 1
-                if randint(rng, wins) == 0:
-                    pick = child
+                pick, wins = reservoir(child, pick, wins, rng)
     nodes[node, FIRST_CHILD], nodes[node, N_CHILDREN] = n_nodes, n
     if wins == 0:
         pick = n_nodes + randint(rng, n)
@@ -322,18 +302,3 @@ def _outcome_value(mover, w):
     """The proven value of a terminal for ``mover``, the player who moved into it, when w
     won (-1: a draw)."""
     return DRAW if w < 0 else (WIN if w == mover else LOSS)
-
-
-@njit(cache=True)
-def _grow(nodes, stats, proven, need):
-    """The tree arrays with at least ``need`` rows (capacity doubled)."""
-    capacity = nodes.shape[0]
-    while capacity < need:
-        capacity *= 2
-    bigger = np.full((capacity, 4), -1, dtype=np.int64)
-    bigger[: nodes.shape[0]] = nodes
-    more = np.zeros((capacity, stats.shape[1]))
-    more[: stats.shape[0]] = stats
-    flags = np.zeros(capacity, dtype=np.int8)
-    flags[: proven.size] = proven
-    return bigger, more, flags

@@ -24,24 +24,22 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
 
 from bandits import (
     Arm,
     IndexTables,
     begin_selection,
-    has_trait,
     index_tables,
     policy_value,
     raw_rewards,
     reads_second_moment,
-    wants_q_range,
-    with_q_range,
 )
 from bandits.rng import seed_state
 
 from .games import GameSearchConfig
 from .playouts import MAST
+from .q_range import sibling_range
+from .ties import argmax_at_random
 
 
 @dataclass(frozen=True)
@@ -105,8 +103,7 @@ def generic_search(game, state, budget: int, config: GameSearchConfig,
     root = _Node(state, reads_second_moment(policy))
     for _ in range(budget):
         _iterate(root, state.clone(), selection, rng, low, span)
-    best = np.flatnonzero(root.counts == root.counts.max())
-    pick = int(rng.choice(best))
+    pick = argmax_at_random(root.counts, rng)
     visits = root.counts.astype(np.float64)
     return GenericResult(int(root.actions[pick]), root.actions.copy(), visits,
                          root.sums / np.maximum(visits, 1.0), budget)
@@ -147,36 +144,18 @@ def _choose(node: _Node, selection: _Selection, rng: np.random.Generator) -> int
     """A chance outcome by its probability, or the child of highest index (ties at random)."""
     if node.chance is not None:
         return int(rng.choice(node.actions.size, p=node.chance))
-    index = _indices(selection.policy, node.sums, node.squares, node.counts, node.visits,
-                     selection.tables, selection.rng)
-    best = np.flatnonzero(index == index.max())
-    return int(best[0] if best.size == 1 else rng.choice(best))
+    return argmax_at_random(_indices(selection.policy, node.sums, node.squares, node.counts,
+                                     node.visits, selection.tables, selection.rng), rng)
 
 
-def _with_sibling_range(policy, sums, counts, tables):
-    """``policy`` with the range of PUCT's Q transform set when it asks for one
-    (``mcts.child_indices.with_sibling_range``); other records as they are (compiled code
-    only)."""
-    raise NotImplementedError("_with_sibling_range runs inside compiled kernels only")
-
-
-@overload(_with_sibling_range, inline="always", jit_options={"cache": True})
-def _with_sibling_range_by_record(policy, sums, counts, tables):
-    if not has_trait(policy.instance_class, "reads_q_range"):
-        return lambda policy, sums, counts, tables: policy
-
-    def ranged(policy, sums, counts, tables):
-        if not wants_q_range(policy):
-            return policy
-        low, high = np.inf, -np.inf
-        for i in range(sums.shape[0]):
-            if counts[i] > 0:
-                mean = sums[i] * tables.inverse[counts[i]]
-                low, high = min(low, mean), max(high, mean)
-        visits = counts.sum()
-        return with_q_range(policy, sums.sum() / visits if visits > 0 else 0.5, low, high)
-
-    return ranged
+@njit(inline="always")
+def _sibling(children, i):
+    """Child i as PUCT's Q range reads it (``mcts.q_range``): its reward sum, visits and mean."""
+    sums, counts, tables = children
+    n = counts[i]
+    if n <= 0:
+        return 0.0, 0.0, 0.0, False
+    return sums[i], np.float64(n), sums[i] * tables.inverse[n], True
 
 
 @njit(cache=True)
@@ -185,7 +164,8 @@ def _indices(policy, sums, squares, counts, parent_count, tables, rng):
     ``begin_selection`` gives, over the Arm of child i with mean sums[i] / counts[i] (and
     squares[i] / counts[i], unless ``squares`` is None), t = ``parent_count``, K = the
     children; the kernel stream ``rng`` (uint64 [4]) advances."""
-    chooser = _with_sibling_range(begin_selection(policy, rng), sums, counts, tables)
+    chooser = sibling_range(begin_selection(policy, rng), _sibling, (sums, counts, tables), 0,
+                            sums.shape[0])
     out = np.empty(sums.shape[0])
     for i in range(sums.shape[0]):
         n = counts[i]

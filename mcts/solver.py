@@ -26,9 +26,8 @@ from __future__ import annotations
 from numba import njit, types
 from numba.extending import overload
 
-from bandits.rng import randint
-
 from .indexing import ix
+from .ties import offer, reservoir
 
 UNPROVEN, WIN, DRAW, LOSS = 0, 1, 2, 3  # proven values, from the view of the node's mover
 NO_CHILD = -1
@@ -91,9 +90,7 @@ def solver_choice(proven, first, count, rng):
     for child in range(first, first + count):
         value = proven[ix(child)]
         if value == WIN:
-            wins += 1
-            if randint(rng, wins) == 0:
-                pick = child
+            pick, wins = reservoir(child, pick, wins, rng)
         elif value == LOSS:
             losses += 1
         else:
@@ -115,11 +112,5 @@ def final_move(proven, visits, first, count, rng):
     for k in range(count):
         if lost < count and proven[first + k] == LOSS:
             continue
-        n = visits[first + k]
-        if n > best:
-            best, pick, ties = n, k, 1
-        elif n == best:
-            ties += 1
-            if randint(rng, ties) == 0:
-                pick = k
+        best, pick, ties = offer(visits[first + k], k, best, pick, ties, rng)
     return pick

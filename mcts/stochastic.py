@@ -4,12 +4,12 @@
 The tree holds decision states; an edge (s, a) keeps the moments of the returns X (the final
 score, point scale) and control variates Y of the trajectories through it, and its children are
 the distinct states its chance outcomes led to. One simulation: from the root, UCB (Eq. 1:
-X_bar + c sqrt(log T_s / T_{s,a}), unexplored actions first, ties at random) picks the action;
-its chance outcomes (one or several in a row) are drawn and the trajectory moves to the
-matching child. A state not yet in the tree is added (expansion, one node per simulation), its
-first action and the rest of the trajectory follow the default policy (rollout). Backup: every
-edge of the tree on the trajectory observes (X, Y), Y being the sum of I[b] - P[b] over the
-chance events after it (Eq. 4).
+X_bar + c sqrt(log T_s / T_{s,a}), ``bandits.UCB1``'s index on the point scale, unexplored
+actions first, ties at random) picks the action; its chance outcomes (one or several in a row)
+are drawn and the trajectory moves to the matching child. A state not yet in the tree is added
+(expansion, one node per simulation), its first action and the rest of the trajectory follow
+the default policy (rollout). Backup: every edge of the tree on the trajectory observes (X, Y),
+Y being the sum of I[b] - P[b] over the chance events after it (Eq. 4).
 
 Variance reduction, any combination (``StochasticConfig``):
 - ``cv``: edges are valued by the control-variate estimate of Eq. 2/3 (``enhancements.variance``).
@@ -23,16 +23,19 @@ The move played is the root action of largest estimate (Sect. 2.2).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
+from bandits import UCB1, Arm, index_tables, policy_value
 from bandits.rng import next_u64, randint, seed_state
 from enhancements.variance import MOMENTS, N, chance_stream, estimate, observe
 from games import SolitaireGame, SolitaireState, chance
+
+from .growth import grown
+from .ties import offer, reservoir
 
 NO_CHILD = -1
 
@@ -78,7 +81,7 @@ def search(game: SolitaireGame, state: SolitaireState | np.ndarray, budget: int,
         raise ValueError(f"checkpoints must ascend within 1..{budget}; pass e.g. [1, 2, 4]")
     actions, visits, values, recorded, action = _search(
         game.game_id, array.astype(np.int64), game.max_actions, budget, config, marks,
-        seed_state(seed))
+        index_tables(budget), seed_state(seed))
     return StochasticResult(int(action), actions, visits, values, marks, recorded)
 
 
@@ -87,11 +90,11 @@ def play(game: SolitaireGame, state: np.ndarray, budget: int,
     """The final score of one game from ``state`` with a search of ``budget`` simulations
     before every decision; the dice come from their own stream of ``seed``."""
     return _play(game.game_id, np.asarray(state, dtype=np.int64), game.max_actions, budget,
-                 config, seed_state(seed))
+                 config, index_tables(budget), seed_state(seed))
 
 
 @njit(cache=True)
-def _play(gid, start, max_actions, budget, config, rng):
+def _play(gid, start, max_actions, budget, config, tables, rng):
     state = start.copy()
     dice = seed_state(next_u64(rng))
     marks = np.array([budget], dtype=np.int64)
@@ -100,13 +103,13 @@ def _play(gid, start, max_actions, budget, config, rng):
         if n > 0:
             chance.apply_outcome(gid, state, randint(dice, n))
             continue
-        action = _search(gid, state, max_actions, budget, config, marks, rng)[4]
+        action = _search(gid, state, max_actions, budget, config, marks, tables, rng)[4]
         chance.apply_action(gid, state, action)
     return chance.score(gid, state)
 
 
 @njit(cache=True)
-def _search(gid, root, max_actions, budget, config, marks, rng):
+def _search(gid, root, max_actions, budget, config, marks, tables, rng):
     size = root.size
     n_nodes_max = budget + 1
     states = np.empty((n_nodes_max, size), dtype=np.int64)
@@ -140,7 +143,8 @@ def _search(gid, root, max_actions, budget, config, marks, rng):
                     edge = _edge_of(first_edge[node], n_edges[node], edge_action,
                                     chance.policy_action(gid, state, out, rng))
                 else:
-                    edge = _select(moments, first_edge[node], n_edges[node], config, rng)
+                    edge = _select(moments, first_edge[node], n_edges[node], config, tables,
+                                    rng)
                 path[depth], path_y[depth] = edge, y_sum
                 depth += 1
                 action = edge_action[edge]
@@ -177,9 +181,10 @@ def _search(gid, root, max_actions, budget, config, marks, rng):
                 states[child] = state
                 sibling[child], edge_child[edge] = edge_child[edge], child
                 n = chance.legal_actions(gid, state, out)
-                if n_edges_used + n > edge_action.size:
-                    edge_action, edge_child, moments = _grow(edge_action, edge_child, moments,
-                                                             n_edges_used + n)
+                need = n_edges_used + n
+                if need > edge_action.size:
+                    edge_action, moments = grown(edge_action, need, -1), grown(moments, need, 0.0)
+                    edge_child = grown(edge_child, need, NO_CHILD)
                 first_edge[child], n_edges[child] = n_edges_used, n
                 edge_action[n_edges_used: n_edges_used + n] = out[:n]
                 n_edges_used += n
@@ -202,29 +207,24 @@ def _search(gid, root, max_actions, budget, config, marks, rng):
 
 
 @njit(cache=True)
-def _select(moments, first, count, config, rng):
-    """Eq. 1: an unexplored action uniformly at random if any, else the largest
-    estimate + c sqrt(log T_s / T_{s,a}); ties uniformly at random."""
-    total, pick, ties = 0.0, -1, 0
+def _select(moments, first, count, config, tables, rng):
+    """Eq. 1: an unexplored action uniformly at random if any, else the largest UCB1 index
+    (``bandits.UCB1``: estimate + c sqrt(ln T_s / T_{s,a}), the estimate on the point scale,
+    T_s the sum of the T_{s,a}); ties uniformly at random (``mcts.ties``)."""
+    total, pick, unexplored = 0, -1, 0
     for e in range(first, first + count):
-        total += moments[e, N]
+        total += np.int64(moments[e, N])
         if moments[e, N] == 0:
-            ties += 1
-            if randint(rng, ties) == 0:
-                pick = e
-    if ties > 0:
+            pick, unexplored = reservoir(e, pick, unexplored, rng)
+    if unexplored > 0:
         return pick
-    log_total = math.log(total)
-    best = -np.inf
+    policy = UCB1(config.c)
+    best, ties = -np.inf, 0
     for e in range(first, first + count):
-        value = estimate(moments[e], config.cv, config.cv_offline) \
-            + config.c * math.sqrt(log_total / moments[e, N])
-        if value > best:
-            best, pick, ties = value, e, 1
-        elif value == best:
-            ties += 1
-            if randint(rng, ties) == 0:
-                pick = e
+        arm = Arm(estimate(moments[e], config.cv, config.cv_offline), 0.0,
+                  np.int64(moments[e, N]), total, count)
+        best, pick, ties = offer(policy_value(policy, arm, tables, rng), e, best, pick, ties,
+                                 rng)
     return pick
 
 
@@ -233,14 +233,8 @@ def _argmax(values, moments, count, rng):
     """The visited root edge of largest estimate, ties at random."""
     best, pick, ties = -np.inf, 0, 0
     for e in range(count):
-        if moments[e, N] == 0:
-            continue
-        if values[e] > best:
-            best, pick, ties = values[e], e, 1
-        elif values[e] == best:
-            ties += 1
-            if randint(rng, ties) == 0:
-                pick = e
+        if moments[e, N] > 0:
+            best, pick, ties = offer(values[e], e, best, pick, ties, rng)
     return pick
 
 
@@ -265,17 +259,3 @@ def _find_child(states, sibling, child, state):
             return child
         child = sibling[child]
     return NO_CHILD
-
-
-@njit(cache=True)
-def _grow(edge_action, edge_child, moments, need):
-    capacity = edge_action.size
-    while capacity < need:
-        capacity *= 2
-    actions = np.empty(capacity, dtype=np.int64)
-    actions[: edge_action.size] = edge_action
-    children = np.full(capacity, NO_CHILD, dtype=np.int64)
-    children[: edge_child.size] = edge_child
-    more = np.zeros((capacity, MOMENTS))
-    more[: moments.shape[0]] = moments
-    return actions, children, more
