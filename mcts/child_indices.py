@@ -40,9 +40,9 @@ from bandits.bayes_ucb import (
     bayesucb_tail,
     bayesucb_value,
 )
+from bandits.indexing import ix
 from bandits.klucb import TOLERANCE
 
-from .indexing import ix
 from .search_tree import (
     AT_VISITS,
     BASE_EPOCH,

@@ -39,7 +39,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .indexing import ix
+from bandits.indexing import ix
+
 from .search_tree import (
     AT_VISITS,
     FIRST_CHILD,

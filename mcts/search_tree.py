@@ -14,8 +14,8 @@ from numba import njit
 from numba.extending import overload
 
 from bandits import Arm, has_trait, reads_second_moment
+from bandits.indexing import ix
 
-from .indexing import ix
 from .solver import NO_CHILD
 
 

@@ -30,13 +30,13 @@ import numpy as np
 from numba import njit
 
 from bandits import reads_second_moment
+from bandits.indexing import ix
 from bandits.rng import randint, seed_state
 from enhancements.adjusters import next_threshold, observe_playout, reads_scores, start_adjuster
 from enhancements.thresholds import effective_threshold
 
 from .backup import Discount, back_up, reads_end
 from .child_indices import INDEX, after_backup, index_children
-from .indexing import ix
 from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
 from .search_tree import (
     BASE_EPOCH,
