@@ -287,13 +287,6 @@ def draws_index(policy) -> bool:
     return has_trait(type(policy), "draws_index")
 
 
-def raw_rewards(policy) -> bool:
-    """Whether the index reads rewards on the outcome's own scale rather than mapped onto
-    [0, 1]: a tree's win 1 and loss 0 with shaped rewards beyond them, a game's [-1, 1] (UCB1,
-    whose c is set for that scale; ``mcts.shaping``, ``mcts.games``, ``mcts.generic``)."""
-    return has_trait(type(policy), "raw_rewards")
-
-
 def klucb_constant(policy) -> float:
     """KL-UCB's c of ln t + c ln ln t for engines that solve its roots themselves (0 for any
     other policy, whose record need not have a ``c``)."""
@@ -308,6 +301,5 @@ def _klucb_constant(policy):
 
 
 for _test, _trait in ((reads_second_moment, "second_moment"), (caches_index, "caches_index"),
-                      (caches_quantile, "caches_quantile"), (draws_index, "draws_index"),
-                      (raw_rewards, "raw_rewards")):
+                      (caches_quantile, "caches_quantile"), (draws_index, "draws_index")):
     _compiled_trait(_test, _trait)
