@@ -2,10 +2,10 @@
 float64 columns per child between selections, index one parent's children by its own loop,
 update its columns after a backup and drop them when the rewards they summarise move.
 
-A record declares these as ``hooks = PolicyHooks(...)`` on its class; a record without them
-has the defaults: no columns, the engine's loop over ``policy_value``, nothing after a backup
-or on invalidation. Engines read the hooks at typing time from ``policy.instance_class``, so a
-kernel holds only its own policy's code.
+A record declares these as ``hooks = PolicyHooks(...)`` on its class (a plug-in in its
+:class:`bandits.Policy`); a record without them has the defaults: no columns, the engine's loop
+over ``policy_value``, nothing after a backup or on invalidation. Engines read the hooks at
+typing time from ``policy.instance_class``, so a kernel holds only its own policy's code.
 
 A hook sees one parent's children through the engine's *children view*, a NamedTuple with at
 least the fields ``cache`` (float64 [rows, cache_columns], zeros at the start of a run; a child
@@ -31,12 +31,17 @@ hooks must choose as its index would.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 
 from numba.extending import overload
 
 INDEX = 0  # the row of the selection's scratch values [3, b] that holds the indices
 
+# each hook's parameters, as docs/extending.md and the module's docstring name them
+SIGNATURES = {"index_children": ("policy", "view", "tables", "rng", "values"),
+              "after_backup": ("policy", "view", "k", "tables"),
+              "invalidate": ("policy", "cache", "row")}
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,34 @@ def cache_columns(policy) -> int:
 def _cache_columns(policy):
     columns = policy_hooks(policy.instance_class).cache_columns
     return lambda policy: columns
+
+
+def check_hooks(name: str, hooks: PolicyHooks) -> PolicyHooks:
+    """``hooks`` of the plug-in ``name`` as declared, or a one-line ValueError naming the
+    problem and the fix: whole, non-negative columns; hooks (compiled, as
+    ``bandits.plugins.load_plugin`` checks) of their documented parameters; an index hook for
+    columns, columns for the other hooks."""
+    columns = hooks.cache_columns
+    if isinstance(columns, bool) or not isinstance(columns, int) or columns < 0:
+        raise ValueError(f"plug-in {name}: cache_columns = {columns!r}: declare a whole "
+                         "number >= 0 of float64 columns per child, e.g. cache_columns=2")
+    for hook, parameters in SIGNATURES.items():
+        function = getattr(hooks, hook)
+        if function is None:
+            continue
+        given = tuple(inspect.signature(function.py_func).parameters)
+        if len(given) != len(parameters):
+            raise ValueError(f"plug-in {name}: its {hook} takes {len(given)} parameters "
+                             f"({', '.join(given)}): define it as {hook}"
+                             f"({', '.join(parameters)})")
+    if columns > 0 and hooks.index_children is None:
+        raise ValueError(f"plug-in {name}: cache_columns = {columns} but no index_children "
+                         "reads them: give index_children, or drop cache_columns")
+    for hook in ("after_backup", "invalidate"):
+        if getattr(hooks, hook) is not None and columns == 0:
+            raise ValueError(f"plug-in {name}: its {hook} has no columns to update: declare "
+                             "cache_columns, or drop the hook")
+    return hooks
 
 
 def child_lost(view, k) -> bool:
