@@ -3,11 +3,14 @@
 A policy is a typed parameter record (``make_policy("ucb1", c=...)``, names and defaults in
 ``POLICIES``, ``mctslab policies list``) whose index over an :class:`Arm` engines compute by
 ``policy_value(policy, arm, tables, rng)``, dispatched on the record's type at compile time;
-a user's policy comes in as a :class:`Policy` (``bandits.plugins``, docs/extending.md). Seed
-001's three (Eqs. 1-3 and 6-8) also have batched ``<policy>_index`` functions for plain arrays.
+a user's policy comes in as a :class:`Policy` (``bandits.plugins``, docs/extending.md). What a
+policy does beyond its index (columns kept per child, its own loop over the children) are its
+:class:`PolicyHooks` (``bandits.hooks``). Seed 001's three (Eqs. 1-3 and 6-8) also have
+batched ``<policy>_index`` functions for plain arrays.
 """
 
 from . import kernel_cache  # noqa: F401  (first: where the kernels below are cached)
+from .hooks import PolicyHooks, cache_columns
 from .klucb import (
     bernoulli_kl,
     klucb_arm_value,
@@ -31,12 +34,8 @@ from .policies import (
     Thompson,
     UCB1Tuned,
     begin_selection,
-    caches_index,
-    draws_index,
     has_trait,
-    klucb_constant,
     policy_value,
-    raw_rewards,
     reads_second_moment,
     wants_q_range,
     with_q_range,
@@ -58,19 +57,18 @@ __all__ = [
     "EpsilonGreedy",
     "IndexTables",
     "Policy",
+    "PolicyHooks",
     "PolicyInfo",
     "Thompson",
     "UCB1Tuned",
     "begin_selection",
     "bernoulli_kl",
-    "caches_index",
-    "draws_index",
+    "cache_columns",
     "get_policy",
     "has_trait",
     "index_tables",
     "klucb_arm_value",
     "klucb_bound",
-    "klucb_constant",
     "klucb_index",
     "klucb_level",
     "klucb_may_reach",
@@ -78,7 +76,6 @@ __all__ = [
     "klucb_value",
     "make_policy",
     "policy_value",
-    "raw_rewards",
     "reads_second_moment",
     "thompson_challenger",
     "thompson_index",

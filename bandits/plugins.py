@@ -103,7 +103,9 @@ class Policy:
     :class:`bandits.Arm` (``@njit(inline="always")``). ``record`` may declare
     ``second_moment = True`` to have ``arm.square_mean`` filled in. ``parameters``: the fields
     a user may set (default: all of them); ``domains``: a ``specs.Domain`` per parameter
-    (default: any finite number)."""
+    (default: any finite number). ``cache_columns`` and the compiled ``index_children``,
+    ``after_backup`` and ``invalidate`` are the policy's hooks (``bandits.hooks``: float64
+    columns kept per child and its own ways to use them; None: the engine's default)."""
 
     name: str
     record: type[NamedTuple]
@@ -113,6 +115,10 @@ class Policy:
     label: str | None = None
     parameters: tuple[str, ...] | None = None
     domains: Mapping[str, Domain] | None = None
+    cache_columns: int = 0
+    index_children: object = None
+    after_backup: object = None
+    invalidate: object = None
 
 
 PLUGIN_FILES: dict[str, str] = {}  # plug-in spec -> the file defining it (policies and adjusters)
@@ -124,16 +130,21 @@ def source_file(spec: str) -> str:
 
 
 def load_plugin(spec: str, kind: str, expected: type, public_name: str, built_in: str,
-                hooks: tuple[str, ...]):
+                hooks: tuple[str, ...], optional: tuple[str, ...] = ()):
     """The plug-in ``spec`` (``load_object``) with its record rebuilt for the engines
     (``compiled_record``): (plugin, record, its compiled hooks in the order of ``hooks``), each
-    hook checked to be compiled; the first hook's file names the plug-in in messages."""
+    hook checked to be compiled, but those in ``optional`` may be None; the first hook's file
+    names the plug-in in messages."""
     plugin = load_object(spec, kind, expected, public_name, built_in)
     functions = tuple(getattr(plugin, hook) for hook in hooks)
     PLUGIN_FILES[spec] = plugin_file(functions[0])
+    given = []
     for hook, function in zip(hooks, functions, strict=True):
+        if function is None and hook in optional:
+            continue
         check_compiled(spec, hook, function)
-    return plugin, compiled_record(plugin.record, *functions), functions
+        given.append(function)
+    return plugin, compiled_record(plugin.record, *given), functions
 
 
 def plugin_file(function) -> str:

@@ -3,7 +3,9 @@
 Each policy is its own NamedTuple type, so a kernel taking ``policy`` is compiled (and cached)
 once per policy with only that policy's index in its inner loop; ``policy_value(policy, arm,
 tables, rng)`` dispatches on the type at compile time to the policy's index over an
-:class:`Arm`, the view of one child's statistics.
+:class:`Arm`, the view of one child's statistics. A record may declare ``hooks``
+(``bandits.hooks``: columns kept per child and its own ways to index the children) and
+``raw_rewards`` (it reads rewards on the outcome's scale; ``mcts.reward_scale``).
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ from typing import NamedTuple
 from numba import njit
 from numba.extending import overload
 
+from . import bayes_ucb_cache, klucb_cache, thompson
 from .bayes_ucb import bayesucb_value
 from .epsilon_greedy import egreedy_value, explore_coin
 from .horizon_free import RAW, moss_value, puct_q, puct_range, puct_value
 from .klucb import klucb_arm_value
-from .thompson import thompson_value
 from .ucb1 import ucb1_value
 from .variance_ucb import ucb1tuned_value, ucbv_value
 
@@ -43,17 +45,19 @@ class UCB1(NamedTuple):
 
 
 class KLUCB(NamedTuple):
-    """Seed 001, Eq. 2: the c of ln t + c ln ln t (default 0)."""
+    """Seed 001, Eq. 2: the c of ln t + c ln ln t (default 0). Engines keep each child's root
+    between selections (``bandits.klucb_cache``)."""
 
     c: float = 0.0
-    caches_index = True
+    hooks = klucb_cache.HOOKS
 
 
 class Thompson(NamedTuple):
-    """Seed 001, Eq. 3: no parameter (``c`` is unused, kept for a uniform layout)."""
+    """Seed 001, Eq. 3: no parameter (``c`` is unused, kept for a uniform layout). Engines draw
+    the children without a win last (``bandits.thompson.draw_winless_last``)."""
 
     c: float = 0.0
-    draws_index = True
+    hooks = thompson.HOOKS
 
 
 class UCB1Tuned(NamedTuple):
@@ -102,12 +106,11 @@ class EpsilonGreedy(NamedTuple):
 
 class BayesUCB(NamedTuple):
     """Kaufmann, Cappe & Garivier 2012, Algorithm 1: the c of the level
-    1 - 1 / (t (ln N)^c) (default 0, as in their experiments). Engines keep each child's
-    quantile between selections (``caches_index``), read as Bayes-UCB's (``caches_quantile``)."""
+    1 - 1 / (t (ln N)^c) (default 0, as in their experiments). Engines keep a bound on each
+    child's quantile between selections (``bandits.bayes_ucb_cache``)."""
 
     c: float = 0.0
-    caches_index = True
-    caches_quantile = True
+    hooks = bayes_ucb_cache.HOOKS
 
 
 # Each record's index over an Arm: (policy, arm, tables, rng) -> float
@@ -154,8 +157,8 @@ def _bayesucb(policy, arm, tables, rng):
 
 
 _CORES = {UCB1: _over_arm(ucb1_value), KLUCB: _over_arm(klucb_arm_value),
-          Thompson: _over_arm(thompson_value), UCB1Tuned: _ucb1tuned, UCBV: _ucbv, MOSS: _moss,
-          PUCT: _puct, EpsilonGreedy: _egreedy, BayesUCB: _bayesucb}
+          Thompson: _over_arm(thompson.thompson_value), UCB1Tuned: _ucb1tuned, UCBV: _ucbv,
+          MOSS: _moss, PUCT: _puct, EpsilonGreedy: _egreedy, BayesUCB: _bayesucb}
 
 
 def register_index(record: type, index) -> None:
@@ -269,45 +272,4 @@ def reads_second_moment(policy) -> bool:
     return has_trait(type(policy), "second_moment")
 
 
-def caches_index(policy) -> bool:
-    """Whether engines keep each child's index between selections to skip re-solving it
-    (KL-UCB, whose index is a root, and Bayes-UCB, a quantile; see ``mcts.child_indices``)."""
-    return has_trait(type(policy), "caches_index")
-
-
-def caches_quantile(policy) -> bool:
-    """Whether the index kept between selections (``caches_index``) is Bayes-UCB's quantile
-    rather than KL-UCB's root (``mcts.child_indices``): a record with it has Bayes-UCB's c."""
-    return has_trait(type(policy), "caches_quantile")
-
-
-def draws_index(policy) -> bool:
-    """Whether the index is a random draw (Thompson), so that engines may draw the arms without
-    a win last, by ``bandits.thompson_challenger`` (see ``mcts.synthetic``)."""
-    return has_trait(type(policy), "draws_index")
-
-
-def raw_rewards(policy) -> bool:
-    """Whether the index reads rewards on the outcome's own scale rather than mapped onto
-    [0, 1]: a tree's win 1 and loss 0 with shaped rewards beyond them, a game's [-1, 1] (UCB1,
-    whose c is set for that scale; ``mcts.shaping``, ``mcts.games``, ``mcts.generic``)."""
-    return has_trait(type(policy), "raw_rewards")
-
-
-def klucb_constant(policy) -> float:
-    """KL-UCB's c of ln t + c ln ln t for engines that solve its roots themselves (0 for any
-    other policy, whose record need not have a ``c``)."""
-    return policy.c if isinstance(policy, KLUCB) else 0.0
-
-
-@overload(klucb_constant, jit_options={"cache": True})
-def _klucb_constant(policy):
-    if policy.instance_class is KLUCB:
-        return lambda policy: policy.c
-    return lambda policy: 0.0
-
-
-for _test, _trait in ((reads_second_moment, "second_moment"), (caches_index, "caches_index"),
-                      (caches_quantile, "caches_quantile"), (draws_index, "draws_index"),
-                      (raw_rewards, "raw_rewards")):
-    _compiled_trait(_test, _trait)
+_compiled_trait(reads_second_moment, "second_moment")

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from specs import NUMBER, Domain, above, at_least, between, check_values
 
+from .hooks import SIGNATURES, PolicyHooks, check_hooks
 from .plugins import Policy, load_plugin, plugin_domains, settable_parameters
 from .policies import (
     KLUCB,
@@ -135,10 +136,13 @@ _LOADED: dict[str, PolicyInfo] = {}
 
 def load_policy(spec: str) -> PolicyInfo:
     """The :class:`PolicyInfo` of the plug-in ``spec`` (``bandits.plugins``; loaded once a
-    process); its record is compiled into the engines under the name ``spec``."""
+    process); its record is compiled into the engines under the name ``spec``, with its hooks
+    (``bandits.hooks``) checked."""
     if spec not in _LOADED:
-        plugin, record, (index,) = load_plugin(spec, "policy", Policy, "bandits.Policy",
-                                               "`mctslab policies list`", ("index",))
+        plugin, record, (index, *hooks) = load_plugin(
+            spec, "policy", Policy, "bandits.Policy", "`mctslab policies list`",
+            ("index", *SIGNATURES), optional=tuple(SIGNATURES))
+        record.hooks = check_hooks(spec, PolicyHooks(plugin.cache_columns, *hooks))
         register_index(record, index)
         parameters = settable_parameters(plugin, record)
         _LOADED[spec] = PolicyInfo(spec, record, parameters, plugin.label or plugin.name,

@@ -4,7 +4,8 @@ Each arm draws from Beta(alpha_i + 1, beta_i + 1) with alpha_i = mean_i * T'_i a
 beta_i = (1 - mean_i) * T'_i (non-integer values are fine); the arm with the highest draw wins.
 The draw is exact: Gamma ratio with ziggurat normals inside Marsaglia & Tsang's Gamma, Exp(1)
 for the frequent shape 1 (a mean of 0 or 1), a uniform for Beta(1, 1) (see ``bandits.rng``).
-Engines that only need the winning arm may draw the arms without a win last, by
+Engines that only need the winning arm draw the arms without a win last
+(``draw_winless_last``, Thompson's ``index_children`` hook, ``bandits.hooks``), by
 :func:`thompson_challenger`, which rules most of them out without drawing their value.
 """
 
@@ -16,6 +17,8 @@ import numpy as np
 from numba import njit
 
 from .batch import batch_arms
+from .hooks import INDEX, PolicyHooks, child_count, child_lost, child_mean, child_reward_sum
+from .indexing import ix
 from .rng import beta_given, gamma_constant, seed_state, uniform
 
 _SNAP = 8.0 * np.finfo(np.float64).eps  # relative rounding error of mean T' (mean = 0.5 h / n)
@@ -57,6 +60,43 @@ def thompson_challenger(count, best, rng):
         if u * (1.0 + z * (1.0 + z * (0.5 + z * (1.0 / 6.0)))) >= 1.0:
             return -np.inf
     return -math.expm1(math.log(u) / shape)
+
+
+@njit(inline="always")
+def _winless_count(view, k):
+    """T'_i of child ``k`` if it has visits (since the snapshot) but no win, else 0."""
+    return child_count(view, k) if child_reward_sum(view, k) == 0 else 0
+
+
+@njit(inline="always")
+def draw_winless_last(policy, view, tables, rng, values):
+    """The children's draws into ``values[INDEX]`` and the highest: first those with a win,
+    then those without, after the others' highest draw is known. By
+    :func:`thompson_challenger` most of these are ruled out (index -inf) without drawing
+    their Beta(1, T'+1); a child so ruled out could not have won, so the choice has the law of
+    drawing every child's Beta (seed 001, Eq. 3)."""
+    best, indices = -np.inf, values[INDEX]
+    for j in range(view.b):
+        k = ix(j)
+        indices[k] = -np.inf
+        if child_lost(view, j):
+            continue
+        if _winless_count(view, j) > 0:
+            continue  # drawn below, once the others' best draw is known
+        indices[k] = thompson_value(child_mean(view, j, tables), child_count(view, j), view.t,
+                                    policy.c, tables, rng)
+        best = max(best, indices[k])
+    for j in range(view.b):
+        if child_lost(view, j):
+            continue
+        count = _winless_count(view, j)
+        if count > 0:
+            indices[ix(j)] = thompson_challenger(count, best, rng)
+            best = max(best, indices[ix(j)])
+    return best
+
+
+HOOKS = PolicyHooks(index_children=draw_winless_last)
 
 
 @njit(cache=True)

@@ -27,9 +27,9 @@ from typing import NamedTuple
 from numba import njit
 from numba.extending import overload
 
+from bandits.indexing import ix
 from bandits.plugins import load_plugin
 
-from .indexing import ix
 from .search_tree import REWARD_SUM, SQUARE_SUM, VISITS
 
 

@@ -1,16 +1,11 @@
-"""The indices of an expanded node's children, as the policy's record asks (DESIGN.md §4).
-
-Generic: the policy's index of each child not proven lost (``bandits.policy_value`` over an
-``Arm``). Three policies choose the same way with less work, selected by their records' traits:
-KL-UCB (``caches_index``) keeps each child's root between selections and re-solves only those
-that could be the best (``_index_by_cached_roots``), choosing exactly as solving every root
-would; the nodes a playout visited have theirs solved right after its backup
-(``_solve_path_roots``). Bayes-UCB (``caches_quantile``) keeps a point of each child's
-posterior that bounds its quantile, carries it by a recurrence per win or loss, and computes
-quantiles only for the children that could be the best (``_index_by_cached_quantiles``),
-choosing exactly as computing every quantile would. Thompson (``draws_index``) draws the
-children without a win last, ruling most of them out without their draw
-(``_draw_winless_last``), at the law of drawing them all.
+"""The indices of an expanded node's children, as the policy's record asks (DESIGN.md §4,
+``bandits.hooks``): by the policy's own ``index_children`` hook if it declares one (KL-UCB's
+cached roots, Bayes-UCB's cached quantiles, Thompson's draws of the winless children last),
+else the policy's index of each child not proven lost (``bandits.policy_value`` over an
+``Arm``); after a backup, the policy's ``after_backup`` hook on the path's nodes; after a
+re-scoring, its ``invalidate`` hook on the nodes whose rewards moved. The hooks see a parent's
+children through ``search_tree.ChildrenView`` and are chosen at typing time, so a policy's
+kernel holds none of the others' code.
 """
 
 from __future__ import annotations
@@ -19,42 +14,16 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from bandits import (
-    begin_selection,
-    has_trait,
-    klucb_constant,
-    klucb_level,
-    klucb_may_reach,
-    klucb_root,
-    policy_value,
-    thompson_challenger,
-)
-from bandits.bayes_ucb import (
-    bayesucb_carry,
-    bayesucb_log_level,
-    bayesucb_point,
-    bayesucb_shapes,
-    bayesucb_slope,
-    bayesucb_tail,
-    bayesucb_value,
-)
-from bandits.klucb import TOLERANCE
+from bandits import begin_selection, policy_value
+from bandits.hooks import INDEX, policy_hooks
+from bandits.indexing import ix
 
-from .indexing import ix
 from .q_range import sibling_range
 from .search_tree import (
-    AT_VISITS,
     BASE_EPOCH,
-    CARRIED_ERROR,
     FIRST_CHILD,
-    LEVEL,
-    POINT,
-    POINT_LEVEL,
-    SHAPE_A,
-    SHAPE_B,
-    SLOPE,
-    SOLVED,
     VISITS,
+    ChildrenView,
     arm_view,
     explore_count,
     mean_reward,
@@ -63,66 +32,45 @@ from .search_tree import (
 )
 from .solver import LOSS, UNPROVEN, WIN
 
-INDEX, STALE_LEVEL = 0, 1  # rows of the selection's scratch values [3, b]
-# Bayes-UCB: an upper bound on a child's quantile, and how it is known: the times its bounds
-# were refined in this selection (at most ``_REFINES``), or EXACT
-UPPER, KNOWN = STALE_LEVEL, 2
-EXACT = 3.0
-_PRUNE_MARGIN = 4.0 * TOLERANCE  # a bound must clear the best solved index by this to skip a root
-# a bound on a quantile (computed to ~1e-15) must clear the best known one by this to skip it
-_QUANTILE_MARGIN = 1e-9
-_ROUNDING = 2.0 ** -52  # relative rounding error of one floating-point operation (ulp)
-# a point whose G and slope may be this far off, relatively, after its recurrences is dropped
-# (its bounds, widened by the error, would be too loose to be worth keeping)
-_CARRIED_ERROR = 1e-3
-_FRESH_ERROR = 64.0 * _ROUNDING  # that of G and s computed at a point from their formulas
-# a refinement costs a continued fraction, a quantile several: two refinements, as Newton
-# steps, mostly narrow the bounds from ~1e-4 to far below the gaps between children's indices
-_REFINES = 2.0
 
 def index_children(tree, first, b, t, skip_losses, restart, cached, tables, policy, rng,
                    values):
     """The indices of the b children from row ``first`` into ``values[INDEX]`` (-inf for a
-    child proven lost when ``skip_losses``, or ruled out unseen), given the parent's t'; with
-    ``cached`` (``SearchConfig.cache_indices``) by the policy's cache in the tree, if it keeps
-    one; returns the highest (compiled code only: the policy's traits choose the code compiled, so
-    a policy's kernel holds none of the others' shortcuts)."""
+    child proven lost when ``skip_losses``, or ruled out unseen), given the parent's t'; by the
+    policy's ``index_children`` hook unless its columns per child are off (``cached``:
+    ``SearchConfig.cache_indices``); returns the highest (compiled code only)."""
     raise NotImplementedError("index_children runs inside compiled kernels only")
 
 
 @overload(index_children, inline="always", jit_options={"cache": True})
 def _index_children(tree, first, b, t, skip_losses, restart, cached, tables, policy, rng,
                     values):
-    if has_trait(policy.instance_class, "caches_quantile"):
-        def by_cached_quantiles(tree, first, b, t, skip_losses, restart, cached, tables, policy,
-                                rng, values):
-            if cached:
-                return _index_by_cached_quantiles(tree, first, b, t, skip_losses, restart,
-                                                  policy.c, tables, values)
-            return _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng,
-                            values, False)
+    hooks = policy_hooks(policy.instance_class)
+    own = hooks.index_children
+    if own is None:
+        return (lambda tree, first, b, t, skip_losses, restart, cached, tables, policy, rng,
+                values: _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng,
+                                 values))
+    if hooks.cache_columns == 0:
+        def by_hook(tree, first, b, t, skip_losses, restart, cached, tables, policy, rng,
+                    values):
+            view = ChildrenView(tree, tree.index_cache, first, b, t, restart, skip_losses)
+            return own(policy, view, tables, rng, values)
 
-        return by_cached_quantiles
-    if has_trait(policy.instance_class, "caches_index"):
-        def by_cached_roots(tree, first, b, t, skip_losses, restart, cached, tables, policy, rng,
-                            values):
-            if cached:
-                return _index_by_cached_roots(tree, first, b, t, skip_losses, restart,
-                                              klucb_constant(policy), tables, values)
-            return _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng,
-                            values, False)
+        return by_hook
 
-        return by_cached_roots
-    winless_last = has_trait(policy.instance_class, "draws_index")
-    return (lambda tree, first, b, t, skip_losses, restart, cached, tables, policy, rng, values:
-            _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng, values,
-                     winless_last))
+    def by_cache(tree, first, b, t, skip_losses, restart, cached, tables, policy, rng, values):
+        if cached:
+            view = ChildrenView(tree, tree.index_cache, first, b, t, restart, skip_losses)
+            return own(policy, view, tables, rng, values)
+        return _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng, values)
+
+    return by_cache
 
 
 @njit(inline="always")
-def _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng, values, winless_last):
-    """Every child's index by the policy; with ``winless_last`` (a compile-time constant:
-    Thompson) the children without a win are drawn last (``_draw_winless_last``)."""
+def _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
+    """Every child's index by the policy, into ``values[INDEX]``; returns the highest."""
     best, indices = -np.inf, values[INDEX]
     chooser = with_sibling_range(tree, first, b, skip_losses, restart, tables,
                                  begin_selection(policy, rng))
@@ -131,16 +79,12 @@ def _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng, value
         indices[ix(k)] = -np.inf
         if skip_losses and tree.proven[child] == LOSS:
             continue
-        if winless_last and _winless_count(tree, child, restart) > 0:
-            continue  # drawn below, once the others' best draw is known
         indices[ix(k)] = policy_value(chooser, arm_view(tree, child, t, b, restart, tables,
                                                         policy), tables, rng)
         if np.isnan(indices[ix(k)]):
             raise ValueError("the policy's index is NaN (a plug-in's index dividing 0 by 0, or "
                              "a parameter out of its domain?): fix the index")
         best = max(best, indices[ix(k)])
-    if winless_last:
-        best = _draw_winless_last(tree, first, b, skip_losses, restart, rng, indices, best)
     return best
 
 
@@ -168,359 +112,53 @@ def _sibling(children, child):
 
 
 def after_backup(tree, path, depth, b, restart, cached, epoch, policy, tables):
-    """What the policy does once a playout is backed up: KL-UCB solves the roots on the path
-    ahead of the next selection (``_solve_path_roots``) when its roots are ``cached``; the
-    others nothing (compiled code only)."""
+    """The policy's ``after_backup`` hook, when it declares one and its columns are
+    ``cached``, on each unproven node of the playout's ``path`` whose parent's next selection
+    reads indices: neither visit count changes before it (a threshold change in between
+    opens a new epoch, and a hook's columns must then be checked again there), and it is
+    skipped where that selection needs no index (a sibling proven won, or all but one proven
+    lost: both final). The others: nothing (compiled code only)."""
     raise NotImplementedError("after_backup runs inside compiled kernels only")
 
 
 @overload(after_backup, inline="always", jit_options={"cache": True})
 def _after_backup(tree, path, depth, b, restart, cached, epoch, policy, tables):
-    if (not has_trait(policy.instance_class, "caches_index")
-            or has_trait(policy.instance_class, "caches_quantile")):
+    hook = policy_hooks(policy.instance_class).after_backup
+    if hook is None:
         return lambda tree, path, depth, b, restart, cached, epoch, policy, tables: None
 
-    def solve_roots(tree, path, depth, b, restart, cached, epoch, policy, tables):
-        if cached:
-            _solve_path_roots(tree, path, depth, b, restart, epoch, klucb_constant(policy),
-                              tables)
-
-    return solve_roots
-
-
-@njit(inline="always")
-def _winless_count(tree, child, restart):
-    """T'_i of a child with visits (since the snapshot) but no win, else 0."""
-    return explore_count(tree, child, restart) if reward_sum(tree, child) == 0 else 0
-
-
-@njit(inline="always")
-def _draw_winless_last(tree, first, b, skip_losses, restart, rng, indices, best):
-    """Thompson: the draws of the children without a win, after the others' (whose highest
-    draw is ``best``), into ``indices``; returns the new highest. By
-    ``bandits.thompson_challenger`` most of them are ruled out (index -inf) without drawing
-    their Beta(1, T'+1); a child so ruled out could not have won, so the choice has the law of
-    drawing every child's Beta (seed 001, Eq. 3)."""
-    for j in range(b):
-        k, child = ix(j), ix(first + j)
-        if skip_losses and tree.proven[child] == LOSS:
-            continue
-        count = _winless_count(tree, child, restart)
-        if count > 0:
-            indices[k] = thompson_challenger(count, best, rng)
-            best = max(best, indices[k])
-    return best
-
-
-@njit(inline="always")
-def _solve(tree, child, mean, level, visits):
-    """KL-UCB's root for ``child`` at ``level``, kept with its level and the visits."""
-    value = klucb_root(mean, level)
-    tree.index_cache[child, SOLVED] = value
-    tree.index_cache[child, LEVEL] = level
-    tree.index_cache[child, AT_VISITS] = visits
-    return value
-
-
-@njit(inline="always")
-def _index_by_cached_roots(tree, first, b, t, skip_losses, restart, c, tables, values):
-    """KL-UCB's indices of the children into ``values[INDEX]`` and their maximum, solving few
-    roots. A child not visited since its root q0 was solved at level L0 has, at its level
-    L >= L0, an index in [q0, q0 + slope (L - L0)] (``bandits.klucb_may_reach``); it is solved
-    again only if that interval reaches the best lower bound, otherwise its index is left at
-    -inf: the best index and the children that reach it are those solving every root gives.
-    Mostly only the child visited last is solved."""
-    stats, cache = tree.stats, tree.index_cache
-    best_low = -np.inf
-    for j in range(b):
-        k, child = ix(j), ix(first + j)
-        values[INDEX, k] = values[STALE_LEVEL, k] = -np.inf
-        if skip_losses and tree.proven[child] == LOSS:
-            continue
-        n, n_explore = stats[child, VISITS], explore_count(tree, child, restart)
-        if n_explore <= 0:
-            values[INDEX, k] = best_low = np.inf
-            continue
-        level = klucb_level(n_explore, t, c, tables)
-        if cache[child, AT_VISITS] != n or level < cache[child, LEVEL]:
-            values[INDEX, k] = _solve(tree, child, mean_reward(tree, child, tables), level, n)
-        else:
-            values[INDEX, k] = cache[child, SOLVED]
-            if level != cache[child, LEVEL]:
-                values[STALE_LEVEL, k] = level
-        best_low = max(best_low, values[INDEX, k])
-    best = -np.inf
-    for j in range(b):
-        k, child = ix(j), ix(first + j)
-        if values[STALE_LEVEL, k] >= 0.0:  # a lower bound: solve, or skip if it cannot reach
-            mean, level = mean_reward(tree, child, tables), values[STALE_LEVEL, k]
-            if not klucb_may_reach(mean, cache[child, SOLVED], level - cache[child, LEVEL],
-                                   best_low - _PRUNE_MARGIN):
-                values[INDEX, k] = -np.inf
-                continue
-            values[INDEX, k] = _solve(tree, child, mean, level, stats[child, VISITS])
-        best = max(best, values[INDEX, k])
-    return best
-
-
-@njit
-def _quantile(cache, child, a, b, mean, n_explore, t, c, tables):
-    """Bayes-UCB's index of ``child`` (posterior Beta(a, b)) at the parent's t', the exact
-    value, kept as the child's point at its level with its slope (or no point where the slope
-    is infinite: the quantile 0 at t' = 1)."""
-    value = bayesucb_value(mean, n_explore, t, c, tables)
-    slope = bayesucb_slope(a, b, value, bayesucb_tail(t, c, tables))
-    if slope < np.inf:
-        # the quantile is within ~ulp of the true one (4 ulp of 1 allowed): the level of G at
-        # it within that over the slope
-        _keep(cache, child, value, bayesucb_log_level(t, c, tables), slope, a, b,
-              _FRESH_ERROR + 4.0 * _ROUNDING / slope)
-    else:
-        _keep(cache, child, 0.0, -np.inf, np.inf, a, b, 0.0)
-    return value
-
-
-@njit(inline="always")
-def _keep(cache, child, point, level, slope, a, b, error):
-    """Keep ``child``'s point of Beta(a, b) (no point: 0 at level -inf with slope inf, whose
-    bounds are [0, inf])."""
-    cache[child, POINT] = point
-    cache[child, POINT_LEVEL] = level
-    cache[child, SLOPE] = slope
-    cache[child, SHAPE_A] = a
-    cache[child, SHAPE_B] = b
-    cache[child, CARRIED_ERROR] = error
-
-
-@njit(inline="always")
-def _unit_step(cache, child, a, b):
-    """Whether Beta(a, b) is ``child``'s point's Beta(a0, b0) after one more win, (a0 + 1, b0),
-    or loss, (a0, b0 + 1), up to the rounding of the mean times the count (~1e-13: a change of
-    the quantile far inside the margin)."""
-    a0, b0, tolerance = cache[child, SHAPE_A], cache[child, SHAPE_B], 8.0 * _ROUNDING * (a + b)
-    return ((abs(a - a0 - 1.0) <= tolerance and abs(b - b0) <= tolerance)
-            or (abs(a - a0) <= tolerance and abs(b - b0 - 1.0) <= tolerance))
-
-
-@njit(inline="always")
-def _carry(cache, child, a, b):
-    """Move ``child``'s point x to its posterior's new shapes (a, b). After one more win or
-    loss (``_unit_step``), by the recurrences (``bandits.bayes_ucb.bayesucb_carry``), the
-    relative error carried in G and s growing by the step's rounding (that of l_x = ln(1 / G)
-    included) times the recurrence's growth factor; after any other change (the restart's
-    snapshot, several visits) by G and f at x computed afresh
-    (``bandits.bayes_ucb.bayesucb_point``). No point where there was none."""
-    old_a, old_b, slope = cache[child, SHAPE_A], cache[child, SHAPE_B], cache[child, SLOPE]
-    if not 0.0 < slope < np.inf:  # no point (0 before the first: ``new_tree``'s zeros)
-        _keep(cache, child, 0.0, -np.inf, np.inf, a, b, 0.0)
-        return
-    point, level = cache[child, POINT], cache[child, POINT_LEVEL]
-    if _unit_step(cache, child, a, b):
-        win = a > old_a + 0.5
-        new_level, new_slope, growth = bayesucb_carry(point, level, slope, old_a, old_b, win)
-        error = (cache[child, CARRIED_ERROR] + _ROUNDING * (abs(level) + 16.0)) * growth
-        if error <= _CARRIED_ERROR:
-            _keep(cache, child, point, new_level, new_slope, a, b, error)
+    def on_path(tree, path, depth, b, restart, cached, epoch, policy, tables):
+        if not cached:
             return
-    new_level, new_slope = bayesucb_point(point, a, b)
-    _keep(cache, child, point if new_slope < np.inf else 0.0, new_level, new_slope, a, b,
-          _FRESH_ERROR)
-
-
-@njit(inline="always")
-def _bounds(cache, child, a, b, level):
-    """Bounds on ``child``'s quantile at ``level`` from its point (``_point_bounds``)."""
-    return _point_bounds(cache[child, POINT], cache[child, POINT_LEVEL], cache[child, SLOPE],
-                         cache[child, CARRIED_ERROR], a, b, level)
-
-
-@njit(inline="always")
-def _point_bounds(point, point_level, slope, error, a, b, level):
-    """Bounds on the quantile Q(l) of Beta(a, b) at ``level`` l from its point x = ``point`` =
-    Q(l_x), l_x = ``point_level``, with slope s = Q'(l_x) and carried error e; d = l - l_x.
-
-    Above, the tangent x + s d (Q is concave). Below, from -Q'' = Q' (1 + Q' h), h = (ln f)'(Q)
-    = (a - 1) / Q - (b - 1) / (1 - Q): where h <= 0 (Q at or beyond the mode, which holds
-    between l and l_x if it holds at the lower end, Q being increasing) -Q'' <= Q', so Q'
-    shrinks at most as e^-d, and Q(l) >= x + s (1 - e^-d) >= x + s (d - d^2 / 2) for
-    0 <= d <= 1, Q(l) >= x - s (e^-d - 1) >= x + s (d - d^2) for -1 <= d < 0. Else x itself
-    for d >= 0 (Q increasing), or none (-inf). Both are widened by the point's carried error
-    e (relative, in G and s): e s for l_x and 4 e s |d| for s in the linear and square terms.
-    No point: [0, inf], computed whenever it could be the best."""
-    if not slope < np.inf:
-        return 0.0, np.inf
-    gap = level - point_level
-    reach = gap * slope
-    widen = error * (slope + 4.0 * abs(reach))
-    low = -np.inf
-    if abs(gap) <= 1.0:
-        low = point + reach - slope * gap * gap * (0.5 if gap >= 0.0 else 1.0) - widen
-        lowest = min(low, point)
-        if (a - 1.0) * (1.0 - lowest) > (b - 1.0) * lowest:  # below the mode: h > 0 there
-            low = -np.inf
-    if reach >= widen:
-        low = max(low, point)
-    return low, point + reach + widen
-
-
-@njit(inline="always")
-def _step_bounds(cache, child, a, b, level):
-    """Bounds on ``child``'s quantile at ``level`` when its posterior moved from its point's
-    Beta(a0, b0) to Beta(a, b) within a0 <= a <= a0 + 1, b0 <= b <= b0 + 1 (a draw's half
-    point each, or the restart's fraction of one more visit), its point kept as it is: Q is
-    increasing in a and decreasing in b, so Q(a0, b0 + 1) <= Q(a, b) <= Q(a0 + 1, b0), the
-    point carried to either by its recurrence (``bandits.bayes_ucb.bayesucb_carry``). [0, inf]
-    if either carry is too inexact."""
-    point, point_level = cache[child, POINT], cache[child, POINT_LEVEL]
-    slope, error = cache[child, SLOPE], cache[child, CARRIED_ERROR]
-    a0, b0 = cache[child, SHAPE_A], cache[child, SHAPE_B]
-    rounding = _ROUNDING * (abs(point_level) + 16.0)
-    win_level, win_slope, win_growth = bayesucb_carry(point, point_level, slope, a0, b0, True)
-    loss_level, loss_slope, loss_growth = bayesucb_carry(point, point_level, slope, a0, b0,
-                                                         False)
-    win_error, loss_error = (error + rounding) * win_growth, (error + rounding) * loss_growth
-    if not (win_error <= _CARRIED_ERROR and loss_error <= _CARRIED_ERROR):
-        return 0.0, np.inf
-    low = _point_bounds(point, loss_level, loss_slope, loss_error, a0, b0 + 1.0, level)[0]
-    high = _point_bounds(point, win_level, win_slope, win_error, a0 + 1.0, b0, level)[1]
-    return low, high
-
-
-@njit(inline="always")
-def _within_step(cache, child, a, b):
-    """Whether Beta(a, b) is within one visit of ``child``'s point's posterior Beta(a0, b0):
-    a0 <= a <= a0 + 1, b0 <= b <= b0 + 1 (up to the rounding of the mean times the count),
-    from a point (``_step_bounds``)."""
-    a0, b0, tolerance = cache[child, SHAPE_A], cache[child, SHAPE_B], 8.0 * _ROUNDING * (a + b)
-    return (0.0 < cache[child, SLOPE] < np.inf and a0 - tolerance <= a <= a0 + 1.0 + tolerance
-            and b0 - tolerance <= b <= b0 + 1.0 + tolerance)
-
-
-@njit
-def _refine(cache, child, a, b, level, high):
-    """Bounds on ``child``'s quantile at ``level`` from a new point y = ``high`` (its upper
-    bound, in (0, 1)), where G and f are computed afresh: its level is then close to the
-    selection's, so both bounds of ``_bounds`` are tight (second order in the gap)."""
-    y_level, y_slope = bayesucb_point(high, a, b)
-    if y_slope < np.inf:
-        _keep(cache, child, high, y_level, y_slope, a, b, _FRESH_ERROR)
-    return _bounds(cache, child, a, b, level)
-
-
-@njit
-def _index_by_cached_quantiles(tree, first, b, t, skip_losses, restart, c, tables, values):
-    """Bayes-UCB's indices of the children into ``values[INDEX]`` and their maximum, computing
-    few quantiles.
-
-    Each child keeps a point x of its posterior with the level l_x = ln(1 / G(x)) of the upper
-    tail there and the slope s = G(x) / f(x). The quantile Q(l) is increasing and concave in
-    the level l = ln(1 / tail) (``bandits.bayes_ucb.bayesucb_slope``), and x = Q(l_x), so at
-    the selection's level l: Q(l) <= x + (l - l_x) s (the tangent), and Q(l) >= x if l >= l_x,
-    or closer, to second order in l - l_x, by the bound on Q's curvature (``_point_bounds``).
-    A point is where the child's quantile was last computed or its bounds refined, carried
-    since to the posterior's new shapes (``_carry``: a recurrence per win or loss) without a
-    quantile, or bounded through the posteriors of a win and a loss when its shapes moved by a
-    fraction of one visit (``_step_bounds``: a draw, the restart's counts): mostly only the
-    child visited last has moved, by one step. ``values[INDEX]`` holds the lower bounds,
-    ``values[UPPER]`` the upper ones.
-
-    Then, as lazy evaluation, until one child's lower bound is above every other's upper bound
-    (it is the only best, and its lower bound serves as its index) or the best exact quantile
-    is above every upper bound left (the children that reach it have their exact quantiles):
-    take the child of the highest upper bound not computed; refine its bounds (``_refine``: G
-    and f at its upper bound, a continued fraction), at most ``_REFINES`` times, or compute its
-    quantile exactly, and so those of the children of the same posterior (the same value).
-    The others keep lower values, so the choice and its ties (``_pick_best``) are those
-    computing every quantile gives. The bounds are widened by the relative error each point
-    carries in G and s (``CARRIED_ERROR``, ``_point_bounds``) and trusted to
-    ``_QUANTILE_MARGIN`` beyond that (rounding, ~1e-15)."""
-    cache = tree.index_cache
-    level = bayesucb_log_level(t, c, tables)
-    unvisited = False
-    for j in range(b):
-        k, child = ix(j), ix(first + j)
-        values[INDEX, k] = values[UPPER, k] = -np.inf
-        values[KNOWN, k] = 0.0
-        if skip_losses and tree.proven[child] == LOSS:
-            continue
-        n_explore = explore_count(tree, child, restart)
-        if n_explore <= 0:
-            values[INDEX, k], unvisited = np.inf, True
-            continue
-        shape_a, shape_b = bayesucb_shapes(mean_reward(tree, child, tables), n_explore)
-        if cache[child, SHAPE_A] == shape_a and cache[child, SHAPE_B] == shape_b:
-            values[INDEX, k], values[UPPER, k] = _bounds(cache, child, shape_a, shape_b, level)
-        elif not _unit_step(cache, child, shape_a, shape_b) and _within_step(cache, child,
-                                                                             shape_a, shape_b):
-            values[INDEX, k], values[UPPER, k] = _step_bounds(cache, child, shape_a, shape_b,
-                                                              level)
-        else:
-            _carry(cache, child, shape_a, shape_b)
-            values[INDEX, k], values[UPPER, k] = _bounds(cache, child, shape_a, shape_b, level)
-    if unvisited:
-        return np.inf
-    best = -np.inf  # the best exact quantile
-    for _ in range(int(_REFINES + 1.0) * b + 1):  # each child refined, then computed: an end
-        lead, m = -np.inf, ix(0)
-        for j in range(b):
-            if values[INDEX, ix(j)] > lead:
-                lead, m = values[INDEX, ix(j)], ix(j)
-        rival, top, k = -np.inf, -np.inf, ix(0)
-        for j in range(b):
-            if ix(j) != m:
-                rival = max(rival, values[UPPER, ix(j)])
-            if values[KNOWN, ix(j)] != EXACT and values[UPPER, ix(j)] > top:
-                top, k = values[UPPER, ix(j)], ix(j)
-        if rival < lead - _QUANTILE_MARGIN or top < best - _QUANTILE_MARGIN:
-            break
-        child = ix(first + k)
-        n_explore = explore_count(tree, child, restart)
-        mean = mean_reward(tree, child, tables)
-        shape_a, shape_b = bayesucb_shapes(mean, n_explore)
-        if values[KNOWN, k] < _REFINES and 0.0 < top < 1.0:
-            low, high = _refine(cache, child, shape_a, shape_b, level, top)
-            values[INDEX, k] = max(values[INDEX, k], low)
-            values[UPPER, k] = min(top, high)
-            values[KNOWN, k] += 1.0
-            continue
-        value = _quantile(cache, child, shape_a, shape_b, mean, n_explore, t, c, tables)
-        best = max(best, value)
-        for j in range(b):  # the same posterior has the same quantile: its twins' too
-            twin = ix(first + j)
-            if values[UPPER, ix(j)] == -np.inf or values[KNOWN, ix(j)] == EXACT:
+        stats = tree.stats
+        for ply in range(1, depth + 1):
+            node, parent = ix(path[ix(ply)]), ix(path[ix(ply - 1)])
+            if tree.proven[node] != UNPROVEN:
                 continue
-            twin_a, twin_b = bayesucb_shapes(mean_reward(tree, twin, tables),
-                                             explore_count(tree, twin, restart))
-            if twin_a == shape_a and twin_b == shape_b:
-                values[INDEX, ix(j)] = values[UPPER, ix(j)] = value
-                values[KNOWN, ix(j)] = EXACT
-                _keep(cache, twin, value, cache[child, POINT_LEVEL], cache[child, SLOPE],
-                      shape_a, shape_b, cache[child, CARRIED_ERROR])
-    return max(lead, best)
+            if restart and tree.snapshot[parent, BASE_EPOCH] != epoch:
+                continue
+            first = stats[parent, FIRST_CHILD]
+            if _choice_is_forced(tree, first, b):
+                continue
+            view = ChildrenView(tree, tree.index_cache, first, b,
+                                parent_count(tree, parent, restart), restart, False)
+            hook(policy, view, np.int64(node) - first, tables)
+
+    return on_path
 
 
-@njit(inline="always")
-def _solve_path_roots(tree, path, depth, b, restart, epoch, c, tables):
-    """KL-UCB: after a backup, solve the root of each unproven node on the path at the level
-    the next selection at its parent will use (neither visit count changes before it; a
-    threshold change in between only makes the cached root inexact, and then it is solved
-    again there), unless that selection needs no index (a sibling proven won, or all of them
-    proven lost: both final). Independent of one another, these solves overlap in the
-    processor, where at selection each would wait for the descent before it: the same roots,
-    sooner."""
-    stats = tree.stats
-    for ply in range(1, depth + 1):
-        node, parent = ix(path[ix(ply)]), ix(path[ix(ply - 1)])
-        if tree.proven[node] != UNPROVEN:
-            continue
-        if restart and tree.snapshot[parent, BASE_EPOCH] != epoch:
-            continue
-        if _choice_is_forced(tree, stats[parent, FIRST_CHILD], b):
-            continue
-        n_explore = explore_count(tree, node, restart)
-        if n_explore > 0:
-            level = klucb_level(n_explore, parent_count(tree, parent, restart), c, tables)
-            _solve(tree, node, mean_reward(tree, node, tables), level, stats[node, VISITS])
+def invalidate(policy, cache, node):
+    """The policy's ``invalidate`` hook on ``node``'s columns, whose rewards moved without a
+    visit (``mcts.rescoring``); nothing for a policy without one (compiled code only)."""
+    raise NotImplementedError("invalidate runs inside compiled kernels only")
+
+
+@overload(invalidate, inline="always", jit_options={"cache": True})
+def _invalidate(policy, cache, node):
+    hook = policy_hooks(policy.instance_class).invalidate
+    if hook is None:
+        return lambda policy, cache, node: None
+    return lambda policy, cache, node: hook(policy, cache, node)
 
 
 @njit(inline="always")

@@ -37,10 +37,8 @@ from bandits import (
     UCB1,
     Arm,
     begin_selection,
-    has_trait,
     index_tables,
     policy_value,
-    raw_rewards,
     reads_second_moment,
 )
 from bandits.rng import randint, seed_state
@@ -49,6 +47,7 @@ from games import Game, State, compiled
 from .growth import grown
 from .playouts import MAST, POLICY, mast_key, mast_update, new_table, playout
 from .q_range import sibling_range
+from .reward_scale import reads_raw_rewards
 from .rewards import ONLINE, WARMUP, reward_bound, unit_mean, winner_reward
 from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
 from .ties import offer, reservoir
@@ -107,7 +106,7 @@ def search(game: Game, state: State | np.ndarray, budget: int,
     if compiled.is_terminal(game.game_id, array):
         raise ValueError("the position is terminal; search a position with legal moves")
     bound = reward_bound(config)
-    clip = np.inf if raw_rewards(config.policy) else bound  # UCT: the rewards as they are
+    clip = np.inf if reads_raw_rewards(config.policy) else bound  # UCT: the rewards as they are
     nodes, stats, proven, playouts, action = _search(
         game.game_id, array.copy(), game.max_actions, budget, config, bound, clip,
         index_tables(budget + 1), seed_state(seed))
@@ -223,7 +222,7 @@ def _on_index_scale(policy, mean, bound):
 
 @overload(_on_index_scale, inline="always", jit_options={"cache": True})
 def _on_index_scale_by_record(policy, mean, bound):
-    if has_trait(policy.instance_class, "raw_rewards"):
+    if reads_raw_rewards(policy.instance_class):
         return lambda policy, mean, bound: mean
     return lambda policy, mean, bound: unit_mean(mean, bound)
 

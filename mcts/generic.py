@@ -31,7 +31,6 @@ from bandits import (
     begin_selection,
     index_tables,
     policy_value,
-    raw_rewards,
     reads_second_moment,
 )
 from bandits.rng import seed_state
@@ -39,6 +38,7 @@ from bandits.rng import seed_state
 from .games import GameSearchConfig
 from .playouts import MAST
 from .q_range import sibling_range
+from .reward_scale import reads_raw_rewards
 from .ties import argmax_at_random
 
 
@@ -96,7 +96,7 @@ def generic_search(game, state, budget: int, config: GameSearchConfig,
         raise ValueError("search a position where a player is to move")
     low, span = game.min_utility, (game.max_utility - game.min_utility) or 1.0
     policy = config.policy
-    if raw_rewards(policy) and "c" in policy._fields:
+    if reads_raw_rewards(policy) and "c" in policy._fields:
         policy = policy._replace(c=policy.c / 2)
     stream = seed_state(np.uint64(rng.spawn(1)[0].integers(2**63)))
     selection = _Selection(policy, index_tables(budget), stream)

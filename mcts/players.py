@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from bandits import POLICIES, get_policy, has_trait, make_policy
+from bandits import POLICIES, get_policy, make_policy
 from games import Game
 from games.openspiel import PREFIX
 from specs import Part, between, check_value, check_values, parse_spec, parse_value
@@ -41,6 +41,7 @@ from .generic import GenericResult, check_config, generic_search
 from .options import check_exclusions
 from .playouts import MAST, UNIFORM
 from .presets import preset
+from .reward_scale import reads_raw_rewards
 from .shaping import BONUS_DOMAINS
 
 _ALIASES = {"uct": "ucb1"}  # the seed's name for UCB1 in trees
@@ -120,7 +121,7 @@ def _policy(name: str, params: dict, game: str) -> NamedTuple:
     name = _ALIASES.get(name, name)
     values = dict(params)
     info = get_policy(name)
-    if has_trait(info.record, "raw_rewards") and "c" in info.parameters:
+    if reads_raw_rewards(info.record) and "c" in info.parameters:
         values.setdefault("c", preset(game).c)
     return make_policy(name, **values)
 

@@ -39,9 +39,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .indexing import ix
+from bandits.indexing import ix
+
+from .child_indices import invalidate
 from .search_tree import (
-    AT_VISITS,
     FIRST_CHILD,
     NO_CHILD,
     REWARD_SUM,
@@ -93,12 +94,13 @@ def _half(score, theta):
 
 
 @njit(cache=True)
-def rescore_tree(histograms, tree, n_nodes, b, old, new, second_moment, cached):
+def rescore_tree(histograms, tree, n_nodes, b, old, new, second_moment, cached, policy):
     """Move each of the first ``n_nodes`` nodes' reward sums (and squares, when kept) by the
     change of its played-out scores' rewards from effective threshold ``old`` to ``new``, in
     half points h (sum += h / 2; squares += w / 2 + h / 4 for the change w in rewards of 1:
     exact; squares kept for a policy reading the ``second_moment``); a node whose sum moved
-    drops its index kept in the tree (``cached``: KL-UCB's root, Bayes-UCB's point). Nodes
+    has its columns kept in the tree (``cached``) dropped by the ``policy``'s ``invalidate``
+    hook (``bandits.hooks``: KL-UCB's root, Bayes-UCB's point). Nodes
     are visited in creation order, a parent before its children, so the ply's parity is
     handed down on the way."""
     if old == new:
@@ -134,4 +136,4 @@ def rescore_tree(histograms, tree, n_nodes, b, old, new, second_moment, cached):
             if second_moment:
                 rewards[node, SQUARE_SUM] += 0.5 * wins + 0.25 * half
             if cached:
-                cache[node, AT_VISITS] = -1.0
+                invalidate(policy, cache, node)

@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.extending import overload
 
-from bandits import Arm, has_trait, reads_second_moment
+from bandits import Arm, reads_second_moment
+from bandits.hooks import child_count, child_lost, child_mean, child_reward_sum, child_visits
+from bandits.indexing import ix
 
-from .indexing import ix
-from .solver import NO_CHILD
+from .solver import LOSS, NO_CHILD
 
 
 class SearchTree(NamedTuple):
@@ -33,38 +34,15 @@ class SearchTree(NamedTuple):
     rewards: np.ndarray
     proven: np.ndarray  # int8 [capacity]; ``mcts.solver``'s values for the node's mover
     snapshot: np.ndarray  # int32 [capacity or 1, 2]; BASE_EPOCH, PARENT_BASE
-    # float64 [capacity or 1, 4 or 8 (``cache_columns``)]; KL-UCB: SOLVED, LEVEL, AT_VISITS and
-    # a pad; Bayes-UCB: POINT, POINT_LEVEL, SHAPE_A, SLOPE, SHAPE_B, CARRIED_ERROR and two pads.
-    # Rows of 32 or 64 bytes, aligned to the cache lines (rows of 24 or 48 straddle them)
+    # float64 [capacity or 1, the policy's ``bandits.cache_columns`` or 1]: the columns the
+    # policy keeps per node (``bandits.hooks``: KL-UCB's roots, Bayes-UCB's points), zeros at
+    # the start
     index_cache: np.ndarray
 
 
 VISITS, FIRST_CHILD, CHILD_BASE = 0, 1, 2
 REWARD_SUM, SQUARE_SUM = 0, 1
 BASE_EPOCH, PARENT_BASE = 0, 1  # restart: t' = t - PARENT_BASE, T' = T - CHILD_BASE
-SOLVED, LEVEL, AT_VISITS = 0, 1, 2  # KL-UCB: a root, its level, and T when it was solved
-# Bayes-UCB: a point x of the child's posterior Beta(SHAPE_A, SHAPE_B), the level ln(1 / G) of
-# the posterior's upper tail G there, the quantile's slope G / f(x) in that level
-# (``bandits.bayes_ucb.bayesucb_slope``) and a bound on the relative rounding error the
-# recurrences carried into them (``mcts.child_indices._carry``). SHAPE_A shares AT_VISITS's
-# column, so that its -1 (none yet, or dropped by ``mcts.rescoring``) matches no posterior.
-POINT, POINT_LEVEL, SHAPE_A, SLOPE, SHAPE_B, CARRIED_ERROR = 0, 1, AT_VISITS, 3, 4, 5
-
-
-def _columns(record_class) -> int:
-    return (8 if has_trait(record_class, "caches_quantile")
-            else 4 if has_trait(record_class, "caches_index") else 0)
-
-
-def cache_columns(policy) -> int:
-    """The columns of the index cache the policy keeps (0: none; KL-UCB 4, Bayes-UCB 8)."""
-    return _columns(type(policy))
-
-
-@overload(cache_columns, jit_options={"cache": True})
-def _cache_columns(policy):
-    columns = _columns(policy.instance_class)
-    return lambda policy: columns
 
 
 @njit(cache=True)
@@ -75,13 +53,12 @@ def node_capacity(branching, budget):
 
 @njit(cache=True)
 def new_tree(capacity, restart, index_columns, second_moment):
-    """An empty tree of ``capacity`` nodes; the restart's snapshot, the index cache of KL-UCB
-    or Bayes-UCB (``index_columns`` > 0, ``cache_columns``) and the column of squared rewards
+    """An empty tree of ``capacity`` nodes; the restart's snapshot, the policy's columns per
+    node (``index_columns`` > 0, ``bandits.cache_columns``) and the column of squared rewards
     (``second_moment``) only when asked for."""
     stats = np.zeros((capacity, 3 if restart else 2), np.int32)
     stats[:, FIRST_CHILD] = NO_CHILD
-    index_cache = np.zeros((capacity if index_columns > 0 else 1, max(index_columns, 4)))
-    index_cache[:, AT_VISITS] = -1.0
+    index_cache = np.zeros((capacity if index_columns > 0 else 1, max(index_columns, 1)))
     return SearchTree(stats, np.zeros((capacity, 2 if second_moment else 1)),
                       np.zeros(capacity, np.int8),
                       np.zeros((capacity if restart else 1, 2), np.int32), index_cache)
@@ -131,3 +108,60 @@ def arm_view(tree, child, t, b, restart, tables, policy):
         square_mean = square_sum(tree, child) * tables.inverse[ix(tree.stats[child, VISITS])]
     return Arm(mean_reward(tree, child, tables), square_mean, explore_count(tree, child, restart),
                t, b)
+
+
+class ChildrenView(NamedTuple):
+    """One parent's b children as a policy's hooks read them (``bandits.hooks``, whose
+    accessors are implemented below for it): child k is the tree's row ``first + k``."""
+
+    tree: SearchTree
+    cache: np.ndarray  # the tree's index_cache
+    first: int
+    b: int
+    t: int  # the parent's t'
+    restart: bool
+    skip_losses: bool  # some child is not proven lost: the selection skips those that are
+
+
+# The accessors with a branch (child_lost, child_count) are left to LLVM to inline: inlined
+# in numba's IR, their branch nested in a hook's trips numba's scope check
+# (NumbaIRAssumptionWarning).
+
+
+def _is_view(view) -> bool:
+    return isinstance(view, types.BaseNamedTuple) and view.instance_class is ChildrenView
+
+
+@overload(child_lost, jit_options={"cache": True})
+def _child_lost(view, k):
+    if _is_view(view):
+        return lambda view, k: view.skip_losses and view.tree.proven[ix(view.first + k)] == LOSS
+    return None
+
+
+@overload(child_visits, inline="always", jit_options={"cache": True})
+def _child_visits(view, k):
+    if _is_view(view):
+        return lambda view, k: view.tree.stats[ix(view.first + k), VISITS]
+    return None
+
+
+@overload(child_count, jit_options={"cache": True})
+def _child_count(view, k):
+    if _is_view(view):
+        return lambda view, k: explore_count(view.tree, ix(view.first + k), view.restart)
+    return None
+
+
+@overload(child_reward_sum, inline="always", jit_options={"cache": True})
+def _child_reward_sum(view, k):
+    if _is_view(view):
+        return lambda view, k: reward_sum(view.tree, view.first + k)
+    return None
+
+
+@overload(child_mean, inline="always", jit_options={"cache": True})
+def _child_mean(view, k, tables):
+    if _is_view(view):
+        return lambda view, k, tables: mean_reward(view.tree, view.first + k, tables)
+    return None

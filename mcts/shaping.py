@@ -42,9 +42,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from bandits import raw_rewards
 from specs import Domain, above, check_values, parse_spec, parse_value
 
+from .reward_scale import reads_raw_rewards
 from .rewards import ONLINE, WARMUP, bonus_bound, bonus_reward, unit_mean
 
 __all__ = ["BONUS_DOMAINS", "Bonuses", "NoShaping", "engine_shaping", "max_value",
@@ -141,6 +141,6 @@ def max_value(shaping, state, policy, reward, margin, span, d, played, budget):
         return reward
     gain = shaped_reward(shaping, state, reward, abs(margin) / span, d,
                          played >= WARMUP * budget)
-    if raw_rewards(policy):
+    if reads_raw_rewards(policy):
         return 0.5 * (gain + 1.0)
     return unit_mean(gain, bonus_bound(shaping.rb_k, shaping.rb_a, shaping.qb_k, shaping.qb_a))

@@ -26,7 +26,8 @@ from __future__ import annotations
 from numba import njit, types
 from numba.extending import overload
 
-from .indexing import ix
+from bandits.indexing import ix
+
 from .ties import offer, reservoir
 
 UNPROVEN, WIN, DRAW, LOSS = 0, 1, 2, 3  # proven values, from the view of the node's mover

@@ -18,8 +18,8 @@ Options are data: the built-in adjusters and their parameters, the restart, the 
 shaping, the re-scoring and the discount are values of ``SearchConfig`` read at run time, so a
 kernel is compiled per policy record and b (and the integer type of the tree's scores), and
 per plug-in adjuster or backup rule (docs/performance.md lists them). The tree and its views
-are ``mcts.search_tree``; the children's indices, with KL-UCB's and Thompson's shortcuts,
-``mcts.child_indices``.
+are ``mcts.search_tree``; the children's indices, by the policy's hooks where it has them
+(``bandits.hooks``: KL-UCB's and Bayes-UCB's caches, Thompson's draws), ``mcts.child_indices``.
 """
 
 from __future__ import annotations
@@ -29,14 +29,14 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from bandits import reads_second_moment
+from bandits import cache_columns, reads_second_moment
+from bandits.indexing import ix
 from bandits.rng import randint, seed_state
 from enhancements.adjusters import next_threshold, observe_playout, reads_scores, start_adjuster
 from enhancements.thresholds import effective_threshold
 
 from .backup import Discount, back_up, reads_end
 from .child_indices import INDEX, after_backup, index_children
-from .indexing import ix
 from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
 from .search_tree import (
     BASE_EPOCH,
@@ -44,7 +44,6 @@ from .search_tree import (
     FIRST_CHILD,
     PARENT_BASE,
     VISITS,
-    cache_columns,
     new_tree,
     node_capacity,
     parent_count,
@@ -90,8 +89,9 @@ class SearchConfig(NamedTuple):
     shaping: tuple = Bonuses()  # ``mcts.shaping``: seed 000's bonuses (k = 0: none)
     rescore: bool = False  # ``mcts.rescoring``: re-score stored rewards exactly (an ablation)
     backup: tuple = Discount()  # ``mcts.backup``: the rule (gamma = 1: seed 001's backup)
-    # KL-UCB's roots and Bayes-UCB's points kept in the tree between selections (False: every
-    # index computed at every selection, what the caches must equal)
+    # the policy's columns kept in the tree between selections (``bandits.hooks``: KL-UCB's
+    # roots, Bayes-UCB's points; False: every index computed at every selection, what the
+    # caches must equal)
     cache_indices: bool = True
 
 
@@ -280,8 +280,8 @@ def search(game, config, budget, seed, tables, policy, failed):
 
 @njit(cache=True)
 def _workspace(config, budget, index_columns, second_moment):
-    """What one run of ``budget`` playouts needs: a new tree (with KL-UCB's or Bayes-UCB's
-    index cache of ``index_columns`` columns, none for 0; a column of squared rewards if
+    """What one run of ``budget`` playouts needs: a new tree (with the policy's columns per
+    node, ``index_columns`` of them, none for 0; a column of squared rewards if
     ``second_moment``), the selection path, the selection scratch, the adjuster's first
     threshold and state, the shaping's statistics, and the nodes' score histograms (of one
     cell unless the config re-scores)."""
@@ -344,7 +344,7 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
         if config.rescore:
             rescore_tree(histograms, tree, n_nodes, b, before, theta_eff,
                          reads_second_moment(policy),
-                         config.cache_indices and cache_columns(policy) > 0)
+                         config.cache_indices and cache_columns(policy) > 0, policy)
         if t == next_record:
             failed[record] = not game.optimal[_chosen_move(tree, b, rng)]
             record += 1

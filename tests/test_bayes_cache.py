@@ -1,4 +1,4 @@
-"""Bayes-UCB's quantile cache (``mcts.child_indices._index_by_cached_quantiles``): the bounds
+"""Bayes-UCB's quantile cache (``bandits.bayes_ucb_cache.index_by_cached_quantiles``): the bounds
 it skips children by, the recurrences that carry its points, and whole searches equal to those
 computing every quantile."""
 
@@ -8,10 +8,10 @@ from scipy.stats import beta as stats_beta
 
 from bandits import index_tables, make_policy
 from bandits.bayes_ucb import bayesucb_carry, bayesucb_point, bayesucb_slope
+from bandits.bayes_ucb_cache import _point_bounds
 from bandits.beta_quantile import beta_upper_quantile, log_beta, upper_regularized_beta
 from experiments import Curve
 from experiments.curves.failure import search_config, tree_instance
-from mcts.child_indices import _point_bounds
 from mcts.synthetic import search, tree_arrays
 
 

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import bandits.plugins
+from bandits import UCB1, index_tables, make_policy
 from experiments import failure_rate
 from experiments.cli import main
 from experiments.comparisons.study_files import read_study
@@ -23,7 +24,10 @@ from experiments.curves.curve import Curve
 from experiments.curves.failure import search_config, tree_instance
 from experiments.tournaments.match import play_game
 from games.registry import get_game
+from mcts.games import GameSearchConfig
+from mcts.games import search as games_search
 from mcts.players import parse_player
+from mcts.synthetic import search, tree_arrays
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ["--runs", "20", "--max-budget", "64", "--branching", "2", "--depth", "4", "--seed", "3"]
@@ -43,8 +47,9 @@ def _documented_code() -> dict[str, str]:
 
 def test_the_document_shows_the_example_files_as_they_are():
     documented = _documented_code()
-    assert set(documented) == {"examples/my_ucb1.py", "examples/my_adjuster.py",
-                               "examples/my_tree.py", "examples/my_backup.py"}
+    assert set(documented) == {"examples/my_ucb1.py", "examples/my_cached_ucb1.py",
+                               "examples/my_adjuster.py", "examples/my_tree.py",
+                               "examples/my_backup.py"}
     for path, code in documented.items():
         assert code == (ROOT / path).read_text()
         assert len(code.splitlines()) < 40
@@ -59,6 +64,94 @@ def test_the_ucb1_copy_gives_the_built_in_curve_bit_for_bit(examples):
     with_c = failure_rate("random(4,2)", "my_ucb1:policy", policy_params={"c": 0.3}, **options)
     built_in_c = failure_rate("random(4,2)", "ucb1", policy_params={"c": 0.3}, **options)
     assert with_c.failure_rate.tolist() == built_in_c.failure_rate.tolist()
+
+
+@pytest.mark.parametrize("options", [{}, {"adjuster": "maxfreq", "restart": True},
+                                     {"adjuster": "maxfreq", "rescore": True}])
+def test_a_plugin_cache_chooses_as_the_index_without_it(examples, options):
+    """The cached UCB1 copy (its own columns and index_children; invalidated by re-scoring)
+    gives the built-in UCB1's curve bit for bit, under the restart and re-scoring too."""
+    common = {"runs": 40, "budgets": 256, "seed": 5, "branching": 2, "depth": 6, "trees": 2}
+    mine = failure_rate("random(4,2)", "my_cached_ucb1:policy", **common, **options)
+    built_in = failure_rate("random(4,2)", "ucb1", **common, **options)
+    assert mine.failure_rate.tolist() == built_in.failure_rate.tolist()
+
+
+def test_a_plugin_cache_is_kept_in_the_tree(examples):
+    """The engine keeps the plug-in's 4 columns per node and its hook fills them; with the
+    columns off (``cache_indices=False``) the plug-in's index alone gives the same search."""
+    curve = Curve("constant(1,3)", "my_cached_ucb1:policy", "maxfreq", max_budget=512,
+                  branching=3, depth=6, restart=True)
+    instance = tree_instance(curve.tree, 3, 6, 0, 0)
+    config, policy = search_config(curve, instance), make_policy("my_cached_ucb1:policy")
+    trees = [search(tree_arrays(instance), config._replace(cache_indices=keep), 512,
+                    np.uint64(4), index_tables(512), policy, np.zeros(10, np.bool_))
+             for keep in (True, False)]
+    assert trees[0].index_cache.shape[1] == 4 and (trees[0].index_cache[1:, 1] > 0).any()
+    assert trees[1].index_cache.shape[0] == 1
+    assert np.array_equal(trees[0].stats, trees[1].stats)
+    assert np.array_equal(trees[0].rewards, trees[1].rewards)
+
+
+def test_a_plugin_cache_plays_as_its_index_in_the_game_engine(examples):
+    """The game engine keeps no columns: the cached copy searches Breakthrough as UCB1."""
+    game = get_game("breakthrough")
+    state = game.new_initial_state()
+    results = [games_search(game, state, 300, GameSearchConfig(policy=policy), seed=2)
+               for policy in (make_policy("my_cached_ucb1:policy", c=0.8), UCB1(c=0.8))]
+    assert results[0].action == results[1].action
+    assert np.array_equal(results[0].visits, results[1].visits)
+    assert np.array_equal(results[0].values, results[1].values)
+
+
+_BAD_HOOKS = {
+    "cache_columns=-1": "cache_columns = -1: declare a whole number >= 0",
+    "cache_columns=2.5, index_children=scan": "cache_columns = 2.5: declare a whole number",
+    "cache_columns=2": "cache_columns = 2 but no index_children reads them",
+    "cache_columns=2, index_children=short": "its index_children takes 4 parameters",
+    "cache_columns=2, index_children=plain": "its index_children is not compiled",
+    "invalidate=forget": "its invalidate has no columns to update",
+}
+
+
+@pytest.mark.parametrize("declaration", _BAD_HOOKS)
+def test_a_malformed_hook_declaration_fails_in_one_line(tmp_path, monkeypatch, capsys,
+                                                        declaration):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = f"bad_hooks_{abs(hash(declaration))}"
+    (tmp_path / f"{module}.py").write_text(textwrap.dedent(f"""
+        from typing import NamedTuple
+        from numba import njit
+        from bandits import Policy
+
+        class Bad(NamedTuple):
+            c: float = 1.0
+
+        @njit(inline="always")
+        def index(policy, arm, tables, rng):
+            return arm.mean
+
+        @njit(inline="always")
+        def scan(policy, view, tables, rng, values):
+            return 0.0
+
+        @njit(inline="always")
+        def short(policy, view, tables, rng):
+            return 0.0
+
+        def plain(policy, view, tables, rng, values):
+            return 0.0
+
+        @njit(inline="always")
+        def forget(policy, cache, row):
+            cache[row, 0] = 0.0
+
+        policy = Policy("bad", Bad, index, {declaration})
+    """))
+    assert main(["failure-rate", "--tree", "constant(1,3)", *SMALL, "--policy",
+                 f"{module}:policy"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert _BAD_HOOKS[declaration] in error and "\n" not in error
 
 
 def test_a_plugin_adjuster_runs_as_its_built_in_twin(tmp_path, monkeypatch):
@@ -210,6 +303,7 @@ def test_the_ucb1_copy_plays_the_built_in_games_in_breakthrough(examples):
         players = (parse_player(spec, "breakthrough"), parse_player("uct", "breakthrough"))
         assert players[0].config.policy.c == players[1].config.policy.c
         record = play_game(game, players, 60, np.random.default_rng(7),
-                           on_move=lambda state, seat, result: moves.append(result.action))
+                           on_move=lambda state, seat, result, moves=moves:
+                           moves.append(result.action))
         records.append((record, moves))
     assert records[0] == records[1] and len(records[0][1]) > 10

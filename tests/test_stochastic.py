@@ -8,7 +8,7 @@ import pytest
 from games_conformance import check_game_conformance
 
 from enhancements.variance import MOMENTS, chance_stream, cv_coefficient, estimate, observe
-from games import SolitaireGame, chance, die_bet, get_game, pig
+from games import SolitaireGame, die_bet, get_game, pig
 from mcts.stochastic import StochasticConfig, play, search
 
 DIE_BET = SolitaireGame("die-bet", "one decision then a die", die_bet,
