@@ -50,7 +50,7 @@ from .q_range import sibling_range
 from .reward_scale import reads_raw_rewards
 from .rewards import ONLINE, WARMUP, reward_bound, unit_mean, winner_reward
 from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
-from .ties import offer, reservoir
+from .ties import pick_best
 
 ACTION, FIRST_CHILD, N_CHILDREN, MOVER = 0, 1, 2, 3  # columns of ``nodes``
 VISITS, REWARDS, SQUARES = 0, 1, 2  # columns of ``stats`` (SQUARES: second-moment policies)
@@ -129,6 +129,7 @@ def _search(gid, root, max_actions, budget, config, bound, clip, tables, rng):
     nodes[0, MOVER], nodes[0, N_CHILDREN] = 1 - me, 0
     n_nodes = 1
     out = np.empty(max_actions, dtype=np.int64)
+    scores = np.empty(max_actions)  # scratch: a selection's indices, a MAST step's move values
     path = np.empty(budget + 2, dtype=np.int64)
     moments = np.zeros((2, 2, 3))  # [bonus RB/QB, winner, count/mean/M2]
     sums = np.zeros((2, 5))  # [bonus, n / sum Y / sum Y^2 / sum Y^w / sum Y^w Y]
@@ -142,7 +143,7 @@ def _search(gid, root, max_actions, budget, config, bound, clip, tables, rng):
         node, depth = 0, 0
         path[0] = 0
         while nodes[node, FIRST_CHILD] >= 0:
-            node = _select(nodes, stats, proven, node, config, bound, tables, rng)
+            node = _select(nodes, stats, proven, node, config, bound, tables, rng, scores)
             compiled.apply_action(gid, state, nodes[node, ACTION])
             depth += 1
             path[depth] = node
@@ -160,8 +161,8 @@ def _search(gid, root, max_actions, budget, config, bound, clip, tables, rng):
                                                       compiled.winner(gid, state)),
                   nodes[:, FIRST_CHILD], nodes[:, N_CHILDREN])
         else:
-            length, trail = playout(gid, state, out, rng, config.playout, config.epsilon, keys,
-                                    values, trail)
+            length, trail = playout(gid, state, out, scores, rng, config.playout, config.epsilon,
+                                    keys, values, trail)
         w = compiled.winner(gid, state)
         reward = 0.0
         if w >= 0:
@@ -186,7 +187,8 @@ def _search(gid, root, max_actions, budget, config, bound, clip, tables, rng):
                                            _outcome(trail[i] & 1, w))
         playouts += 1
     first, count = nodes[0, FIRST_CHILD], nodes[0, N_CHILDREN]
-    action = nodes[first + final_move(proven, stats[:, VISITS], first, count, rng), ACTION]
+    action = nodes[first + final_move(proven, stats[:, VISITS], first, count, rng, scores),
+                   ACTION]
     return nodes, stats, proven, playouts, action
 
 
@@ -240,9 +242,10 @@ def _sibling(children, child):
 
 
 @njit(cache=True)
-def _select(nodes, stats, proven, parent, config, bound, tables, rng):
+def _select(nodes, stats, proven, parent, config, bound, tables, rng, scores):
     """The child of ``parent`` to descend to: the solver's choice (``mcts.solver``), else the
-    best index among the children not proven lost; ties uniformly at random."""
+    best index among the children not proven lost; ties uniformly at random (``mcts.ties``);
+    ``scores`` (float64 [max actions]) is scratch for the children's indices."""
     first, count = nodes[parent, FIRST_CHILD], nodes[parent, N_CHILDREN]
     pick, losses, open_child = solver_choice(proven, first, count, rng)
     if pick != NO_CHILD:
@@ -253,8 +256,9 @@ def _select(nodes, stats, proven, parent, config, bound, tables, rng):
     parent_count = np.int64(stats[parent, VISITS])
     chooser = sibling_range(begin_selection(config.policy, rng), _sibling,
                             (stats, proven, skip_losses, config.policy, bound), first, count)
-    best, ties = -np.inf, 0
+    best = -np.inf
     for child in range(first, first + count):
+        scores[child - first] = -np.inf
         if skip_losses and proven[child] == LOSS:
             continue
         n = stats[child, VISITS]
@@ -264,8 +268,9 @@ def _select(nodes, stats, proven, parent, config, bound, tables, rng):
             square_mean = stats[child, SQUARES] / n
         value = _index(chooser, mean, square_mean, np.int64(n), parent_count, count, bound,
                        tables, rng)
-        best, pick, ties = offer(value, child, best, pick, ties, rng)
-    return pick
+        scores[child - first] = value
+        best = max(best, value)
+    return first + pick_best(scores, 0, count, best, rng)
 
 
 @njit(cache=True)
@@ -280,7 +285,7 @@ def _expand(gid, nodes, stats, proven, n_nodes, node, state, out, scratch, rng):
         nodes, stats = grown(nodes, need, -1), grown(stats, need, 0.0)
         proven = grown(proven, need, UNPROVEN)
     mover = compiled.current_player(gid, state)
-    wins, pick = 0, -1
+    wins = 0
     for i in range(n):
         child = n_nodes + i
         nodes[child, ACTION], nodes[child, MOVER] = out[i], mover
@@ -288,10 +293,11 @@ def _expand(gid, nodes, stats, proven, n_nodes, node, state, out, scratch, rng):
         compiled.apply_action(gid, scratch, out[i])
         if compiled.is_terminal(gid, scratch):
             proven[child] = _outcome_value(mover, compiled.winner(gid, scratch))
-            if proven[child] == WIN:
-                pick, wins = reservoir(child, pick, wins, rng)
+            wins += proven[child] == WIN
     nodes[node, FIRST_CHILD], nodes[node, N_CHILDREN] = n_nodes, n
-    if wins == 0:
+    if wins > 0:
+        pick = pick_best(proven, n_nodes, n, WIN, rng)
+    else:
         pick = n_nodes + randint(rng, n)
     return nodes, stats, proven, n_nodes + n, pick
 

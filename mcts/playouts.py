@@ -23,8 +23,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bandits.rng import randint, uniform
+from bandits.rng import uniform
 from games import compiled
+
+from .ties import pick_best
 
 UNIFORM, POLICY, MAST = 0, 1, 2  # playout kinds
 EMPTY = -1  # an unused slot of the table's keys
@@ -84,8 +86,10 @@ def mast_update(keys, stats, used, key, outcome):
 
 
 @njit(cache=True)
-def mast_action(gid, state, out, rng, epsilon, keys, stats):
-    """One MAST epsilon-greedy step (see the module's docstring); -1 at a terminal."""
+def mast_action(gid, state, out, values, rng, epsilon, keys, stats):
+    """One MAST epsilon-greedy step (see the module's docstring); -1 at a terminal. ``values``
+    (float64, as long as ``out``) is scratch for the moves' values; ties at random
+    (``mcts.ties``)."""
     n = compiled.legal_actions(gid, state, out)
     if n == 0:
         return -1
@@ -95,23 +99,16 @@ def mast_action(gid, state, out, rng, epsilon, keys, stats):
     if uniform(rng) < epsilon:
         return compiled.policy_action(gid, state, out, rng)
     player = compiled.current_player(gid, state)
-    best, ties = -np.inf, 0
     for i in range(n):
-        q = mast_value(keys, stats, mast_key(out[i], player))
-        if q > best:
-            best, action, ties = q, out[i], 1
-        elif q == best:
-            ties += 1
-            if randint(rng, ties) == 0:
-                action = out[i]
-    return action
+        values[i] = mast_value(keys, stats, mast_key(out[i], player))
+    return out[pick_best(values, 0, n, values[:n].max(), rng)]
 
 
 @njit(cache=True)
-def playout(gid, state, out, rng, kind, epsilon, keys, stats, trail):
+def playout(gid, state, out, values, rng, kind, epsilon, keys, stats, trail):
     """Play ``state`` to its end in place by policy ``kind``; return (moves played = d_NT of seed
     000 Eq. 2, trail) with the MAST keys of the moves in ``trail[:moves]`` (MAST only; ``trail``
-    is regrown when full)."""
+    is regrown when full); ``values`` is scratch (``mast_action``)."""
     moves = 0
     while True:
         if kind == UNIFORM:
@@ -119,7 +116,7 @@ def playout(gid, state, out, rng, kind, epsilon, keys, stats, trail):
         elif kind == POLICY:
             action = compiled.policy_action(gid, state, out, rng)
         else:
-            action = mast_action(gid, state, out, rng, epsilon, keys, stats)
+            action = mast_action(gid, state, out, values, rng, epsilon, keys, stats)
         if action < 0:
             return moves, trail
         if kind == MAST:

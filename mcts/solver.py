@@ -28,7 +28,7 @@ from numba.extending import overload
 
 from bandits.indexing import ix
 
-from .ties import offer, reservoir
+from .ties import pick_best
 
 UNPROVEN, WIN, DRAW, LOSS = 0, 1, 2, 3  # proven values, from the view of the node's mover
 NO_CHILD = -1
@@ -84,34 +84,36 @@ def prove(proven, path, depth, leaf_value, first_child, count):
 @njit(inline="always")
 def solver_choice(proven, first, count, rng):
     """The solver's part of a selection among ``count`` children from row ``first``: a child
-    proven won (uniformly at random among them, one draw per such child) or NO_CHILD; the
+    proven won (uniformly at random among them, ``mcts.ties.pick_best``) or NO_CHILD; the
     number of children proven lost; and a child not proven lost (the only one when
     ``count - 1`` are lost)."""
-    wins, losses, pick, open_child = 0, 0, NO_CHILD, NO_CHILD
+    wins, losses, open_child = 0, 0, NO_CHILD
     for child in range(first, first + count):
         value = proven[ix(child)]
         if value == WIN:
-            pick, wins = reservoir(child, pick, wins, rng)
+            wins += 1
         elif value == LOSS:
             losses += 1
         else:
             open_child = child
+    pick = pick_best(proven, first, count, WIN, rng) if wins > 0 else NO_CHILD
     return pick, losses, open_child
 
 
 @njit(inline="always")
-def final_move(proven, visits, first, count, rng):
+def final_move(proven, visits, first, count, rng, scratch):
     """The move played (its offset among the root's ``count`` children from row ``first``):
     the first child proven won; else the most visited (``visits``: [nodes]) not proven lost,
-    or of all children if every one is lost; ties uniformly at random."""
+    or of all children if every one is lost; ties uniformly at random (``mcts.ties``).
+    ``scratch`` (float64 [count] or more) takes the candidates' visits."""
     lost = 0
     for k in range(count):
         if proven[first + k] == WIN:
             return k
         lost += proven[first + k] == LOSS
-    best, pick, ties = -1.0, 0, 0
+    best = -1.0
     for k in range(count):
-        if lost < count and proven[first + k] == LOSS:
-            continue
-        best, pick, ties = offer(visits[first + k], k, best, pick, ties, rng)
-    return pick
+        skip = lost < count and proven[first + k] == LOSS
+        scratch[k] = -1.0 if skip else visits[first + k]
+        best = max(best, scratch[k])
+    return pick_best(scratch, 0, count, best, rng)

@@ -35,7 +35,7 @@ from enhancements.variance import MOMENTS, N, chance_stream, estimate, observe
 from games import SolitaireGame, SolitaireState, chance
 
 from .growth import grown
-from .ties import offer, reservoir
+from .ties import pick_best
 
 NO_CHILD = -1
 
@@ -120,6 +120,7 @@ def _search(gid, root, max_actions, budget, config, marks, tables, rng):
     edge_child = np.full(64, NO_CHILD, dtype=np.int64)
     moments = np.zeros((64, MOMENTS))
     out = np.empty(max_actions, dtype=np.int64)
+    scores = np.empty(max_actions)  # scratch of the selections
     path = np.empty(budget + 2, dtype=np.int64)
     path_y = np.empty(budget + 2)
     recorded = np.zeros((marks.size, max_actions))
@@ -144,7 +145,7 @@ def _search(gid, root, max_actions, budget, config, marks, tables, rng):
                                     chance.policy_action(gid, state, out, rng))
                 else:
                     edge = _select(moments, first_edge[node], n_edges[node], config, tables,
-                                    rng)
+                                    rng, scores)
                 path[depth], path_y[depth] = edge, y_sum
                 depth += 1
                 action = edge_action[edge]
@@ -201,41 +202,40 @@ def _search(gid, root, max_actions, budget, config, marks, tables, rng):
     values = np.empty(count)
     for e in range(count):
         values[e] = estimate(moments[e], config.cv, config.cv_offline)
-    best = _argmax(values, moments, count, rng)
+    best = _argmax(values, moments, count, rng, scores)
     return (edge_action[:count].copy(), moments[:count, N].copy(), values,
             recorded[:, :count].copy(), edge_action[best])
 
 
 @njit(cache=True)
-def _select(moments, first, count, config, tables, rng):
+def _select(moments, first, count, config, tables, rng, scores):
     """Eq. 1: an unexplored action uniformly at random if any, else the largest UCB1 index
     (``bandits.UCB1``: estimate + c sqrt(ln T_s / T_{s,a}), the estimate on the point scale,
-    T_s the sum of the T_{s,a}); ties uniformly at random (``mcts.ties``)."""
-    total, pick, unexplored = 0, -1, 0
+    T_s the sum of the T_{s,a}); ties uniformly at random (``mcts.ties``); ``scores`` is
+    scratch for the indices."""
+    total, unexplored = 0, 0
     for e in range(first, first + count):
         total += np.int64(moments[e, N])
-        if moments[e, N] == 0:
-            pick, unexplored = reservoir(e, pick, unexplored, rng)
+        unexplored += moments[e, N] == 0
     if unexplored > 0:
-        return pick
+        return pick_best(moments[:, N], first, count, 0.0, rng)
     policy = UCB1(config.c)
-    best, ties = -np.inf, 0
-    for e in range(first, first + count):
+    best = -np.inf
+    for k in range(count):
+        e = first + k
         arm = Arm(estimate(moments[e], config.cv, config.cv_offline), 0.0,
                   np.int64(moments[e, N]), total, count)
-        best, pick, ties = offer(policy_value(policy, arm, tables, rng), e, best, pick, ties,
-                                 rng)
-    return pick
+        scores[k] = policy_value(policy, arm, tables, rng)
+        best = max(best, scores[k])
+    return first + pick_best(scores, 0, count, best, rng)
 
 
 @njit(cache=True)
-def _argmax(values, moments, count, rng):
-    """The visited root edge of largest estimate, ties at random."""
-    best, pick, ties = -np.inf, 0, 0
+def _argmax(values, moments, count, rng, scores):
+    """The visited root edge of largest estimate, ties at random; ``scores`` is scratch."""
     for e in range(count):
-        if moments[e, N] > 0:
-            best, pick, ties = offer(values[e], e, best, pick, ties, rng)
-    return pick
+        scores[e] = values[e] if moments[e, N] > 0 else -np.inf
+    return pick_best(scores, 0, count, scores[:count].max(), rng)
 
 
 @njit(cache=True)

@@ -50,11 +50,12 @@ from .search_tree import (
 )
 from .shaping import Bonuses, max_value, shapes, start_shaping
 from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
+from .ties import pick_best
 
-# The version of the engine's random streams, stored with every result: a change that moves
-# any run's numbers (another draw, another order of draws) bumps it and regenerates
-# tests/golden, so that stored results of two versions are never mixed.
-STREAM_VERSION = 1
+# The version of the engines' random streams (every engine's), stored with every result: a
+# change that moves any run's numbers (another draw, another order of draws) bumps it and
+# regenerates tests/golden, so that stored results of two versions are never mixed.
+STREAM_VERSION = 2  # 2: ties by one rule in every engine (mcts.ties), the final move too
 
 
 class TreeArrays(NamedTuple):
@@ -135,25 +136,7 @@ def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
     best = index_children(tree, first, b, parent_count(tree, parent, config.restart),
                           skip_losses, config.restart, config.cache_indices, tables, policy,
                           rng, values)
-    return _pick_best(values[INDEX], first, b, best, rng)
-
-
-@njit(inline="always")
-def _pick_best(values, first, b, best, rng):
-    """``first + k`` for k drawn uniformly among the children whose value is ``best`` (one draw,
-    and only for a tie, so the random stream does not depend on which values were computed)."""
-    ties, pick = 0, 0
-    for k in range(b):
-        if values[ix(k)] == best:
-            ties += 1
-            pick = k
-    if ties > 1:  # the rank-th of them, by a scan without branches (ties are common and random)
-        rank = randint(rng, ties)
-        for k in range(b):
-            hit = values[ix(k)] == best
-            pick = k if hit & (rank == 0) else pick
-            rank -= hit
-    return first + pick
+    return first + pick_best(values[INDEX], 0, b, best, rng)
 
 
 @njit(inline="always")
@@ -187,12 +170,13 @@ def _prove(tree, path, depth, score, b):
 
 
 @njit(inline="always")
-def _chosen_move(tree, b, rng):
-    """The move played (``mcts.solver.final_move``); random before the root's expansion."""
+def _chosen_move(tree, b, rng, values):
+    """The move played (``mcts.solver.final_move``, ``values`` its scratch); random before the
+    root's expansion."""
     first = tree.stats[0, FIRST_CHILD]
     if first == NO_CHILD:
         return randint(rng, b)
-    return final_move(tree.proven, tree.stats[:, VISITS], first, b, rng)
+    return final_move(tree.proven, tree.stats[:, VISITS], first, b, rng, values[INDEX])
 
 
 @njit(inline="always")
@@ -334,7 +318,7 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
         if not stopped and in_tree:
             _prove(tree, path, depth, score, b)
             if tree.proven[0] != UNPROVEN:  # solved: the chosen move cannot change
-                failed[record:] = not game.optimal[_chosen_move(tree, b, rng)]
+                failed[record:] = not game.optimal[_chosen_move(tree, b, rng, values)]
                 return
         after_backup(tree, path, depth, b, config.restart, config.cache_indices, epoch,
                      policy, tables)
@@ -346,7 +330,7 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
                          reads_second_moment(policy),
                          config.cache_indices and cache_columns(policy) > 0, policy)
         if t == next_record:
-            failed[record] = not game.optimal[_chosen_move(tree, b, rng)]
+            failed[record] = not game.optimal[_chosen_move(tree, b, rng, values)]
             record += 1
             next_record *= 2
 

@@ -28,6 +28,7 @@ from experiments.comparisons import (
 )
 from experiments.comparisons.cells import CELL_FOLDER
 from experiments.comparisons.study_files import read_study
+from mcts import STREAM_VERSION
 
 TREES = ("constant(1,2)", "random(4,1)")
 SMALL = {"branching": 4, "depth": 4, "runs": 6, "trees_per_model": 3, "max_budget": 32,
@@ -68,7 +69,7 @@ def test_the_report_is_written_beside_the_results(stored):
     text = (folder / "report.md").read_text()
     assert "heatmap_eps0.05.png" in text and "## Tests at each budget (unit: the run)" in text
     assert "baseline of the tests (every other method is tested against it): ucb1+plain" in text
-    assert "random stream version: 1" in text and "runs per cell: 18" in text
+    assert f"random stream version: {STREAM_VERSION}" in text and "runs per cell: 18" in text
     for name in ("curves", "to_epsilon", "budget_tests", "curve_tests", "cell_areas",
                  "aggregates", "improvement", "profile"):
         assert (folder / f"{name}.csv").exists()

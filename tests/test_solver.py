@@ -47,7 +47,7 @@ def _choice(proven, first, count, seed):
 
 @njit
 def _final(proven, visits, first, count, seed):
-    return final_move(proven, visits, first, count, seed_state(seed))
+    return final_move(proven, visits, first, count, seed_state(seed), np.empty(count))
 
 
 def _flags(*values):

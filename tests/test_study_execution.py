@@ -206,15 +206,16 @@ def test_shards_of_another_stream_version_are_recomputed(study_file, reference, 
     folder = tmp_path / "resumed"
     shutil.copytree(reference, folder)
     shards = open_study(folder).shards()
-    _restamp(shard_path(folder, shards[0]), None)  # today's layout: version 1, still read
+    _restamp(shard_path(folder, shards[0]), None)  # the first layout's: version 1
     _restamp(shard_path(folder, shards[1]), STREAM_VERSION + 1)
-    assert read_shard(folder, shards[0]) is not None
-    assert read_shard(folder, shards[1]) is None
-    assert len(load_results(folder)) == len(load_results(reference))  # runs of it left out
+    _restamp(shard_path(folder, shards[2]), STREAM_VERSION)
+    assert [read_shard(folder, shard) is None for shard in shards[:3]] == [True, True, False]
+    assert len(load_results(folder)) == len(load_results(reference))  # runs of them left out
     assert load_results(folder).runs.sum() < load_results(reference).runs.sum()
 
     summary = run_study(read_study(study_file), folder, workers=1, progress=False)
-    assert (summary.computed, summary.reused) == (1, summary.shards - 1)
+    assert (summary.computed, summary.reused) == (2, summary.shards - 2)
     said = capsys.readouterr().err
-    assert f"recomputing 1 shard(s) stored by random-stream version(s) {STREAM_VERSION + 1}" in said
+    assert (f"recomputing 2 shard(s) stored by random-stream version(s) 1, {STREAM_VERSION + 1}"
+            in said)
     assert _stored(folder) == _stored(reference)

@@ -9,10 +9,12 @@ or none)::
 The number of games is not part of the identity: a game's seeds depend on its index only, so a
 folder grows (more games reuse the stored ones) and a smaller tournament reads the first games
 of a larger one. A block file carries the identity, the block's index and first game in the
-Parquet metadata under ``mctslab``; ``read_block`` accepts it only if they match and its rows are
-consecutive games from the block's first, and returns those the block asks for (all of them, or
-the first part a smaller tournament stored). Folders and blocks of the earlier layout, whose
-identity also held the number of games, read the same way.
+Parquet metadata under ``mctslab``, with the engines' random-stream version
+(``mcts.STREAM_VERSION``; blocks from before it was recorded are version 1); ``read_block``
+accepts it only if they match and its rows are consecutive games from the block's first, and
+returns those the block asks for (all of them, or the first part a smaller tournament stored).
+Folders and blocks of the earlier layout, whose identity also held the number of games, read
+the same way.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import json
 from pathlib import Path
 
 import pandas as pd
+
+from mcts import STREAM_VERSION
 
 from ..runtime.store import TOURNAMENT_FILE, KeyedStore, claim
 
@@ -66,20 +70,21 @@ def write_block(folder: str | Path, tournament: dict, block, results: pd.DataFra
     """Store the games of ``block`` (a ``play_block`` table, from its first game) atomically;
     return the path."""
     metadata = {"tournament": _identity(tournament), "block": block.index,
-                "first": block.first, "count": len(results)}
+                "first": block.first, "count": len(results), "stream_version": STREAM_VERSION}
     return block_store(folder).write(block.key, results, metadata)
 
 
 def read_block(folder: str | Path, tournament: dict, block) -> pd.DataFrame | None:
     """The stored games of ``block`` (at most ``block.count``, from its first), or None if its
-    file is missing, unreadable or another tournament's."""
+    file is missing, unreadable, another tournament's or of another random-stream version."""
     stored = block_store(folder).read(block.key)
     if stored is None or stored.metadata is None:
         return None
     meta = stored.metadata
     if (not isinstance(meta.get("tournament"), dict)
             or _identity(meta["tournament"]) != _identity(tournament)
-            or (meta.get("block"), meta.get("first")) != (block.index, block.first)):
+            or (meta.get("block"), meta.get("first")) != (block.index, block.first)
+            or meta.get("stream_version", 1) != STREAM_VERSION):
         return None
     results = stored.table.to_pandas()
     if "game" not in results or len(results) != meta.get("count"):

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from mcts import STREAM_VERSION
+
 from ...runtime.pool import check_options, completed
 from ...runtime.store import KeyedStore
 from .study import (
@@ -59,7 +61,8 @@ def stored_estimates(out: str | Path, plan: Fig1Scale, turns: int,
     frame = _read(KeyedStore(Path(out)), FIG1_KEY)
     keys = ["method", "run", "budget"]
     if (frame is None or not set(keys) <= set(frame.columns)
-            or not _has_settings(frame, {"turns": turns, "seed": seed})):
+            or not _has_settings(frame, {"turns": turns, "seed": seed,
+                                         "stream_version": STREAM_VERSION})):
         return None
     expected = pd.MultiIndex.from_product([PANELS["pig"].methods, range(plan.runs),
                                            plan.budgets], names=keys)
@@ -76,7 +79,7 @@ def stored_point(out: str | Path, panel: Panel, method: str, budget: int, games:
         return None
     config = panel.config(method)
     settings = {"turns": panel.turns, "seed": seed, "c": config.c,
-                "cv_offline": config.cv_offline}
+                "cv_offline": config.cv_offline, "stream_version": STREAM_VERSION}
     return frame if len(frame) == games and _has_settings(frame, settings) else None
 
 

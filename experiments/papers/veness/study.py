@@ -44,6 +44,7 @@ import pandas as pd
 
 from games import get_game, pig
 from games.pig_solver import solve_pig
+from mcts import STREAM_VERSION
 from mcts.stochastic import StochasticConfig, play, search
 
 TECHNIQUES = ("cv", "crn", "av")
@@ -148,7 +149,7 @@ def first_turn_estimates(turns: int, budgets: tuple[int, ...], runs: int, method
         for budget, values in zip(budgets, result.recorded):
             rows.append((run, budget, values[roll], values[stop]))
     frame = pd.DataFrame(rows, columns=["run", "budget", "roll", "stop"])
-    return frame.assign(method=method, turns=turns, seed=seed)
+    return frame.assign(method=method, turns=turns, seed=seed, stream_version=STREAM_VERSION)
 
 
 def bias_variance(estimates: pd.DataFrame, turns: int) -> pd.DataFrame:
@@ -170,14 +171,16 @@ def bias_variance(estimates: pd.DataFrame, turns: int) -> pd.DataFrame:
 
 def game_scores(panel: Panel, method: str, budget: int, games: int, seed: int) -> pd.DataFrame:
     """One row per game: the final score of UCT ``method`` with ``budget`` simulations a
-    decision, and the point's settings (``cpu_seconds``: the point's processor time)."""
+    decision, and the point's settings (``cpu_seconds``: the point's processor time;
+    ``stream_version``: the engines' random streams, ``mcts.STREAM_VERSION``)."""
     game, config = get_game(panel.game), panel.config(method)
     start = time.process_time()
     scores = [play(game, game.rules.initial_state(panel.turns), budget, config,
                    seed=_seed(seed, 2, g)) for g in range(games)]
     return pd.DataFrame({"game": np.arange(games), "score": scores}).assign(
         panel=panel.game, method=method, budget=budget, turns=panel.turns, seed=seed,
-        c=config.c, cv_offline=config.cv_offline, cpu_seconds=time.process_time() - start)
+        c=config.c, cv_offline=config.cv_offline, stream_version=STREAM_VERSION,
+        cpu_seconds=time.process_time() - start)
 
 
 def score_summary(scores: pd.DataFrame) -> pd.DataFrame:
