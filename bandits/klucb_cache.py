@@ -79,7 +79,9 @@ def index_by_cached_roots(policy, view, tables, rng, values):
     return best
 
 
-@njit(inline="always")
+# Called, not inlined: inlined into the engine's loop over the path it slowed every playout
+# (the loop's code around it compiled worse; docs/performance.md).
+@njit
 def solve_after_backup(policy, view, k, tables):
     """After a backup, the root of the path's child ``k`` at the level the next selection at
     its parent will use (neither visit count changes before it; a threshold change in between
