@@ -129,7 +129,8 @@ def program() -> None:
     written anything, a Ctrl-C ends it at once (``_end_at_start``): raised there, the
     interrupt could surface as another error of the module being imported. It draws with
     matplotlib's non-interactive backend (chosen here, not on import of ``plots``, so a
-    notebook keeps its own) and removes the kernel caches of old versions of the compiled
+    notebook keeps its own; by ``MPLBACKEND``, so that a command that draws nothing does not
+    import matplotlib) and removes the kernel caches of old versions of the compiled
     sources (``bandits.kernel_cache``). The objects made at start-up (numba's types and
     registries, mostly) live until the process ends, so the cycle collector is told to leave
     them alone (``gc.freeze``), now and at exit: a command starts and ends ~0.3 s sooner (of
@@ -151,13 +152,11 @@ def _start() -> None:
     import atexit
     import gc
 
-    import matplotlib
-
     from bandits import kernel_cache
 
     from . import commands  # noqa: F401  (its modules' objects too, before gc.freeze)
 
-    matplotlib.use("Agg")
+    os.environ["MPLBACKEND"] = "Agg"
     kernel_cache.prune_old_versions()
     gc.freeze()
     atexit.register(gc.freeze)

@@ -5,6 +5,7 @@ bad value is one line naming the option."""
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 
 from specs import Domain, above, at_least, parse_assignments, parse_value
@@ -54,3 +55,16 @@ def check_figure_path(path: str | None, option: str = "--plot") -> None:
     if target.suffix.lstrip(".").lower() not in suffixes:
         raise ValueError(f"{option} {path}: use a figure file name ending in .png, .pdf or "
                          ".svg")
+
+
+def parse_sprt(text: str) -> tuple[float, float]:
+    """``elo0,elo1`` as two numbers (argparse type of ``--sprt``)."""
+    parts = text.split(",")
+    try:
+        values = tuple(float(part) for part in parts)
+    except ValueError:
+        values = ()
+    if len(values) != 2 or not all(map(math.isfinite, values)) or values[0] >= values[1]:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} must be two finite Elo differences ELO0,ELO1 with ELO0 < ELO1, e.g. 0,20")
+    return values

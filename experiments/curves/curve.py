@@ -164,11 +164,12 @@ def rate_columns(failures, runs) -> dict:
     """failure_rate = failures / runs, its standard error sqrt(r (1 - r) / (n - 1)) and its
     Wilson score 95% interval (ci_low, ci_high), per budget."""
     import numpy as np
-    from statsmodels.stats.proportion import proportion_confint
+
+    from .intervals import wilson_interval
 
     failures, runs = np.asarray(failures, np.int64), np.asarray(runs, np.int64)
     rate = failures / runs
-    low, high = proportion_confint(failures, runs, alpha=0.05, method="wilson")
+    low, high = wilson_interval(failures, runs)
     return {"failure_rate": rate, "stderr": standard_error(rate, runs),
             "ci_low": np.asarray(low, float), "ci_high": np.asarray(high, float)}
 

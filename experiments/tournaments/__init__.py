@@ -8,7 +8,7 @@ __all__, __getattr__ = lazy_exports(__name__, {
     ".match": ("load_game", "play_game"),
     ".tournament": ("Tournament", "run_tournament", "summarize", "wilson_interval"),
     ".ratings": ("crosstable", "pairwise"),
-    ".sprt": ("Sprt", "parse_sprt"),
+    ".sprt": ("Sprt",),
     ".round_robin": ("RoundRobin", "run_round_robin"),
     ".report": ("report_lines", "write_report"),
 })

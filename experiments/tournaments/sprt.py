@@ -108,18 +108,3 @@ def outcomes(games: pd.DataFrame) -> tuple[int, int, int]:
     score = games["a_score"]
     wins, draws = int((score == 1.0).sum()), int((score == 0.5).sum())
     return wins, draws, len(games) - wins - draws
-
-
-def parse_sprt(text: str) -> tuple[float, float]:
-    """``elo0,elo1`` as two numbers (argparse type of ``--sprt``)."""
-    import argparse
-
-    parts = text.split(",")
-    try:
-        values = tuple(float(part) for part in parts)
-    except ValueError:
-        values = ()
-    if len(values) != 2 or not all(map(math.isfinite, values)) or values[0] >= values[1]:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} must be two finite Elo differences ELO0,ELO1 with ELO0 < ELO1, e.g. 0,20")
-    return values

@@ -9,8 +9,7 @@ import json
 import sys
 import time
 
-from experiments.cli.params import COUNT, SEED, option_type
-from experiments.tournaments.sprt import parse_sprt
+from experiments.cli.params import COUNT, SEED, option_type, parse_sprt
 from specs import Domain
 
 RATE = option_type(Domain(low=0, high=0.5, low_open=True, high_open=True))
