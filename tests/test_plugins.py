@@ -104,6 +104,24 @@ def test_a_plugin_cache_plays_as_its_index_in_the_game_engine(examples):
     assert np.array_equal(results[0].values, results[1].values)
 
 
+def test_a_plugin_cache_plays_as_its_index_in_the_generic_engine(examples):
+    """The generic (OpenSpiel) engine keeps no columns either: the cached copy searches
+    tic-tac-toe as UCB1, move for move and visit for visit."""
+    pytest.importorskip("pyspiel")
+    from games.openspiel import load_openspiel
+    from mcts.generic import generic_search
+
+    game = load_openspiel("openspiel:tic_tac_toe")
+    state = game.new_initial_state()
+    state.apply(4)
+    results = [generic_search(game, state, 400, GameSearchConfig(policy=policy),
+                              np.random.default_rng(3))
+               for policy in (make_policy("my_cached_ucb1:policy", c=0.8), UCB1(c=0.8))]
+    assert results[0].action == results[1].action
+    assert np.array_equal(results[0].visits, results[1].visits)
+    assert np.array_equal(results[0].values, results[1].values)
+
+
 _BAD_HOOKS = {
     "cache_columns=-1": "cache_columns = -1: declare a whole number >= 0",
     "cache_columns=2.5, index_children=scan": "cache_columns = 2.5: declare a whole number",
