@@ -98,10 +98,11 @@ def mast_action(gid, state, out, values, rng, epsilon, keys, stats):
         return action
     if uniform(rng) < epsilon:
         return compiled.policy_action(gid, state, out, rng)
-    player = compiled.current_player(gid, state)
+    player, best = compiled.current_player(gid, state), -np.inf
     for i in range(n):
         values[i] = mast_value(keys, stats, mast_key(out[i], player))
-    return out[pick_best(values, 0, n, values[:n].max(), rng)]
+        best = max(best, values[i])
+    return out[pick_best(values, 0, n, best, rng)]
 
 
 @njit(cache=True)

@@ -233,9 +233,11 @@ def _select(moments, first, count, config, tables, rng, scores):
 @njit(cache=True)
 def _argmax(values, moments, count, rng, scores):
     """The visited root edge of largest estimate, ties at random; ``scores`` is scratch."""
+    best = -np.inf
     for e in range(count):
         scores[e] = values[e] if moments[e, N] > 0 else -np.inf
-    return pick_best(scores, 0, count, scores[:count].max(), rng)
+        best = max(best, scores[e])
+    return pick_best(scores, 0, count, best, rng)
 
 
 @njit(cache=True)
