@@ -1,10 +1,10 @@
-"""The Wilson interval in closed form (experiments.curves.intervals) against statsmodels'."""
+"""The Wilson interval in closed form (experiments.intervals) against statsmodels'."""
 
 import numpy as np
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from experiments.curves.intervals import wilson_interval
+from experiments.intervals import wilson_interval
 
 
 @pytest.mark.parametrize("alpha", [0.05, 0.01, 0.2])

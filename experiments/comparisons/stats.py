@@ -25,7 +25,8 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 from scipy import integrate, stats
-from statsmodels.stats.proportion import proportion_confint
+
+from ..intervals import wilson_interval
 
 CELL = ["config", "policy", "adjuster"]
 INSTANCE_COLUMNS = [*CELL, "tree_index", "budget", "runs", "failures"]
@@ -59,8 +60,7 @@ def failure_curves(instances: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame
     _check_columns(instances, INSTANCE_COLUMNS)
     curves = (instances.groupby([*CELL, "budget"], as_index=False)[["runs", "failures"]].sum()
               .sort_values([*CELL, "budget"], ignore_index=True))
-    low, high = proportion_confint(curves["failures"], curves["runs"], alpha=alpha,
-                                   method="wilson")
+    low, high = wilson_interval(curves["failures"], curves["runs"], stats.norm.ppf(1 - alpha / 2))
     return curves.assign(failure_rate=curves["failures"] / curves["runs"], ci_low=low,
                          ci_high=high)
 

@@ -165,7 +165,7 @@ def rate_columns(failures, runs) -> dict:
     Wilson score 95% interval (ci_low, ci_high), per budget."""
     import numpy as np
 
-    from .intervals import wilson_interval
+    from ..intervals import wilson_interval
 
     failures, runs = np.asarray(failures, np.int64), np.asarray(runs, np.int64)
     rate = failures / runs

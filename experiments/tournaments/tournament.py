@@ -24,17 +24,16 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from statsmodels.stats.proportion import proportion_confint
 from tqdm import tqdm
 
 from mcts.players import parse_player
 
+from ..intervals import wilson_interval as _wilson
 from ..runtime.lock import writing
 from ..runtime.pool import Pool, check_options
 from .match import load_game, play_game
 from .store import claim_tournament_folder, read_block, write_block
 
-Z95 = 1.959963984540054
 COLUMNS = ("game", "a_seat", "winner", "a_score", "plies")
 
 
@@ -213,10 +212,10 @@ def run_tournament(tournament: Tournament, folder: str | Path | None = None, *,
                                 progress=progress, stop=stop)[0]
 
 
-def wilson_interval(score: float, n: int, alpha: float = 0.05) -> tuple[float, float]:
-    """The Wilson score 1 - alpha interval of a proportion ``score`` observed over ``n`` trials
-    (statsmodels' ``proportion_confint``)."""
-    low, high = proportion_confint(score * n, n, alpha=alpha, method="wilson")
+def wilson_interval(score: float, n: int) -> tuple[float, float]:
+    """The Wilson score 95% interval of a proportion ``score`` observed over ``n`` trials
+    (``experiments.intervals``)."""
+    low, high = _wilson(score * n, n)
     return float(low), float(high)
 
 

@@ -30,7 +30,8 @@ import math
 
 import pandas as pd
 
-from ...tournaments.tournament import Z95, wilson_interval
+from ...intervals import Z_95
+from ...tournaments.tournament import wilson_interval
 from .study import PAPER, TABLES
 
 POWER = 0.8  # a finding with less power than this at the paper's effect is underpowered
@@ -72,7 +73,7 @@ def paper_pooled(table: str, game: str, keys: tuple[str, ...]) -> tuple[float, f
     return rate, sum(c[1] for c in cells) / len(cells) / math.sqrt(len(cells))
 
 
-def power(rate: float, games: int, z: float = Z95) -> float:
+def power(rate: float, games: int, z: float = Z_95) -> float:
     """Probability that a two-sided 5% test on ``games`` games finds a true win rate of
     ``rate`` % significantly different from 50%: Phi((|p - 1/2| sqrt(n) - z / 2) /
     sqrt(p (1 - p))), the far tail neglected."""
@@ -120,13 +121,13 @@ def headline_verdicts(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _better(p1: float, se1: float, p2: float, se2: float, z: float = Z95) -> bool:
+def _better(p1: float, se1: float, p2: float, se2: float, z: float = Z_95) -> bool:
     """Whether rate p1 is significantly above p2 (one-sided z test on independent estimates
     with standard errors se1, se2; all in %)."""
     return (p1 - p2) > z * math.hypot(se1, se2)
 
 
-def combined_better(verdicts: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
+def combined_better(verdicts: pd.DataFrame, z: float = Z_95) -> pd.DataFrame:
     """Per game with all three pooled findings RB, QB and RB+QB in ``verdicts``: whether the
     combination is significantly better than each bonus alone, ours (``ours_better``: standard
     errors from the pooled Wilson half-widths) and the paper's (``paper_better``: from its
