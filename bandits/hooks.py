@@ -24,9 +24,10 @@ signatures (all compiled, ``@njit(inline="always")`` or ``@njit``):
 * ``invalidate(policy, cache, row)``: the rewards of the node at ``row`` moved without a
   visit (``mcts.rescoring``): make its columns match no statistics.
 
-The synthetic engine (``mcts.synthetic``) calls them; the game engines (``mcts.games``,
-``mcts.generic``) keep no columns and read every child's index over its Arm, so a policy's
-hooks must choose as its index would.
+Every compiled engine's selection calls them (``mcts.child_indices``); the compiled games
+engine (``mcts.games``) keeps no columns, so there a policy with columns has its index read
+over every child's Arm, as in the Python engine (``mcts.generic``): a policy's hooks must
+choose as its index would.
 """
 
 from __future__ import annotations

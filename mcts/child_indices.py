@@ -1,11 +1,12 @@
 """The indices of an expanded node's children, as the policy's record asks (DESIGN.md §4,
 ``bandits.hooks``): by the policy's own ``index_children`` hook if it declares one (KL-UCB's
 cached roots, Bayes-UCB's cached quantiles, Thompson's draws of the winless children last),
-else the policy's index of each child not proven lost (``bandits.policy_value`` over an
-``Arm``); after a backup, the policy's ``after_backup`` hook on the path's nodes; after a
-re-scoring, its ``invalidate`` hook on the nodes whose rewards moved. The hooks see a parent's
-children through ``search_tree.ChildrenView`` and are chosen at typing time, so a policy's
-kernel holds none of the others' code.
+else the policy's index of each child not proven lost (``bandits.policy_value`` over the
+view's ``child_arm``); after a backup, the policy's ``after_backup`` hook on the path's
+nodes; after a re-scoring, its ``invalidate`` hook on the nodes whose rewards moved. Every
+engine's selection calls them through its own children view (``mcts.children``: the synthetic
+engine's ``search_tree.ChildrenView``, the games engine's ``game_tree.GameChildren``); the
+hooks are chosen at typing time, so a policy's kernel holds none of the others' code.
 """
 
 from __future__ import annotations
@@ -15,72 +16,52 @@ from numba import njit
 from numba.extending import overload
 
 from bandits import begin_selection, policy_value
-from bandits.hooks import INDEX, policy_hooks
+from bandits.hooks import INDEX, child_lost, policy_hooks
 from bandits.indexing import ix
 
+from .children import child_arm, child_sibling
 from .q_range import sibling_range
-from .search_tree import (
-    BASE_EPOCH,
-    FIRST_CHILD,
-    VISITS,
-    ChildrenView,
-    arm_view,
-    explore_count,
-    mean_reward,
-    parent_count,
-    reward_sum,
-)
+from .search_tree import BASE_EPOCH, FIRST_CHILD, ChildrenView, parent_count
 from .solver import LOSS, UNPROVEN, WIN
 
 
-def index_children(tree, first, b, t, skip_losses, restart, cached, tables, policy, rng,
-                   values):
-    """The indices of the b children from row ``first`` into ``values[INDEX]`` (-inf for a
-    child proven lost when ``skip_losses``, or ruled out unseen), given the parent's t'; by the
-    policy's ``index_children`` hook unless its columns per child are off (``cached``:
-    ``SearchConfig.cache_indices``); returns the highest (compiled code only)."""
+def index_children(view, cached, tables, policy, rng, values):
+    """The indices of ``view``'s children into ``values[INDEX]`` (-inf for a child out of the
+    choice, ``child_lost``, or ruled out unseen); by the policy's ``index_children`` hook
+    unless its columns per child are off (``cached``: the engine keeps none, or
+    ``SearchConfig.cache_indices`` is False); returns the highest (compiled code only)."""
     raise NotImplementedError("index_children runs inside compiled kernels only")
 
 
 @overload(index_children, inline="always", jit_options={"cache": True})
-def _index_children(tree, first, b, t, skip_losses, restart, cached, tables, policy, rng,
-                    values):
+def _index_children(view, cached, tables, policy, rng, values):
     hooks = policy_hooks(policy.instance_class)
     own = hooks.index_children
     if own is None:
-        return (lambda tree, first, b, t, skip_losses, restart, cached, tables, policy, rng,
-                values: _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng,
-                                 values))
+        return lambda view, cached, tables, policy, rng, values: _indices(view, tables, policy,
+                                                                          rng, values)
     if hooks.cache_columns == 0:
-        def by_hook(tree, first, b, t, skip_losses, restart, cached, tables, policy, rng,
-                    values):
-            view = ChildrenView(tree, tree.index_cache, first, b, t, restart, skip_losses)
-            return own(policy, view, tables, rng, values)
+        return lambda view, cached, tables, policy, rng, values: own(policy, view, tables, rng,
+                                                                     values)
 
-        return by_hook
-
-    def by_cache(tree, first, b, t, skip_losses, restart, cached, tables, policy, rng, values):
+    def by_cache(view, cached, tables, policy, rng, values):
         if cached:
-            view = ChildrenView(tree, tree.index_cache, first, b, t, restart, skip_losses)
             return own(policy, view, tables, rng, values)
-        return _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng, values)
+        return _indices(view, tables, policy, rng, values)
 
     return by_cache
 
 
 @njit(inline="always")
-def _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng, values):
+def _indices(view, tables, policy, rng, values):
     """Every child's index by the policy, into ``values[INDEX]``; returns the highest."""
     best, indices = -np.inf, values[INDEX]
-    chooser = with_sibling_range(tree, first, b, skip_losses, restart, tables,
-                                 begin_selection(policy, rng))
-    for k in range(b):
-        child = ix(first + k)
+    chooser = sibling_range(begin_selection(policy, rng), _sibling, (view, tables), 0, view.b)
+    for k in range(view.b):
         indices[ix(k)] = -np.inf
-        if skip_losses and tree.proven[child] == LOSS:
+        if child_lost(view, k):
             continue
-        indices[ix(k)] = policy_value(chooser, arm_view(tree, child, t, b, restart, tables,
-                                                        policy), tables, rng)
+        indices[ix(k)] = policy_value(chooser, child_arm(view, k, tables, policy), tables, rng)
         if np.isnan(indices[ix(k)]):
             raise ValueError("the policy's index is NaN (a plug-in's index dividing 0 by 0, or "
                              "a parameter out of its domain?): fix the index")
@@ -89,26 +70,10 @@ def _indices(tree, first, b, t, skip_losses, restart, tables, policy, rng, value
 
 
 @njit(inline="always")
-def with_sibling_range(tree, first, b, skip_losses, restart, tables, policy):
-    """``policy`` with the range of PUCT's Q transform set when it asks for one
-    (``mcts.q_range``): the parent's value, the mean reward of its children over their visits,
-    and the lowest and highest means of the children visited since the restart (T' > 0),
-    proven losses skipped as the selection skips them. Other records pass as they are."""
-    return sibling_range(policy, _sibling, (tree, skip_losses, restart, tables), first, b)
-
-
-@njit(inline="always")
-def _sibling(children, child):
-    """A child as PUCT's Q range reads it: its reward sum, visits, mean and whether it was
-    visited since the restart; nothing for a child proven lost when the selection skips those."""
-    tree, skip_losses, restart, tables = children
-    row = ix(child)
-    n = tree.stats[row, VISITS]
-    if n <= 0 or (skip_losses and tree.proven[row] == LOSS):
-        return 0.0, 0.0, 0.0, False
-    if explore_count(tree, row, restart) > 0:
-        return reward_sum(tree, row), np.float64(n), mean_reward(tree, row, tables), True
-    return reward_sum(tree, row), np.float64(n), 0.0, False
+def _sibling(children, k):
+    """Child ``k`` of the view in ``children`` as PUCT's Q range reads it (``mcts.q_range``)."""
+    view, tables = children
+    return child_sibling(view, k, tables)
 
 
 def after_backup(tree, path, depth, b, restart, cached, epoch, policy, tables):

@@ -1,5 +1,7 @@
-"""The synthetic engine's search tree and the views of it that selection reads
-(DESIGN.md §3-4): nodes in creation order, a node's b children in consecutive rows.
+"""The layout of the compiled engines' search trees, and the synthetic engine's views of its
+tree that selection reads (DESIGN.md §3-4): nodes in creation order, a node's children in
+consecutive rows. The synthetic engine keeps a :class:`SearchTree` record; the compiled games
+keep the same columns in arrays of their own (``mcts.game_tree``).
 
 The exploration restart (seed 001, Eqs. 6-8) keeps a snapshot of the counts at each node's last
 threshold change: t' = t - PARENT_BASE and T'_i = T_i - CHILD_BASE.
@@ -17,6 +19,7 @@ from bandits import Arm, reads_second_moment
 from bandits.hooks import child_count, child_lost, child_mean, child_reward_sum, child_visits
 from bandits.indexing import ix
 
+from .children import child_arm, child_sibling
 from .solver import LOSS, NO_CHILD
 
 
@@ -165,3 +168,31 @@ def _child_mean(view, k, tables):
     if _is_view(view):
         return lambda view, k, tables: mean_reward(view.tree, view.first + k, tables)
     return None
+
+
+@overload(child_arm, inline="always", jit_options={"cache": True})
+def _child_arm(view, k, tables, policy):
+    if _is_view(view):
+        return lambda view, k, tables, policy: arm_view(view.tree, ix(view.first + k), view.t,
+                                                        view.b, view.restart, tables, policy)
+    return None
+
+
+@overload(child_sibling, inline="always", jit_options={"cache": True})
+def _child_sibling(view, k, tables):
+    if _is_view(view):
+        return lambda view, k, tables: _sibling(view, k, tables)
+    return None
+
+
+@njit(inline="always")
+def _sibling(view, k, tables):
+    """Child ``k``'s reward sum, visits and mean, and whether it was visited since the restart
+    (only those count in the range of the means); nothing for a child out of the choice."""
+    tree, row = view.tree, ix(view.first + k)
+    n = tree.stats[row, VISITS]
+    if n <= 0 or (view.skip_losses and tree.proven[row] == LOSS):
+        return 0.0, 0.0, 0.0, False
+    if explore_count(tree, row, view.restart) > 0:
+        return reward_sum(tree, row), np.float64(n), mean_reward(tree, row, tables), True
+    return reward_sum(tree, row), np.float64(n), 0.0, False

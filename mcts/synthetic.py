@@ -44,6 +44,7 @@ from .search_tree import (
     FIRST_CHILD,
     PARENT_BASE,
     VISITS,
+    ChildrenView,
     new_tree,
     node_capacity,
     parent_count,
@@ -133,9 +134,9 @@ def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
             stats[child, CHILD_BASE] = stats[child, VISITS]
     if losses == b - 1:
         return open_child
-    best = index_children(tree, first, b, parent_count(tree, parent, config.restart),
-                          skip_losses, config.restart, config.cache_indices, tables, policy,
-                          rng, values)
+    view = ChildrenView(tree, tree.index_cache, first, b,
+                        parent_count(tree, parent, config.restart), config.restart, skip_losses)
+    best = index_children(view, config.cache_indices, tables, policy, rng, values)
     return first + pick_best(values[INDEX], 0, b, best, rng)
 
 

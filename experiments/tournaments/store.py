@@ -9,10 +9,11 @@ or none)::
 The number of games is not part of the identity: a game's seeds depend on its index only, so a
 folder grows (more games reuse the stored ones) and a smaller tournament reads the first games
 of a larger one. A block file carries the identity, the block's index and first game in the
-Parquet metadata under ``mctslab``, with the engines' random-stream version
-(``mcts.STREAM_VERSION``; blocks from before it was recorded are version 1); ``read_block``
-accepts it only if they match and its rows are consecutive games from the block's first, and
-returns those the block asks for (all of them, or the first part a smaller tournament stored).
+Parquet metadata under ``mctslab``, with the game engine's random-stream version
+(``mcts.games.GAME_STREAM_VERSION``; blocks from before it was recorded are version 1);
+``read_block`` accepts it only if they match and its rows are consecutive games from the
+block's first, and returns those the block asks for (all of them, or the first part a smaller
+tournament stored).
 Folders and blocks of the earlier layout, whose identity also held the number of games, read
 the same way.
 """
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mcts import STREAM_VERSION
+from mcts.games import GAME_STREAM_VERSION
 
 from ..runtime.store import TOURNAMENT_FILE, KeyedStore, claim
 
@@ -70,7 +71,7 @@ def write_block(folder: str | Path, tournament: dict, block, results: pd.DataFra
     """Store the games of ``block`` (a ``play_block`` table, from its first game) atomically;
     return the path."""
     metadata = {"tournament": _identity(tournament), "block": block.index,
-                "first": block.first, "count": len(results), "stream_version": STREAM_VERSION}
+                "first": block.first, "count": len(results), "stream_version": GAME_STREAM_VERSION}
     return block_store(folder).write(block.key, results, metadata)
 
 
@@ -84,7 +85,7 @@ def read_block(folder: str | Path, tournament: dict, block) -> pd.DataFrame | No
     if (not isinstance(meta.get("tournament"), dict)
             or _identity(meta["tournament"]) != _identity(tournament)
             or (meta.get("block"), meta.get("first")) != (block.index, block.first)
-            or meta.get("stream_version", 1) != STREAM_VERSION):
+            or meta.get("stream_version", 1) != GAME_STREAM_VERSION):
         return None
     results = stored.table.to_pandas()
     if "game" not in results or len(results) != meta.get("count"):

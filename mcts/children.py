@@ -1,0 +1,21 @@
+"""What the one selection (``mcts.child_indices``) reads of a parent's children beyond the
+policies' accessors (``bandits.hooks``): each engine's children view implements both for its
+own tree (``numba.extending.overload``), so the index loop, the PUCT range and the hooks are
+written once for every engine (DESIGN.md §3-4).
+"""
+
+from __future__ import annotations
+
+
+def child_arm(view, k, tables, policy):
+    """Child ``k`` as ``policy``'s index reads it: a :class:`bandits.Arm` of its mean on the
+    index's scale, its mean squared reward (policies reading the second moment), T'_i, the
+    parent's t' and the number of children (compiled code only, as every accessor)."""
+    raise NotImplementedError("child_arm runs inside compiled kernels only")
+
+
+def child_sibling(view, k, tables):
+    """Child ``k`` as PUCT's Q range reads it (``mcts.q_range``): its reward sum, visits and
+    mean on the index's scale, and whether it counts in the range of the means; a child out of
+    the choice (``bandits.hooks.child_lost``) counts for nothing."""
+    raise NotImplementedError("child_sibling runs inside compiled kernels only")

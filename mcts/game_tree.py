@@ -1,0 +1,153 @@
+"""The games engine's tree (``mcts.games``) in the one layout of ``mcts.search_tree``, and the
+children view through which the one selection (``mcts.child_indices``) reads it.
+
+The engine keeps the layout's arrays: ``stats`` int32 [capacity, 2] (VISITS, FIRST_CHILD),
+``rewards`` float64 [capacity, 1, 2 for a policy reading the second moment] (REWARD_SUM,
+SQUARE_SUM) and ``proven`` int8 [capacity], beside ``moves`` int64 [capacity, 3] (ACTION,
+N_CHILDREN, MOVER), what a game adds: a node's children are consecutive rows, as many as its
+position has moves. It keeps them in variables of their own, not in a ``SearchTree`` record
+(``mcts.growth`` says why); a selection reads them through :class:`GameChildren`.
+
+Rewards are kept on the game's scale, m in [-R, R] for the mover (seed 000, Algorithm 1), their
+squares on the unit scale p = (m + R) / (2R) (``mcts.rewards.unit_mean``). A policy's index reads
+a child's mean as it is when its record declares ``raw_rewards`` (UCB1: the seed's UCT), else on
+the unit scale; an unvisited child's mean is 0 on the game's scale.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, types
+from numba.extending import overload
+
+from bandits import Arm, reads_second_moment
+from bandits.hooks import child_count, child_lost, child_mean, child_reward_sum, child_visits
+from bandits.indexing import ix
+
+from .children import child_arm, child_sibling
+from .reward_scale import reads_raw_rewards
+from .rewards import unit_mean
+from .search_tree import REWARD_SUM, SQUARE_SUM, VISITS
+from .solver import LOSS
+
+ACTION, N_CHILDREN, MOVER = 0, 1, 2  # columns of ``moves``
+
+
+class GameChildren(NamedTuple):
+    """One parent's children in the games engine's arrays (module docstring): child k is row
+    ``first + k``. The engine keeps no policy columns: ``cache`` is a placeholder, and the
+    selection indexes every child at every selection (``index_children``'s ``cached`` off)."""
+
+    stats: np.ndarray
+    rewards: np.ndarray
+    proven: np.ndarray
+    cache: np.ndarray  # float64 [1, 1]
+    first: int
+    b: int
+    t: int  # the parent's visits
+    skip_losses: bool  # some child is not proven lost: the selection skips those that are
+    bound: float  # R, the rewards' bound
+
+
+def _is_view(view) -> bool:
+    return isinstance(view, types.BaseNamedTuple) and view.instance_class is GameChildren
+
+
+# The accessors whose mean has a branch (an unvisited child) are left to LLVM to inline, as in
+# ``mcts.search_tree``: inlined in numba's IR inside a hook they trip numba's scope check.
+
+
+def on_index_scale(policy, mean, bound):
+    """A mean reward on the game's scale as ``policy``'s index reads it: as it is for a record
+    with ``raw_rewards``, else mapped onto [0, 1] (compiled code only)."""
+    raise NotImplementedError("on_index_scale runs inside compiled kernels only")
+
+
+@overload(on_index_scale, inline="always", jit_options={"cache": True})
+def _on_index_scale(policy, mean, bound):
+    if reads_raw_rewards(policy.instance_class):
+        return lambda policy, mean, bound: mean
+    return lambda policy, mean, bound: unit_mean(mean, bound)
+
+
+@njit(inline="always")
+def _game_mean(view, row):
+    """The mean reward of the move into ``row`` for its mover, on the game's scale (0 unseen)."""
+    n = view.stats[row, VISITS]
+    return view.rewards[row, REWARD_SUM] / n if n > 0 else 0.0
+
+
+@overload(child_lost, jit_options={"cache": True})
+def _child_lost(view, k):
+    if _is_view(view):
+        return lambda view, k: view.skip_losses and view.proven[ix(view.first + k)] == LOSS
+    return None
+
+
+@overload(child_visits, inline="always", jit_options={"cache": True})
+def _child_visits(view, k):
+    if _is_view(view):
+        return lambda view, k: view.stats[ix(view.first + k), VISITS]
+    return None
+
+
+@overload(child_count, inline="always", jit_options={"cache": True})
+def _child_count(view, k):
+    if _is_view(view):
+        return lambda view, k: view.stats[ix(view.first + k), VISITS]
+    return None
+
+
+@overload(child_mean, jit_options={"cache": True})
+def _child_mean(view, k, tables):
+    if _is_view(view):
+        return lambda view, k, tables: unit_mean(_game_mean(view, ix(view.first + k)),
+                                                 view.bound)
+    return None
+
+
+@overload(child_reward_sum, jit_options={"cache": True})
+def _child_reward_sum(view, k):
+    """On the unit scale, as ``child_mean``: 0 exactly when every reward was a loss."""
+    if _is_view(view):
+        return lambda view, k: view.stats[ix(view.first + k), VISITS] * unit_mean(
+            _game_mean(view, ix(view.first + k)), view.bound)
+    return None
+
+
+@overload(child_arm, inline="always", jit_options={"cache": True})
+def _child_arm(view, k, tables, policy):
+    if not _is_view(view):
+        return None
+
+    def arm(view, k, tables, policy):
+        row = ix(view.first + k)
+        n = view.stats[row, VISITS]
+        square_mean = 0.0
+        if reads_second_moment(policy) and n > 0:
+            square_mean = view.rewards[row, SQUARE_SUM] / n
+        return Arm(on_index_scale(policy, _game_mean(view, row), view.bound), square_mean,
+                   np.int64(n), np.int64(view.t), view.b)
+
+    return arm
+
+
+@overload(child_sibling, inline="always", jit_options={"cache": True})
+def _child_sibling(view, k, tables):
+    if _is_view(view):
+        return lambda view, k, tables: _sibling(view, k, tables)
+    return None
+
+
+@njit(inline="always")
+def _sibling(view, k, tables):
+    """n times child ``k``'s mean, n, and its mean, on the unit scale (PUCT reads no raw
+    rewards); nothing for a child out of the choice."""
+    row = ix(view.first + k)
+    n = view.stats[row, VISITS]
+    if n <= 0 or (view.skip_losses and view.proven[row] == LOSS):
+        return 0.0, 0.0, 0.0, False
+    mean = unit_mean(view.rewards[row, REWARD_SUM] / n, view.bound)
+    return n * mean, np.float64(n), mean, True
