@@ -200,3 +200,42 @@ def test_a_curve_names_a_baseline_like_a_policy():
                                                                "sigma": 1})
     assert curve.policy_params == {"leaf": float(HEURISTIC_LEAF), "sigma": 1}
     assert curve.key != Curve("constant(1,5)", "alphabeta").key
+
+
+def test_baselines_list(capsys):
+    assert main(["baselines", "list", "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert [record["name"] for record in records] == ["flatmc", "alphabeta"]
+    assert records[1]["params"] == {"leaf": float(DRAW_LEAF), "sigma": 0.0}
+
+
+STUDY = """
+[study]
+seed = 5
+[[curves]]
+tree = "constant(1,3)"
+policy = "flatmc"
+depth = 4
+max_budget = 64
+runs = 4
+[[curves]]
+tree = "constant(1,3)"
+policy = "alphabeta"
+policy_params = {leaf = "heuristic", sigma = 0.5}
+depth = 4
+max_budget = 64
+runs = 4
+"""
+
+
+def test_players_run_in_a_study(tmp_path, capsys):
+    from experiments.studies import load_results
+
+    (tmp_path / "study.toml").write_text(STUDY)
+    out = tmp_path / "results"
+    assert main(["study", "run", str(tmp_path / "study.toml"), "--out", str(out),
+                 "--workers", "1"]) == 0
+    capsys.readouterr()
+    results = load_results(out)
+    assert set(results.policy) == {"flatmc", "alphabeta"}
+    assert (results.runs == 4).all() and len(results) == 2 * 7
