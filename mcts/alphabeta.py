@@ -5,9 +5,10 @@ Selman, ICAPS 2010 and 2011).
 The budget unit is the **leaf evaluated**, the unit of a playout: MCTS spends one terminal
 (one playout) per iteration, alpha-beta one evaluation per leaf of its search, a terminal
 (its score) or a node at the depth limit (the horizon). Interior nodes expanded are counted
-apart (``counts[EXPANDED]``) and cost nothing. (Kocsis & Szepesvari compare the searches at
-equal "iterations"; their text could not be found in the lab's search corpora, so which unit
-they charged alpha-beta is not known here: see docs/kocsis.md.)
+apart (``counts[EXPANDED]``) and cost nothing. Kocsis & Szepesvari compare the searches at
+equal "iterations"; their text was not found in the reference corpora searched for this
+module, so which unit they charged alpha-beta is not known here, and a reproduction of their
+Fig. 2 must say that the unit is ours.
 
 - Values are terminal scores for the max player (moving at even plies), minimax as
   ``trees.minimax``; fail-soft alpha-beta with an explicit stack, children in their natural
