@@ -239,3 +239,10 @@ def test_players_run_in_a_study(tmp_path, capsys):
     results = load_results(out)
     assert set(results.policy) == {"flatmc", "alphabeta"}
     assert (results.runs == 4).all() and len(results) == 2 * 7
+
+
+def test_the_compile_command_prepares_the_players(capsys):
+    assert main(["compile", "--policies", "flatmc", "alphabeta", "--trees", "constant(1,3)",
+                 "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "the flatmc search kernel (b=4)" in out and "the alphabeta search kernel" in out
