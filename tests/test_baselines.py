@@ -24,7 +24,7 @@ from mcts.alphabeta import (
     iteration,
 )
 from mcts.flat_mc import flat_search
-from trees import TREE_MODELS, TreeInstance, make_tree, parse_tree_spec
+from trees import TREE_MODELS, TreeInstance, analyze, make_tree, parse_tree_spec
 
 NO_VALUES = np.zeros(0, np.int64)
 
@@ -119,6 +119,52 @@ def test_full_depth_is_the_exact_analysis_on_every_tree_model(leaf):
         assert move == minimax.best_moves()[0], name
         assert not failed[-1], name
         assert _iterate(tree, 6, leaf, 1.5)[2] == minimax.value[0], name
+
+
+def _limited_minimax(tree, node, ply, limit, horizon):
+    """Plain depth-limited minimax by recursion: terminals their score, nodes at ``limit``
+    ``horizon[node]``."""
+    if tree.terminal[node]:
+        return float(tree.path_score[node])
+    if ply == limit:
+        return float(horizon[node])
+    b = tree.branching
+    values = [_limited_minimax(tree, node * b + 1 + k, ply + 1, limit, horizon)
+              for k in range(b)]
+    return max(values) if ply % 2 == 0 else min(values)
+
+
+@pytest.mark.parametrize("leaf", [DRAW_LEAF, HEURISTIC_LEAF])
+def test_every_depth_agrees_with_plain_depth_limited_minimax(leaf):
+    """Alpha-beta's root value and move at each depth limit are those of plain minimax to
+    that depth (horizon: 0, or the exact score: the heuristic at sigma = 0); the move is the
+    first root move of the best value."""
+    for spec in ("random(4,3)+end(0.2)", "pgame", "constant'(1,13)+trap(1,0.3)"):
+        for seed in range(2):
+            tree = make_tree(spec, 3, 6, seed)
+            horizon = (tree.minimax.value if leaf == HEURISTIC_LEAF
+                       else np.zeros(tree.n_nodes, np.int64))
+            for limit in range(1, 7):
+                children = [_limited_minimax(tree, 1 + k, 1, limit, horizon) for k in range(3)]
+                _, move, value, _, _, _ = _iterate(tree, limit, leaf)
+                assert value == max(children) and move == children.index(max(children))
+
+
+def test_flat_monte_carlo_means_are_the_exact_win_rates():
+    """After 30,000 playouts (7,500 a move) each move's mean reward is mu_i(0) of the exact
+    analysis: |z| < 4.5 against the reward's exact variance (1 win, 1/2 draw, 0 loss)."""
+    tree = make_tree("constant(1,5)", 4, 6, 4)
+    exact = analyze(tree)
+    theta = int(np.flatnonzero(exact.thresholds == 0.0)[0])
+    sums, pulls = np.zeros(4), np.zeros(4, np.int64)
+    flat_search(tree.path_score, tree.terminal, tree.optimal, 4, 30_000, seed_state(11),
+                np.zeros(15, bool), sums, pulls)
+    for move in range(4):
+        mu = exact.win_rates[move, theta]
+        second = (exact.pmf[move, exact.support > 0].sum()
+                  + 0.25 * exact.pmf[move, exact.support == 0].sum())
+        z = (sums[move] / pulls[move] - mu) / np.sqrt((second - mu**2) / pulls[move])
+        assert abs(z) < 4.5, (move, z)
 
 
 def test_flat_monte_carlo_pulls_the_root_moves_uniformly():
