@@ -122,11 +122,11 @@ def look_of(frame) -> Look:
 def _registered_info(name: str, kind: str):
     """The registry's (or a plug-in's) record of policy or adjuster ``name``, or None when it
     cannot be found here (a plug-in not on the path)."""
-    from bandits import get_policy
     from enhancements import get_adjuster
+    from mcts.baselines import player_info
 
     try:
-        return (get_policy if kind == "policy" else get_adjuster)(name)
+        return (player_info if kind == "policy" else get_adjuster)(name)
     except (ValueError, ImportError, AttributeError):
         return None
 

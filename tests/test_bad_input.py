@@ -467,7 +467,7 @@ def test_numba_errors_become_one_line_naming_the_plugin(tmp_path, monkeypatch):
 
     path = str(tmp_path / "typo.py")
     monkeypatch.setitem(PLUGIN_FILES, "typo:policy", path)
-    monkeypatch.setattr("experiments.curves.curve.get_policy", lambda name: _FakeInfo)
+    monkeypatch.setattr("experiments.curves.curve.player_info", lambda name: _FakeInfo)
     curve = Curve("constant(1,1)", policy="typo:policy")
     message = (f"Failed in nopython mode pipeline (step: nopython frontend)\n"
                f"No implementation of function Function(<function policy_value>) found\n"

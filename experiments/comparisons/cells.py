@@ -270,14 +270,14 @@ def run_table(grid: Grid, folder: str | Path) -> pd.DataFrame:
     """The stored runs of ``grid``'s cells, one row per run (``stats.RUN_COLUMNS``),
     runs 0 .. grid.runs - 1 of every instance; an instance with runs missing is left out.
     ``config`` reads ``SPEC b=B d=D``; ``policy`` and ``adjuster`` are the grid's entries."""
-    from bandits import get_policy
     from enhancements import get_adjuster
+    from mcts.baselines import player_info
 
     stored = _stored_blocks(Path(folder))
     parts = []
     for curve in grid.curves():
         policy = entry_label(curve.policy, curve.policy_params,
-                             get_policy(curve.policy).defaults)
+                             player_info(curve.policy).defaults)
         rescore = {"rescore": 1} if curve.rescore else {}
         adjuster = entry_label(curve.adjuster, {**curve.adjuster_params, **rescore},
                                get_adjuster(curve.adjuster).defaults)

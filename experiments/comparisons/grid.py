@@ -8,6 +8,7 @@ import json
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from mcts.baselines import is_baseline
 from specs import FLAG, check_value, parse_spec, parse_value
 
 from ..curves.curve import Curve
@@ -48,6 +49,11 @@ def method_fields(policy: str, adjuster: str) -> dict:
             "adjuster_params": adjuster_params, "rescore": rescore}
 
 
+def _is_baseline(policy: str) -> bool:
+    """Whether the policy entry names a baseline player (``mcts.baselines``)."""
+    return is_baseline(parse_entry(policy, "policy")[0])
+
+
 def entry_label(name: str, params: dict, defaults: dict) -> str:
     """``name``, followed by the parameters that differ from ``defaults``: ``ucb1(c=0.5)``."""
     changed = [f"{key}={value:g}" for key, value in params.items()
@@ -63,10 +69,10 @@ def config_label(tree: str, branching: int, depth: int) -> str:
 def cell_labels(curve: Curve) -> tuple[str, str, str]:
     """(config, policy, adjuster) of a grid cell as the tables name them: the policy and the
     adjuster as the grid writes them, with their non-default parameters."""
-    from bandits import get_policy
     from enhancements import get_adjuster
+    from mcts.baselines import player_info
 
-    policy = entry_label(curve.policy, curve.policy_params, get_policy(curve.policy).defaults)
+    policy = entry_label(curve.policy, curve.policy_params, player_info(curve.policy).defaults)
     rescore = {"rescore": 1} if curve.rescore else {}
     adjuster = entry_label(curve.adjuster, {**curve.adjuster_params, **rescore},
                            get_adjuster(curve.adjuster).defaults)
@@ -143,12 +149,16 @@ class Grid:
 
     def curves(self) -> list[Curve]:
         """One curve per cell, policy x adjuster innermost (so neighbouring shards need
-        different compiled kernels)."""
+        different compiled kernels). A baseline player (``mcts.baselines``) takes no adjuster:
+        it has one cell per tree, with the plain adjuster, beside the first adjuster's."""
         cells = []
         for tree in self.trees:
             for adjuster in self.adjusters:
                 for policy in self.policies:
-                    cells.append(self._curve(tree, policy, adjuster))
+                    if not _is_baseline(policy):
+                        cells.append(self._curve(tree, policy, adjuster))
+                    elif adjuster == self.adjusters[0]:
+                        cells.append(self._curve(tree, policy, "plain"))
         return cells
 
     def _curve(self, tree: str, policy: str, adjuster: str) -> Curve:
@@ -170,7 +180,9 @@ class Grid:
 
     @property
     def cells(self) -> int:
-        return len(self.trees) * len(self.policies) * len(self.adjusters)
+        baselines = sum(map(_is_baseline, self.policies))
+        return len(self.trees) * ((len(self.policies) - baselines) * len(self.adjusters)
+                                  + baselines)
 
     @property
     def playouts(self) -> int:

@@ -6,9 +6,9 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 
-from bandits import get_policy
 from enhancements import get_adjuster, make_adjuster
 from mcts.backup import load_backup
+from mcts.baselines import check_baseline, is_baseline, player_info
 from mcts.options import check_exclusions
 from mcts.shaping import parse_shaping, shaping_spec
 from specs import between
@@ -31,6 +31,8 @@ _LATER = {"shaping": "", "rescore": False, "discount": 1.0, "backup": ""}
 @dataclass(frozen=True)
 class Curve:
     """A tree model, a bandit policy and a threshold adjuster, with run counts and budgets.
+    ``policy`` may name a baseline player instead (``mcts.baselines``: flatmc, alphabeta),
+    which takes the plain adjuster and none of the search options below.
 
     ``trees`` tree instances x ``runs`` runs per instance; budgets 2^0 .. ``max_budget``.
     ``restart`` switches the exploration restart of seed 001, Eqs. 6-8 (None: on for maxfreq
@@ -67,7 +69,7 @@ class Curve:
         spec = parse_tree_spec(self.tree)
         object.__setattr__(self, "tree", spec.text)
         check_shape(self.branching, self.depth)
-        policy_info, adjuster_info = get_policy(self.policy), get_adjuster(self.adjuster)
+        policy_info, adjuster_info = player_info(self.policy), get_adjuster(self.adjuster)
         for name, value in (("runs", self.runs), ("trees", self.trees)):
             if value < 1:
                 raise ValueError(f"{name} = {value} must be at least 1")
@@ -105,6 +107,14 @@ class Curve:
             ("discount", self.discount != 1.0)) if chosen})
         if self.backup:
             load_backup(self.backup)  # checks it
+        if is_baseline(self.policy):
+            check_baseline(self.policy, self.policy_params, self.branching, self.max_budget,
+                           {option for option, chosen in (
+                               ("adjuster", self.adjuster != "plain" or self.adjuster_params),
+                               ("restart", self.restart), ("shaping", self.shaping),
+                               ("rescore", self.rescore), ("discount", self.discount != 1.0),
+                               ("backup", self.backup),
+                               ("search_depth", self.search_depth != self.depth)) if chosen})
 
     def __hash__(self) -> int:
         return hash(self.key)

@@ -21,6 +21,7 @@ from bandits import index_tables, make_policy
 from enhancements import engine_adjuster, make_adjuster
 from mcts import SearchConfig, memory_per_run, run_searches, tree_arrays
 from mcts.backup import Discount, load_backup
+from mcts.baselines import baseline_memory, is_baseline, run_baseline
 from mcts.shaping import engine_shaping, parse_shaping
 from trees import TreeInstance, analyze, make_tree
 
@@ -104,14 +105,9 @@ def simulate_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, s
         raise ValueError(f"a block needs n_runs >= 1 and first_run >= 0, got {n_runs}, {first_run}")
     instance = tree_instance(curve.tree, curve.branching, curve.depth,
                              seed if tree_seed is None else tree_seed, tree_index)
-    config = search_config(curve, instance)
     seeds = run_seeds(seed, tree_index, first_run, n_runs)
-    tables, policy = _tables(curve.max_budget), make_policy(curve.policy, **curve.policy_params)
-
     game = tree_arrays(instance)
-
-    def runs(part: np.ndarray):
-        return run_searches(game, config, curve.max_budget, part, tables, policy)
+    runs = _runner(curve, instance, game)
 
     threads = min(numba.get_num_threads(), n_runs)
     if threads == 1:
@@ -125,6 +121,18 @@ def simulate_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, s
     return np.concatenate([failed for failed, _ in done]), np.concatenate([n for _, n in done])
 
 
+def _runner(curve: Curve, instance: TreeInstance, game):
+    """The function of a part of the seeds that runs them: a baseline player's
+    (``mcts.baselines``, judged by the same set of optimal moves as MCTS), else the MCTS
+    kernel under the curve's configuration."""
+    if is_baseline(curve.policy):
+        return lambda part: run_baseline(curve.policy, curve.policy_params, instance,
+                                         game.optimal, curve.max_budget, part)
+    config = search_config(curve, instance)
+    tables, policy = _tables(curve.max_budget), make_policy(curve.policy, **curve.policy_params)
+    return lambda part: run_searches(game, config, curve.max_budget, part, tables, policy)
+
+
 @lru_cache(maxsize=8)
 def _tables(budget: int):
     return index_tables(budget)
@@ -134,13 +142,19 @@ def warm_up(curve: Curve, seed: int = 0) -> None:
     """Compile the search kernel ``curve`` runs, or load it from the cache, by a search of one
     playout (``experiments.curves.kernels``)."""
     instance = tree_instance(curve.tree, curve.branching, curve.depth, seed, 0)
-    run_searches(tree_arrays(instance), search_config(curve, instance), 1,
-                 run_seeds(seed, 0, 0, 1), _tables(1),
+    game = tree_arrays(instance)
+    if is_baseline(curve.policy):
+        run_baseline(curve.policy, curve.policy_params, instance, game.optimal, 1,
+                     run_seeds(seed, 0, 0, 1))
+        return
+    run_searches(game, search_config(curve, instance), 1, run_seeds(seed, 0, 0, 1), _tables(1),
                  make_policy(curve.policy, **curve.policy_params))
 
 
 def memory_per_curve_run(curve: Curve) -> int:
     """Bytes of working memory one run of the curve allocates (one run per thread at a time)."""
     instance = tree_instance(curve.tree, curve.branching, curve.depth, 0, 0)
+    if is_baseline(curve.policy):
+        return baseline_memory(curve.policy, curve.policy_params, instance)
     return memory_per_run(search_config(curve, instance), curve.max_budget,
                           make_policy(curve.policy, **curve.policy_params))

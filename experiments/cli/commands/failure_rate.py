@@ -19,7 +19,8 @@ def register(subparsers) -> None:
     p.add_argument("--tree", required=True, help="tree spec, e.g. constant(1,5) or random(4,3)")
     p.add_argument("--policy", default="ucb1",
                    help="a policy of `mctslab policies list`, package.module:object, "
-                   "name(key=value,...) (default ucb1)")
+                   "name(key=value,...), or a baseline player of `mctslab baselines list` "
+                   "(flatmc, alphabeta(leaf=heuristic,sigma=2)) (default ucb1)")
     p.add_argument("--adjuster", default="plain",
                    help="an adjuster of `mctslab adjusters list`, package.module:object, "
                    "name(key=value,...) (default plain)")

@@ -17,7 +17,8 @@ DEFAULT_TREES = ("constant(1,5)", "pgame(127)")
 def register(subparsers) -> None:
     p = subparsers.add_parser("compile", help="compile the search kernels ahead of a command")
     p.add_argument("--policies", nargs="+", metavar="P",
-                   help="policies (default: every built-in one)")
+                   help="policies or baseline players such as alphabeta (default: every "
+                        "built-in policy)")
     p.add_argument("--trees", nargs="+", default=list(DEFAULT_TREES), metavar="SPEC",
                    help="tree specs whose score types to cover (default: constant(1,5) "
                         "pgame(127))")
@@ -45,7 +46,8 @@ def run(args) -> int:
     if args.workers < 1:
         raise ValueError(f"--workers {args.workers} must be at least 1")
     curves = distinct_kernels(
-        Curve(tree, policy, adjuster, branching=b, depth=args.depth, runs=1, max_budget=1)
+        Curve(tree, policy, adjuster, branching=b, depth=args.depth, runs=1,
+              max_budget=1 << b.bit_length())  # > b: what alpha-beta needs (mcts.baselines)
         for policy in (args.policies or list(POLICIES)) for adjuster in args.adjusters
         for b in args.branching for tree in args.trees)
     print(f"compiling {len(curves)} kernel{'s' * (len(curves) != 1)} on {args.workers} "

@@ -1,6 +1,7 @@
-"""``mctslab policies list``, ``mctslab adjusters list`` and ``mctslab trees list``: the
-registered selection policies, threshold adjusters and tree models, with their parameters, a
-one-line description and a citation (and, for trees, an example spec)."""
+"""``mctslab policies list``, ``mctslab adjusters list``, ``mctslab trees list`` and
+``mctslab baselines list``: the registered selection policies, threshold adjusters, tree
+models and baseline players (``mcts.baselines``, named where a policy is), with their
+parameters, a one-line description and a citation (and, for trees, an example spec)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import json
 
 def register(subparsers) -> None:
     for noun, what in (("policies", "selection policies"), ("adjusters", "threshold adjusters"),
-                       ("trees", "tree models")):
+                       ("trees", "tree models"),
+                       ("baselines", "baseline players (--policy flatmc, alphabeta)")):
         p = subparsers.add_parser(noun, help=f"list the {what}")
         sub = p.add_subparsers(dest=f"{noun}_command", required=True)
         listing = sub.add_parser("list", help=f"the {what}: name, parameters, citation")
@@ -23,6 +25,8 @@ def _records(noun: str) -> list[dict]:
         from bandits import POLICIES as registry
     elif noun == "adjusters":
         from enhancements import ADJUSTERS as registry
+    elif noun == "baselines":
+        from mcts.baselines import BASELINES as registry
     else:
         from trees import TREE_MODELS as registry
     return [info.to_dict() for info in registry.values()]
