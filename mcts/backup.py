@@ -1,5 +1,7 @@
-"""The backup step of the synthetic engine (DESIGN.md §3): how one playout's reward reaches the
-statistics of the nodes on its path, and the plug point for a rule of one's own.
+"""The backup step of the compiled engines (DESIGN.md §3): how one playout's reward reaches the
+statistics of the nodes on its path (``back_up``, written once: each engine gives the reward of
+a node by its own record, ``node_gain``), and the synthetic engine's plug point for a rule of
+one's own.
 
 A playout ends on a terminal at depth L (``end``) with max's value v on the policy's reward
 scale (the outcome 1, 1/2 or 0, or seed 000's shaped reward: ``mcts.shaping``). The mover into
@@ -112,15 +114,46 @@ def _node_reward(rule, u, ply, end):
     return lambda rule, u, ply, end: reward(rule, u, ply, end)
 
 
+class PlayoutValue(NamedTuple):
+    """What the synthetic engine backs up: max's ``value`` of a playout ending at depth ``end``,
+    kept by the nodes of the path as the ``rule`` maps it (module docstring)."""
+
+    value: float
+    end: int
+    rule: tuple
+
+
+def node_gain(gains, ply, node):
+    """The reward the node at ``ply`` of the path (row ``node``) keeps of one playout, and its
+    square on the unit scale [0, 1] (what policies reading the second moment keep): each engine
+    gives its own record (compiled code only)."""
+    raise NotImplementedError("node_gain runs inside compiled kernels only")
+
+
+@overload(node_gain, inline="always", jit_options={"cache": True})
+def _playout_gain(gains, ply, node):
+    if gains.instance_class is not PlayoutValue:
+        return None
+
+    def gain(gains, ply, node):
+        reward = node_reward(gains.rule, gains.value if ply % 2 == 1 else 1.0 - gains.value, ply,
+                             gains.end)
+        return reward, reward * reward
+
+    return gain
+
+
 @njit(inline="always")
-def back_up(tree, path, depth, end, value, rule, second_moment):
-    """Visits +1 along ``path[0..depth]``; each non-root node adds the reward of its mover
-    (``node_reward`` of max's ``value``, negamax) and, with ``second_moment``, its square."""
-    tree.stats[ix(path[0]), VISITS] += 1
+def back_up(stats, rewards, path, depth, gains, second_moment):
+    """The one backup of the compiled engines' trees (``mcts.search_tree``'s columns): visits +1
+    along ``path[0..depth]``; each non-root node adds the reward its record ``gains`` gives
+    (``node_gain``: negamax of a playout's value here, ``mcts.game_tree.GameGains`` in the
+    games) and, with ``second_moment``, its square."""
+    stats[ix(path[0]), VISITS] += 1
     for ply in range(1, depth + 1):
         node = ix(path[ix(ply)])
-        reward = node_reward(rule, value if ply % 2 == 1 else 1.0 - value, ply, end)
-        tree.stats[node, VISITS] += 1
-        tree.rewards[node, REWARD_SUM] += reward
+        reward, square = node_gain(gains, ply, node)
+        stats[node, VISITS] += 1
+        rewards[node, REWARD_SUM] += reward
         if second_moment:
-            tree.rewards[node, SQUARE_SUM] += reward * reward
+            rewards[node, SQUARE_SUM] += square

@@ -26,6 +26,7 @@ from bandits import Arm, reads_second_moment
 from bandits.hooks import child_count, child_lost, child_mean, child_reward_sum, child_visits
 from bandits.indexing import ix
 
+from .backup import node_gain
 from .children import child_arm, child_sibling
 from .reward_scale import reads_raw_rewards
 from .rewards import unit_mean
@@ -33,6 +34,31 @@ from .search_tree import REWARD_SUM, SQUARE_SUM, VISITS
 from .solver import LOSS
 
 ACTION, N_CHILDREN, MOVER = 0, 1, 2  # columns of ``moves``
+
+
+class GameGains(NamedTuple):
+    """What the games engine backs up (``mcts.backup.back_up``): the ``reward`` R' of a game
+    won by ``winner`` (-1: a draw, 0 for both), kept as +R' by the nodes whose mover won and as
+    -R' by the others (``moves[:, MOVER]``); squares on the unit scale of the ``bound``."""
+
+    reward: float
+    winner: int
+    moves: np.ndarray
+    bound: float
+
+
+@overload(node_gain, inline="always", jit_options={"cache": True})
+def _game_gain(gains, ply, node):
+    if gains.instance_class is not GameGains:
+        return None
+
+    def gain(gains, ply, node):
+        w = gains.winner
+        reward = 0.0 if w < 0 else (gains.reward if gains.moves[node, MOVER] == w
+                                    else -gains.reward)
+        return reward, unit_mean(reward, gains.bound) ** 2
+
+    return gain
 
 
 class GameChildren(NamedTuple):

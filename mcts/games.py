@@ -37,13 +37,14 @@ from bandits.hooks import INDEX
 from bandits.rng import randint, seed_state
 from games import Game, State, compiled
 
+from .backup import back_up
 from .child_indices import index_children
-from .game_tree import ACTION, MOVER, N_CHILDREN, GameChildren
+from .game_tree import ACTION, MOVER, N_CHILDREN, GameChildren, GameGains
 from .growth import grown
 from .playouts import MAST, POLICY, mast_key, mast_update, new_table, playout
 from .reward_scale import reads_raw_rewards
-from .rewards import ONLINE, WARMUP, reward_bound, unit_mean, winner_reward
-from .search_tree import FIRST_CHILD, REWARD_SUM, SQUARE_SUM, VISITS
+from .rewards import ONLINE, WARMUP, reward_bound, winner_reward
+from .search_tree import FIRST_CHILD, REWARD_SUM, VISITS
 from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
 from .ties import pick_best
 
@@ -174,13 +175,7 @@ def _search(gid, root, max_actions, budget, config, bound, clip, tables, rng):
             reward = winner_reward(config, moments, sums, w, me, depth + length,
                                    compiled.quality(gid, state), playouts >= WARMUP * budget)
             reward = min(max(reward, -clip), clip)
-        for ply in range(depth + 1):
-            at = path[ply]
-            gain = 0.0 if w < 0 else (reward if moves[at, MOVER] == w else -reward)
-            stats[at, VISITS] += 1
-            rewards[at, REWARD_SUM] += gain
-            if second_moment:
-                rewards[at, SQUARE_SUM] += unit_mean(gain, bound) ** 2
+        back_up(stats, rewards, path, depth, GameGains(reward, w, moves, bound), second_moment)
         if config.playout == MAST:
             for ply in range(1, depth + 1):
                 at = path[ply]

@@ -35,7 +35,7 @@ from bandits.rng import randint, seed_state
 from enhancements.adjusters import next_threshold, observe_playout, reads_scores, start_adjuster
 from enhancements.thresholds import effective_threshold
 
-from .backup import Discount, back_up, reads_end
+from .backup import Discount, PlayoutValue, back_up, reads_end
 from .child_indices import INDEX, after_backup, index_children
 from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
 from .search_tree import (
@@ -314,8 +314,8 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
                 record_playout(histograms, path, depth, score, in_tree)
         value = max_value(config.shaping, statistics, policy, reward, score - scored_at, span,
                           depth + moves, t - 1, budget)
-        back_up(tree, path, depth, depth + moves, value, config.backup,
-                reads_second_moment(policy))
+        back_up(tree.stats, tree.rewards, path, depth,
+                PlayoutValue(value, depth + moves, config.backup), reads_second_moment(policy))
         if not stopped and in_tree:
             _prove(tree, path, depth, score, b)
             if tree.proven[0] != UNPROVEN:  # solved: the chosen move cannot change

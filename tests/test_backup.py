@@ -9,13 +9,13 @@ from reference_mcts import reference_failure_rate
 from experiments import Curve, failure_block
 from experiments.cli import main
 from experiments.curves.failure import tree_instance
-from mcts.backup import Discount, back_up, load_backup
+from mcts.backup import Discount, PlayoutValue, back_up, load_backup
 from mcts.search_tree import REWARD_SUM, SQUARE_SUM, VISITS, new_tree
 
 
 @njit
 def _back_up(tree, path, depth, end, value, rule):
-    back_up(tree, path, depth, end, value, rule, True)
+    back_up(tree.stats, tree.rewards, path, depth, PlayoutValue(value, end, rule), True)
 
 
 def test_discount_by_hand():
