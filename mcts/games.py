@@ -48,10 +48,10 @@ from .search_tree import FIRST_CHILD, REWARD_SUM, VISITS
 from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
 from .ties import pick_best
 
-# The version of this engine's random streams (``mcts.STREAM_VERSION`` is the synthetic
-# engine's), stored with every tournament block: a change that moves a search's numbers bumps
-# it, so that blocks of two versions are never mixed.
-# 3: the policy's index_children hook runs here too (Thompson's winless children drawn last)
+# The version of the game engines' random streams (this one's and ``mcts.generic``'s;
+# ``mcts.STREAM_VERSION`` is the synthetic engine's), stored with every tournament block: a
+# change that moves a search's numbers bumps it, so that blocks of two versions are never mixed.
+# 3: the policy's index_children hook runs in both (Thompson's winless children drawn last)
 GAME_STREAM_VERSION = 3
 
 __all__ = [

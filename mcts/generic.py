@@ -3,8 +3,9 @@ OpenSpiel games through ``games.openspiel``, or any game with ``clone``. Slow, b
 n players, chance nodes, returns on any scale.
 
 One iteration: from the root, a decision node picks a child by the highest index of the
-selection policy (any record of ``bandits.make_policy``, over every child's ``bandits.Arm`` in one
-compiled call, ``_indices``) and a chance node samples an outcome by its probabilities; a node met
+selection policy (any record of ``bandits.make_policy``: the one selection of
+``mcts.child_indices``, the policy's hooks included, over this engine's :class:`FlatChildren`, in
+one compiled call) and a chance node samples an outcome by its probabilities; a node met
 for the first time is expanded (all moves added) and a uniformly random playout runs from one
 child drawn uniformly at random. Each edge keeps the visits and the sum of the rewards of the
 player who made its move (and of their squares, for policies reading the second moment), a return
@@ -23,21 +24,18 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
-from bandits import (
-    Arm,
-    IndexTables,
-    begin_selection,
-    index_tables,
-    policy_value,
-    reads_second_moment,
-)
+from bandits import Arm, IndexTables, index_tables, reads_second_moment
+from bandits.hooks import INDEX, child_count, child_lost, child_mean, child_reward_sum, child_visits
+from bandits.indexing import ix
 from bandits.rng import seed_state
 
+from .child_indices import index_children
+from .children import child_arm, child_sibling
 from .games import GameSearchConfig
 from .playouts import MAST
-from .q_range import sibling_range
 from .reward_scale import reads_raw_rewards
 from .ties import argmax_at_random
 
@@ -64,7 +62,8 @@ class _Selection(NamedTuple):
 class _Node:
     """A position in the tree: its moves, their statistics and the child nodes reached."""
 
-    __slots__ = ("actions", "chance", "children", "counts", "squares", "sums", "visits")
+    __slots__ = ("actions", "chance", "children", "counts", "second_moment", "squares", "sums",
+                 "visits")
 
     def __init__(self, state, second_moment: bool):
         outcomes = state.chance_outcomes()
@@ -73,7 +72,8 @@ class _Node:
         self.actions = np.array(moves, dtype=np.int64)
         self.counts = np.zeros(len(moves), dtype=np.int64)
         self.sums = np.zeros(len(moves))
-        self.squares = np.zeros(len(moves)) if second_moment else None
+        self.second_moment = second_moment
+        self.squares = np.zeros(len(moves))  # kept only if the policy reads the second moment
         self.children: list[_Node | None] = [None] * len(moves)
         self.visits = 0
 
@@ -119,7 +119,7 @@ def _iterate(root: _Node, state, selection: _Selection, rng, low, span) -> None:
         state.apply(int(node.actions[i]))
         if node.children[i] is None:
             if not state.is_terminal():
-                node.children[i] = _Node(state, node.squares is not None)
+                node.children[i] = _Node(state, node.second_moment)
             break
         node = node.children[i]
     while not state.is_terminal():
@@ -136,7 +136,7 @@ def _iterate(root: _Node, state, selection: _Selection, rng, low, span) -> None:
         node.counts[i] += 1
         if mover >= 0:
             node.sums[i] += rewards[mover]
-            if node.squares is not None:
+            if node.second_moment:
                 node.squares[i] += rewards[mover] ** 2
 
 
@@ -148,31 +148,92 @@ def _choose(node: _Node, selection: _Selection, rng: np.random.Generator) -> int
                                      node.visits, selection.tables, selection.rng), rng)
 
 
-@njit(inline="always")
-def _sibling(children, i):
-    """Child i as PUCT's Q range reads it (``mcts.q_range``): its reward sum, visits and mean."""
-    sums, counts, tables = children
-    n = counts[i]
-    if n <= 0:
-        return 0.0, 0.0, 0.0, False
-    return sums[i], np.float64(n), sums[i] * tables.inverse[n], True
+class FlatChildren(NamedTuple):
+    """One node's children in this engine's arrays, as the one selection reads them
+    (``mcts.children``, ``bandits.hooks``): child k's visits ``counts[k]``, reward sums
+    ``sums[k]`` and squares ``squares[k]`` (zeros unless the policy reads the second moment);
+    no child is ever out of the choice (no solver), and no policy columns are kept."""
+
+    sums: np.ndarray
+    squares: np.ndarray
+    counts: np.ndarray
+    cache: np.ndarray  # float64 [1, 1]; a placeholder
+    first: int  # 0
+    b: int
+    t: int  # the node's visits
+
+
+def _is_view(view) -> bool:
+    return isinstance(view, types.BaseNamedTuple) and view.instance_class is FlatChildren
+
+
+@overload(child_lost, inline="always", jit_options={"cache": True})
+def _child_lost(view, k):
+    if _is_view(view):
+        return lambda view, k: False
+    return None
+
+
+@overload(child_visits, inline="always", jit_options={"cache": True})
+def _child_visits(view, k):
+    if _is_view(view):
+        return lambda view, k: view.counts[ix(k)]
+    return None
+
+
+@overload(child_count, inline="always", jit_options={"cache": True})
+def _child_count(view, k):
+    if _is_view(view):
+        return lambda view, k: view.counts[ix(k)]
+    return None
+
+
+@overload(child_reward_sum, inline="always", jit_options={"cache": True})
+def _child_reward_sum(view, k):
+    if _is_view(view):
+        return lambda view, k: view.sums[ix(k)]
+    return None
+
+
+@overload(child_mean, inline="always", jit_options={"cache": True})
+def _child_mean(view, k, tables):
+    if _is_view(view):
+        return lambda view, k, tables: view.sums[ix(k)] * tables.inverse[view.counts[ix(k)]]
+    return None
+
+
+@overload(child_arm, inline="always", jit_options={"cache": True})
+def _child_arm(view, k, tables, policy):
+    if not _is_view(view):
+        return None
+
+    def arm(view, k, tables, policy):
+        n = view.counts[ix(k)]
+        inverse = tables.inverse[n]
+        return Arm(view.sums[ix(k)] * inverse, view.squares[ix(k)] * inverse, n, view.t, view.b)
+
+    return arm
+
+
+@overload(child_sibling, inline="always", jit_options={"cache": True})
+def _child_sibling(view, k, tables):
+    if not _is_view(view):
+        return None
+
+    def sibling(view, k, tables):
+        n = view.counts[ix(k)]
+        if n <= 0:
+            return 0.0, 0.0, 0.0, False
+        return view.sums[ix(k)], np.float64(n), view.sums[ix(k)] * tables.inverse[n], True
+
+    return sibling
 
 
 @njit(cache=True)
 def _indices(policy, sums, squares, counts, parent_count, tables, rng):
-    """The index of every child of one selection: ``policy_value`` of the record that
-    ``begin_selection`` gives, over the Arm of child i with mean sums[i] / counts[i] (and
-    squares[i] / counts[i], unless ``squares`` is None), t = ``parent_count``, K = the
-    children; the kernel stream ``rng`` (uint64 [4]) advances."""
-    chooser = sibling_range(begin_selection(policy, rng), _sibling, (sums, counts, tables), 0,
-                            sums.shape[0])
-    out = np.empty(sums.shape[0])
-    for i in range(sums.shape[0]):
-        n = counts[i]
-        inverse = tables.inverse[n]
-        square_mean = 0.0
-        if squares is not None:
-            square_mean = squares[i] * inverse
-        arm = Arm(sums[i] * inverse, square_mean, n, parent_count, sums.shape[0])
-        out[i] = policy_value(chooser, arm, tables, rng)
-    return out
+    """The index of every child of one selection (``mcts.child_indices``, the policy's hooks
+    included, over :class:`FlatChildren`); the kernel stream ``rng`` (uint64 [4]) advances."""
+    values = np.empty((3, sums.shape[0]))
+    view = FlatChildren(sums, squares, counts, np.zeros((1, 1)), 0, sums.shape[0], parent_count)
+    index_children(view, False, tables, policy, rng, values)
+    return values[INDEX]
