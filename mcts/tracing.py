@@ -125,22 +125,23 @@ def _record_root(root, run, g, t, tree, config, tables, policy, rng, values, cho
 
 
 @njit(cache=True)
-def trace_search(game, config, budget, seed, tables, policy, grid, root, run, log):
+def trace_search(game, config, budget, seed, tables, policy, grid, root, run, log, stop):
     """``mcts.synthetic.search`` (same arguments, its ``failed`` record left out) watched at
-    the playout counts of ``grid`` (int64 [g], increasing, within 1..budget) into row ``run``
-    of ``root`` (``new_root_trace``), and every playout into ``log`` (``new_log``, or length
-    0). Returns the search tree."""
+    the playout counts of ``grid`` (int64 [g], increasing, within 1..stop) into row ``run`` of
+    ``root`` (``new_root_trace``), and every playout into ``log`` (``new_log``, or length 0),
+    stopped after playout ``stop`` <= budget (the budget still sets what depends on it, as
+    seed 000's warm-up). Returns the search tree then."""
     tree, path, values, (theta, state), statistics, histograms = _workspace(
         config, budget, cache_columns(policy) if config.cache_indices else 0,
         reads_second_moment(policy))
     _traced_playouts(tree, path, values, theta, state, statistics, seed_state(seed), game,
-                     config, budget, tables, policy, histograms, grid, root, run, log)
+                     config, budget, tables, policy, histograms, grid, root, run, log, stop)
     return tree
 
 
 @njit(cache=True)
 def _traced_playouts(tree, path, values, theta, state, statistics, rng, game, config, budget,
-                     tables, policy, histograms, grid, root, run, log):
+                     tables, policy, histograms, grid, root, run, log, stop):
     """``mcts.synthetic._playouts`` with the records of :func:`trace_search`."""
     b, adjuster = len(config.children), config.adjuster
     theta_eff = effective_threshold(theta)
@@ -149,7 +150,7 @@ def _traced_playouts(tree, path, values, theta, state, statistics, rng, game, co
     span = config.score_high - config.score_low + 1
     stop_at_proven = not _reads_terminal(config)
     logged = log.score.shape[0] > 0
-    for t in range(1, budget + 1):
+    for t in range(1, stop + 1):
         node, depth, tree_node = _descend(tree, path, config, epoch, rng, tables, policy, values,
                                           stop_at_proven)
         score, in_tree = 0, False
@@ -209,5 +210,6 @@ def trace_runs(game, config, budget, seeds, tables, policy, grid):
     root = new_root_trace(seeds.shape[0], grid.shape[0], len(config.children))
     empty = new_log(0)
     for run in range(seeds.shape[0]):
-        trace_search(game, config, budget, seeds[run], tables, policy, grid, root, run, empty)
+        trace_search(game, config, budget, seeds[run], tables, policy, grid, root, run, empty,
+                     budget)
     return root
