@@ -21,6 +21,6 @@ __all__, __getattr__ = lazy_exports(__name__, {
     ".curves.failure": ("failure_block",),
     ".curves.rates": ("failure_counts", "failure_rate"),
     ".inspect.anatomy": ("failure_anatomy",),
-    ".inspect.trace": ("trace",),
+    ".inspect.traced": ("trace",),
     ".plain_bandits.study": ("bandit",),
 })

@@ -1,4 +1,4 @@
-"""Inside one search (issue 44): a curve's run watched on a grid of playouts (``trace``), its
+"""Inside one search (issue 44): a curve's run watched on a grid of playouts (``traced``), its
 search tree as a picture (``picture``), the anatomy of a curve's failures (``anatomy``) and the
 page that shows them (``page``). On ``curves``."""
 
@@ -8,5 +8,5 @@ __all__, __getattr__ = lazy_exports(__name__, {
     ".anatomy": ("failure_anatomy",),
     ".page": ("write_page",),
     ".picture": ("MAX_DRAWN", "tree_dot", "write_picture"),
-    ".trace": ("RunTrace", "log_frame", "playout_grid", "trace", "trace_frame", "trace_run"),
+    ".traced": ("RunTrace", "log_frame", "playout_grid", "trace", "trace_frame", "trace_run"),
 })

@@ -21,7 +21,7 @@ from trees import analyze, solve_minimax, win_rates_at
 
 from ..curves.curve import Curve
 from ..curves.failure import CHUNK_RUNS, tree_instance
-from .trace import trace_block
+from .traced import trace_block
 
 COLUMNS = ("budget", "tree_index", "move", "failures", "runs", "share", "minimax", "outcome",
            "win_rate", "optimal_win_rate", "gap", "threshold", "win_rate_at_threshold",

@@ -21,7 +21,7 @@ from matplotlib.colors import to_hex
 from mcts.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
 from mcts.solver import NO_CHILD
 
-from .trace import PROVEN, RunTrace
+from .traced import PROVEN, RunTrace
 
 MAX_DRAWN = 400  # nodes a picture may have; more is refused with its size
 _COLOURS = colormaps["RdYlGn"]

@@ -48,7 +48,7 @@ def run(args) -> int:
         raise ValueError(f"--at {at} is beyond the run: it has {curve.max_budget} playouts "
                          "(raise --max-budget)")
     from experiments.inspect.picture import tree_dot
-    from experiments.inspect.trace import trace_run
+    from experiments.inspect.traced import trace_run
 
     traced = trace_run(curve, args.run_index, seed=args.seed, tree_index=args.tree_index,
                        per_octave=args.per_octave)
@@ -62,7 +62,7 @@ def _write(args, curve, traced, dot: str) -> int:
     from experiments.inspect.anatomy import failure_anatomy
     from experiments.inspect.page import write_page
     from experiments.inspect.picture import write_picture
-    from experiments.inspect.trace import log_frame, trace_frame
+    from experiments.inspect.traced import log_frame, trace_frame
     from plots import save
     from plots.inspect import plot_anatomy, plot_trace
 
