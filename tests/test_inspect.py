@@ -203,3 +203,20 @@ def test_bad_input_is_one_line(extra, message, tmp_path, capsys):
     assert main(SMALL + ["--out", str(tmp_path / "x")] + extra) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_play_keeps_every_moves_root(tmp_path, capsys):
+    import pandas as pd
+
+    path = tmp_path / "game.csv"
+    assert main(["play", "breakthrough", "--player1", "uct", "--player2", "uct(c=0.5)",
+                 "--playouts", "20", "--seed", "2", "--trace", str(path)]) == 0
+    plies = int(re.search(r"after (\d+) moves", capsys.readouterr().out)[1])
+    table = pd.read_csv(path, keep_default_na=False)
+    per_move = table.groupby("ply")
+    assert per_move.ngroups == plies and (per_move["chosen"].sum() == 1).all()
+    assert (per_move["visits"].sum() <= per_move["playouts"].first()).all()
+    assert set(table["player"]) == {1, 2} and set(table["proven"]) <= {"", "won", "draw", "lost"}
+    assert main(["play", "breakthrough", "--player1", "uct", "--player2", "uct",
+                 "--trace", str(tmp_path / "game.txt")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
