@@ -51,6 +51,7 @@ from .search_tree import (
 from .shaping import Bonuses, max_value, shapes, start_shaping
 from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
 from .ties import pick_best
+from .tracing import new_log, new_root_trace, record_root
 
 # The version of the engines' random streams (every engine's), stored with every result: a
 # change that moves any run's numbers (another draw, another order of draws) bumps it and
@@ -347,3 +348,102 @@ def run_searches(game, config, budget, seeds, tables, policy):
         tree = search(game, config, budget, seeds[run], tables, policy, failed[run])
         played[run] = tree.stats[0, VISITS]
     return failed, played
+
+
+# Watched runs (``mcts.tracing``, issue 44): the loop of _playouts with the root recorded at
+# chosen playout counts, a kernel apart so that the engine's costs nothing more.
+
+
+@njit(cache=True)
+def trace_search(game, config, budget, seed, tables, policy, grid, root, run, log, stop):
+    """:func:`search` (same arguments, its ``failed`` record left out) watched at the playout
+    counts of ``grid`` (int64 [g], increasing, within 1..stop) into row ``run`` of ``root``
+    (``mcts.tracing.new_root_trace``), and every playout into ``log``
+    (``mcts.tracing.new_log``, or length 0), stopped after playout ``stop`` <= budget (the
+    budget still sets what depends on it, as seed 000's warm-up). Returns the search tree
+    then."""
+    tree, path, values, (theta, state), statistics, histograms = _workspace(
+        config, budget, cache_columns(policy) if config.cache_indices else 0,
+        reads_second_moment(policy))
+    _traced_playouts(tree, path, values, theta, state, statistics, seed_state(seed), game,
+                     config, budget, tables, policy, histograms, grid, root, run, log, stop)
+    return tree
+
+
+@njit(cache=True)
+def _traced_playouts(tree, path, values, theta, state, statistics, rng, game, config, budget,
+                     tables, policy, histograms, grid, root, run, log, stop):
+    """:func:`_playouts` with the records of :func:`trace_search`, step for step (a change to
+    one is a change to the other: ``tests/test_inspect.py`` checks that they agree)."""
+    b, adjuster = len(config.children), config.adjuster
+    theta_eff = effective_threshold(theta)
+    since_change, epoch = np.int64(0), np.int64(0)
+    n_nodes, next_record, g = np.int64(1), 1, 0
+    span = config.score_high - config.score_low + 1
+    stop_at_proven = not _reads_terminal(config)
+    logged = log.score.shape[0] > 0
+    for t in range(1, stop + 1):
+        node, depth, tree_node = _descend(tree, path, config, epoch, rng, tables, policy, values,
+                                          stop_at_proven)
+        score, in_tree = 0, False
+        moves, scored_at = 0, 0.0
+        stopped = stop_at_proven and tree.proven[ix(node)] != UNPROVEN
+        if stopped:
+            reward = _proven_reward(tree.proven[node], depth)
+        else:
+            node, depth, tree_node, n_nodes = _grow(tree, path, node, depth, tree_node, n_nodes,
+                                                    game, config, epoch, rng)
+            in_tree = game.terminal[ix(tree_node)]
+            score, moves = _playout(game, tree_node, b, rng)
+            scored_at = 0.0 if in_tree else theta_eff
+            reward = _max_reward(score, scored_at)
+            if config.rescore:
+                record_playout(histograms, path, depth, score, in_tree)
+        value = max_value(config.shaping, statistics, policy, reward, score - scored_at, span,
+                          depth + moves, t - 1, budget)
+        back_up(tree, path, depth, depth + moves, value, config.backup,
+                reads_second_moment(policy))
+        if logged:
+            log.score[t - 1], log.reward[t - 1], log.threshold[t - 1] = score, reward, theta_eff
+        if not stopped and in_tree:
+            _prove(tree, path, depth, score, b)
+            if tree.proven[0] != UNPROVEN:  # solved: the move and the root stay as they are
+                chosen = _chosen_move(tree, b, rng, values)
+                while g < grid.shape[0]:
+                    record_root(root, run, g, tree, config, tables, policy, rng, values, chosen,
+                                theta, theta_eff)
+                    g += 1
+                return
+        after_backup(tree, path, depth, b, config.restart, config.cache_indices, epoch,
+                     policy, tables)
+        before = theta_eff
+        theta, state, theta_eff, since_change, epoch = _adjust(
+            adjuster, state, theta, theta_eff, since_change, epoch, score, reward, config.freeze)
+        if logged:
+            log.threshold[t - 1] = theta_eff
+        if config.rescore:
+            rescore_tree(histograms, tree, n_nodes, b, before, theta_eff,
+                         reads_second_moment(policy),
+                         config.cache_indices and cache_columns(policy) > 0, policy)
+        watched, chosen = g < grid.shape[0] and grid[g] == t, -1
+        if t == next_record:  # the engine's failure record: the same draw
+            chosen = _chosen_move(tree, b, rng, values)
+            next_record *= 2
+        elif watched:  # a move drawn on a copy: the run's stream goes on as the engine's
+            chosen = _chosen_move(tree, b, rng.copy(), values)
+        while g < grid.shape[0] and grid[g] == t:
+            record_root(root, run, g, tree, config, tables, policy, rng, values, chosen, theta,
+                        theta_eff)
+            g += 1
+
+
+@njit(cache=True, nogil=True)
+def trace_runs(game, config, budget, seeds, tables, policy, grid):
+    """:func:`trace_search` of one run per seed, one after another, without logs: a
+    ``RootTrace`` with a leading run axis."""
+    root = new_root_trace(seeds.shape[0], grid.shape[0], len(config.children))
+    empty = new_log(0)
+    for run in range(seeds.shape[0]):
+        trace_search(game, config, budget, seeds[run], tables, policy, grid, root, run, empty,
+                     budget)
+    return root

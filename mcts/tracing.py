@@ -1,8 +1,8 @@
-"""One synthetic search, watched: the root after chosen playout counts (issue 44, ``mctslab
-inspect``).
+"""What a watched synthetic search records (issue 44, ``mctslab inspect``).
 
-:func:`trace_search` runs the search of ``mcts.synthetic.search`` (same seed, same random stream,
-same tree) and after each playout count t of a sorted ``grid`` records the root's children: their
+``mcts.synthetic.trace_search`` runs the search of ``mcts.synthetic.search`` (same seed, same
+random stream, same tree) and after each playout count t of a sorted ``grid`` records here
+(:func:`record_root`) the root's children: their
 visits, reward sums (the mover's, so mean = sum / visits), indices, proven values, the move the
 run would play if stopped there, and the adjuster's theta and effective threshold. A per-playout
 log (``PlayoutLog``) keeps every playout's terminal score, max's reward and the effective
@@ -16,9 +16,9 @@ After a restart's threshold change the indices use the root's last snapshot. Onc
 solved the search stops and later grid points repeat its last state (played counts the
 playouts run).
 
-The loop is ``mcts.synthetic._playouts``'s, step for step, with the records added: the engine's
-kernel is untouched, so tracing off costs nothing. A change to one loop is a change to the
-other; ``tests/test_inspect.py`` checks that they agree.
+The traced loop is ``mcts.synthetic._playouts``'s, step for step, with the records added: the
+engine's kernel is untouched, so tracing off costs nothing. A change to one loop is a change to
+the other; ``tests/test_inspect.py`` checks that they agree.
 """
 
 from __future__ import annotations
@@ -28,29 +28,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from bandits import cache_columns, reads_second_moment
-from bandits.indexing import ix
-from bandits.rng import seed_state
-from enhancements.thresholds import effective_threshold
-
-from .backup import back_up
-from .child_indices import INDEX, after_backup, index_children
-from .rescoring import record_playout, rescore_tree
+from .child_indices import INDEX, index_children
 from .search_tree import FIRST_CHILD, REWARD_SUM, VISITS, parent_count
-from .shaping import max_value
-from .solver import LOSS, NO_CHILD, UNPROVEN
-from .synthetic import (
-    _adjust,
-    _chosen_move,
-    _descend,
-    _grow,
-    _max_reward,
-    _playout,
-    _prove,
-    _proven_reward,
-    _reads_terminal,
-    _workspace,
-)
+from .solver import LOSS, NO_CHILD
 
 
 class RootTrace(NamedTuple):
@@ -105,15 +85,14 @@ def _root_indices(tree, config, tables, policy, rng, values, out):
 
 
 @njit
-def _record_root(root, run, g, t, tree, config, tables, policy, rng, values, chosen, theta,
-                 theta_eff):
-    """Grid point g of run ``run``: the root after ``t`` playouts; ``chosen`` < 0 asks for the
-    move played, computed on a copy of the random stream."""
+def record_root(root, run, g, tree, config, tables, policy, rng, values, chosen, theta,
+                theta_eff):
+    """Grid point g of run ``run``: the root of ``tree`` now, the move ``chosen`` and the
+    thresholds; the indices by ``_root_indices`` (``rng`` and ``values`` are the run's: only
+    copied or overwritten scratch)."""
     b, first = len(config.children), tree.stats[0, FIRST_CHILD]
     root.played[run, g] = tree.stats[0, VISITS]
     root.theta[run, g], root.threshold[run, g] = theta, theta_eff
-    if chosen < 0:
-        chosen = _chosen_move(tree, b, rng.copy(), values)
     root.chosen[run, g] = chosen
     if first == NO_CHILD:
         return
@@ -122,94 +101,3 @@ def _record_root(root, run, g, t, tree, config, tables, policy, rng, values, cho
         root.reward_sums[run, g, k] = tree.rewards[first + k, REWARD_SUM]
         root.proven[run, g, k] = tree.proven[first + k]
     _root_indices(tree, config, tables, policy, rng, values, root.indices[run, g])
-
-
-@njit(cache=True)
-def trace_search(game, config, budget, seed, tables, policy, grid, root, run, log, stop):
-    """``mcts.synthetic.search`` (same arguments, its ``failed`` record left out) watched at
-    the playout counts of ``grid`` (int64 [g], increasing, within 1..stop) into row ``run`` of
-    ``root`` (``new_root_trace``), and every playout into ``log`` (``new_log``, or length 0),
-    stopped after playout ``stop`` <= budget (the budget still sets what depends on it, as
-    seed 000's warm-up). Returns the search tree then."""
-    tree, path, values, (theta, state), statistics, histograms = _workspace(
-        config, budget, cache_columns(policy) if config.cache_indices else 0,
-        reads_second_moment(policy))
-    _traced_playouts(tree, path, values, theta, state, statistics, seed_state(seed), game,
-                     config, budget, tables, policy, histograms, grid, root, run, log, stop)
-    return tree
-
-
-@njit(cache=True)
-def _traced_playouts(tree, path, values, theta, state, statistics, rng, game, config, budget,
-                     tables, policy, histograms, grid, root, run, log, stop):
-    """``mcts.synthetic._playouts`` with the records of :func:`trace_search`."""
-    b, adjuster = len(config.children), config.adjuster
-    theta_eff = effective_threshold(theta)
-    since_change, epoch = np.int64(0), np.int64(0)
-    n_nodes, next_record, g = np.int64(1), 1, 0
-    span = config.score_high - config.score_low + 1
-    stop_at_proven = not _reads_terminal(config)
-    logged = log.score.shape[0] > 0
-    for t in range(1, stop + 1):
-        node, depth, tree_node = _descend(tree, path, config, epoch, rng, tables, policy, values,
-                                          stop_at_proven)
-        score, in_tree = 0, False
-        moves, scored_at = 0, 0.0
-        stopped = stop_at_proven and tree.proven[ix(node)] != UNPROVEN
-        if stopped:
-            reward = _proven_reward(tree.proven[node], depth)
-        else:
-            node, depth, tree_node, n_nodes = _grow(tree, path, node, depth, tree_node, n_nodes,
-                                                    game, config, epoch, rng)
-            in_tree = game.terminal[ix(tree_node)]
-            score, moves = _playout(game, tree_node, b, rng)
-            scored_at = 0.0 if in_tree else theta_eff
-            reward = _max_reward(score, scored_at)
-            if config.rescore:
-                record_playout(histograms, path, depth, score, in_tree)
-        value = max_value(config.shaping, statistics, policy, reward, score - scored_at, span,
-                          depth + moves, t - 1, budget)
-        back_up(tree, path, depth, depth + moves, value, config.backup,
-                reads_second_moment(policy))
-        if logged:
-            log.score[t - 1], log.reward[t - 1], log.threshold[t - 1] = score, reward, theta_eff
-        if not stopped and in_tree:
-            _prove(tree, path, depth, score, b)
-            if tree.proven[0] != UNPROVEN:  # solved: the move and the root stay as they are
-                chosen = _chosen_move(tree, b, rng, values)
-                while g < grid.shape[0]:
-                    _record_root(root, run, g, grid[g], tree, config, tables, policy, rng,
-                                 values, chosen, theta, theta_eff)
-                    g += 1
-                return
-        after_backup(tree, path, depth, b, config.restart, config.cache_indices, epoch,
-                     policy, tables)
-        before = theta_eff
-        theta, state, theta_eff, since_change, epoch = _adjust(
-            adjuster, state, theta, theta_eff, since_change, epoch, score, reward, config.freeze)
-        if logged:
-            log.threshold[t - 1] = theta_eff
-        if config.rescore:
-            rescore_tree(histograms, tree, n_nodes, b, before, theta_eff,
-                         reads_second_moment(policy),
-                         config.cache_indices and cache_columns(policy) > 0, policy)
-        chosen = -1
-        if t == next_record:  # the engine's failure record: the same draw
-            chosen = _chosen_move(tree, b, rng, values)
-            next_record *= 2
-        while g < grid.shape[0] and grid[g] == t:
-            _record_root(root, run, g, t, tree, config, tables, policy, rng, values, chosen,
-                         theta, theta_eff)
-            g += 1
-
-
-@njit(cache=True, nogil=True)
-def trace_runs(game, config, budget, seeds, tables, policy, grid):
-    """:func:`trace_search` of one run per seed, one after another, without logs: a
-    ``RootTrace`` with a leading run axis."""
-    root = new_root_trace(seeds.shape[0], grid.shape[0], len(config.children))
-    empty = new_log(0)
-    for run in range(seeds.shape[0]):
-        trace_search(game, config, budget, seeds[run], tables, policy, grid, root, run, empty,
-                     budget)
-    return root

@@ -5,8 +5,8 @@ move whose win rate is above the optimal one's is chosen by the bias of the play
 below it for want of search.
 
 The runs are the curve's own (``experiments.curves.failure``: same instances, seeds and
-configuration), watched by ``mcts.tracing`` at the curve's budgets, so the failures counted
-here are the curve's, budget by budget.
+configuration), watched (``mcts.synthetic.trace_runs``) at the curve's budgets, so the failures
+counted here are the curve's, budget by budget.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """One run of a curve, watched (issue 44): run r on tree instance j of a curve is the run that
 ``experiments.curves.failure`` simulates for it (same instance, same seed, same configuration),
-traced by ``mcts.tracing`` on a log-spaced grid of playouts; :func:`trace` is its tidy table.
+traced (``mcts.synthetic.trace_search``, ``mcts.tracing``) on a log-spaced grid of playouts;
+:func:`trace` is its tidy table.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ import numpy as np
 import pandas as pd
 
 from bandits import index_tables, make_policy
-from mcts import tree_arrays
+from mcts import trace_runs, trace_search, tree_arrays
 from mcts.search_tree import SearchTree
 from mcts.solver import DRAW, LOSS, WIN
-from mcts.tracing import PlayoutLog, RootTrace, new_log, new_root_trace, trace_runs, trace_search
+from mcts.tracing import PlayoutLog, RootTrace, new_log, new_root_trace
 from trees import Minimax, TreeInstance, solve_minimax
 
 from ..curves.curve import Curve
