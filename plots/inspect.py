@@ -49,7 +49,8 @@ def plot_trace(frame: pd.DataFrame, log: pd.DataFrame | None = None, axes=None, 
         _shade_failures(ax, points)
     top.set_ylim(-0.02, 1.02)
     top.set_ylabel("visit share (solid), mean (dashed)")
-    top.legend(fontsize=7, loc="best", title="grey: run fails if stopped", title_fontsize=7)
+    top.legend(fontsize=7, title="grey: the run fails\nif stopped there", title_fontsize=7,
+               loc="upper left", bbox_to_anchor=(1.01, 1.0))
     if title:
         top.set_title(title, fontsize=8)
     if log is not None and len(log):
@@ -77,7 +78,7 @@ def plot_anatomy(table: pd.DataFrame, runs: int, ax=None, title=""):
         biased = bool((rows["gap"] > 0).any())
         label = f"move {move}" + (f" (tree {tree_index})" if table["tree_index"].nunique() > 1
                                   else "")
-        label += f": gap {rows['gap'].iloc[0]:+.3f}"
+        label += f": gap {rows['gap'].iloc[0]:+.2g}"
         ax.bar(budgets, counts / runs, width=budgets * 0.6, bottom=bottom / runs, align="center",
                color=COLOURS[int(move) % len(COLOURS)], hatch="//" if biased else None,
                edgecolor="white", lw=0.5, label=label)
@@ -88,7 +89,8 @@ def plot_anatomy(table: pd.DataFrame, runs: int, ax=None, title=""):
     _log_x(ax, pd.DataFrame({"budget": budgets}), "budget")
     ax.set_xlim(budgets.min() / 1.5, budgets.max() * 1.5)
     if len(table):
-        ax.legend(fontsize=7, title="hatched: gap > 0 (looks better: bias)", title_fontsize=7)
+        ax.legend(fontsize=7, title="hatched: gap > 0\n(looks better: bias)", title_fontsize=7,
+                  loc="upper left", bbox_to_anchor=(1.01, 1.0))
     if title:
         ax.set_title(title, fontsize=8)
     ax.figure.tight_layout()
