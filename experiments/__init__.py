@@ -6,6 +6,7 @@ tournaments, the results store, the ``mctslab`` command; the seed papers' studie
 - ``curves``: one failure-rate curve, its runs and its compiled kernels;
 - ``studies``: many curves run into a folder, in shards, resumed and repaired;
 - ``comparisons``: a grid of curves (trees x policies x adjusters) -> cells -> run -> report;
+- ``inspect``: one run of a curve watched, its tree drawn, the anatomy of its failures;
 - ``plain_bandits``: the policies on plain bandits, without a tree;
 - ``tournaments``: games between players: matches, tournaments, ratings, SPRT, round robins;
 - ``papers``: the seed papers' studies, on studies and tournaments;
@@ -19,5 +20,7 @@ __all__, __getattr__ = lazy_exports(__name__, {
     ".curves.curve": ("Curve",),
     ".curves.failure": ("failure_block",),
     ".curves.rates": ("failure_counts", "failure_rate"),
+    ".inspect.anatomy": ("failure_anatomy",),
+    ".inspect.traced": ("trace",),
     ".plain_bandits.study": ("bandit",),
 })

@@ -10,8 +10,10 @@ from .synthetic import (
     node_capacity,
     run_searches,
     search,
+    trace_runs,
+    trace_search,
     tree_arrays,
 )
 
 __all__ = ["STREAM_VERSION", "SearchConfig", "TreeArrays", "memory_per_run", "node_capacity",
-           "run_searches", "search", "tree_arrays"]
+           "run_searches", "search", "trace_runs", "trace_search", "tree_arrays"]

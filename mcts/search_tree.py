@@ -16,11 +16,12 @@ from numba import njit, types
 from numba.extending import overload
 
 from bandits import Arm, reads_second_moment
-from bandits.hooks import child_count, child_lost, child_mean, child_reward_sum, child_visits
+from bandits.hooks import INDEX, child_count, child_lost, child_mean, child_reward_sum, child_visits
 from bandits.indexing import ix
+from bandits.rng import randint
 
 from .children import child_arm, child_sibling
-from .solver import LOSS, NO_CHILD
+from .solver import LOSS, NO_CHILD, final_move
 
 
 class SearchTree(NamedTuple):
@@ -65,6 +66,16 @@ def new_tree(capacity, restart, index_columns, second_moment):
     return SearchTree(stats, np.zeros((capacity, 2 if second_moment else 1)),
                       np.zeros(capacity, np.int8),
                       np.zeros((capacity if restart else 1, 2), np.int32), index_cache)
+
+
+@njit(inline="always")
+def chosen_move(tree, b, rng, values):
+    """The move played (``mcts.solver.final_move``, ``values`` [3, b] its scratch); random
+    before the root's expansion."""
+    first = tree.stats[0, FIRST_CHILD]
+    if first == NO_CHILD:
+        return randint(rng, b)
+    return final_move(tree.proven, tree.stats[:, VISITS], first, b, rng, values[INDEX])
 
 
 @njit(inline="always")

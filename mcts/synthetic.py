@@ -10,9 +10,10 @@ at any depth; max's value of the playout (its outcome, or seed 000's shaped rewa
 discount per ply or a user's rule); MCTS-Solver with draws (``mcts.solver``: a solved root
 ends the run); then the threshold adjuster (``_adjust``), and with ``config.rescore`` the
 exact re-scoring of the stored rewards (``mcts.rescoring``; an ablation, DESIGN.md §5). After
-playout t = 2^k the solver's final move is the chosen move (``_chosen_move``: a root child
-proven won, else the most visited not proven lost); the run fails when it is outside the
-instance's set of optimal moves.
+playout t = 2^k the solver's final move is the chosen move (``search_tree.chosen_move``: a
+root child proven won, else the most visited not proven lost); the run fails when it is outside
+the instance's set of optimal moves. A run watched by ``mctslab inspect`` is the same loop, its
+records hooks compiled away when off (``mcts.tracing``).
 
 Options are data: the built-in adjusters and their parameters, the restart, the freeze, the
 shaping, the re-scoring and the discount are values of ``SearchConfig`` read at run time, so a
@@ -45,13 +46,23 @@ from .search_tree import (
     PARENT_BASE,
     VISITS,
     ChildrenView,
+    chosen_move,
     new_tree,
     node_capacity,
     parent_count,
 )
 from .shaping import Bonuses, max_value, shapes, start_shaping
-from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
+from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, prove, solver_choice
 from .ties import pick_best
+from .tracing import (
+    last_playout,
+    log_playout,
+    new_log,
+    new_root_trace,
+    new_watch,
+    watch_between,
+    watch_root,
+)
 
 # The version of the engines' random streams (every engine's), stored with every result: a
 # change that moves any run's numbers (another draw, another order of draws) bumps it and
@@ -171,16 +182,6 @@ def _prove(tree, path, depth, score, b):
 
 
 @njit(inline="always")
-def _chosen_move(tree, b, rng, values):
-    """The move played (``mcts.solver.final_move``, ``values`` its scratch); random before the
-    root's expansion."""
-    first = tree.stats[0, FIRST_CHILD]
-    if first == NO_CHILD:
-        return randint(rng, b)
-    return final_move(tree.proven, tree.stats[:, VISITS], first, b, rng, values[INDEX])
-
-
-@njit(inline="always")
 def _proven_reward(value, depth):
     """The max player's reward of a node proven ``value`` for the mover into it at ``depth``."""
     if value == DRAW:
@@ -259,7 +260,7 @@ def search(game, config, budget, seed, tables, policy, failed):
         config, budget, cache_columns(policy) if config.cache_indices else 0,
         reads_second_moment(policy))
     _playouts(tree, path, values, theta, state, statistics, seed_state(seed), game, config, budget,
-              tables, policy, failed, histograms)
+              tables, policy, failed, histograms, None)
     return tree
 
 
@@ -283,10 +284,12 @@ def _workspace(config, budget, index_columns, second_moment):
 # the increfs numba's pruning leaves in its loops are pure cost.
 @njit(cache=True, _nrt=False, error_model="numpy")
 def _playouts(tree, path, values, theta, state, statistics, rng, game, config, budget, tables,
-              policy, failed, histograms):
+              policy, failed, histograms, watch):
     """The playouts of :func:`search` into its preallocated tree, path, selection scratch and
     score histograms (``mcts.rescoring``), from the adjuster's first ``theta`` and ``state``
-    and the shaping's ``statistics``."""
+    and the shaping's ``statistics``; a run ``watch``ed by ``mctslab inspect``
+    (``mcts.tracing.Watch``, None: not watched, its hooks compiled away) records at its grid
+    points and may stop before its budget."""
     b, adjuster = len(config.children), config.adjuster
     theta_eff = effective_threshold(theta)
     # typed, not literal, so that numba compiles each callee once (for int64), not also for
@@ -295,7 +298,7 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
     n_nodes, record, next_record = np.int64(1), 0, 1
     span = config.score_high - config.score_low + 1
     stop_at_proven = not _reads_terminal(config)
-    for t in range(1, budget + 1):
+    for t in range(1, last_playout(watch, budget) + 1):
         node, depth, tree_node = _descend(tree, path, config, epoch, rng, tables, policy, values,
                                           stop_at_proven)
         score, in_tree = 0, False  # the terminal's score; did the search tree reach it?
@@ -316,24 +319,35 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
                           depth + moves, t - 1, budget)
         back_up(tree.stats, tree.rewards, path, depth,
                 PlayoutValue(value, depth + moves, config.backup), reads_second_moment(policy))
+        log_playout(watch, t, score, reward, theta_eff)
         if not stopped and in_tree:
             _prove(tree, path, depth, score, b)
             if tree.proven[0] != UNPROVEN:  # solved: the chosen move cannot change
-                failed[record:] = not game.optimal[_chosen_move(tree, b, rng, values)]
+                chosen = chosen_move(tree, b, rng, values)
+                failed[record:] = not game.optimal[chosen]
+                watch_root(watch, t, tree, config, tables, policy, rng, values, chosen, theta,
+                           theta_eff, True)
                 return
         after_backup(tree, path, depth, b, config.restart, config.cache_indices, epoch,
                      policy, tables)
         before = theta_eff
         theta, state, theta_eff, since_change, epoch = _adjust(
             adjuster, state, theta, theta_eff, since_change, epoch, score, reward, config.freeze)
+        log_playout(watch, t, score, reward, theta_eff)  # the threshold after the playout
         if config.rescore:
             rescore_tree(histograms, tree, n_nodes, b, before, theta_eff,
                          reads_second_moment(policy),
                          config.cache_indices and cache_columns(policy) > 0, policy)
         if t == next_record:
-            failed[record] = not game.optimal[_chosen_move(tree, b, rng, values)]
+            chosen = chosen_move(tree, b, rng, values)
+            failed[record] = not game.optimal[chosen]
             record += 1
             next_record *= 2
+            watch_root(watch, t, tree, config, tables, policy, rng, values, chosen, theta,
+                       theta_eff, False)
+        else:
+            watch_between(watch, t, tree, config, tables, policy, rng, values, theta,
+                          theta_eff)
 
 
 @njit(cache=True, nogil=True)
@@ -348,3 +362,36 @@ def run_searches(game, config, budget, seeds, tables, policy):
         tree = search(game, config, budget, seeds[run], tables, policy, failed[run])
         played[run] = tree.stats[0, VISITS]
     return failed, played
+
+
+# Watched runs (``mcts.tracing``, issue 44): the loop of _playouts with the root recorded at
+# chosen playout counts, a kernel apart so that the engine's costs nothing more.
+
+
+@njit(cache=True)
+def trace_search(game, config, budget, seed, tables, policy, grid, root, run, log, stop):
+    """:func:`search` (same arguments, its ``failed`` record left out) watched at the playout
+    counts of ``grid`` (int64 [g], increasing, within 1..stop) into row ``run`` of ``root``
+    (``mcts.tracing.new_root_trace``), and every playout into ``log``
+    (``mcts.tracing.new_log``, or length 0), stopped after playout ``stop`` <= budget (the
+    budget still sets what depends on it, as seed 000's warm-up). Returns the search tree
+    then."""
+    tree, path, values, (theta, state), statistics, histograms = _workspace(
+        config, budget, cache_columns(policy) if config.cache_indices else 0,
+        reads_second_moment(policy))
+    failed = np.zeros(int(np.log2(budget)) + 1, np.bool_)
+    _playouts(tree, path, values, theta, state, statistics, seed_state(seed), game, config,
+              budget, tables, policy, failed, histograms, new_watch(grid, root, run, log, stop))
+    return tree
+
+
+@njit(cache=True, nogil=True)
+def trace_runs(game, config, budget, seeds, tables, policy, grid):
+    """:func:`trace_search` of one run per seed, one after another, without logs: a
+    ``RootTrace`` with a leading run axis."""
+    root = new_root_trace(seeds.shape[0], grid.shape[0], len(config.children))
+    empty = new_log(0)
+    for run in range(seeds.shape[0]):
+        trace_search(game, config, budget, seeds[run], tables, policy, grid, root, run, empty,
+                     budget)
+    return root

@@ -35,7 +35,7 @@ def test_import_leaves_numba_config_and_backend_alone(package):
 
 def test_plots_imports_nothing_from_experiments():
     _run("import plots, plots.bandit, plots.compare, plots.failure, plots.imagawa, plots.pepels\n"
-         "import plots.tournament, plots.veness\n"
+         "import plots.inspect, plots.tournament, plots.veness\n"
          "import sys\n"
          "assert not [m for m in sys.modules if m.startswith('experiments')]")
 
@@ -50,8 +50,8 @@ def test_specs_imports_no_package_of_the_lab():
          "assert not [m for m in sys.modules if m.split('.')[0] in lab], sorted(sys.modules)")
 
 
-SUBPACKAGES = ("runtime", "curves", "studies", "comparisons", "plain_bandits", "tournaments",
-               "cli")
+SUBPACKAGES = ("runtime", "curves", "studies", "comparisons", "inspect", "plain_bandits",
+               "tournaments", "cli")
 
 
 def test_every_package_hands_on_the_names_it_lists():

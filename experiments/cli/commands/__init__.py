@@ -6,6 +6,7 @@ from . import (
     compare,
     failure_rate,
     games,
+    inspect,
     kernels,
     play,
     plot,
@@ -17,5 +18,5 @@ from . import (
 
 __all__ = ["COMMANDS"]
 
-COMMANDS = [analyze, failure_rate, reproduce, study, compare, bandit, plot, registry, games, play,
-            tournament, kernels]
+COMMANDS = [analyze, failure_rate, inspect, reproduce, study, compare, bandit, plot, registry,
+            games, play, tournament, kernels]

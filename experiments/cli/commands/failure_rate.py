@@ -16,6 +16,17 @@ from experiments.curves.rates import curve_frame, failure_counts, rates
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("failure-rate", help="failure rate of MCTS against playouts")
+    curve_options(p)
+    p.add_argument("--workers", type=COUNT, help="threads (default: all cores)")
+    p.add_argument("--out", metavar="FILE", help="write the curve (.parquet or .csv)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--plot", metavar="FILE", help="write a log-x figure of the curve")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+
+
+def curve_options(p, runs: int = 100) -> None:
+    """The options that make a curve (``curve_from_args``), shared with ``mctslab inspect``."""
     p.add_argument("--tree", required=True, help="tree spec, e.g. constant(1,5) or random(4,3)")
     p.add_argument("--policy", default="ucb1",
                    help="a policy of `mctslab policies list`, package.module:object, "
@@ -24,7 +35,8 @@ def register(subparsers) -> None:
     p.add_argument("--adjuster", default="plain",
                    help="an adjuster of `mctslab adjusters list`, package.module:object, "
                    "name(key=value,...) (default plain)")
-    p.add_argument("--runs", type=COUNT, default=100, help="runs per tree instance (default 100)")
+    p.add_argument("--runs", type=COUNT, default=runs,
+                   help=f"runs per tree instance (default {runs})")
     p.add_argument("--trees", type=COUNT, default=1, help="tree instances (default 1)")
     p.add_argument("--max-budget", type=COUNT, default=2**14,
                    help="largest budget, a power of two (default 16384)")
@@ -51,12 +63,24 @@ def register(subparsers) -> None:
                         "(default 1: none, the paper's search)")
     p.add_argument("--backup", default="", metavar="MODULE:OBJECT",
                    help="a backup rule of your own, package.module:object (docs/extending.md)")
-    p.add_argument("--workers", type=COUNT, help="threads (default: all cores)")
-    p.add_argument("--out", metavar="FILE", help="write the curve (.parquet or .csv)")
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.add_argument("--plot", metavar="FILE", help="write a log-x figure of the curve")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(run=run)
+
+
+def curve_from_args(args) -> Curve:
+    """The curve of the options of ``curve_options``."""
+    method = method_fields(args.policy, args.adjuster)  # as compare reads its entries
+    for kind, items in (("policy", args.policy_param), ("adjuster", args.adjuster_param)):
+        given = parse_params(items, f"--{kind}-param")
+        twice = sorted(set(given) & set(method[f"{kind}_params"]))
+        if twice:
+            raise ValueError(f"--{kind}-param {twice[0]} is given twice: also in --{kind} "
+                             f"{getattr(args, kind)}")
+        method[f"{kind}_params"].update(given)
+    return Curve(
+        tree=args.tree, branching=args.branching, depth=args.depth, runs=args.runs,
+        trees=args.trees, max_budget=args.max_budget, restart=args.restart,
+        search_depth=args.search_depth, shaping=args.shaping, discount=args.discount,
+        backup=args.backup, **{**method, "rescore": method["rescore"] or args.rescore},
+    )
 
 
 def run(args) -> int:
@@ -67,20 +91,7 @@ def run(args) -> int:
     for output in (args.out, args.plot):  # before computing: a curve is never lost
         if output:
             check_writable_file(output)
-    method = method_fields(args.policy, args.adjuster)  # as compare reads its entries
-    for kind, items in (("policy", args.policy_param), ("adjuster", args.adjuster_param)):
-        given = parse_params(items, f"--{kind}-param")
-        twice = sorted(set(given) & set(method[f"{kind}_params"]))
-        if twice:
-            raise ValueError(f"--{kind}-param {twice[0]} is given twice: also in --{kind} "
-                             f"{getattr(args, kind)}")
-        method[f"{kind}_params"].update(given)
-    curve = Curve(
-        tree=args.tree, branching=args.branching, depth=args.depth, runs=args.runs,
-        trees=args.trees, max_budget=args.max_budget, restart=args.restart,
-        search_depth=args.search_depth, shaping=args.shaping, discount=args.discount,
-        backup=args.backup, **{**method, "rescore": method["rescore"] or args.rescore},
-    )
+    curve = curve_from_args(args)
     check_figure_path(args.plot)
     check_curve(curve, args.workers)
     progress = not args.quiet and sys.stderr.isatty()

@@ -17,6 +17,9 @@ def register(subparsers) -> None:
     p.add_argument("--playouts", type=COUNT, default=1000, metavar="P",
                    help="playouts per move (default 1000)")
     p.add_argument("--seed", type=SEED, default=0, metavar="S", help="seed of the game")
+    p.add_argument("--trace", metavar="FILE",
+                   help="keep every move's root children: visits, values, proven values "
+                   "(.csv or .parquet, a row per move and child)")
     p.set_defaults(run=run)
 
 
@@ -33,14 +36,21 @@ def run(args) -> int:
     if args.seed < 0:
         raise ValueError(f"--seed {args.seed} must be 0 or more")
     check_search(args.playouts)
+    if args.trace:
+        from experiments.runtime.store import check_writable_file
+
+        if not args.trace.endswith((".csv", ".parquet")):
+            raise ValueError(f"--trace {args.trace}: use a .csv or .parquet file name")
+        check_writable_file(args.trace)  # before the game: a game played is never lost
     print(f"{game.title}: player1 = {specs[0]}, player2 = {specs[1]}, "
           f"{args.playouts} playouts per move, seed {args.seed}\n")
     print(game.new_initial_state().render())
-    ply = 0
+    ply, rows = 0, []
 
     def show(state, seat, result):
         nonlocal ply
         ply += 1
+        rows.extend(move_rows(ply, seat, state, result))
         chosen = int(np.flatnonzero(result.actions == result.action)[0])
         print(f"\n{ply}. player{seat + 1} ({specs[seat]}): {state.action_to_string(result.action)}"
               f"  (visits {result.visits[chosen]:.0f}/{result.playouts}, "
@@ -54,4 +64,27 @@ def run(args) -> int:
     else:
         print(f"\nplayer{record.winner + 1} ({specs[record.winner]}) wins after "
               f"{record.plies} moves")
+    if args.trace:
+        import pandas as pd
+
+        from experiments.runtime.store import write_table
+
+        write_table(pd.DataFrame(rows, columns=TRACE_COLUMNS), args.trace)
+        print(f"wrote the root of every move to {args.trace}")
     return 0
+
+
+TRACE_COLUMNS = ("ply", "player", "action", "move", "visits", "value", "proven", "chosen",
+                 "playouts")
+def move_rows(ply: int, seat: int, state, result) -> list[tuple]:
+    """A row per root child of one move's search (``TRACE_COLUMNS``): its action and its name,
+    visits, the mover's mean value, proven value (won, draw, lost for the mover, else ""),
+    whether it was played, and the search's playouts."""
+    from mcts.solver import DRAW, LOSS, UNPROVEN, WIN
+
+    named = {UNPROVEN: "", WIN: "won", DRAW: "draw", LOSS: "lost"}
+    return [(ply, seat + 1, int(action), state.action_to_string(int(action)),
+             float(visits), float(value), named[int(proven)], bool(action == result.action),
+             int(result.playouts))
+            for action, visits, value, proven in zip(result.actions, result.visits,
+                                                     result.values, result.proven)]

@@ -1,0 +1,114 @@
+"""``mctslab inspect``: one run of a failure-rate curve seen from inside (issue 44): the root's
+children against playouts, the threshold, the search tree as a picture, and with ``--anatomy``
+which wrong moves the curve's failing runs chose and what they are worth."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from experiments.cli.commands.failure_rate import curve_from_args, curve_options
+from experiments.cli.limits import check_curve
+from experiments.cli.params import COUNT, PLIES, check_figure_path
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("inspect", help="one run of a curve seen from inside: the root "
+                              "against playouts, the threshold, the tree, the failures")
+    curve_options(p, runs=1)
+    p.add_argument("--run", dest="run_index", type=PLIES, default=0, metavar="R",
+                   help="the run to watch: run R of the curve on its tree (default 0)")
+    p.add_argument("--tree-index", type=PLIES, default=0, metavar="J",
+                   help="the curve's tree instance J (default 0)")
+    p.add_argument("--at", type=COUNT, metavar="T",
+                   help="draw the tree after T playouts of the run (default: its budget)")
+    p.add_argument("--plies", type=COUNT, default=3, help="plies of the tree drawn (default 3)")
+    p.add_argument("--width", type=COUNT, default=4,
+                   help="children drawn per node, the rest folded into '+k more' (default 4)")
+    p.add_argument("--per-octave", type=COUNT, default=4,
+                   help="grid points per doubling of the playouts (default 4)")
+    p.add_argument("--anatomy", action="store_true",
+                   help="also the anatomy of the curve's failures over its --runs runs")
+    p.add_argument("--out", metavar="PREFIX", required=True,
+                   help="write PREFIX-trace.csv, -trace.png, -tree.svg (or .dot), "
+                   "-anatomy.csv/.png and PREFIX.html")
+    p.add_argument("--plot", metavar="FILE",
+                   help="the trace figure also here, its format by the suffix (.png, .pdf, .svg)")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    curve = curve_from_args(args)  # the run and the tree watched are the curve's
+    curve = replace(curve, runs=max(curve.runs, args.run_index + 1),
+                    trees=max(curve.trees, args.tree_index + 1))
+    check_figure_path(args.plot)
+    check_curve(curve, 1)
+    at = curve.max_budget if args.at is None else args.at
+    if at > curve.max_budget:
+        raise ValueError(f"--at {at} is beyond the run: it has {curve.max_budget} playouts "
+                         "(raise --max-budget)")
+    from experiments.inspect.picture import tree_dot
+    from experiments.inspect.traced import trace_run
+
+    traced = trace_run(curve, args.run_index, seed=args.seed, tree_index=args.tree_index,
+                       per_octave=args.per_octave)
+    drawn = traced if at == curve.max_budget else trace_run(
+        curve, args.run_index, seed=args.seed, tree_index=args.tree_index, stop=at)
+    dot = tree_dot(drawn, args.plies, args.width)  # a picture too large: refused before writing
+    return _write(args, curve, traced, dot)
+
+
+def _write(args, curve, traced, dot: str) -> int:
+    from experiments.inspect.anatomy import failure_anatomy
+    from experiments.inspect.page import write_page
+    from experiments.inspect.picture import write_picture
+    from experiments.inspect.traced import log_frame, trace_frame
+    from plots import save
+    from plots.inspect import plot_anatomy, plot_trace
+
+    prefix = Path(args.out)
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    frame, log = trace_frame(traced), log_frame(traced)
+    title = (f"{curve.label}  b={curve.branching} d={curve.depth}: tree {traced.tree_index}, "
+             f"run {traced.run}, seed {traced.seed}")
+    frame.to_csv(f"{prefix}-trace.csv", index=False)
+    trace_png = Path(f"{prefix}-trace.png")
+    save(plot_trace(frame, log, title=title)[0].figure, trace_png)
+    if args.plot:
+        save(plot_trace(frame, log, title=title)[0].figure, args.plot)
+    picture, note = write_picture(dot, f"{prefix}-tree.svg")
+    caption = ("The root's children against playouts; the effective threshold beneath; grey "
+               "where the run would fail")
+    blocks = [("p", _summary(frame)), ("figure", (trace_png, caption)),
+              ("h2", "The search tree")]
+    blocks.append(("figure", (picture, "The top plies of the search tree")) if not note
+                  else ("p", note))
+    if args.anatomy:
+        table = failure_anatomy(curve, args.seed)
+        table.to_csv(f"{prefix}-anatomy.csv", index=False)
+        anatomy_png = Path(f"{prefix}-anatomy.png")
+        save(plot_anatomy(table, curve.total_runs, title=curve.label).figure, anatomy_png)
+        blocks += [("h2", f"Failure anatomy over {curve.total_runs} runs"),
+                   ("figure", (anatomy_png, "The failing runs by the wrong move they chose")),
+                   ("table", table)]
+    blocks += [("h2", "The trace at the curve's budgets"),
+               ("table", frame[frame["playouts"].isin(curve.budgets)])]
+    page = write_page(f"{prefix}.html", title, blocks)
+    print(title)
+    print(_summary(frame))
+    if note:
+        print(note)
+    print(f"wrote {prefix}-trace.csv, {trace_png}, {picture}"
+          + (f", {prefix}-anatomy.csv, {prefix}-anatomy.png" if args.anatomy else "")
+          + f" and {page}")
+    return 0
+
+
+def _summary(frame) -> str:
+    """One line: the run's move and failure at its last grid point."""
+    last = frame[frame["playouts"] == frame["playouts"].max()]
+    chosen = last[last["chosen"]].iloc[0]
+    optimal = ", ".join(str(m) for m in last.loc[last["optimal"], "move"])
+    return (f"after {int(chosen['played'])} playouts the run plays move {int(chosen['move'])} "
+            f"({'fails' if chosen['failed'] else 'optimal'}; optimal: {optimal}), "
+            f"visit share {chosen['share']:.2f}, threshold {chosen['threshold']:g}")

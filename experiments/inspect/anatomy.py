@@ -1,0 +1,89 @@
+"""The anatomy of a curve's failures (issue 44): of the runs that fail at budget t, which root
+move they chose, what it is worth exactly, and how its subtree's win rate under uniform
+playouts compares with the optimal move's (seed 001, Eq. 5's Delta, move by move): a wrong
+move whose win rate is above the optimal one's is chosen by the bias of the playouts, one
+below it for want of search.
+
+The runs are the curve's own (``experiments.curves.failure``: same instances, seeds and
+configuration), watched (``mcts.synthetic.trace_runs``) at the curve's budgets, so the failures
+counted here are the curve's, budget by budget.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
+import numpy as np
+import pandas as pd
+
+from trees import analyze, solve_minimax, win_rates_at
+
+from ..curves.curve import Curve
+from ..curves.failure import CHUNK_RUNS, tree_instance
+from .traced import trace_block
+
+COLUMNS = ("budget", "tree_index", "move", "failures", "runs", "share", "minimax", "outcome",
+           "win_rate", "optimal_win_rate", "gap", "threshold", "win_rate_at_threshold",
+           "optimal_win_rate_at_threshold", "visit_share")
+
+
+def _moves_of(curve: Curve, tree_index: int, seed: int, grid: np.ndarray):
+    """(chosen int64 [runs, budgets], effective threshold [runs, budgets], chosen move's share
+    of the root's visits [runs, budgets]) of the curve's runs on one tree, in blocks of
+    ``CHUNK_RUNS`` over numba's threads."""
+    blocks = [(r, min(CHUNK_RUNS, curve.runs - r)) for r in range(0, curve.runs, CHUNK_RUNS)]
+
+    def block(span):
+        root = trace_block(curve, tree_index, span[0], span[1], seed, grid)
+        visits = root.visits.astype(np.float64)
+        picked = np.take_along_axis(visits, root.chosen[..., None], axis=2)[..., 0]
+        with np.errstate(invalid="ignore"):
+            return root.chosen, root.threshold, picked / visits.sum(axis=2)
+
+    with ThreadPoolExecutor(min(numba.get_num_threads(), len(blocks))) as pool:
+        parts = list(pool.map(block, blocks))
+    return tuple(np.concatenate([part[i] for part in parts]) for i in range(3))
+
+
+def _mean_seen(values: np.ndarray) -> float:
+    """The mean of the values that are not NaN (NaN if none: the root not yet expanded)."""
+    seen = values[~np.isnan(values)]
+    return float(seen.mean()) if seen.size else float("nan")
+
+
+def failure_anatomy(curve: Curve, seed: int = 0) -> pd.DataFrame:
+    """One row per budget, tree instance and wrong root move chosen by some failing run:
+    ``COLUMNS``. failures: the runs failing with it (they add up to the curve's failures at
+    every budget); runs: the runs on the instance; share: failures / the instance's failures
+    at the budget; minimax: the move's exact score; outcome: its exact value at threshold 0
+    (1, 1/2, 0 for max); win_rate and optimal_win_rate: mu of the move and the best optimal
+    mu at threshold 0 (Eq. 5's terms), gap their difference (> 0: the move looks better than
+    the optimal one); threshold: the failing runs' mean effective threshold at the budget,
+    and the mean mu of the move and of the optimal ones at each run's threshold; visit_share:
+    the mean share of the root's visits the move had."""
+    grid = np.asarray(curve.budgets, np.int64)
+    rows = []
+    for j in range(curve.trees):
+        instance = tree_instance(curve.tree, curve.branching, curve.depth, seed, j)
+        analysis, minimax = analyze(instance), solve_minimax(instance)
+        optimal = np.asarray(instance.optimal, bool)
+        chosen, threshold, visit_share = _moves_of(curve, j, seed, grid)
+        at_zero = win_rates_at(analysis.support, analysis.pmf, np.array([0.0]))[:, 0]
+        best_optimal = at_zero[optimal].max()
+        outcome = minimax.outcome(0.0)[1:1 + curve.branching]
+        for k, budget in enumerate(grid):
+            wrong = ~optimal[chosen[:, k]]
+            if not wrong.any():
+                continue
+            for move in np.unique(chosen[wrong, k]):
+                runs = wrong & (chosen[:, k] == move)
+                thetas = threshold[runs, k]
+                rates = win_rates_at(analysis.support, analysis.pmf, thetas)
+                rows.append((int(budget), j, int(move), int(runs.sum()), curve.runs,
+                             runs.sum() / wrong.sum(), int(minimax.root_children[move]),
+                             float(outcome[move]), float(at_zero[move]), float(best_optimal),
+                             float(at_zero[move] - best_optimal), float(thetas.mean()),
+                             float(rates[move].mean()), float(rates[optimal].max(axis=0).mean()),
+                             _mean_seen(visit_share[runs, k])))
+    return pd.DataFrame(rows, columns=list(COLUMNS))

@@ -1,0 +1,97 @@
+"""One run seen from inside, and the anatomy of a curve's failures (issue 44), drawn from the
+tables of ``experiments.inspect``: a run's trace (``trace_frame``), its playout log
+(``log_frame``) and a failure anatomy (``failure_anatomy``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.ticker import LogLocator
+
+from .style import COLOURS, new_figure, power_of_two
+
+
+def _log_x(ax, frame: pd.DataFrame, column: str) -> None:
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(LogLocator(base=2))
+    ax.xaxis.set_major_formatter(lambda value, _: power_of_two(value))
+    ax.set_xlim(max(frame[column].min(), 1), frame[column].max())
+
+
+def _shade_failures(ax, points: pd.DataFrame) -> None:
+    """Grey between a grid point where the run fails and the next one."""
+    playouts, failed = points["playouts"].to_numpy(), points["failed"].to_numpy()
+    for k in np.flatnonzero(failed):
+        right = playouts[k + 1] if k + 1 < playouts.size else playouts[k] * 1.05
+        ax.axvspan(playouts[k], right, color="0.85", lw=0, zorder=0)
+
+
+def plot_trace(frame: pd.DataFrame, log: pd.DataFrame | None = None, axes=None, title=""):
+    """The root's children against playouts (log-x): visit shares (solid) and max's mean
+    rewards (dashed), a colour per move, optimal moves thick; beneath, the effective
+    threshold (per playout from ``log`` when given, else at the grid points); grey where the
+    run would fail if stopped there. Returns the two Axes (a new figure's when ``axes`` is
+    None)."""
+    if axes is None:
+        _, axes = new_figure(2, 1, sharex=True, figsize=(6.4, 5.2),
+                             gridspec_kw={"height_ratios": [3, 1.2]})
+    top, bottom = axes
+    points = frame.drop_duplicates("playouts").sort_values("playouts")
+    for move, rows in frame.groupby("move"):
+        rows = rows.sort_values("playouts")
+        optimal = bool(rows["optimal"].iloc[0])
+        colour = COLOURS[int(move) % len(COLOURS)]
+        label = f"move {move}" + (" (optimal)" if optimal else "")
+        top.plot(rows["playouts"], rows["share"], color=colour, lw=2.2 if optimal else 1.2,
+                 label=label)
+        top.plot(rows["playouts"], rows["mean"], color=colour, lw=1, ls="--")
+    for ax in axes:
+        _shade_failures(ax, points)
+    top.set_ylim(-0.02, 1.02)
+    top.set_ylabel("visit share (solid), mean (dashed)")
+    top.legend(fontsize=7, title="grey: the run fails\nif stopped there", title_fontsize=7,
+               loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    if title:
+        top.set_title(title, fontsize=8)
+    if log is not None and len(log):
+        bottom.step(log["playout"], log["threshold"], where="post", color="C3", lw=1)
+    else:
+        bottom.step(points["playouts"], points["threshold"], where="post", color="C3", lw=1)
+    bottom.set_ylabel("threshold")
+    bottom.set_xlabel("playouts")
+    _log_x(bottom, frame, "playouts")
+    top.figure.tight_layout()
+    return top, bottom
+
+
+def plot_anatomy(table: pd.DataFrame, runs: int, ax=None, title=""):
+    """The failing runs at each budget (log-x) stacked by the wrong move they chose, over all
+    ``runs`` runs: a move whose uniform-playout win rate at threshold 0 beats the optimal
+    move's (gap > 0, the bias) hatched, the others plain (too little search). Returns the
+    Axes."""
+    if ax is None:
+        _, ax = new_figure(figsize=(6.4, 3.6))
+    budgets = np.sort(table["budget"].unique()) if len(table) else np.array([1])
+    bottom = pd.Series(0.0, index=budgets)
+    for (tree_index, move), rows in table.groupby(["tree_index", "move"]):
+        counts = rows.groupby("budget")["failures"].sum().reindex(budgets, fill_value=0)
+        biased = bool((rows["gap"] > 0).any())
+        label = f"move {move}" + (f" (tree {tree_index})" if table["tree_index"].nunique() > 1
+                                  else "")
+        label += f": gap {rows['gap'].iloc[0]:+.2g}"
+        ax.bar(budgets, counts / runs, width=budgets * 0.6, bottom=bottom / runs, align="center",
+               color=COLOURS[int(move) % len(COLOURS)], hatch="//" if biased else None,
+               edgecolor="white", lw=0.5, label=label)
+        bottom += counts
+    ax.set_ylabel("failure rate, by wrong move chosen")
+    ax.set_ylim(0, max(1e-3, float(bottom.max()) / runs) * 1.1)
+    ax.set_xlabel("playouts")
+    _log_x(ax, pd.DataFrame({"budget": budgets}), "budget")
+    ax.set_xlim(budgets.min() / 1.5, budgets.max() * 1.5)
+    if len(table):
+        ax.legend(fontsize=7, title="hatched: gap > 0\n(looks better: bias)", title_fontsize=7,
+                  loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    if title:
+        ax.set_title(title, fontsize=8)
+    ax.figure.tight_layout()
+    return ax
