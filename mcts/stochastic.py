@@ -3,13 +3,14 @@
 
 The tree holds decision states; an edge (s, a) keeps the moments of the returns X (the final
 score, point scale) and control variates Y of the trajectories through it, and its children are
-the distinct states its chance outcomes led to. One simulation: from the root, UCB (Eq. 1:
-X_bar + c sqrt(log T_s / T_{s,a}), ``bandits.UCB1``'s index on the point scale, unexplored
-actions first, ties at random) picks the action; its chance outcomes (one or several in a row)
-are drawn and the trajectory moves to the matching child. A state not yet in the tree is added
-(expansion, one node per simulation), its first action and the rest of the trajectory follow
-the default policy (rollout). Backup: every edge of the tree on the trajectory observes (X, Y),
-Y being the sum of I[b] - P[b] over the chance events after it (Eq. 4).
+the distinct states its chance outcomes led to. One simulation: from the root, UCB (Eq. 1: X_bar
++ c sqrt(log T_s / T_{s,a}), ``bandits.UCB1``'s index on the point scale through the one
+selection of ``mcts.child_indices``, unexplored actions first, ties at random) picks the action;
+its chance outcomes (one or several in a row) are drawn and the trajectory moves to the matching
+child. A state not yet in the tree is added (expansion, one node per simulation), its first
+action and the rest of the trajectory follow the default policy (rollout). Backup: every edge of
+the tree on the trajectory observes (X, Y), Y being the sum of I[b] - P[b] over the chance
+events after it (Eq. 4).
 
 Variance reduction, any combination (``StochasticConfig``):
 - ``cv``: edges are valued by the control-variate estimate of Eq. 2/3 (``enhancements.variance``).
@@ -27,13 +28,17 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
-from bandits import UCB1, Arm, index_tables, policy_value
+from bandits import UCB1, Arm, index_tables
+from bandits.hooks import INDEX, child_lost
 from bandits.rng import next_u64, randint, seed_state
 from enhancements.variance import MOMENTS, N, chance_stream, estimate, observe
 from games import SolitaireGame, SolitaireState, chance
 
+from .child_indices import index_children
+from .children import child_arm
 from .growth import grown
 from .ties import pick_best
 
@@ -120,7 +125,9 @@ def _search(gid, root, max_actions, budget, config, marks, tables, rng):
     edge_child = np.full(64, NO_CHILD, dtype=np.int64)
     moments = np.zeros((64, MOMENTS))
     out = np.empty(max_actions, dtype=np.int64)
-    scores = np.empty(max_actions)  # scratch of the selections
+    values = np.empty((3, max_actions))  # scratch of the selections (row INDEX: the indices)
+    scores = values[INDEX]
+    no_columns = np.zeros((1, 1))  # the policy's columns: none kept (``EdgeChildren``)
     path = np.empty(budget + 2, dtype=np.int64)
     path_y = np.empty(budget + 2)
     recorded = np.zeros((marks.size, max_actions))
@@ -144,8 +151,8 @@ def _search(gid, root, max_actions, budget, config, marks, tables, rng):
                     edge = _edge_of(first_edge[node], n_edges[node], edge_action,
                                     chance.policy_action(gid, state, out, rng))
                 else:
-                    edge = _select(moments, first_edge[node], n_edges[node], config, tables,
-                                    rng, scores)
+                    edge = _select(moments, no_columns, first_edge[node], n_edges[node], config,
+                                    tables, rng, values)
                 path[depth], path_y[depth] = edge, y_sum
                 depth += 1
                 action = edge_action[edge]
@@ -199,35 +206,64 @@ def _search(gid, root, max_actions, budget, config, marks, tables, rng):
                 recorded[mark, e] = estimate(moments[e], config.cv, config.cv_offline)
             mark += 1
     count = n_edges[0]
-    values = np.empty(count)
+    estimates = np.empty(count)
     for e in range(count):
-        values[e] = estimate(moments[e], config.cv, config.cv_offline)
-    best = _argmax(values, moments, count, rng, scores)
-    return (edge_action[:count].copy(), moments[:count, N].copy(), values,
+        estimates[e] = estimate(moments[e], config.cv, config.cv_offline)
+    best = _argmax(estimates, moments, count, rng, scores)
+    return (edge_action[:count].copy(), moments[:count, N].copy(), estimates,
             recorded[:, :count].copy(), edge_action[best])
 
 
+class EdgeChildren(NamedTuple):
+    """A decision node's edges as the one selection reads them (``mcts.child_indices``): edge k
+    is row ``first + k`` of ``moments`` (``enhancements.variance``), valued by its estimate
+    (Eq. 1's X_bar, or the control-variate estimate of Eq. 2/3); no edge is out of the choice
+    and no policy columns are kept. It implements what UCB1, this engine's policy, reads."""
+
+    moments: np.ndarray
+    cache: np.ndarray  # float64 [1, 1]; a placeholder
+    first: int
+    b: int
+    t: int  # T_s, the sum of the edges' visits
+    config: StochasticConfig
+
+
+def _is_view(view) -> bool:
+    return isinstance(view, types.BaseNamedTuple) and view.instance_class is EdgeChildren
+
+
+@overload(child_lost, inline="always", jit_options={"cache": True})
+def _child_lost(view, k):
+    if _is_view(view):
+        return lambda view, k: False
+    return None
+
+
+@overload(child_arm, inline="always", jit_options={"cache": True})
+def _child_arm(view, k, tables, policy):
+    if not _is_view(view):
+        return None
+
+    def arm(view, k, tables, policy):
+        edge = view.moments[view.first + k]
+        return Arm(estimate(edge, view.config.cv, view.config.cv_offline), 0.0,
+                   np.int64(edge[N]), view.t, view.b)
+
+    return arm
+
+
 @njit(cache=True)
-def _select(moments, first, count, config, tables, rng, scores):
-    """Eq. 1: an unexplored action uniformly at random if any, else the largest UCB1 index
-    (``bandits.UCB1``: estimate + c sqrt(ln T_s / T_{s,a}), the estimate on the point scale,
-    T_s the sum of the T_{s,a}); ties uniformly at random (``mcts.ties``); ``scores`` is
-    scratch for the indices."""
-    total, unexplored = 0, 0
+def _select(moments, no_columns, first, count, config, tables, rng, values):
+    """Eq. 1: the largest UCB1 index (``bandits.UCB1``: estimate + c sqrt(ln T_s / T_{s,a}), the
+    estimate on the point scale, T_s the sum of the T_{s,a}; unexplored actions first, their
+    index being +inf), by the one selection (``mcts.child_indices``); ties uniformly at random
+    (``mcts.ties``); ``values`` (float64 [3, max actions]) is scratch."""
+    total = 0
     for e in range(first, first + count):
         total += np.int64(moments[e, N])
-        unexplored += moments[e, N] == 0
-    if unexplored > 0:
-        return pick_best(moments[:, N], first, count, 0.0, rng)
-    policy = UCB1(config.c)
-    best = -np.inf
-    for k in range(count):
-        e = first + k
-        arm = Arm(estimate(moments[e], config.cv, config.cv_offline), 0.0,
-                  np.int64(moments[e, N]), total, count)
-        scores[k] = policy_value(policy, arm, tables, rng)
-        best = max(best, scores[k])
-    return first + pick_best(scores, 0, count, best, rng)
+    view = EdgeChildren(moments, no_columns, first, count, total, config)
+    best = index_children(view, False, tables, UCB1(config.c), rng, values)
+    return first + pick_best(values[INDEX], 0, count, best, rng)
 
 
 @njit(cache=True)
