@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 from numba.extending import overload
 
 from bandits import Arm, reads_second_moment
@@ -27,7 +27,7 @@ from bandits.hooks import child_count, child_lost, child_mean, child_reward_sum,
 from bandits.indexing import ix
 
 from .backup import node_gain
-from .children import child_arm, child_sibling
+from .children import child_arm, child_sibling, implements
 from .reward_scale import reads_raw_rewards
 from .rewards import unit_mean
 from .search_tree import REWARD_SUM, SQUARE_SUM, VISITS
@@ -77,10 +77,6 @@ class GameChildren(NamedTuple):
     bound: float  # R, the rewards' bound
 
 
-def _is_view(view) -> bool:
-    return isinstance(view, types.BaseNamedTuple) and view.instance_class is GameChildren
-
-
 # The accessors whose mean has a branch (an unvisited child) are left to LLVM to inline, as in
 # ``mcts.search_tree``: inlined in numba's IR inside a hook they trip numba's scope check.
 
@@ -105,70 +101,46 @@ def _game_mean(view, row):
     return view.rewards[row, REWARD_SUM] / n if n > 0 else 0.0
 
 
-@overload(child_lost, jit_options={"cache": True})
+@implements(child_lost, GameChildren, inline=False)
 def _child_lost(view, k):
-    if _is_view(view):
-        return lambda view, k: view.skip_losses and view.proven[ix(view.first + k)] == LOSS
-    return None
+    return view.skip_losses and view.proven[ix(view.first + k)] == LOSS
 
 
-@overload(child_visits, inline="always", jit_options={"cache": True})
+@implements(child_visits, GameChildren)
 def _child_visits(view, k):
-    if _is_view(view):
-        return lambda view, k: view.stats[ix(view.first + k), VISITS]
-    return None
+    return view.stats[ix(view.first + k), VISITS]
 
 
-@overload(child_count, inline="always", jit_options={"cache": True})
+@implements(child_count, GameChildren)
 def _child_count(view, k):
-    if _is_view(view):
-        return lambda view, k: view.stats[ix(view.first + k), VISITS]
-    return None
+    return view.stats[ix(view.first + k), VISITS]
 
 
-@overload(child_mean, jit_options={"cache": True})
+@implements(child_mean, GameChildren, inline=False)
 def _child_mean(view, k, tables):
-    if _is_view(view):
-        return lambda view, k, tables: unit_mean(_game_mean(view, ix(view.first + k)),
-                                                 view.bound)
-    return None
+    return unit_mean(_game_mean(view, ix(view.first + k)), view.bound)
 
 
-@overload(child_reward_sum, jit_options={"cache": True})
+@implements(child_reward_sum, GameChildren, inline=False)
 def _child_reward_sum(view, k):
     """On the unit scale, as ``child_mean``: 0 exactly when every reward was a loss."""
-    if _is_view(view):
-        return lambda view, k: view.stats[ix(view.first + k), VISITS] * unit_mean(
-            _game_mean(view, ix(view.first + k)), view.bound)
-    return None
+    row = ix(view.first + k)
+    return view.stats[row, VISITS] * unit_mean(_game_mean(view, row), view.bound)
 
 
-@overload(child_arm, inline="always", jit_options={"cache": True})
+@implements(child_arm, GameChildren)
 def _child_arm(view, k, tables, policy):
-    if not _is_view(view):
-        return None
-
-    def arm(view, k, tables, policy):
-        row = ix(view.first + k)
-        n = view.stats[row, VISITS]
-        square_mean = 0.0
-        if reads_second_moment(policy) and n > 0:
-            square_mean = view.rewards[row, SQUARE_SUM] / n
-        return Arm(on_index_scale(policy, _game_mean(view, row), view.bound), square_mean,
-                   np.int64(n), np.int64(view.t), view.b)
-
-    return arm
+    row = ix(view.first + k)
+    n = view.stats[row, VISITS]
+    square_mean = 0.0
+    if reads_second_moment(policy) and n > 0:
+        square_mean = view.rewards[row, SQUARE_SUM] / n
+    return Arm(on_index_scale(policy, _game_mean(view, row), view.bound), square_mean,
+               np.int64(n), np.int64(view.t), view.b)
 
 
-@overload(child_sibling, inline="always", jit_options={"cache": True})
+@implements(child_sibling, GameChildren)
 def _child_sibling(view, k, tables):
-    if _is_view(view):
-        return lambda view, k, tables: _sibling(view, k, tables)
-    return None
-
-
-@njit(inline="always")
-def _sibling(view, k, tables):
     """n times child ``k``'s mean, n, and its mean, on the unit scale (PUCT reads no raw
     rewards); nothing for a child out of the choice."""
     row = ix(view.first + k)

@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from bandits import Arm, IndexTables, index_tables, reads_second_moment
 from bandits.hooks import INDEX, child_count, child_lost, child_mean, child_reward_sum, child_visits
@@ -33,7 +32,7 @@ from bandits.indexing import ix
 from bandits.rng import seed_state
 
 from .child_indices import index_children
-from .children import child_arm, child_sibling
+from .children import child_arm, child_sibling, implements
 from .games import GameSearchConfig
 from .playouts import MAST
 from .reward_scale import reads_raw_rewards
@@ -163,70 +162,44 @@ class FlatChildren(NamedTuple):
     t: int  # the node's visits
 
 
-def _is_view(view) -> bool:
-    return isinstance(view, types.BaseNamedTuple) and view.instance_class is FlatChildren
-
-
-@overload(child_lost, inline="always", jit_options={"cache": True})
+@implements(child_lost, FlatChildren)
 def _child_lost(view, k):
-    if _is_view(view):
-        return lambda view, k: False
-    return None
+    return False
 
 
-@overload(child_visits, inline="always", jit_options={"cache": True})
+@implements(child_visits, FlatChildren)
 def _child_visits(view, k):
-    if _is_view(view):
-        return lambda view, k: view.counts[ix(k)]
-    return None
+    return view.counts[ix(k)]
 
 
-@overload(child_count, inline="always", jit_options={"cache": True})
+@implements(child_count, FlatChildren)
 def _child_count(view, k):
-    if _is_view(view):
-        return lambda view, k: view.counts[ix(k)]
-    return None
+    return view.counts[ix(k)]
 
 
-@overload(child_reward_sum, inline="always", jit_options={"cache": True})
+@implements(child_reward_sum, FlatChildren)
 def _child_reward_sum(view, k):
-    if _is_view(view):
-        return lambda view, k: view.sums[ix(k)]
-    return None
+    return view.sums[ix(k)]
 
 
-@overload(child_mean, inline="always", jit_options={"cache": True})
+@implements(child_mean, FlatChildren)
 def _child_mean(view, k, tables):
-    if _is_view(view):
-        return lambda view, k, tables: view.sums[ix(k)] * tables.inverse[view.counts[ix(k)]]
-    return None
+    return view.sums[ix(k)] * tables.inverse[view.counts[ix(k)]]
 
 
-@overload(child_arm, inline="always", jit_options={"cache": True})
+@implements(child_arm, FlatChildren)
 def _child_arm(view, k, tables, policy):
-    if not _is_view(view):
-        return None
-
-    def arm(view, k, tables, policy):
-        n = view.counts[ix(k)]
-        inverse = tables.inverse[n]
-        return Arm(view.sums[ix(k)] * inverse, view.squares[ix(k)] * inverse, n, view.t, view.b)
-
-    return arm
+    n = view.counts[ix(k)]
+    inverse = tables.inverse[n]
+    return Arm(view.sums[ix(k)] * inverse, view.squares[ix(k)] * inverse, n, view.t, view.b)
 
 
-@overload(child_sibling, inline="always", jit_options={"cache": True})
+@implements(child_sibling, FlatChildren)
 def _child_sibling(view, k, tables):
-    if not _is_view(view):
-        return None
-
-    def sibling(view, k, tables):
-        n = view.counts[ix(k)]
-        if n <= 0:
-            return 0.0, 0.0, 0.0, False
-        return view.sums[ix(k)], np.float64(n), view.sums[ix(k)] * tables.inverse[n], True
-
-    return sibling
+    n = view.counts[ix(k)]
+    if n <= 0:
+        return 0.0, 0.0, 0.0, False
+    return view.sums[ix(k)], np.float64(n), view.sums[ix(k)] * tables.inverse[n], True
 
 
 @njit(cache=True)

@@ -12,15 +12,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from bandits import Arm, reads_second_moment
 from bandits.hooks import INDEX, child_count, child_lost, child_mean, child_reward_sum, child_visits
 from bandits.indexing import ix
 from bandits.rng import randint
 
-from .children import child_arm, child_sibling
+from .children import child_arm, child_sibling, implements
 from .solver import LOSS, NO_CHILD, final_move
 
 
@@ -142,62 +141,38 @@ class ChildrenView(NamedTuple):
 # (NumbaIRAssumptionWarning).
 
 
-def _is_view(view) -> bool:
-    return isinstance(view, types.BaseNamedTuple) and view.instance_class is ChildrenView
-
-
-@overload(child_lost, jit_options={"cache": True})
+@implements(child_lost, ChildrenView, inline=False)
 def _child_lost(view, k):
-    if _is_view(view):
-        return lambda view, k: view.skip_losses and view.tree.proven[ix(view.first + k)] == LOSS
-    return None
+    return view.skip_losses and view.tree.proven[ix(view.first + k)] == LOSS
 
 
-@overload(child_visits, inline="always", jit_options={"cache": True})
+@implements(child_visits, ChildrenView)
 def _child_visits(view, k):
-    if _is_view(view):
-        return lambda view, k: view.tree.stats[ix(view.first + k), VISITS]
-    return None
+    return view.tree.stats[ix(view.first + k), VISITS]
 
 
-@overload(child_count, jit_options={"cache": True})
+@implements(child_count, ChildrenView, inline=False)
 def _child_count(view, k):
-    if _is_view(view):
-        return lambda view, k: explore_count(view.tree, ix(view.first + k), view.restart)
-    return None
+    return explore_count(view.tree, ix(view.first + k), view.restart)
 
 
-@overload(child_reward_sum, inline="always", jit_options={"cache": True})
+@implements(child_reward_sum, ChildrenView)
 def _child_reward_sum(view, k):
-    if _is_view(view):
-        return lambda view, k: reward_sum(view.tree, view.first + k)
-    return None
+    return reward_sum(view.tree, view.first + k)
 
 
-@overload(child_mean, inline="always", jit_options={"cache": True})
+@implements(child_mean, ChildrenView)
 def _child_mean(view, k, tables):
-    if _is_view(view):
-        return lambda view, k, tables: mean_reward(view.tree, view.first + k, tables)
-    return None
+    return mean_reward(view.tree, view.first + k, tables)
 
 
-@overload(child_arm, inline="always", jit_options={"cache": True})
+@implements(child_arm, ChildrenView)
 def _child_arm(view, k, tables, policy):
-    if _is_view(view):
-        return lambda view, k, tables, policy: arm_view(view.tree, ix(view.first + k), view.t,
-                                                        view.b, view.restart, tables, policy)
-    return None
+    return arm_view(view.tree, ix(view.first + k), view.t, view.b, view.restart, tables, policy)
 
 
-@overload(child_sibling, inline="always", jit_options={"cache": True})
+@implements(child_sibling, ChildrenView)
 def _child_sibling(view, k, tables):
-    if _is_view(view):
-        return lambda view, k, tables: _sibling(view, k, tables)
-    return None
-
-
-@njit(inline="always")
-def _sibling(view, k, tables):
     """Child ``k``'s reward sum, visits and mean, and whether it was visited since the restart
     (only those count in the range of the means); nothing for a child out of the choice."""
     tree, row = view.tree, ix(view.first + k)

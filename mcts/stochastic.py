@@ -28,8 +28,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from bandits import UCB1, Arm, index_tables
 from bandits.hooks import INDEX, child_lost
@@ -38,7 +37,7 @@ from enhancements.variance import MOMENTS, N, chance_stream, estimate, observe
 from games import SolitaireGame, SolitaireState, chance
 
 from .child_indices import index_children
-from .children import child_arm
+from .children import child_arm, implements
 from .growth import grown
 from .ties import pick_best
 
@@ -228,28 +227,16 @@ class EdgeChildren(NamedTuple):
     config: StochasticConfig
 
 
-def _is_view(view) -> bool:
-    return isinstance(view, types.BaseNamedTuple) and view.instance_class is EdgeChildren
-
-
-@overload(child_lost, inline="always", jit_options={"cache": True})
+@implements(child_lost, EdgeChildren)
 def _child_lost(view, k):
-    if _is_view(view):
-        return lambda view, k: False
-    return None
+    return False
 
 
-@overload(child_arm, inline="always", jit_options={"cache": True})
+@implements(child_arm, EdgeChildren)
 def _child_arm(view, k, tables, policy):
-    if not _is_view(view):
-        return None
-
-    def arm(view, k, tables, policy):
-        edge = view.moments[view.first + k]
-        return Arm(estimate(edge, view.config.cv, view.config.cv_offline), 0.0,
-                   np.int64(edge[N]), view.t, view.b)
-
-    return arm
+    edge = view.moments[view.first + k]
+    return Arm(estimate(edge, view.config.cv, view.config.cv_offline), 0.0, np.int64(edge[N]),
+               view.t, view.b)
 
 
 @njit(cache=True)
