@@ -219,7 +219,7 @@ def _select(moments, first, count, config, tables, rng, scores):
         unexplored += moments[e, N] == 0
     if unexplored > 0:
         return pick_best(moments[:, N], first, count, 0.0, rng)
-    policy = UCB1(config.c)
+    policy = UCB1(config.c, 0.0, 0.5)  # compiled code fills no defaults: square root, no depth
     best = -np.inf
     for k in range(count):
         e = first + k
