@@ -21,6 +21,8 @@ from bandits import index_tables, make_policy
 from enhancements import engine_adjuster, make_adjuster
 from mcts import SearchConfig, memory_per_run, run_searches, tree_arrays
 from mcts.backup import Discount, load_backup
+from mcts.final_move import FINAL_MOVES
+from mcts.score_reward import check_reward_range, load_reward
 from mcts.shaping import engine_shaping, parse_shaping
 from trees import TreeInstance, analyze, make_tree
 
@@ -74,6 +76,8 @@ def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
     if curve.adjuster == "static":
         params["theta"] = analyze(instance).static_threshold
     low, high = score_bounds(instance)
+    reward = load_reward(curve.reward)
+    check_reward_range(reward, low, high)
     return SearchConfig(
         children=(0,) * curve.branching,
         depth=curve.depth,
@@ -86,6 +90,8 @@ def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
         shaping=engine_shaping(parse_shaping(curve.shaping)),
         rescore=bool(curve.rescore),
         backup=load_backup(curve.backup) if curve.backup else Discount(curve.discount),
+        reward=reward,
+        final_move=FINAL_MOVES[curve.final_move],
     )
 
 
@@ -108,7 +114,7 @@ def simulate_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, s
     seeds = run_seeds(seed, tree_index, first_run, n_runs)
     tables, policy = _tables(curve.max_budget), make_policy(curve.policy, **curve.policy_params)
 
-    game = tree_arrays(instance)
+    game = tree_arrays(instance, curve.failure)
 
     def runs(part: np.ndarray):
         return run_searches(game, config, curve.max_budget, part, tables, policy)
@@ -134,7 +140,7 @@ def warm_up(curve: Curve, seed: int = 0) -> None:
     """Compile the search kernel ``curve`` runs, or load it from the cache, by a search of one
     playout (``experiments.curves.kernels``)."""
     instance = tree_instance(curve.tree, curve.branching, curve.depth, seed, 0)
-    run_searches(tree_arrays(instance), search_config(curve, instance), 1,
+    run_searches(tree_arrays(instance, curve.failure), search_config(curve, instance), 1,
                  run_seeds(seed, 0, 0, 1), _tables(1),
                  make_policy(curve.policy, **curve.policy_params))
 
