@@ -134,3 +134,25 @@ def test_bad_reward_options_are_one_line(argv, fragment, capsys, monkeypatch, tm
                  "--max-budget", "16", "--workers", "1", *argv])
     error = capsys.readouterr().err
     assert code == 2 and error.count("\n") == 1 and fragment in error, error
+
+
+@pytest.mark.parametrize("policy", ["klucb", "bayesucb"])
+def test_the_policies_caches_choose_as_every_index_under_linear_rewards(policy):
+    """KL-UCB's cached roots and Bayes-UCB's cached quantile bounds assume nothing of the
+    rewards but that they lie in [0, 1]: under the linear reward the whole search (tree,
+    proofs, failures) equals one computing every index at every selection."""
+    curve = Curve("random(3,2)+end(0.1)", policy, "plain", max_budget=1024, reward="linear")
+    instance = tree_instance(curve.tree, 4, 8, 0, 0)
+    config = search_config(curve, instance)
+    tables, policy_record = _tables_and_policy(curve)
+    for seed in range(3):
+        runs = []
+        for keep in (True, False):
+            failed = np.zeros(11, np.bool_)
+            tree = search(tree_arrays(instance), config._replace(cache_indices=keep), 1024,
+                          np.uint64(seed), tables, policy_record, failed)
+            runs.append((tree, failed))
+        (cached, cached_failed), (every, every_failed) = runs
+        assert np.array_equal(cached.stats, every.stats)
+        assert np.array_equal(cached.rewards, every.rewards)
+        assert np.array_equal(cached_failed, every_failed)
