@@ -21,7 +21,7 @@ from .bayes_ucb import bayesucb_value
 from .epsilon_greedy import egreedy_value, explore_coin
 from .horizon_free import RAW, moss_value, puct_q, puct_range, puct_value
 from .klucb import klucb_arm_value
-from .ucb1 import ucb1_value
+from .ucb1 import depth_power, ucb1_power_value
 from .variance_ucb import ucb1tuned_value, ucbv_value
 
 
@@ -38,9 +38,15 @@ class Arm(NamedTuple):
 
 class UCB1(NamedTuple):
     """Seed 001, Eq. 1: exploration constant c (default sqrt 2). It reads rewards as they are
-    (``raw_rewards``): c is set for the outcome's own scale, shaped rewards beyond it."""
+    (``raw_rewards``): c is set for the outcome's own scale, shaped rewards beyond it.
+    ``depth_exponent`` 1 gives the bias Kocsis & Szepesvari's exponent of the node's depth
+    (``bandits.ucb1``; 0, the default: the square root everywhere); ``power`` is not a
+    parameter but one selection's exponent, set by the engines that know the depth
+    (``at_depth``) on the record that indexes the children."""
 
     c: float = math.sqrt(2.0)
+    depth_exponent: float = 0.0
+    power: float = 0.5
     raw_rewards = True
 
 
@@ -156,7 +162,13 @@ def _bayesucb(policy, arm, tables, rng):
     return bayesucb_value(arm.mean, arm.visits, arm.parent_visits, policy.c, tables)
 
 
-_CORES = {UCB1: _over_arm(ucb1_value), KLUCB: _over_arm(klucb_arm_value),
+@njit(inline="always")
+def _ucb1(policy, arm, tables, rng):
+    return ucb1_power_value(arm.mean, arm.visits, arm.parent_visits, policy.c, policy.power,
+                            tables)
+
+
+_CORES = {UCB1: _ucb1, KLUCB: _over_arm(klucb_arm_value),
           Thompson: _over_arm(thompson.thompson_value), UCB1Tuned: _ucb1tuned, UCBV: _ucbv,
           MOSS: _moss, PUCT: _puct, EpsilonGreedy: _egreedy, BayesUCB: _bayesucb}
 
@@ -242,6 +254,25 @@ def _with_q_range(policy, parent_value, low_mean, high_mean):
 
         return ranged
     return lambda policy, parent_value, low_mean, high_mean: policy
+
+
+def at_depth(policy, depth, game_depth):
+    """The record that indexes the children of a node at ``depth`` in a game of length
+    ``game_depth``: UCB1's with its exponent set when its ``depth_exponent`` is on
+    (``bandits.ucb1.depth_power``), any other record as it is (compiled code only)."""
+    raise NotImplementedError("at_depth runs inside compiled kernels only")
+
+
+@overload(at_depth, inline="always", jit_options={"cache": True})
+def _at_depth(policy, depth, game_depth):
+    if policy.instance_class is UCB1:
+        def deep(policy, depth, game_depth):
+            if policy.depth_exponent == 0.0:
+                return policy
+            return UCB1(policy.c, policy.depth_exponent, depth_power(depth, game_depth))
+
+        return deep
+    return lambda policy, depth, game_depth: policy
 
 
 def has_trait(record_class, trait: str) -> bool:

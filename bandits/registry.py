@@ -68,13 +68,19 @@ class PolicyInfo:
 
 
 _QTRANSFORMS = Domain("integer", 0, 1, words=(("raw", 0.0), ("parent_and_siblings", 1.0)))
+_DEPTH_EXPONENTS = Domain("integer", 0, 1, words=(("off", 0.0), ("kocsis", 1.0)))
 
 POLICIES: dict[str, PolicyInfo] = {
     info.name: info
     for info in (
-        PolicyInfo("ucb1", UCB1, ("c",), "UCT (UCB1)",
-                   "mean + c sqrt(ln t / T_i); unvisited children first",
-                   "Auer, Cesa-Bianchi & Fischer 2002; seed 001, Eq. 1", {"c": at_least(0)}),
+        PolicyInfo("ucb1", UCB1, ("c", "depth_exponent"), "UCT (UCB1)",
+                   "mean + c sqrt(ln t / T_i); unvisited children first; with "
+                   "depth_exponent=kocsis the power (D+d)/(2D+d) for a node at depth d of a "
+                   "game of length D instead of the square root (synthetic trees only)",
+                   "Auer, Cesa-Bianchi & Fischer 2002; seed 001, Eq. 1; Kocsis & Szepesvari "
+                   "2006 (P-game experiment)",
+                   {"c": at_least(0), "depth_exponent": _DEPTH_EXPONENTS},
+                   later={"depth_exponent": 0.0}),
         PolicyInfo("klucb", KLUCB, ("c",), "KL-UCB",
                    "largest q with T_i kl(mean, q) <= ln t + c ln ln t (Bernoulli kl)",
                    "Cappe, Garivier, Maillard, Munos & Stoltz 2013; seed 001, Eq. 2",

@@ -3,6 +3,10 @@
 index_i = mean_i + c * sqrt(ln t / T_i), with t the parent's visits and T_i the arm's; an
 unvisited arm has index +inf. After a threshold change, Eq. 6 puts t' = t - t_c and
 T'_i = T_i - T_i(t_c) in the exploration term while the mean keeps all samples.
+
+With the depth exponent of Kocsis & Szepesvari (2006, the P-game experiment) the bias of a
+node at depth d in a game of length D is c (ln t / T_i)^((D + d) / (2D + d)): the square root
+at the root, a power rising to 2/3 at the deepest nodes (``ucb1_power_value``).
 """
 
 from __future__ import annotations
@@ -22,6 +26,24 @@ def ucb1_value(mean, count, parent_count, c, tables, rng):
         return np.inf
     t, n = np.uint64(parent_count), np.uint64(count)  # unsigned: no index wraparound
     return mean + c * tables.sqrt_log[t] * tables.inv_sqrt[n]
+
+
+@njit(inline="always")
+def ucb1_power_value(mean, count, parent_count, c, power, tables):
+    """One arm's index mean + c (ln t' / T'_i)^power; ``power`` 1/2 is :func:`ucb1_value`,
+    bit for bit."""
+    if power == 0.5:
+        return ucb1_value(mean, count, parent_count, c, tables, None)
+    if count <= 0:
+        return np.inf
+    t, n = np.uint64(parent_count), np.uint64(count)
+    return mean + c * (tables.log[t] * tables.inverse[n]) ** power
+
+
+@njit(inline="always")
+def depth_power(depth, game_depth):
+    """(D + d) / (2D + d): Kocsis & Szepesvari's exponent at depth d of a game of length D."""
+    return (game_depth + depth) / (2.0 * game_depth + depth)
 
 
 @njit(cache=True)

@@ -1,6 +1,6 @@
 """Options of a search that exclude each other, and the one check that says so: for the synthetic
-engine's options (``experiments.Curve``: --rescore, --shaping, --discount, --backup) and the
-parts of a game player's spec (``mcts.players``: quality, rb, qb, mast, random)."""
+engine's options (``experiments.Curve``: --rescore, --shaping, --discount, --backup, --reward)
+and the parts of a game player's spec (``mcts.players``: quality, rb, qb, mast, random)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ EXCLUSIONS = (
     ("rescore", "discount", "exact re-scoring re-scores undiscounted rewards"),
     ("backup", "discount", "a backup rule of one's own replaces the built-in discount"),
     ("backup", "rescore", "a backup rule of one's own replaces the backup re-scoring corrects"),
+    ("reward", "rescore", "exact re-scoring re-scores the outcome, not another reward rule"),
+    ("reward", "shaping", "the shaping's bonuses shape the outcome, not another reward rule"),
     ("quality", "rb", "reward = quality replaces the outcome that the bonus shapes"),
     ("quality", "qb", "reward = quality replaces the outcome that the bonus shapes"),
     ("mast", "random", "both choose the playouts' moves"),

@@ -120,6 +120,9 @@ def _policy(name: str, params: dict, game: str) -> NamedTuple:
     UCB1, UCT's C) defaults to the game's C."""
     name = _ALIASES.get(name, name)
     values = dict(params)
+    if values.get("depth_exponent") not in (None, 0, "off"):
+        raise ValueError(f"{name}'s depth_exponent is for synthetic trees, whose length D is "
+                         "known: a game's engine does not read it; drop it")
     info = get_policy(name)
     if reads_raw_rewards(info.record) and "c" in info.parameters:
         values.setdefault("c", preset(game).c)

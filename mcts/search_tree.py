@@ -20,7 +20,8 @@ from bandits.indexing import ix
 from bandits.rng import randint
 
 from .children import child_arm, child_sibling, implements
-from .solver import LOSS, NO_CHILD, final_move
+from .final_move import choose_final
+from .solver import LOSS, NO_CHILD
 
 
 class SearchTree(NamedTuple):
@@ -68,13 +69,14 @@ def new_tree(capacity, restart, index_columns, second_moment):
 
 
 @njit(inline="always")
-def chosen_move(tree, b, rng, values):
-    """The move played (``mcts.solver.final_move``, ``values`` [3, b] its scratch); random
-    before the root's expansion."""
+def chosen_move(tree, b, rule, rng, values):
+    """The move played under the final-move ``rule`` (``mcts.final_move``, ``values`` [3, b]
+    its scratch); random before the root's expansion."""
     first = tree.stats[0, FIRST_CHILD]
     if first == NO_CHILD:
         return randint(rng, b)
-    return final_move(tree.proven, tree.stats[:, VISITS], first, b, rng, values[INDEX])
+    return choose_final(rule, tree.proven, tree.stats[:, VISITS], tree.rewards[:, REWARD_SUM],
+                        first, b, rng, values[INDEX])
 
 
 @njit(inline="always")

@@ -18,11 +18,14 @@ consecutive rows.
 - A search stops once its root is proven: no playout can change the root's value or which
   moves are proven.
 - The final move (``final_move``) is the first root child proven won; else the most visited
-  root child not proven lost (any child if all are), ties uniformly at random.
+  root child not proven lost (any child if all are), ties uniformly at random; another rule's
+  ranking of the children takes the same exceptions (``preferred_child``,
+  ``mcts.final_move``).
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
@@ -106,14 +109,25 @@ def final_move(proven, visits, first, count, rng, scratch):
     the first child proven won; else the most visited (``visits``: [nodes]) not proven lost,
     or of all children if every one is lost; ties uniformly at random (``mcts.ties``).
     ``scratch`` (float64 [count] or more) takes the candidates' visits."""
+    for k in range(count):
+        scratch[k] = visits[first + k]
+    return preferred_child(proven, first, count, rng, scratch)
+
+
+@njit(inline="always")
+def preferred_child(proven, first, count, rng, keys):
+    """The offset of the root child played by a rule that ranks the ``count`` children from
+    row ``first`` by ``keys`` (float64 [count] or more, finite or +inf; overwritten): the
+    first child proven won; else the highest key among the children not proven lost, or of
+    all children if every one is lost; ties uniformly at random (``mcts.ties``)."""
     lost = 0
     for k in range(count):
         if proven[first + k] == WIN:
             return k
         lost += proven[first + k] == LOSS
-    best = -1.0
+    best = -np.inf
     for k in range(count):
-        skip = lost < count and proven[first + k] == LOSS
-        scratch[k] = -1.0 if skip else visits[first + k]
-        best = max(best, scratch[k])
-    return pick_best(scratch, 0, count, best, rng)
+        if lost < count and proven[first + k] == LOSS:
+            keys[k] = -np.inf
+        best = max(best, keys[k])
+    return pick_best(keys, 0, count, best, rng)

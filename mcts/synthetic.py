@@ -3,22 +3,26 @@
 One iteration (``_playouts``): descend from the root by the bandit policy to a leaf of the
 search tree (``_descend``, ``_select``); a leaf visited before is expanded (all b children) and
 one child, drawn uniformly, is played out (``_grow``); uniformly random playout to a terminal
-(``_playout``), rewarded against the current effective threshold (terminals reached inside the
+(``_playout``), rewarded by the reward rule (``mcts.score_reward``: the outcome against the
+current effective threshold, the linear score, or a user's rule; terminals reached inside the
 tree: threshold 0, and proven); a node ends the game where the instance's ``terminal`` says,
-at any depth; max's value of the playout (its outcome, or seed 000's shaped reward:
+at any depth; max's value of the playout (its reward, or seed 000's shaped reward:
 ``mcts.shaping``) backed up along the path by the backup rule (``mcts.backup``: negamax, a
 discount per ply or a user's rule); MCTS-Solver with draws (``mcts.solver``: a solved root
 ends the run); then the threshold adjuster (``_adjust``), and with ``config.rescore`` the
 exact re-scoring of the stored rewards (``mcts.rescoring``; an ablation, DESIGN.md §5). After
-playout t = 2^k the solver's final move is the chosen move (``search_tree.chosen_move``: a
-root child proven won, else the most visited not proven lost); the run fails when it is outside
-the instance's set of optimal moves. A run watched by ``mctslab inspect`` is the same loop, its
-records hooks compiled away when off (``mcts.tracing``).
+playout t = 2^k the final move is the chosen move (``search_tree.chosen_move``,
+``mcts.final_move``: a root child proven won, else the most visited, the best mean or the
+max-robust child not proven lost); the run fails when it is outside the instance's set of
+correct moves (``tree_arrays``: the optimal outcome's moves, or the best minimax score's). A
+run watched by ``mctslab inspect`` is the same loop, its records hooks compiled away when off
+(``mcts.tracing``).
 
 Options are data: the built-in adjusters and their parameters, the restart, the freeze, the
-shaping, the re-scoring and the discount are values of ``SearchConfig`` read at run time, so a
-kernel is compiled per policy record and b (and the integer type of the tree's scores), and
-per plug-in adjuster or backup rule (docs/performance.md lists them). The tree and its views
+shaping, the re-scoring, the discount, the built-in reward rules, the final-move rule and the
+failure's set of correct moves are values read at run time, so a kernel is compiled per policy
+record and b (and the integer type of the tree's scores), and per plug-in adjuster, backup
+rule or reward rule (docs/performance.md lists them). The tree and its views
 are ``mcts.search_tree``; the children's indices, by the policy's hooks where it has them
 (``bandits.hooks``: KL-UCB's and Bayes-UCB's caches, Thompson's draws), ``mcts.child_indices``.
 """
@@ -30,7 +34,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from bandits import cache_columns, reads_second_moment
+from bandits import at_depth, cache_columns, reads_second_moment
 from bandits.indexing import ix
 from bandits.rng import randint, seed_state
 from enhancements.adjusters import next_threshold, observe_playout, reads_scores, start_adjuster
@@ -38,7 +42,9 @@ from enhancements.thresholds import effective_threshold
 
 from .backup import Discount, PlayoutValue, back_up, reads_end
 from .child_indices import INDEX, after_backup, index_children
+from .final_move import MOST_VISITS
 from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
+from .score_reward import ScoreReward, is_outcome, playout_reward
 from .search_tree import (
     BASE_EPOCH,
     CHILD_BASE,
@@ -75,19 +81,27 @@ class TreeArrays(NamedTuple):
 
     path_score: np.ndarray  # [n_nodes] integers; the score of a terminal
     terminal: np.ndarray  # bool [n_nodes]; the game ends at the node
-    optimal: np.ndarray  # bool [b]; the optimal root moves
+    correct: np.ndarray  # bool [b]; the root moves that are no failure
 
 
-def tree_arrays(instance) -> TreeArrays:
-    """The arrays of ``instance`` the search reads."""
-    return TreeArrays(instance.path_score, instance.terminal, instance.optimal)
+FAILURES = ("outcome", "score")  # the failure's sets of correct root moves, by name
+
+
+def tree_arrays(instance, failure: str = "outcome") -> TreeArrays:
+    """The arrays of ``instance`` the search reads; a run fails outside the root moves of the
+    optimal outcome (``failure="outcome"``, seed 001: ``TreeInstance.optimal``) or of the best
+    minimax score (``"score"``, Kocsis & Szepesvari 2006: ``TreeInstance.best_score``)."""
+    if failure not in FAILURES:
+        raise ValueError(f"failure {failure!r} is not one of {', '.join(FAILURES)}")
+    correct = instance.optimal if failure == "outcome" else instance.best_score
+    return TreeArrays(instance.path_score, instance.terminal, correct)
 
 
 class SearchConfig(NamedTuple):
     """Everything a search needs besides the tree and the policy. Its values are read at run
     time, so one kernel serves them all; what selects a kernel is the policy's record, b, the
     adjuster's record type (``Builtin`` for seed 001's, by ``enhancements.engine_adjuster``; a
-    plug-in's own) and the backup rule's record type."""
+    plug-in's own), the backup rule's record type and the reward rule's."""
 
     # b zeros: b = len(children) is a compile-time constant, so the loops over children unroll;
     # one kernel is compiled per b
@@ -106,6 +120,8 @@ class SearchConfig(NamedTuple):
     # roots, Bayes-UCB's points; False: every index computed at every selection, what the
     # caches must equal)
     cache_indices: bool = True
+    reward: tuple = ScoreReward()  # ``mcts.score_reward``: the rule (default: the outcome)
+    final_move: int = MOST_VISITS  # ``mcts.final_move``: the rule of the move played
 
 
 def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
@@ -118,20 +134,11 @@ def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
 
 
 @njit(inline="always")
-def _max_reward(score, theta):
-    """The max player's reward: 1 above theta, 0.5 at it, 0 below."""
-    if score > theta:
-        return 1.0
-    if score < theta:
-        return 0.0
-    return 0.5
-
-
-@njit(inline="always")
-def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
-    """Child of an expanded ``parent``, whose children start at row ``first``, by the solver
-    (``mcts.solver.solver_choice``), then the policy (ties at random); ``values`` (float64
-    [3, b]) is scratch, its row INDEX the children's indices."""
+def _select(tree, parent, depth, first, config, epoch, rng, tables, policy, values):
+    """Child of an expanded ``parent`` at ``depth``, whose children start at row ``first``, by
+    the solver (``mcts.solver.solver_choice``), then the policy (ties at random; its record
+    for the depth, ``bandits.at_depth``); ``values`` (float64 [3, b]) is scratch, its row INDEX
+    the children's indices."""
     b, stats = len(config.children), tree.stats
     won, losses, open_child = solver_choice(tree.proven, first, b, rng)
     if won != NO_CHILD:
@@ -147,7 +154,8 @@ def _select(tree, parent, first, config, epoch, rng, tables, policy, values):
         return open_child
     view = ChildrenView(tree, tree.index_cache, first, b,
                         parent_count(tree, parent, config.restart), config.restart, skip_losses)
-    best = index_children(view, config.cache_indices, tables, policy, rng, values)
+    best = index_children(view, config.cache_indices, tables,
+                          at_depth(policy, depth, config.depth), rng, values)
     return first + pick_best(values[INDEX], 0, b, best, rng)
 
 
@@ -198,7 +206,7 @@ def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_pro
     node, depth, tree_node = np.int64(0), 0, np.int64(0)  # typed: one compile of _select
     while tree.stats[ix(node), FIRST_CHILD] != NO_CHILD:
         first = tree.stats[ix(node), FIRST_CHILD]
-        node = _select(tree, node, first, config, epoch, rng, tables, policy, values)
+        node = _select(tree, node, depth, first, config, epoch, rng, tables, policy, values)
         tree_node = tree_node * b + 1 + (node - first)
         depth += 1
         path[ix(depth)] = node
@@ -230,10 +238,10 @@ def _reads_terminal(config):
     follows proven wins and avoids proven losses down to a terminal of exactly the proven
     value, so its reward is known at the node, and the descent stops there (same rewards and
     root statistics in distribution); but an adjuster that reads scores needs the terminal's
-    score, shaping its depth and score, a discount or a user's backup rule its depth, and exact
-    re-scoring every score."""
+    score, shaping its depth and score, a discount or a user's backup rule its depth, exact
+    re-scoring every score, and a reward rule other than the outcome the terminal's score."""
     return (reads_scores(config.adjuster) or shapes(config.shaping) or config.rescore
-            or reads_end(config.backup))
+            or reads_end(config.backup) or not is_outcome(config.reward))
 
 
 @njit(inline="always")
@@ -312,7 +320,8 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
             in_tree = game.terminal[ix(tree_node)]  # rewarded at its true value, threshold 0
             score, moves = _playout(game, tree_node, b, rng)
             scored_at = 0.0 if in_tree else theta_eff
-            reward = _max_reward(score, scored_at)
+            reward = playout_reward(config.reward, score, scored_at, config.score_low,
+                                    config.score_high)
             if config.rescore:
                 record_playout(histograms, path, depth, score, in_tree)
         value = max_value(config.shaping, statistics, policy, reward, score - scored_at, span,
@@ -323,8 +332,8 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
         if not stopped and in_tree:
             _prove(tree, path, depth, score, b)
             if tree.proven[0] != UNPROVEN:  # solved: the chosen move cannot change
-                chosen = chosen_move(tree, b, rng, values)
-                failed[record:] = not game.optimal[chosen]
+                chosen = chosen_move(tree, b, config.final_move, rng, values)
+                failed[record:] = not game.correct[chosen]
                 watch_root(watch, t, tree, config, tables, policy, rng, values, chosen, theta,
                            theta_eff, True)
                 return
@@ -339,8 +348,8 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
                          reads_second_moment(policy),
                          config.cache_indices and cache_columns(policy) > 0, policy)
         if t == next_record:
-            chosen = chosen_move(tree, b, rng, values)
-            failed[record] = not game.optimal[chosen]
+            chosen = chosen_move(tree, b, config.final_move, rng, values)
+            failed[record] = not game.correct[chosen]
             record += 1
             next_record *= 2
             watch_root(watch, t, tree, config, tables, policy, rng, values, chosen, theta,

@@ -183,7 +183,8 @@ def _watch_between(watch, t, tree, config, tables, policy, rng, values, theta, t
         g = watch.cursor[0]
         if g < watch.grid.shape[0] and watch.grid[g] == t:
             _copy_stream(rng, watch.spare)
-            chosen = chosen_move(tree, len(config.children), watch.spare, values)
+            chosen = chosen_move(tree, len(config.children), config.final_move, watch.spare,
+                                 values)
             watch_root(watch, t, tree, config, tables, policy, rng, values, chosen, theta,
                        theta_eff, False)
 

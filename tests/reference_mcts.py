@@ -11,7 +11,15 @@ UCT" baseline of the speed benchmark, so it follows the lab's fixed decisions (D
   instance's ``terminal`` says) in the tree are scored at threshold 0 and proven; MCTS-Solver
   with draws backs proofs up.
 * A run fails when its move is outside the optimal root moves, found here by plain recursive
-  minimax (``optimal_moves``).
+  minimax (``optimal_moves``), or with ``failure="score"`` outside the root moves of best
+  minimax score (``best_score_moves``, Kocsis & Szepesvari 2006).
+* The move played is the most visited (``final_move="visits"``), the best mean (``"mean"``)
+  or the max-robust child (``"robust"``: most visited and best mean, else the largest reward
+  sum), after a root move proven won and passing over those proven lost.
+* The playout's reward is the outcome (``reward="outcome"``) or its score mapped linearly
+  onto [0, 1] over the tree's terminal scores (``"linear"``).
+* UCB1 with ``depth_exponent`` 1: the bias c (ln t' / T')^((D + d) / (2D + d)) at a node of
+  depth d, D the tree's depth (Kocsis & Szepesvari 2006).
 * Playouts are uniformly random; their reward uses the current effective threshold.
 * Threshold adjusters: plain, static (the oracle threshold of Eq. 5), score and value situational
   (Algorithms 1-2) and Maximum Frequency (Algorithm 3), with the 10-playout freeze.
@@ -69,10 +77,16 @@ Index = Callable[..., float]
 
 
 def ucb1_index(total: float, count: int, fresh_count: int, fresh_parent: int,
-               rng: random.Random, *, c: float = SQRT2) -> float:
-    """mean_i + c sqrt(ln t' / T'_i) (seed 001, Eqs. 1 and 6); +inf when T'_i = 0."""
+               rng: random.Random, *, c: float = SQRT2, depth_exponent: float = 0.0,
+               depth: int = 0, game_depth: int = 1) -> float:
+    """mean_i + c sqrt(ln t' / T'_i) (seed 001, Eqs. 1 and 6); with ``depth_exponent`` 1 the
+    power (D + d) / (2D + d) for a parent at ``depth`` d of a game of length D
+    (``game_depth``) instead of the square root; +inf when T'_i = 0."""
     if fresh_count == 0:
         return math.inf
+    if depth_exponent:
+        power = (game_depth + depth) / (2 * game_depth + depth)
+        return total / count + c * (math.log(fresh_parent) / fresh_count) ** power
     return total / count + c * math.sqrt(math.log(fresh_parent) / fresh_count)
 
 
@@ -493,7 +507,7 @@ class ReferenceSearch:
                  adjuster_params: dict | None = None, restart: bool | None = None,
                  freeze: int = 10, rescore: bool = False,
                  rng: random.Random | int | None = None, shaping: str = "", budget: int = 1,
-                 discount: float = 1.0):
+                 discount: float = 1.0, reward: str = "outcome", final_move: str = "visits"):
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r}: use one of {', '.join(POLICIES)}")
         self.branching = instance.branching
@@ -503,6 +517,8 @@ class ReferenceSearch:
         self.index_params = policy_params or {}
         self.index = POLICIES[policy]
         self.context = CONTEXT.get(policy, ())
+        if policy == "ucb1" and self.index_params.get("depth_exponent"):
+            self.context = ("depth", "game_depth")
         self.begin = BEGINS.get(policy)
         self.restart = adjuster == "maxfreq" if restart is None else restart
         self.schedule = ThresholdSchedule(make_adjuster(adjuster, instance, adjuster_params),
@@ -513,6 +529,14 @@ class ReferenceSearch:
         self.final: int | None = None  # the move chosen once the root is solved
         self.shaping = Shaping(instance, shaping, policy, budget)
         self.discount = discount
+        if reward not in ("outcome", "linear"):
+            raise ValueError(f"unknown reward {reward!r}: use outcome or linear")
+        if final_move not in ("visits", "mean", "robust"):
+            raise ValueError(f"unknown final move {final_move!r}: use visits, mean or robust")
+        self.linear = reward == "linear"
+        self.final_move = final_move
+        scores = instance.path_score[instance.terminals()[0]]
+        self.score_low, self.score_high = int(scores.min()), int(scores.max())
 
     def step(self) -> None:
         """One iteration: select, expand on a second visit, play out (or score a terminal at
@@ -534,7 +558,7 @@ class ReferenceSearch:
         else:
             score, length = self._playout(leaf, score)
             scored_at = self.schedule.threshold
-            reward = outcome(score, scored_at)
+            reward = self._reward(score, scored_at)
         self._backup(path, self.shaping.value(reward, abs(score - scored_at), length), length)
         if self.rescore:
             self._keep_score(path, score, reward, in_tree)
@@ -581,7 +605,8 @@ class ReferenceSearch:
     def _context(self, child: Node, children: list[Node], allowed: list[Node]) -> dict:
         """What the index reads besides the counts, by keyword (the siblings: the children
         the selection considers, as (reward sum, visits, T'))."""
-        context = {"square_sum": child.square_sum, "arms": len(children)}
+        context = {"square_sum": child.square_sum, "arms": len(children),
+                   "depth": child.depth - 1, "game_depth": self.depth}
         if "siblings" in self.context:
             context["siblings"] = [
                 (c.reward_sum, c.visits, c.visits - c.child_base if self.restart else c.visits)
@@ -625,7 +650,16 @@ class ReferenceSearch:
                 parent.proven = solved_value(parent.children)
                 if parent.proven is None:
                     break
-        return outcome(score, 0)
+        return self._reward(score, 0)
+
+    def _reward(self, score: int, threshold: float) -> float:
+        """Max's reward of a terminal: its outcome against ``threshold``, or with the linear
+        rule (score - lowest) / (highest - lowest) over the tree's terminal scores."""
+        if not self.linear:
+            return outcome(score, threshold)
+        if self.score_high == self.score_low:
+            return 0.5
+        return (score - self.score_low) / (self.score_high - self.score_low)
 
     def _backup(self, path: list[Node], reward: float, length: int) -> None:
         """visits += 1 on the path; the reward for the mover into each non-root node,
@@ -688,8 +722,19 @@ class ReferenceSearch:
             return won[0].index - 1
         allowed = [child for child in children if child.proven != LOSS] or children
         most = max(child.visits for child in allowed)
-        chosen = self._pick([child for child in allowed if child.visits == most])
-        return chosen.index - 1
+        by_visits = [child for child in allowed if child.visits == most]
+        if self.final_move == "visits":
+            return self._pick(by_visits).index - 1
+        means = [child.reward_sum / child.visits if child.visits else -math.inf
+                 for child in allowed]  # a child never visited ranks below the others
+        by_mean = [child for child, mean in zip(allowed, means) if mean == max(means)]
+        if self.final_move == "mean":
+            return self._pick(by_mean).index - 1
+        robust = [child for child in by_visits if child in by_mean]
+        if not robust:  # no max-robust child: the largest reward sum (the most wins)
+            top = max(child.reward_sum for child in allowed)
+            robust = [child for child in allowed if child.reward_sum == top]
+        return self._pick(robust).index - 1
 
 
 def reference_run(instance: TreeInstance, budgets: Iterable[int], *, policy: str = "ucb1",
@@ -697,7 +742,8 @@ def reference_run(instance: TreeInstance, budgets: Iterable[int], *, policy: str
                   adjuster_params: dict | None = None, restart: bool | None = None,
                   freeze: int = 10, rescore: bool = False,
                   rng: random.Random | int | None = None, shaping: str = "",
-                  discount: float = 1.0) -> list[int]:
+                  discount: float = 1.0, reward: str = "outcome",
+                  final_move: str = "visits") -> list[int]:
     """One search of max(budgets) playouts; the move chosen right after playout t, for each t in
     ``budgets`` (in the given order). ``rng`` is a ``random.Random`` or a seed for one."""
     budgets = list(budgets)
@@ -706,7 +752,8 @@ def reference_run(instance: TreeInstance, budgets: Iterable[int], *, policy: str
     search = ReferenceSearch(instance, policy=policy, adjuster=adjuster,
                              policy_params=policy_params, adjuster_params=adjuster_params,
                              restart=restart, freeze=freeze, rescore=rescore, rng=rng,
-                             shaping=shaping, budget=max(budgets), discount=discount)
+                             shaping=shaping, budget=max(budgets), discount=discount,
+                             reward=reward, final_move=final_move)
     wanted, moves = set(budgets), {}
     for t in range(1, max(budgets) + 1):
         search.step()
@@ -716,12 +763,13 @@ def reference_run(instance: TreeInstance, budgets: Iterable[int], *, policy: str
 
 
 def reference_failure_rate(instance: TreeInstance, budgets: Iterable[int], runs: int, *,
-                           seed: int = 0, **options) -> list[float]:
+                           seed: int = 0, failure: str = "outcome", **options) -> list[float]:
     """Fraction of ``runs`` searches (run k seeded by "seed:k") whose move after t playouts is
-    not the optimal one, for each t in ``budgets``; ``options`` go to ``reference_run``."""
+    not an optimal one (``failure="outcome"``) or not one of best minimax score (``"score"``),
+    for each t in ``budgets``; ``options`` go to ``reference_run``."""
     budgets = list(budgets)
     failures = [0] * len(budgets)
-    optimal = optimal_moves(instance)
+    optimal = optimal_moves(instance) if failure == "outcome" else best_score_moves(instance)
     for run in range(runs):
         moves = reference_run(instance, budgets, rng=random.Random(f"{seed}:{run}"), **options)
         for i, move in enumerate(moves):
@@ -745,3 +793,9 @@ def optimal_moves(instance: TreeInstance) -> set[int]:
     outcomes = [outcome(minimax_score(instance, 1 + k, 1), 0)
                 for k in range(instance.branching)]
     return {k for k, value in enumerate(outcomes) if value == max(outcomes)}
+
+
+def best_score_moves(instance: TreeInstance) -> set[int]:
+    """The root moves whose minimax score equals the root's (Kocsis & Szepesvari 2006)."""
+    scores = [minimax_score(instance, 1 + k, 1) for k in range(instance.branching)]
+    return {k for k, value in enumerate(scores) if value == max(scores)}

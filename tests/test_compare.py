@@ -327,3 +327,17 @@ def test_a_compare_folder_of_the_earlier_layout_still_reads(tmp_path):
     table = instance_table(tmp_path / "old")
     assert list(table.columns) == INSTANCE_COLUMNS and len(table) == 2 * 2 * 3 * 6
     assert (table.runs == 6).all()
+
+
+def test_the_grid_gives_every_cell_its_rules():
+    """reward, final_move and failure reach every cell's curve; at their defaults they are
+    stored as older grids were (left out), so earlier folders and cell keys stay valid."""
+    ruled = Grid(TREES, ("ucb1",), ("plain",), reward="linear", final_move="mean",
+                 failure="score")
+    assert {(c.reward, c.final_move, c.failure) for c in ruled.curves()} == {
+        ("linear", "mean", "score")}
+    assert Grid.from_dict(ruled.to_dict()) == ruled
+    plain = Grid(TREES, ("ucb1",), ("plain",))
+    assert not {"reward", "final_move", "failure"} & set(plain.to_dict())
+    with pytest.raises(ValueError, match="final move 'max' is not one of visits, mean, robust"):
+        Grid(TREES, ("ucb1",), ("plain",), final_move="max")

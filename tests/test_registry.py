@@ -30,7 +30,7 @@ def test_list_table_names_every_policy(capsys):
 
 
 def test_policy_defaults_are_the_records_defaults():
-    assert POLICIES["ucb1"].defaults == {"c": make_policy("ucb1").c}
+    assert POLICIES["ucb1"].defaults == {"c": make_policy("ucb1").c, "depth_exponent": 0.0}
     assert POLICIES["thompson"].defaults == {}
     assert make_policy("klucb", c=2).c == 2.0
     for name, info in POLICIES.items():

@@ -115,7 +115,9 @@ def _ply(tree, node):
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_minimax_values_and_optimal_moves_equal_brute_force(spec):
-    for tree in _instances(spec):
+    """Minimax values, the optimal moves and the moves of best minimax score (a subset of
+    them; the exact analysis carries both sets) against brute force, for every tree model."""
+    for number, tree in enumerate(_instances(spec)):
         values = _brute_minimax(tree)
         nodes = np.fromiter(values, dtype=np.int64)
         expected = np.fromiter(values.values(), dtype=np.int64)
@@ -125,6 +127,13 @@ def test_minimax_values_and_optimal_moves_equal_brute_force(spec):
         assert tree.optimal_moves.tolist() == optimal, (spec, tree.branching, tree.depth,
                                                         tree.seed)
         assert tree.optimal.tolist() == [k in optimal for k in range(tree.branching)]
+        best = [k for k, child in enumerate(_children(tree, 0)) if values[child] == values[0]]
+        assert tree.best_score.tolist() == [k in best for k in range(tree.branching)]
+        assert best and set(best) <= set(optimal)
+        if number == 0:
+            analysis = analyze(tree)
+            assert analysis.best_score_moves.tolist() == best
+            assert analysis.optimal_moves.tolist() == optimal
         if isinstance(tree.spec, TreeSpec):  # seed 001: one optimal move, a drawn root
             assert values[0] == 0 and optimal == [int(tree.optimal_child[0])]
 

@@ -6,7 +6,9 @@ that starts with move i; the max player's win rate
 the gap Delta(theta) = max_{i in O} mu_i - max_{i not in O} mu_i over the set O of optimal root
 moves (seed 001's one optimal move *: mu_* - max_{i != *} mu_i); and the Static threshold
 argmax Delta (ties: the one nearest 0, then the lower). When every root move is optimal no run
-can fail: Delta is undefined (NaN) and the Static threshold is 0.
+can fail: Delta is undefined (NaN) and the Static threshold is 0. Beside the optimal moves it
+gives the root moves of best minimax score (``best_score_moves``, a subset of them), the set
+Kocsis & Szepesvari (2006) count a failure against, for every tree model.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ class ThresholdAnalysis:
     depth: int
     tree_seed: int
     optimal_moves: np.ndarray  # int64 [k >= 1]; the optimal root moves
+    best_score_moves: np.ndarray  # int64 [k >= 1]; the root moves of best minimax score
     support: np.ndarray  # int64 [n_scores]; every integer from the lowest to the highest score
     pmf: np.ndarray  # float64 [b, n_scores]; P(S_i = support[j])
     thresholds: np.ndarray  # float64 [n_thresholds]; integers and half-integers
@@ -73,6 +76,7 @@ class ThresholdAnalysis:
             "tree_seed": self.tree_seed,
             "optimal_move": self.optimal_move,
             "optimal_moves": self.optimal_moves.tolist(),
+            "best_score_moves": self.best_score_moves.tolist(),
             "thresholds": self.thresholds.tolist(),
             "win_rate_optimal": self.win_rate_optimal.tolist(),
             "win_rate_suboptimal": _nan_to_none(self.win_rate_suboptimal),
@@ -142,6 +146,7 @@ def threshold_analysis(instance: TreeInstance, support: np.ndarray,
         depth=instance.depth,
         tree_seed=instance.seed,
         optimal_moves=instance.optimal_moves,
+        best_score_moves=np.flatnonzero(instance.best_score),
         support=support,
         pmf=pmf,
         thresholds=thresholds,

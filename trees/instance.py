@@ -6,7 +6,8 @@ game ends at n; a terminal's score is the sum of the edge values on its path. Ev
 ply d ends the game, and nodes below a terminal are unused. The max player moves at even
 plies. The optimal root moves come from exact minimax (``trees.minimax``): every move whose
 outcome against threshold 0 equals the root's, so ties are allowed and a run fails when it
-picks a move outside the set.
+picks a move outside the set; the moves of best minimax score (``best_score``) are the other
+set a failure may be counted against (``mcts.synthetic.tree_arrays``).
 """
 
 from __future__ import annotations
@@ -69,6 +70,14 @@ class TreeInstance:
         optimal = np.zeros(self.branching, dtype=bool)
         optimal[self.minimax.optimal_moves(0.0)] = True
         return optimal
+
+    @cached_property
+    def best_score(self) -> np.ndarray:
+        """bool [b]: the root moves whose minimax score is the root's (Kocsis & Szepesvari
+        2006's correct moves; a subset of ``optimal``)."""
+        best = np.zeros(self.branching, dtype=bool)
+        best[self.minimax.best_moves()] = True
+        return best
 
     @property
     def optimal_moves(self) -> np.ndarray:

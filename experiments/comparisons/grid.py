@@ -79,6 +79,9 @@ def cell_labels(curve: Curve) -> tuple[str, str, str]:
     return config_label(curve.tree, curve.branching, curve.depth), policy, adjuster
 
 
+_RULES = {"reward": "outcome", "final_move": "visits", "failure": "outcome"}  # their defaults
+
+
 @dataclass(frozen=True)
 class Grid:
     """Tree specs x policies x adjusters on trees of shape (``branching``, ``depth``):
@@ -86,7 +89,8 @@ class Grid:
     per cell), budgets 2^0 .. ``max_budget``. ``epsilon`` is the failure rate the report asks
     the playouts to reach and ``baseline`` the method (``policy+adjuster``, default the first)
     every other is tested against; neither changes what is computed. ``block``: runs per
-    stored block (``experiments.comparisons.cells``)."""
+    stored block (``experiments.comparisons.cells``). ``reward``, ``final_move`` and
+    ``failure`` are every cell's rules (``experiments.Curve``; defaults: seed 001's)."""
 
     trees: tuple[str, ...]
     policies: tuple[str, ...]
@@ -102,6 +106,9 @@ class Grid:
     block: int = SIZES["quick"]["block"]
     name: str = "compare"
     baseline: str | None = None
+    reward: str = "outcome"  # every cell's rules (``experiments.Curve``)
+    final_move: str = "visits"
+    failure: str = "outcome"
 
     def __post_init__(self) -> None:
         for key in ("trees", "policies", "adjusters"):
@@ -165,6 +172,7 @@ class Grid:
         """The cell's curve (``method_fields``)."""
         return Curve(tree=tree, branching=self.branching, depth=self.depth, runs=self.runs,
                      trees=self.trees_per_model, max_budget=self.max_budget,
+                     reward=self.reward, final_move=self.final_move, failure=self.failure,
                      **method_fields(policy, adjuster))
 
     def study(self) -> Study:
@@ -190,8 +198,10 @@ class Grid:
         return self.cells * self.trees_per_model * self.runs * self.max_budget
 
     def to_dict(self) -> dict:
+        """The fields; the rules are left out at their defaults, as older grids were stored."""
         return {key: list(value) if isinstance(value, tuple) else value
-                for key, value in asdict(self).items()}
+                for key, value in asdict(self).items()
+                if not (key in _RULES and value == _RULES[key])}
 
     @classmethod
     def from_dict(cls, data: dict) -> Grid:

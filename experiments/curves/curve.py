@@ -9,8 +9,11 @@ from dataclasses import asdict, dataclass, field
 from enhancements import get_adjuster, make_adjuster
 from mcts.backup import load_backup
 from mcts.baselines import check_baseline, is_baseline, player_info
+from mcts.final_move import FINAL_MOVES
 from mcts.options import check_exclusions
+from mcts.score_reward import load_reward
 from mcts.shaping import parse_shaping, shaping_spec
+from mcts.synthetic import FAILURES
 from specs import between
 from trees import check_shape, parse_tree_spec
 
@@ -25,7 +28,8 @@ def _check_params(kind: str, name: str, given: dict, known: dict) -> dict:
 
 # fields added after the first stored results, and their defaults
 _DISCOUNT = between(0.0, 1.0, low_open=True)  # the backup's gamma; 1: no discount
-_LATER = {"shaping": "", "rescore": False, "discount": 1.0, "backup": ""}
+_LATER = {"shaping": "", "rescore": False, "discount": 1.0, "backup": "", "reward": "outcome",
+          "final_move": "visits", "failure": "outcome"}
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,11 @@ class Curve:
     ``discount`` is the backup's gamma per ply between a node and the playout's terminal
     (``mcts.backup``; 1: the paper's search); ``backup`` a user's backup rule
     ``package.module:object`` instead ("" the built-in).
+    ``reward`` is the playout's reward of its terminal's score (``mcts.score_reward``:
+    ``outcome``, the paper's; ``linear``; or a user's rule ``package.module:object``);
+    ``final_move`` the rule of the move played (``mcts.final_move``: ``visits``, the paper's;
+    ``mean``; ``robust``); ``failure`` the set of correct root moves (``mcts.synthetic``:
+    ``outcome``, the optimal outcome's, the paper's; ``score``, the best minimax score's).
     """
 
     tree: str
@@ -64,6 +73,9 @@ class Curve:
     rescore: bool = False
     discount: float = 1.0
     backup: str = ""
+    reward: str = "outcome"
+    final_move: str = "visits"
+    failure: str = "outcome"
 
     def __post_init__(self) -> None:
         spec = parse_tree_spec(self.tree)
@@ -102,11 +114,18 @@ class Curve:
             raise ValueError(f"discount {self.discount!r} must lie in (0, 1] (1: no discount), "
                              "e.g. --discount 0.9")
         object.__setattr__(self, "discount", discount)
+        if self.final_move not in FINAL_MOVES:
+            raise ValueError(f"final move {self.final_move!r} is not one of "
+                             f"{', '.join(FINAL_MOVES)}")
+        if self.failure not in FAILURES:
+            raise ValueError(f"failure {self.failure!r} is not one of {', '.join(FAILURES)}")
         check_exclusions({option for option, chosen in (
             ("rescore", self.rescore), ("shaping", self.shaping), ("backup", self.backup),
-            ("discount", self.discount != 1.0)) if chosen})
+            ("discount", self.discount != 1.0), ("reward", self.reward != "outcome"))
+            if chosen})
         if self.backup:
             load_backup(self.backup)  # checks it
+        load_reward(self.reward)  # checks it
         if is_baseline(self.policy):
             check_baseline(self.policy, self.policy_params, self.branching, self.max_budget,
                            {option for option, chosen in (
@@ -114,6 +133,8 @@ class Curve:
                                ("restart", self.restart), ("shaping", self.shaping),
                                ("rescore", self.rescore), ("discount", self.discount != 1.0),
                                ("backup", self.backup),
+                               ("reward", self.reward != "outcome"),
+                               ("final_move", self.final_move != "visits"),
                                ("search_depth", self.search_depth != self.depth)) if chosen})
 
     def __hash__(self) -> int:
@@ -153,15 +174,20 @@ class Curve:
         rescore = " rescored" if self.rescore else ""
         discount = f" gamma={self.discount:g}" if self.discount != 1.0 else ""
         backup = f" {self.backup}" if self.backup else ""
-        return f"{self.tree} {self.policy} {self.adjuster}{shaping}{rescore}{discount}{backup}"
+        rules = "".join(f" {word}={getattr(self, name)}" for name, word in (
+            ("reward", "reward"), ("final_move", "final"), ("failure", "failure"))
+            if getattr(self, name) != _LATER[name])
+        return (f"{self.tree} {self.policy} {self.adjuster}{shaping}{rescore}{discount}{backup}"
+                f"{rules}")
 
 
 def curve_columns(curve: Curve) -> dict:
     """The curve's identity as the columns every curve table carries (``failure_rate``'s,
     ``mctslab failure-rate --out``'s, a study's ``load_results``): curve_key, label, tree,
     policy, adjuster, policy_params and adjuster_params (JSON text), shaping, rescore,
-    restart, freeze, search_depth, branching, depth, trees (instances), runs_per_tree,
-    max_budget and planned_runs (runs per budget once every run is done)."""
+    discount, backup, reward, final_move, failure, restart, freeze, search_depth, branching,
+    depth, trees (instances), runs_per_tree, max_budget and planned_runs (runs per budget once
+    every run is done)."""
     config = asdict(curve)
     config["runs_per_tree"] = config.pop("runs")
     for name in ("policy_params", "adjuster_params"):

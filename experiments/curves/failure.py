@@ -22,6 +22,8 @@ from enhancements import engine_adjuster, make_adjuster
 from mcts import SearchConfig, memory_per_run, run_searches, tree_arrays
 from mcts.backup import Discount, load_backup
 from mcts.baselines import baseline_memory, is_baseline, run_baseline
+from mcts.final_move import FINAL_MOVES
+from mcts.score_reward import check_reward_range, load_reward
 from mcts.shaping import engine_shaping, parse_shaping
 from trees import TreeInstance, analyze, make_tree
 
@@ -75,6 +77,8 @@ def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
     if curve.adjuster == "static":
         params["theta"] = analyze(instance).static_threshold
     low, high = score_bounds(instance)
+    reward = load_reward(curve.reward)
+    check_reward_range(reward, low, high)
     return SearchConfig(
         children=(0,) * curve.branching,
         depth=curve.depth,
@@ -87,6 +91,8 @@ def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
         shaping=engine_shaping(parse_shaping(curve.shaping)),
         rescore=bool(curve.rescore),
         backup=load_backup(curve.backup) if curve.backup else Discount(curve.discount),
+        reward=reward,
+        final_move=FINAL_MOVES[curve.final_move],
     )
 
 
@@ -106,7 +112,7 @@ def simulate_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, s
     instance = tree_instance(curve.tree, curve.branching, curve.depth,
                              seed if tree_seed is None else tree_seed, tree_index)
     seeds = run_seeds(seed, tree_index, first_run, n_runs)
-    game = tree_arrays(instance)
+    game = tree_arrays(instance, curve.failure)
     runs = _runner(curve, instance, game)
 
     threads = min(numba.get_num_threads(), n_runs)
@@ -123,11 +129,11 @@ def simulate_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, s
 
 def _runner(curve: Curve, instance: TreeInstance, game):
     """The function of a part of the seeds that runs them: a baseline player's
-    (``mcts.baselines``, judged by the same set of optimal moves as MCTS), else the MCTS
+    (``mcts.baselines``, judged by the same set of correct moves as MCTS), else the MCTS
     kernel under the curve's configuration."""
     if is_baseline(curve.policy):
         return lambda part: run_baseline(curve.policy, curve.policy_params, instance,
-                                         game.optimal, curve.max_budget, part)
+                                         game.correct, curve.max_budget, part)
     config = search_config(curve, instance)
     tables, policy = _tables(curve.max_budget), make_policy(curve.policy, **curve.policy_params)
     return lambda part: run_searches(game, config, curve.max_budget, part, tables, policy)
@@ -142,9 +148,9 @@ def warm_up(curve: Curve, seed: int = 0) -> None:
     """Compile the search kernel ``curve`` runs, or load it from the cache, by a search of one
     playout (``experiments.curves.kernels``)."""
     instance = tree_instance(curve.tree, curve.branching, curve.depth, seed, 0)
-    game = tree_arrays(instance)
+    game = tree_arrays(instance, curve.failure)
     if is_baseline(curve.policy):
-        run_baseline(curve.policy, curve.policy_params, instance, game.optimal, 1,
+        run_baseline(curve.policy, curve.policy_params, instance, game.correct, 1,
                      run_seeds(seed, 0, 0, 1))
         return
     run_searches(game, search_config(curve, instance), 1, run_seeds(seed, 0, 0, 1), _tables(1),

@@ -3,8 +3,8 @@ them ahead, each once, spread over processes (``prepare_kernels``), so that a co
 workers never compile the same kernel twice at once and its progress says what it waits for.
 
 A kernel is compiled per policy, branching factor and integer type of the tree's scores, and
-per plug-in adjuster or backup rule (docs/performance.md); compiled once, it is loaded from
-numba's cache in about 0.3 s.
+per plug-in adjuster, backup rule or reward rule (docs/performance.md); compiled once, it is
+loaded from numba's cache in about 0.3 s.
 """
 
 from __future__ import annotations
@@ -21,16 +21,18 @@ from .plugin_check import plugin_errors, plugin_specs
 
 def kernel_key(curve: Curve) -> tuple:
     """What selects ``curve``'s kernel: the policy, b, the scores' integer type, and the
-    plug-in adjuster and backup rule if any."""
+    plug-in adjuster, backup rule and reward rule if any."""
     dtype = tree_instance(curve.tree, curve.branching, curve.depth, 0, 0).path_score.dtype
     plugin = curve.adjuster if ":" in curve.adjuster else ""
-    return curve.policy, curve.branching, str(dtype), plugin, curve.backup
+    reward = curve.reward if ":" in curve.reward else ""
+    return curve.policy, curve.branching, str(dtype), plugin, curve.backup, reward
 
 
 def kernel_name(curve: Curve) -> str:
     """The kernel of ``curve``, in words."""
     extra = f", {curve.adjuster}" if ":" in curve.adjuster else ""
     extra += f", {curve.backup}" if curve.backup else ""
+    extra += f", {curve.reward}" if ":" in curve.reward else ""
     return f"the {curve.policy} search kernel (b={curve.branching}{extra})"
 
 

@@ -19,8 +19,10 @@ _GENERIC = re.compile(r"^(Failed in .* mode pipeline|During: |No implementation 
 
 
 def plugin_specs(curve: Curve) -> list[str]:
-    """The curve's plug-ins (``package.module:object``): its policy, adjuster, backup rule."""
-    return [spec for spec in (curve.policy, curve.adjuster, curve.backup) if ":" in spec]
+    """The curve's plug-ins (``package.module:object``): its policy, adjuster, backup rule,
+    reward rule."""
+    return [spec for spec in (curve.policy, curve.adjuster, curve.backup, curve.reward)
+            if ":" in spec]
 
 
 def _plugins(curve: Curve) -> list[tuple[str, str]]:

@@ -17,6 +17,7 @@ import numba
 import numpy as np
 import pandas as pd
 
+from mcts import tree_arrays
 from trees import analyze, solve_minimax, win_rates_at
 
 from ..curves.curve import Curve
@@ -67,7 +68,7 @@ def failure_anatomy(curve: Curve, seed: int = 0) -> pd.DataFrame:
     for j in range(curve.trees):
         instance = tree_instance(curve.tree, curve.branching, curve.depth, seed, j)
         analysis, minimax = analyze(instance), solve_minimax(instance)
-        optimal = np.asarray(instance.optimal, bool)
+        optimal = np.asarray(tree_arrays(instance, curve.failure).correct, bool)
         chosen, threshold, visit_share = _moves_of(curve, j, seed, grid)
         at_zero = win_rates_at(analysis.support, analysis.pmf, np.array([0.0]))[:, 0]
         best_optimal = at_zero[optimal].max()

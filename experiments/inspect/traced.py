@@ -77,7 +77,7 @@ def trace_run(curve: Curve, run: int = 0, *, seed: int = 0, tree_index: int = 0,
     grid = playout_grid(curve.max_budget, per_octave, stop)
     root = new_root_trace(1, grid.size, curve.branching)
     log = new_log(stop)
-    tree = trace_search(tree_arrays(instance), config, curve.max_budget,
+    tree = trace_search(tree_arrays(instance, curve.failure), config, curve.max_budget,
                         run_seeds(seed, tree_index, run, 1)[0], index_tables(curve.max_budget),
                         make_policy(curve.policy, **curve.policy_params), grid, root, 0, log,
                         stop)
@@ -92,25 +92,26 @@ def trace_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, seed
     root of each at ``grid`` (a ``RootTrace`` with a leading run axis)."""
     instance = tree_instance(curve.tree, curve.branching, curve.depth, seed, tree_index)
     seeds = run_seeds(seed, tree_index, first_run, n_runs)
-    return trace_runs(tree_arrays(instance), search_config(curve, instance), curve.max_budget,
-                      seeds, index_tables(curve.max_budget),
+    return trace_runs(tree_arrays(instance, curve.failure), search_config(curve, instance),
+                      curve.max_budget, seeds, index_tables(curve.max_budget),
                       make_policy(curve.policy, **curve.policy_params), grid)
 
 
 def trace_frame(traced: RunTrace) -> pd.DataFrame:
-    """One row per grid point and root move: playouts (the grid point), played (playouts
-    simulated, fewer once the root is solved), move, visits, share (of the root's children's
-    visits), mean (max's mean reward), index (the policy's, as the next selection computes it),
-    proven (won, draw, lost for max, else ""), minimax (the move's exact score), optimal (by
-    the instance's exact analysis), chosen (the move played if stopped there), failed (the
-    run's failure there), theta and threshold (the adjuster's and the effective one)."""
+    """One row per grid point and root move: playouts (the grid point), played (playouts simulated,
+    fewer once the root is solved), move, visits, share (of the root's children's visits),
+    mean (max's mean reward), index (the policy's, as the next selection computes it),
+    proven (won, draw, lost for max, else ""), minimax (the move's exact score), optimal
+    (the curve's correct moves by the exact analysis, ``--failure``), chosen (the move
+    played if stopped there), failed (the run's failure there), theta and threshold (the
+    adjuster's and the effective one)."""
     root, b = traced.root, traced.curve.branching
     visits = root.visits.astype(np.float64)
     total = visits.sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         share = np.where(total > 0, visits / total, np.nan)
         mean = np.where(visits > 0, root.reward_sums / visits, np.nan)
-    optimal = np.asarray(traced.instance.optimal, bool)
+    optimal = np.asarray(tree_arrays(traced.instance, traced.curve.failure).correct, bool)
     g = traced.grid.size
     moves = np.tile(np.arange(b), g)
     chosen = np.repeat(root.chosen, b)

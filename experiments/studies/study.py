@@ -24,7 +24,8 @@ A study file::
 Curve keys are the fields of ``Curve``: tree, policy, policy_params, adjuster, adjuster_params,
 restart, freeze, branching, depth, runs, trees, max_budget, search_depth, shaping (e.g.
 ``shaping = "rb(k=8)"``, seed 000's reward shaping), rescore, discount (the backup's gamma per
-ply, ``mcts.backup``). Results come back as one tidy
+ply, ``mcts.backup``), backup, reward (``mcts.score_reward``), final_move (``mcts.final_move``),
+failure (``outcome`` or ``score``). Results come back as one tidy
 table (``load_results``).
 """
 
@@ -72,6 +73,9 @@ CURVE_KEYS = {
     "rescore": FLAG,
     "discount": NUMBER,
     "backup": STRING,
+    "reward": STRING,
+    "final_move": STRING,
+    "failure": STRING,
 }
 STUDY_KEYS = {"kind": STRING, "name": STRING, "seed": SEED, "block": COUNT}
 KINDS = ("curves", "compare")
@@ -243,7 +247,8 @@ def describe(curve: Curve) -> str:
     ``constant(1,5) ucb1 maxfreq offset=-0.5 depth=6 runs=1000``."""
     extras = []
     for field in fields(Curve):
-        if field.name in ("tree", "policy", "adjuster", "shaping"):  # in the label
+        if field.name in ("tree", "policy", "adjuster", "shaping", "reward", "final_move",
+                          "failure"):  # in the label
             continue
         value, default = getattr(curve, field.name), _left_out(curve, field.name)
         if isinstance(value, dict):

@@ -8,6 +8,8 @@ import sys
 from experiments.cli.params import COUNT, PROBABILITY, SEED
 from experiments.comparisons.atlas import ATLAS_ADJUSTERS
 from experiments.comparisons.grid import SIZES
+from mcts.final_move import FINAL_MOVES
+from mcts.synthetic import FAILURES
 
 # Single-thread cost of one playout per policy, ns, on b = 4, d = 8 trees at budget 2^10: the
 # median over the atlas's 13 trees and 3 adjusters (4 runs each) of
@@ -55,6 +57,13 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=SEED, help="study seed of trees and runs (default 2029)")
     p.add_argument("--branching", type=COUNT, default=4, help="branching factor (default 4)")
     p.add_argument("--depth", type=COUNT, default=8, help="even tree depth (default 8)")
+    p.add_argument("--reward", metavar="RULE",
+                   help="every cell's playout reward: outcome (default), linear or "
+                        "package.module:object (as failure-rate's --reward)")
+    p.add_argument("--final-move", choices=tuple(FINAL_MOVES),
+                   help="every cell's move played: visits (default), mean or robust")
+    p.add_argument("--failure", choices=FAILURES,
+                   help="every cell's failure: outcome (default) or score")
     p.add_argument("--out", metavar="DIR",
                    help="results folder (default results/NAME-SCALE); a grid run into it again "
                    "computes only the runs it lacks (new cells, runs, instances)")
@@ -86,7 +95,8 @@ def grid_from_args(args):
                            name=lists["name"], runs=args.runs,
                            trees_per_model=args.trees_per_model, max_budget=args.max_budget,
                            epsilon=args.epsilon, baseline=args.baseline, seed=args.seed,
-                           branching=args.branching, depth=args.depth)
+                           branching=args.branching, depth=args.depth, reward=args.reward,
+                           final_move=args.final_move, failure=args.failure)
 
 
 def core_hours(grid) -> float:

@@ -12,6 +12,8 @@ from experiments.comparisons.grid import method_fields
 from experiments.curves.curve import Curve
 from experiments.curves.failure import memory_per_curve_run
 from experiments.curves.rates import curve_frame, failure_counts, rates
+from mcts.final_move import FINAL_MOVES
+from mcts.synthetic import FAILURES
 
 
 def register(subparsers) -> None:
@@ -63,6 +65,16 @@ def curve_options(p, runs: int = 100) -> None:
                         "(default 1: none, the paper's search)")
     p.add_argument("--backup", default="", metavar="MODULE:OBJECT",
                    help="a backup rule of your own, package.module:object (docs/extending.md)")
+    p.add_argument("--reward", default="outcome", metavar="RULE",
+                   help="the playout's reward of its terminal's score: outcome (1/0.5/0 against "
+                        "the threshold, default), linear (the score mapped onto [0, 1] over the "
+                        "tree's score range) or package.module:object (docs/extending.md)")
+    p.add_argument("--final-move", default="visits", choices=tuple(FINAL_MOVES),
+                   help="the move played: the most visited (default), the best mean, or the "
+                        "max-robust child (most visited and best mean; else the most wins)")
+    p.add_argument("--failure", default="outcome", choices=FAILURES,
+                   help="a failure is a move outside the optimal outcome's moves (outcome, "
+                        "default) or outside the best minimax score's (score)")
 
 
 def curve_from_args(args) -> Curve:
@@ -79,7 +91,8 @@ def curve_from_args(args) -> Curve:
         tree=args.tree, branching=args.branching, depth=args.depth, runs=args.runs,
         trees=args.trees, max_budget=args.max_budget, restart=args.restart,
         search_depth=args.search_depth, shaping=args.shaping, discount=args.discount,
-        backup=args.backup, **{**method, "rescore": method["rescore"] or args.rescore},
+        backup=args.backup, reward=args.reward, final_move=args.final_move,
+        failure=args.failure, **{**method, "rescore": method["rescore"] or args.rescore},
     )
 
 
