@@ -95,3 +95,41 @@ def plot_anatomy(table: pd.DataFrame, runs: int, ax=None, title=""):
         ax.set_title(title, fontsize=8)
     ax.figure.tight_layout()
     return ax
+
+
+def plot_position(frame: pd.DataFrame, width: int = 4, axes=None, title=""):
+    """One position's search of a real game (``experiments.inspect.position``) against
+    playouts (log-x): the visit shares of the ``width`` root moves most visited at the largest
+    budget (the others summed, grey), and beneath their mean values (the mover's); the move
+    the largest search plays thick, a proven value in its label. Returns the two Axes."""
+    if axes is None:
+        _, axes = new_figure(2, 1, sharex=True, figsize=(6.4, 5.2),
+                             gridspec_kw={"height_ratios": [3, 1.6]})
+    top, bottom = axes
+    last = frame[frame["playouts"] == frame["playouts"].max()]
+    shown = last.sort_values("visits", ascending=False, kind="stable")["action"][:width]
+    for k, action in enumerate(shown):
+        rows = frame[frame["action"] == action].sort_values("playouts")
+        end = rows.iloc[-1]
+        colour = COLOURS[k % len(COLOURS)]
+        label = f"{end['move']}" + (f" ({end['proven']})" if end["proven"] else "")
+        lw = 2.2 if end["chosen"] else 1.2
+        top.plot(rows["playouts"], rows["share"], color=colour, lw=lw,
+                 label=label + (" (played)" if end["chosen"] else ""))
+        bottom.plot(rows["playouts"], rows["value"], color=colour, lw=lw)
+    rest = frame[~frame["action"].isin(shown)]
+    if len(rest):
+        others = rest.groupby("playouts")["share"].sum()
+        top.plot(others.index, others.to_numpy(), color="0.6", lw=1, ls=":",
+                 label=f"{rest['action'].nunique()} other moves")
+    top.set_ylim(-0.02, 1.02)
+    top.set_ylabel("visit share")
+    top.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    if title:
+        top.set_title(title, fontsize=8)
+    bottom.axhline(0, color="0.8", lw=0.8, zorder=0)
+    bottom.set_ylabel("mean value\n(the mover's)")
+    bottom.set_xlabel("playouts")
+    _log_x(bottom, frame, "playouts")
+    top.figure.tight_layout()
+    return top, bottom

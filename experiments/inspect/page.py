@@ -24,7 +24,7 @@ def figure_html(path: Path, caption: str) -> str:
 
 
 def write_page(path: str | Path, title: str, blocks: list[tuple[str, object]]) -> Path:
-    """Write the page: ``blocks`` of ("h2" | "p", text), ("figure", (file, caption)) or
+    """Write the page: ``blocks`` of ("h2" | "p" | "pre", text), ("figure", (file, caption)) or
     ("table", DataFrame), in order."""
     parts = [f"<h1>{html.escape(title)}</h1>"]
     for kind, content in blocks:

@@ -27,9 +27,11 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def curve_options(p, runs: int = 100) -> None:
-    """The options that make a curve (``curve_from_args``), shared with ``mctslab inspect``."""
-    p.add_argument("--tree", required=True, help="tree spec, e.g. constant(1,5) or random(4,3)")
+def curve_options(p, runs: int = 100, tree_required: bool = True) -> None:
+    """The options that make a curve (``curve_from_args``), shared with ``mctslab inspect``
+    (where a game may stand for the tree: ``tree_required`` False)."""
+    p.add_argument("--tree", required=tree_required,
+                   help="tree spec, e.g. constant(1,5) or random(4,3)")
     p.add_argument("--policy", default="ucb1",
                    help="a policy of `mctslab policies list`, package.module:object, "
                    "name(key=value,...), or a baseline player of `mctslab baselines list` "

@@ -1,6 +1,7 @@
 """``mctslab inspect``: one run of a failure-rate curve seen from inside (issue 44): the root's
 children against playouts, the threshold, the search tree as a picture, and with ``--anatomy``
-which wrong moves the curve's failing runs chose and what they are worth."""
+which wrong moves the curve's failing runs chose and what they are worth; ``mctslab inspect
+GAME``: one position of a real game searched the same way (``experiments.inspect.position``)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,25 @@ from experiments.cli.params import COUNT, PLIES, check_figure_path
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("inspect", help="one run of a curve seen from inside: the root "
-                              "against playouts, the threshold, the tree, the failures")
-    curve_options(p, runs=1)
+    p = subparsers.add_parser(
+        "inspect", help="one run of a curve seen from inside: the root against playouts, the "
+        "threshold, the tree, the failures; or one position of a game (inspect GAME)",
+        description="Either --tree TREE (one run of that curve) or GAME (one position of a "
+        "real game: the searches of budgets 1 .. --max-budget on a log grid, with --player, "
+        "--moves, --random-plies, --seed, --per-octave, --width).")
+    p.add_argument("game", nargs="?", metavar="GAME",
+                   help="a two-player game of `mctslab games list`, or openspiel:NAME, instead "
+                   "of --tree: one position of it searched on a grid of playouts")
+    curve_options(p, runs=1, tree_required=False)
+    p.add_argument("--player", metavar="SPEC", default=None,
+                   help="GAME: the searching player, as `mctslab play` writes it, e.g. uct, "
+                   "uct+qb (default uct)")
+    p.add_argument("--moves", default=None, metavar="'M1 M2 ...'",
+                   help="GAME: the position after these moves from the start, each as `mctslab "
+                   "play` prints it or an action id (default: none)")
+    p.add_argument("--random-plies", type=PLIES, default=None, metavar="N",
+                   help="GAME: then N plies played uniformly at random, seeded by --seed "
+                   "(default 0)")
     p.add_argument("--run", dest="run_index", type=PLIES, default=0, metavar="R",
                    help="the run to watch: run R of the curve on its tree (default 0)")
     p.add_argument("--tree-index", type=PLIES, default=0, metavar="J",
@@ -24,20 +41,47 @@ def register(subparsers) -> None:
                    help="draw the tree after T playouts of the run (default: its budget)")
     p.add_argument("--plies", type=COUNT, default=3, help="plies of the tree drawn (default 3)")
     p.add_argument("--width", type=COUNT, default=4,
-                   help="children drawn per node, the rest folded into '+k more' (default 4)")
+                   help="children drawn per node, the rest folded into '+k more'; GAME: root "
+                   "moves drawn, the rest summed (default 4)")
     p.add_argument("--per-octave", type=COUNT, default=4,
                    help="grid points per doubling of the playouts (default 4)")
     p.add_argument("--anatomy", action="store_true",
                    help="also the anatomy of the curve's failures over its --runs runs")
     p.add_argument("--out", metavar="PREFIX", required=True,
                    help="write PREFIX-trace.csv, -trace.png, -tree.svg (or .dot), "
-                   "-anatomy.csv/.png and PREFIX.html")
+                   "-anatomy.csv/.png and PREFIX.html; GAME: PREFIX-search.csv, -search.png "
+                   "and PREFIX.html")
     p.add_argument("--plot", metavar="FILE",
                    help="the trace figure also here, its format by the suffix (.png, .pdf, .svg)")
-    p.set_defaults(run=run)
+    defaults = vars(p.parse_args(["--tree", "-", "--out", "-"]))  # the parser's, as it stands
+    p.set_defaults(run=run, tree_options={key: value for key, value in defaults.items()
+                                          if key not in _BOTH + _GAME_ONLY})
+
+
+_GAME_ONLY = ("player", "moves", "random_plies")  # options of GAME alone, their default None
+_BOTH = ("game", "tree", "seed", "max_budget", "per_octave", "width", "out", "plot")
+_NAMES = {"run_index": "--run", "restart": "--restart"}  # options named other than their dest
+
+
+def _option(dest: str) -> str:
+    return _NAMES.get(dest, "--" + dest.replace("_", "-"))
 
 
 def run(args) -> int:
+    if (args.game is None) == (args.tree is None):
+        raise ValueError("give either --tree TREE (a curve's run) or GAME (a game's position), "
+                         "not both" if args.game else "give --tree TREE (a curve's run) or GAME "
+                         "(a game's position)")
+    if args.game is not None:
+        changed = [key for key, default in args.tree_options.items()
+                   if getattr(args, key) != default]
+        if changed:
+            raise ValueError(f"{_option(changed[0])} is an option of --tree, not of GAME "
+                             f"{args.game}")
+        return _run_position(args)
+    given = [key for key in _GAME_ONLY if getattr(args, key) is not None]
+    if given:
+        raise ValueError(f"{_option(given[0])} is an option of GAME, not of --tree")
     curve = curve_from_args(args)  # the run and the tree watched are the curve's
     curve = replace(curve, runs=max(curve.runs, args.run_index + 1),
                     trees=max(curve.trees, args.tree_index + 1))
@@ -112,3 +156,60 @@ def _summary(frame) -> str:
     return (f"after {int(chosen['played'])} playouts the run plays move {int(chosen['move'])} "
             f"({'fails' if chosen['failed'] else 'optimal'}; optimal: {optimal}), "
             f"visit share {chosen['share']:.2f}, threshold {chosen['threshold']:g}")
+
+
+def _run_position(args) -> int:
+    """``mctslab inspect GAME``: the position's searches on the grid, their table (CSV), the
+    figure and the page."""
+    from experiments.cli.limits import check_search
+    from experiments.inspect.page import write_page
+    from experiments.inspect.position import game_position, one_search, search_position
+    from experiments.tournaments.match import load_game
+    from mcts.players import parse_player
+    from plots import save
+    from plots.inspect import plot_position
+
+    check_figure_path(args.plot)
+    game = load_game(args.game)
+    spec = args.player or "uct"
+    player = parse_player(spec, args.game)
+    check_search(args.max_budget)
+    state = game_position(game, args.moves or "", args.random_plies or 0, args.seed)
+    frame = search_position(game, state, player, args.max_budget, args.seed, args.per_octave)
+    prefix = Path(args.out)
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    where = f"after {args.moves!r}" if args.moves else "from the start"
+    if args.random_plies:
+        where += f" and {args.random_plies} random plies"
+    title = f"{game.title}, {where}: {player.spec}, seed {args.seed}"
+    frame.to_csv(f"{prefix}-search.csv", index=False)
+    png = Path(f"{prefix}-search.png")
+    save(plot_position(frame, args.width, title=title)[0].figure, png)
+    if args.plot:
+        save(plot_position(frame, args.width, title=title)[0].figure, args.plot)
+    how = ("the first t playouts of one search (its random stream does not depend on the "
+           "budget)" if one_search(player) else "its own search of budget t (the bonuses' "
+           "warm-up is a share of the budget, so the searches differ)")
+    summary = _position_summary(frame)
+    caption = ("The root's moves against playouts: visit shares, and beneath their mean "
+               "values for the player to move")
+    last = frame[frame["playouts"] == frame["playouts"].max()]
+    blocks = [("p", summary), ("p", f"Each grid point t is {how}, seed {args.seed}."),
+              ("h2", "The position"), ("pre", state.render()), ("figure", (png, caption)),
+              ("h2", "The root at the largest budget"),
+              ("table", last.sort_values("visits", ascending=False))]
+    page = write_page(f"{prefix}.html", title, blocks)
+    print(title)
+    print(summary)
+    print(f"wrote {prefix}-search.csv, {png} and {page}")
+    return 0
+
+
+def _position_summary(frame) -> str:
+    """One line: the move the largest search plays, its visits and value."""
+    last = frame[frame["playouts"] == frame["playouts"].max()]
+    chosen = last[last["chosen"]].iloc[0]
+    proven = f", proven {chosen['proven']}" if chosen["proven"] else ""
+    return (f"after {int(chosen['played'])} playouts the search plays {chosen['move']} "
+            f"(visit share {chosen['share']:.2f}, value {chosen['value']:+.3f}{proven}) "
+            f"of {len(last)} moves")

@@ -1,0 +1,140 @@
+"""``mctslab inspect GAME`` (issue 44 item 4): a position of a real game searched on a grid of
+playouts; its last point is one search bit for bit, without bonuses the grid is one search
+watched, the page renders, and bad input is one line."""
+
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from experiments.cli import main
+from experiments.inspect import game_position, search_position
+from experiments.inspect.position import one_search
+from experiments.tournaments.match import load_game
+from games import get_game
+from mcts.games import search
+from mcts.players import parse_player
+
+MOVES = "a2a3 h7h6 b2b3"
+BUDGET = 256
+
+
+@pytest.fixture(scope="module")
+def breakthrough():
+    game = get_game("breakthrough")
+    return game, game_position(game, MOVES)
+
+
+def test_the_position_is_the_moves_played(breakthrough):
+    game, state = breakthrough
+    played = game.new_initial_state()
+    for text in MOVES.split():
+        played.apply(played.string_to_action(text))
+    assert np.array_equal(state.array, played.array)
+    first = str(game.new_initial_state().string_to_action("a2a3"))  # an action id
+    assert np.array_equal(game_position(game, first).array, game_position(game, "a2a3").array)
+    randomly = game_position(game, MOVES, random_plies=5, seed=3)
+    again = game_position(game, MOVES, random_plies=5, seed=3)
+    assert np.array_equal(randomly.array, again.array)
+    assert not np.array_equal(randomly.array, state.array)
+
+
+def test_the_last_grid_point_is_one_search(breakthrough):
+    game, state = breakthrough
+    player = parse_player("uct", "breakthrough")
+    frame = search_position(game, state, player, BUDGET, seed=5)
+    last = frame[frame["playouts"] == BUDGET]
+    result = search(game, state, BUDGET, player.config, 5)
+    assert np.array_equal(last["action"], result.actions)
+    assert np.array_equal(last["visits"], result.visits)
+    visited = result.visits > 0
+    assert np.array_equal(last["value"][visited], result.values[visited])
+    assert last.loc[last["chosen"], "action"].item() == result.action
+
+
+def test_without_bonuses_the_grid_is_one_search_watched(breakthrough):
+    """Each move's visits never fall along the grid, and every point's visits add up to its
+    playouts: the points are one search's prefixes. With bonuses (their warm-up a share of
+    the budget) the table says each point is its own search."""
+    game, state = breakthrough
+    player = parse_player("uct", "breakthrough")
+    assert one_search(player) and one_search(parse_player("uct+quality", "breakthrough"))
+    frame = search_position(game, state, player, BUDGET, seed=1, per_octave=2)
+    visits = frame.pivot(index="playouts", columns="action", values="visits")
+    assert (np.diff(visits.to_numpy(), axis=0) >= 0).all()
+    assert (visits.sum(axis=1) == visits.index).all()
+    assert frame["one_search"].all()
+    assert not one_search(parse_player("uct+qb", "breakthrough"))
+
+
+def test_the_command_writes_the_page(tmp_path, capsys, saved_figures):
+    prefix = tmp_path / "bt"
+    assert main(["inspect", "breakthrough", "--moves", MOVES, "--max-budget", str(BUDGET),
+                 "--player", "uct(c=0.5)", "--width", "3", "--out", str(prefix)]) == 0
+    out = capsys.readouterr().out
+    assert "uct(c=0.5)" in out and "bt.html" in out
+    top, bottom = saved_figures["bt-search.png"].axes
+    assert top.get_xscale() == "log" and len(top.get_lines()) == 3 + 1
+    assert len(bottom.get_lines()) == 3 + 1  # and the zero line
+    page = (tmp_path / "bt.html").read_text()
+    assert page.count("<img") == 1 and "first t playouts of one search" in page
+    assert (tmp_path / "bt-search.csv").stat().st_size > 0
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None,
+                    reason="chromium is not installed (.ci/run installs Debian's chromium)")
+def test_the_page_renders_in_chromium(tmp_path):
+    assert main(["inspect", "breakthrough", "--moves", MOVES, "--max-budget", "64",
+                 "--out", str(tmp_path / "bt")]) == 0
+    probe = tmp_path / "probe.html"
+    probe.write_text((tmp_path / "bt.html").read_text().replace("</body>", """<script>
+window.addEventListener("load", () => {
+  const widths = Array.from(document.images, image => image.naturalWidth);
+  document.body.setAttribute("data-widths", widths.join(","));
+});
+</script>
+</body>"""))
+    dom = subprocess.run(
+        ["chromium", "--headless", "--disable-gpu", "--no-sandbox",
+         f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000",
+         "--dump-dom", probe.as_uri()],
+        capture_output=True, text=True, timeout=120, check=True).stdout
+    [widths] = re.findall(r'data-widths="([^"]*)"', dom)
+    assert int(widths) > 0
+
+
+def test_an_openspiel_position_is_searched_by_the_generic_engine(tmp_path):
+    pytest.importorskip("pyspiel")
+    from mcts.generic import generic_search
+
+    game = load_game("openspiel:tic_tac_toe")
+    state = game_position(game, "4 0")
+    player = parse_player("uct", "openspiel:tic_tac_toe")
+    frame = search_position(game, state, player, 32, seed=2)
+    last = frame[frame["playouts"] == 32]
+    result = generic_search(game, state, 32, player.config, np.random.default_rng(2))
+    assert np.array_equal(last["visits"], result.visits)
+    assert last.loc[last["chosen"], "action"].item() == result.action
+    visits = frame.pivot(index="playouts", columns="action", values="visits")
+    assert (np.diff(visits.to_numpy(), axis=0) >= 0).all()
+    with pytest.raises(ValueError, match="position is terminal"):
+        game_position(game, "0 3 1 4 2")
+    with pytest.raises(ValueError, match="game is over after move 5"):
+        game_position(game, "0 3 1 4 2 5")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["nosuch"], "unknown game 'nosuch'"),
+    (["breakthrough", "--moves", "a2a3 a2a3"], "'a2a3' (move 2) is not legal there"),
+    (["breakthrough", "--tree", "constant(1,5)"], "not both"),
+    (["breakthrough", "--adjuster", "maxfreq"], "--adjuster is an option of --tree"),
+    (["breakthrough", "--run", "2"], "--run is an option of --tree"),
+    (["--tree", "constant(1,5)", "--player", "uct"], "--player is an option of GAME"),
+    (["breakthrough", "--player", "nosuch"], "nosuch"),
+])
+def test_bad_input_is_one_line(argv, message, tmp_path, capsys):
+    assert main(["inspect", *argv, "--max-budget", "16", "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
