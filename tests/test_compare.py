@@ -81,6 +81,35 @@ def test_the_report_is_written_beside_the_results(stored):
                                                       "random(4,1) b=4 d=4"]
 
 
+def test_each_cells_anatomy_command_reproduces_the_cells_runs(stored, tmp_path, capsys):
+    """The report's command of a cell is the cell's curve under its seeds: run, its failure
+    anatomy's counts add up to the cell's stored failures at every budget (issue 44)."""
+    import shlex
+
+    from experiments.cli.commands.failure_rate import curve_from_args
+    from experiments.cli.mctslab import build_parser
+
+    folder, _ = stored
+    commands = pd.read_csv(folder / "anatomy_commands.csv")
+    grid = small_grid()
+    assert len(commands) == len(grid.curves())
+    for curve, command in zip(grid.curves(), commands["command"]):
+        args = build_parser().parse_args(shlex.split(command)[1:])
+        assert curve_from_args(args) == curve and args.tree_seed == grid.seed
+    assert "Failure anatomy of each cell" in (folder / "report.md").read_text()
+    row = commands.iloc[0]
+    argv = shlex.split(row["command"])[1:]
+    argv[argv.index("--out") + 1] = str(tmp_path / "cell")
+    assert main(argv) == 0
+    anatomy = pd.read_csv(tmp_path / "cell-anatomy.csv")
+    stored_runs = instance_table(folder)
+    cell = stored_runs[(stored_runs.config == row["config"]) & (stored_runs.policy == row["policy"])
+                       & (stored_runs.adjuster == row["adjuster"])]
+    expected = cell.groupby("budget")["failures"].sum()
+    got = anatomy.groupby("budget")["failures"].sum().reindex(expected.index, fill_value=0)
+    assert expected.sum() > 0 and got.equals(expected)
+
+
 def test_every_policy_searches_the_same_instances(stored):
     folder, _ = stored
     table = instance_table(folder)

@@ -235,6 +235,29 @@ def test_report_states_the_settings_and_names_every_figure(tmp_path, saved_figur
     assert html.count("<table") == text.count("\n|---|") == 4
 
 
+def test_report_gives_each_cells_anatomy_command_and_marks_the_worst(tmp_path):
+    commands = pd.DataFrame(
+        [(config, policy, adjuster, f"mctslab inspect --tree x --policy {policy} --anatomy"
+          if policy != "thompson" else "") for config in CONFIGS
+         for policy, adjuster in METHODS], columns=["config", "policy", "adjuster", "command"])
+    areas = pd.DataFrame([(config, policy, adjuster, area, area - 0.1, area + 0.1)
+                          for c, config in enumerate(CONFIGS)
+                          for m, (policy, adjuster) in enumerate(METHODS)
+                          for area in [0.5 + 0.1 * (m + 1) * (1 if c else -1)]],
+                         columns=["config", "policy", "adjuster", "area", "low", "high"])
+    md, page = write_report(tmp_path, {**_tables(), "anatomy_commands": commands,
+                                       "cell_areas": areas}, SETTINGS)
+    text = md.read_text()
+    assert "## Failure anatomy of each cell" in text and "seed 001, Eq. 5" in text
+    assert ("| constant(1,3) b=4 d=4 | ucb1 | plain | yes | mctslab inspect --tree x --policy "
+            "ucb1 --anatomy |") in text
+    assert "| random(4,3) b=2 d=4 | thompson | plain | yes | - |" in text
+    assert text.count("| yes |") == 2
+    assert "mctslab inspect --tree x" in page.read_text()
+    md, _ = write_report(tmp_path / "without", _tables(), SETTINGS)
+    assert "No anatomy commands were given" in md.read_text()
+
+
 def test_a_rerun_into_the_folder_leaves_no_stale_figure(tmp_path):
     """A comparison grown in its folder (issue 46): the figures of the earlier report that the
     new one does not write (another format, a figure no longer drawn) are gone, and only

@@ -36,7 +36,8 @@ As a study file::
 The package, from the bottom: ``atlas`` (the presets), ``grid`` (the grid, its entries and
 labels) and ``schema`` (its study file); ``stats`` and ``tests`` (intervals, hypothesis tests)
 under ``tables``, and ``report`` (the figures and the page); ``cells`` (each cell's runs,
-stored by identity) on ``grid`` and ``stats``; ``run`` (a grid run into a folder, with its
+stored by identity) on ``grid`` and ``stats``; ``anatomy_links`` (each cell's ``mctslab
+inspect --anatomy`` command) on ``cells``; ``run`` (a grid run into a folder, with its
 tables and report) on all of them; ``study_files`` reads a study file of either kind. On
 ``studies``, ``curves`` and ``runtime``.
 """
@@ -44,6 +45,7 @@ tables and report) on all of them; ``study_files`` reads a study file of either 
 from ..exports import lazy_exports
 
 __all__, __getattr__ = lazy_exports(__name__, {
+    ".anatomy_links": ("anatomy_command", "anatomy_commands"),
     ".atlas": ("ATLAS_ADJUSTERS", "ATLAS_TREES", "preset_lists"),
     ".cells": ("GrowSummary", "grow", "plan_blocks", "run_table"),
     ".grid": ("DEFAULT_SEED", "GRID_FILE", "SCALES", "Grid", "cell_labels", "config_label",

@@ -222,6 +222,32 @@ def _curve_tests_blocks(tests: pd.DataFrame | None,
     return blocks + [("table", shown)]
 
 
+def _anatomy_blocks(commands: pd.DataFrame | None,
+                    cell_areas: pd.DataFrame | None) -> list[tuple]:
+    """The command of each cell's failure anatomy (``anatomy_links``), the worst cell of each
+    tree configuration (largest area) marked."""
+    if commands is None or commands.empty:
+        return [("p", ("No anatomy commands were given: the report was written from tables "
+                       "alone, without the comparison's grid."))]
+    blocks = [("p", ("Why a cell fails: the command in its row recomputes the cell's own runs "
+               "(its trees from the grid's seed, its runs from the cell's seed), watched, and "
+               "writes their failure anatomy: at each budget, which wrong root move the failing "
+               "runs chose, its exact value and its win rate under uniform playouts against "
+               "the optimal move's (seed 001, Eq. 5), so that a move chosen for the bias of "
+               "the playouts (it looks better than the optimal one) is told from too little "
+               "search; its failures add up to the cell's at every budget. It costs as much as "
+               "the cell. A baseline player's cell builds no search tree: no command."))]
+    shown = commands.copy()
+    if cell_areas is not None and not cell_areas.empty and "area" in cell_areas:
+        worst = cell_areas.loc[cell_areas.groupby("config", sort=False)["area"].idxmax()]
+        keys = set(zip(worst["config"], worst["policy"], worst["adjuster"]))
+        shown.insert(3, "worst of its configuration (largest area)",
+                     ["yes" if key in keys else "" for key in
+                      zip(shown["config"], shown["policy"], shown["adjuster"])])
+    shown["command"] = shown["command"].replace("", "-")
+    return blocks + [("table", shown)]
+
+
 def _figure(folder: Path, name: str, table: pd.DataFrame | None, draw, caption: str,
             formats=("png",), why: str = ""):
     """Draw ``table`` with ``draw`` (returning the figure, or None and ``why`` not) into
@@ -291,6 +317,8 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict,
                *_figure(folder, "failure_curves", get("curves"),
                         lambda t: failure_panels(t, look=shared)[0].figure,
                         "Failure rate against playouts with Wilson 95% bands", formats),
+               ("h2", "Failure anatomy of each cell"),
+               *_anatomy_blocks(get("anatomy_commands"), get("cell_areas")),
                ("h2", "Probability of improvement"),
                *_figure(folder, "improvement", get("improvement"),
                         lambda t: improvement_matrix(t).figure,
@@ -387,8 +415,9 @@ def write_report(folder: str | Path, tables: dict[str, pd.DataFrame],
     deleted, so a grown comparison shows no stale figure.
 
     ``tables`` holds any of curves, to_epsilon, improvement, profile, aggregates, budget_tests,
-    curve_tests and cell_areas (a missing or empty one is stated in the report); ``settings``
-    any of the keys of SETTINGS and ``command``, the command line that reruns the comparison.
+    curve_tests, cell_areas and anatomy_commands (``anatomy_links``; a missing or empty one is
+    stated in the report); ``settings`` any of the keys of SETTINGS and ``command``, the
+    command line that reruns the comparison.
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

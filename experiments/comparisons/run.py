@@ -49,10 +49,12 @@ def write_comparison(grid: Grid, out: str | Path, command: str | None = None,
     """From the runs of ``grid`` stored in ``out``: ``runs.parquet`` (``cells.run_table``),
     ``instances.parquet``, every statistic (``tables.comparison_tables``, bootstraps and
     permutations seeded by the grid's seed, tests against ``grid.baseline``) as CSV, the
-    figures, ``report.md`` and ``report.html``; returns the tables."""
+    figures, ``report.md`` and ``report.html`` with each cell's anatomy command
+    (``anatomy_links``); returns the tables."""
     from mcts import STREAM_VERSION
 
     from ..runtime.store import write_table
+    from .anatomy_links import anatomy_commands
     from .report import write_report
     from .tables import comparison_tables
 
@@ -71,6 +73,7 @@ def write_comparison(grid: Grid, out: str | Path, command: str | None = None,
                 "depth": grid.depth}
     if command:
         settings["command"] = command
+    tables["anatomy_commands"] = anatomy_commands(grid, str(Path(out) / "anatomy"))
     write_report(out, tables, settings, formats)
     return tables
 
@@ -139,9 +142,9 @@ def compare(trees, policies, adjusters, *, scale: str = "quick", runs: int | Non
             progress: bool = False) -> dict[str, pd.DataFrame]:
     """Run (or resume, in ``out``) the grid trees x policies x adjusters and return its tidy
     tables (``write_comparison``: instances, curves, to_epsilon, budget_tests, curve_tests,
-    cell_areas, areas, aggregates, improvement, profile); ``baseline`` is the method every
-    other is tested against (default: the first). Without ``out`` the results and the report
-    are kept in a temporary folder, deleted on return."""
+    cell_areas, areas, aggregates, improvement, profile, anatomy_commands); ``baseline`` is
+    the method every other is tested against (default: the first). Without ``out`` the
+    results and the report are kept in a temporary folder, deleted on return."""
     grid = Grid.from_scale(trees, policies, adjusters, scale, runs=runs,
                            trees_per_model=trees_per_model, max_budget=max_budget,
                            epsilon=epsilon, baseline=baseline, seed=seed,

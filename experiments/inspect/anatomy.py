@@ -29,14 +29,15 @@ COLUMNS = ("budget", "tree_index", "move", "failures", "runs", "share", "minimax
            "optimal_win_rate_at_threshold", "visit_share")
 
 
-def _moves_of(curve: Curve, tree_index: int, seed: int, grid: np.ndarray):
+def _moves_of(curve: Curve, tree_index: int, seed: int, grid: np.ndarray,
+              tree_seed: int | None):
     """(chosen int64 [runs, budgets], effective threshold [runs, budgets], chosen move's share
     of the root's visits [runs, budgets]) of the curve's runs on one tree, in blocks of
     ``CHUNK_RUNS`` over numba's threads."""
     blocks = [(r, min(CHUNK_RUNS, curve.runs - r)) for r in range(0, curve.runs, CHUNK_RUNS)]
 
     def block(span):
-        root = trace_block(curve, tree_index, span[0], span[1], seed, grid)
+        root = trace_block(curve, tree_index, span[0], span[1], seed, grid, tree_seed)
         visits = root.visits.astype(np.float64)
         picked = np.take_along_axis(visits, root.chosen[..., None], axis=2)[..., 0]
         with np.errstate(invalid="ignore"):
@@ -53,7 +54,7 @@ def _mean_seen(values: np.ndarray) -> float:
     return float(seen.mean()) if seen.size else float("nan")
 
 
-def failure_anatomy(curve: Curve, seed: int = 0) -> pd.DataFrame:
+def failure_anatomy(curve: Curve, seed: int = 0, tree_seed: int | None = None) -> pd.DataFrame:
     """One row per budget, tree instance and wrong root move chosen by some failing run:
     ``COLUMNS``. failures: the runs failing with it (they add up to the curve's failures at
     every budget); runs: the runs on the instance; share: failures / the instance's failures
@@ -62,14 +63,17 @@ def failure_anatomy(curve: Curve, seed: int = 0) -> pd.DataFrame:
     mu at threshold 0 (Eq. 5's terms), gap their difference (> 0: the move looks better than
     the optimal one); threshold: the failing runs' mean effective threshold at the budget,
     and the mean mu of the move and of the optimal ones at each run's threshold; visit_share:
-    the mean share of the root's visits the move had."""
+    the mean share of the root's visits the move had. The trees are ``tree_seed``'s when given
+    (a comparison cell's runs: ``seed`` its cell's seed, ``tree_seed`` its grid's), else
+    ``seed``'s."""
     grid = np.asarray(curve.budgets, np.int64)
     rows = []
     for j in range(curve.trees):
-        instance = tree_instance(curve.tree, curve.branching, curve.depth, seed, j)
+        instance = tree_instance(curve.tree, curve.branching, curve.depth,
+                                 seed if tree_seed is None else tree_seed, j)
         analysis, minimax = analyze(instance), solve_minimax(instance)
         optimal = np.asarray(tree_arrays(instance, curve.failure).correct, bool)
-        chosen, threshold, visit_share = _moves_of(curve, j, seed, grid)
+        chosen, threshold, visit_share = _moves_of(curve, j, seed, grid, tree_seed)
         at_zero = win_rates_at(analysis.support, analysis.pmf, np.array([0.0]))[:, 0]
         best_optimal = at_zero[optimal].max()
         outcome = minimax.outcome(0.0)[1:1 + curve.branching]

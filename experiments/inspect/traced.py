@@ -67,12 +67,16 @@ def _check_run(curve: Curve, run: int, tree_index: int, stop: int) -> None:
 
 
 def trace_run(curve: Curve, run: int = 0, *, seed: int = 0, tree_index: int = 0,
-              stop: int | None = None, per_octave: int = 4) -> RunTrace:
+              stop: int | None = None, per_octave: int = 4,
+              tree_seed: int | None = None) -> RunTrace:
     """Run ``run`` of ``curve`` on its tree ``tree_index`` under ``seed`` (the curve's own run:
-    ``failure.run_seeds``), traced up to ``stop`` playouts (default the curve's budget)."""
+    ``failure.run_seeds``), traced up to ``stop`` playouts (default the curve's budget); the
+    tree instance is ``tree_seed``'s when given (a comparison cell's: its grid's seed, the
+    runs its cell's seed, as ``failure.failure_block`` reads them), else ``seed``'s."""
     stop = curve.max_budget if stop is None else stop
     _check_run(curve, run, tree_index, stop)
-    instance = tree_instance(curve.tree, curve.branching, curve.depth, seed, tree_index)
+    instance = tree_instance(curve.tree, curve.branching, curve.depth,
+                             seed if tree_seed is None else tree_seed, tree_index)
     config = search_config(curve, instance)
     grid = playout_grid(curve.max_budget, per_octave, stop)
     root = new_root_trace(1, grid.size, curve.branching)
@@ -87,10 +91,12 @@ def trace_run(curve: Curve, run: int = 0, *, seed: int = 0, tree_index: int = 0,
 
 
 def trace_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, seed: int,
-                grid: np.ndarray) -> RootTrace:
+                grid: np.ndarray, tree_seed: int | None = None) -> RootTrace:
     """Runs first_run .. first_run + n_runs - 1 of ``curve`` on its tree ``tree_index``, the
-    root of each at ``grid`` (a ``RootTrace`` with a leading run axis)."""
-    instance = tree_instance(curve.tree, curve.branching, curve.depth, seed, tree_index)
+    root of each at ``grid`` (a ``RootTrace`` with a leading run axis); the tree's seed as
+    :func:`trace_run`'s."""
+    instance = tree_instance(curve.tree, curve.branching, curve.depth,
+                             seed if tree_seed is None else tree_seed, tree_index)
     seeds = run_seeds(seed, tree_index, first_run, n_runs)
     return trace_runs(tree_arrays(instance, curve.failure), search_config(curve, instance),
                       curve.max_budget, seeds, index_tables(curve.max_budget),

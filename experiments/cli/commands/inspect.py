@@ -10,7 +10,7 @@ from pathlib import Path
 
 from experiments.cli.commands.failure_rate import curve_from_args, curve_options
 from experiments.cli.limits import check_curve
-from experiments.cli.params import COUNT, PLIES, check_figure_path
+from experiments.cli.params import COUNT, PLIES, SEED, check_figure_path
 
 
 def register(subparsers) -> None:
@@ -37,6 +37,10 @@ def register(subparsers) -> None:
                    help="the run to watch: run R of the curve on its tree (default 0)")
     p.add_argument("--tree-index", type=PLIES, default=0, metavar="J",
                    help="the curve's tree instance J (default 0)")
+    p.add_argument("--tree-seed", type=SEED, metavar="S",
+                   help="seed of the tree instances when not --seed's: a comparison cell's is "
+                   "its grid's seed, --seed its runs' (the comparison's report writes the "
+                   "command of each cell)")
     p.add_argument("--at", type=COUNT, metavar="T",
                    help="draw the tree after T playouts of the run (default: its budget)")
     p.add_argument("--plies", type=COUNT, default=3, help="plies of the tree drawn (default 3)")
@@ -95,9 +99,10 @@ def run(args) -> int:
     from experiments.inspect.traced import trace_run
 
     traced = trace_run(curve, args.run_index, seed=args.seed, tree_index=args.tree_index,
-                       per_octave=args.per_octave)
+                       per_octave=args.per_octave, tree_seed=args.tree_seed)
     drawn = traced if at == curve.max_budget else trace_run(
-        curve, args.run_index, seed=args.seed, tree_index=args.tree_index, stop=at)
+        curve, args.run_index, seed=args.seed, tree_index=args.tree_index, stop=at,
+        tree_seed=args.tree_seed)
     dot = tree_dot(drawn, args.plies, args.width)  # a picture too large: refused before writing
     return _write(args, curve, traced, dot)
 
@@ -114,7 +119,8 @@ def _write(args, curve, traced, dot: str) -> int:
     prefix.parent.mkdir(parents=True, exist_ok=True)
     frame, log = trace_frame(traced), log_frame(traced)
     title = (f"{curve.label}  b={curve.branching} d={curve.depth}: tree {traced.tree_index}, "
-             f"run {traced.run}, seed {traced.seed}")
+             f"run {traced.run}, seed {traced.seed}"
+             + (f" (trees of seed {args.tree_seed})" if args.tree_seed is not None else ""))
     frame.to_csv(f"{prefix}-trace.csv", index=False)
     trace_png = Path(f"{prefix}-trace.png")
     save(plot_trace(frame, log, title=title)[0].figure, trace_png)
@@ -128,7 +134,7 @@ def _write(args, curve, traced, dot: str) -> int:
     blocks.append(("figure", (picture, "The top plies of the search tree")) if not note
                   else ("p", note))
     if args.anatomy:
-        table = failure_anatomy(curve, args.seed)
+        table = failure_anatomy(curve, args.seed, args.tree_seed)
         table.to_csv(f"{prefix}-anatomy.csv", index=False)
         anatomy_png = Path(f"{prefix}-anatomy.png")
         save(plot_anatomy(table, curve.total_runs, title=curve.label).figure, anatomy_png)
