@@ -187,7 +187,8 @@ def _run_position(args) -> int:
     where = f"after {args.moves!r}" if args.moves else "from the start"
     if args.random_plies:
         where += f" and {args.random_plies} random plies"
-    title = f"{game.title}, {where}: {player.spec}, seed {args.seed}"
+    title = (f"{game.title}, {where}: {player.spec}, seed {args.seed}"
+             + ("" if one_search(player) else " (each point its own search)"))
     frame.to_csv(f"{prefix}-search.csv", index=False)
     png = Path(f"{prefix}-search.png")
     save(plot_position(frame, args.width, title=title)[0].figure, png)
