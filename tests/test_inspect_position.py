@@ -54,19 +54,32 @@ def test_the_last_grid_point_is_one_search(breakthrough):
     assert last.loc[last["chosen"], "action"].item() == result.action
 
 
-def test_without_bonuses_the_grid_is_one_search_watched(breakthrough):
-    """Each move's visits never fall along the grid, and every point's visits add up to its
-    playouts: the points are one search's prefixes. With bonuses (their warm-up a share of
-    the budget) the table says each point is its own search."""
+def _is_one_search(frame) -> bool:
+    """Whether the grid points can be prefixes of one search: no move's visits fall, the
+    visits add up to the playouts, and a move not visited between two points keeps its
+    value."""
+    visits = frame.pivot(index="playouts", columns="action", values="visits").to_numpy()
+    values = frame.pivot(index="playouts", columns="action", values="value").to_numpy()
+    kept = (np.diff(visits, axis=0) == 0) & (visits[1:] > 0)
+    return bool((np.diff(visits, axis=0) >= 0).all()
+                and (visits.sum(axis=1) == np.unique(frame["playouts"])).all()
+                and (values[1:][kept] == values[:-1][kept]).all())
+
+
+@pytest.mark.parametrize("spec", ["uct", "thompson+mast"])
+def test_without_bonuses_the_grid_is_one_search_watched(breakthrough, spec):
+    """Without bonuses the points are one search's prefixes and the table says so; with them
+    (their warm-up a share of the budget) they are not, and the table says each point is its
+    own search."""
     game, state = breakthrough
-    player = parse_player("uct", "breakthrough")
-    assert one_search(player) and one_search(parse_player("uct+quality", "breakthrough"))
+    player = parse_player(spec, "breakthrough")
     frame = search_position(game, state, player, BUDGET, seed=1, per_octave=2)
-    visits = frame.pivot(index="playouts", columns="action", values="visits")
-    assert (np.diff(visits.to_numpy(), axis=0) >= 0).all()
-    assert (visits.sum(axis=1) == visits.index).all()
-    assert frame["one_search"].all()
-    assert not one_search(parse_player("uct+qb", "breakthrough"))
+    assert one_search(player) and frame["one_search"].all() and _is_one_search(frame)
+    assert one_search(parse_player("uct+quality", "breakthrough"))
+    shaped = parse_player("uct+qb(k=8,a=0.5)", "breakthrough")
+    frame = search_position(game, state, shaped, BUDGET, seed=1, per_octave=2)
+    assert not one_search(shaped) and not frame["one_search"].any()
+    assert not _is_one_search(frame)
 
 
 def test_the_command_writes_the_page(tmp_path, capsys, saved_figures):
