@@ -25,6 +25,7 @@ from experiments.comparisons import (
     read_grid,
     run_compare,
     run_table,
+    write_comparison,
 )
 from experiments.comparisons.cells import CELL_FOLDER
 from experiments.comparisons.study_files import read_study
@@ -108,6 +109,28 @@ def test_each_cells_anatomy_command_reproduces_the_cells_runs(stored, tmp_path, 
     expected = cell.groupby("budget")["failures"].sum()
     got = anatomy.groupby("budget")["failures"].sum().reindex(expected.index, fill_value=0)
     assert expected.sum() > 0 and got.equals(expected)
+
+
+def test_the_worst_cells_anatomy_adds_up_to_their_failures(stored, tmp_path):
+    """With ``anatomy`` the report shows the anatomy of each configuration's worst cell (the
+    largest area), whose failures are the cell's at every budget."""
+    folder = tmp_path / "copy"
+    shutil.copytree(stored[0], folder)
+    tables = write_comparison(small_grid(), folder, anatomy=True)
+    commands, worst = tables["anatomy_commands"], tables["worst_anatomy"]
+    assert (commands.groupby("config")["worst"].sum() == 1).all()
+    areas = tables["cell_areas"].merge(commands, on=["config", "policy", "adjuster"])
+    assert (areas[areas["worst"]].set_index("config")["area"]
+            == areas.groupby("config")["area"].max()).all()
+    cells = instance_table(folder).groupby(["config", "policy", "adjuster", "budget"])[
+        "failures"].sum()
+    for key, rows in worst.groupby(["config", "policy", "adjuster"]):
+        expected = cells.loc[key]
+        got = rows.groupby("budget")["failures"].sum().reindex(expected.index, fill_value=0)
+        assert got.equals(expected)
+    assert len(worst.groupby(["config", "policy", "adjuster"])) == 2
+    text = (folder / "report.md").read_text()
+    assert "The anatomy of the worst cells" in text and (folder / "worst_anatomy.csv").exists()
 
 
 def test_every_policy_searches_the_same_instances(stored):

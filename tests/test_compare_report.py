@@ -237,22 +237,25 @@ def test_report_states_the_settings_and_names_every_figure(tmp_path, saved_figur
 
 def test_report_gives_each_cells_anatomy_command_and_marks_the_worst(tmp_path):
     commands = pd.DataFrame(
-        [(config, policy, adjuster, f"mctslab inspect --tree x --policy {policy} --anatomy"
-          if policy != "thompson" else "") for config in CONFIGS
-         for policy, adjuster in METHODS], columns=["config", "policy", "adjuster", "command"])
-    areas = pd.DataFrame([(config, policy, adjuster, area, area - 0.1, area + 0.1)
-                          for c, config in enumerate(CONFIGS)
-                          for m, (policy, adjuster) in enumerate(METHODS)
-                          for area in [0.5 + 0.1 * (m + 1) * (1 if c else -1)]],
-                         columns=["config", "policy", "adjuster", "area", "low", "high"])
+        [(config, policy, adjuster, policy == "ucb1" and adjuster == "plain",
+          f"mctslab inspect --tree x --policy {policy} --anatomy" if policy != "thompson" else "")
+         for config in CONFIGS for policy, adjuster in METHODS],
+        columns=["config", "policy", "adjuster", "worst", "command"])
+    worst = pd.DataFrame([(CONFIGS[0], "ucb1", "plain", budget, 0, 2, failures, 40, 3, 0.6, 0.5,
+                           0.1, 0.4) for budget, failures in ((64, 5), (256, 2))],
+                         columns=["config", "policy", "adjuster", "budget", "tree_index",
+                                  "move", "failures", "runs", "minimax", "win_rate",
+                                  "optimal_win_rate", "gap", "visit_share"])
     md, page = write_report(tmp_path, {**_tables(), "anatomy_commands": commands,
-                                       "cell_areas": areas}, SETTINGS)
+                                       "worst_anatomy": worst}, SETTINGS)
     text = md.read_text()
     assert "## Failure anatomy of each cell" in text and "seed 001, Eq. 5" in text
     assert ("| constant(1,3) b=4 d=4 | ucb1 | plain | yes | mctslab inspect --tree x --policy "
             "ucb1 --anatomy |") in text
-    assert "| random(4,3) b=2 d=4 | thompson | plain | yes | - |" in text
+    assert "| random(4,3) b=2 d=4 | thompson | plain |  | - |" in text
     assert text.count("| yes |") == 2
+    assert "| constant(1,3) b=4 d=4 | ucb1 | plain | 256 | 0 | 2 | 2 | 40 |" in text
+    assert "| 64 | 0 | 2 | 5 |" not in text  # the largest failing budget alone
     assert "mctslab inspect --tree x" in page.read_text()
     md, _ = write_report(tmp_path / "without", _tables(), SETTINGS)
     assert "No anatomy commands were given" in md.read_text()

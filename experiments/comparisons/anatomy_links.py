@@ -7,7 +7,9 @@ The cell's runs are reproduced exactly (``cells``): its tree instances are the g
 (``--tree-seed``), its runs the cell's seed's (``--seed``, ``cells.cell_seed``), its curve the
 grid's (tree, b, d, policy and adjuster with their parameters, runs per instance, instances,
 budget), so the anatomy's failures add up to the cell's at every budget. A baseline player
-(``mcts.baselines``) builds no search tree to watch: its cell has no command.
+(``mcts.baselines``) builds no search tree to watch: its cell has no command. The worst cell of
+each tree configuration (the largest normalised area among the cells with a command) is marked,
+and :func:`worst_anatomy` computes the anatomy of those cells for the report when asked.
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ import pandas as pd
 from mcts.baselines import is_baseline
 
 from ..curves.curve import Curve
+from ..inspect.anatomy import failure_anatomy
 from .cells import cell_identity, cell_seed
 from .grid import Grid, cell_labels
 
-COLUMNS = ("config", "policy", "adjuster", "command")
+COLUMNS = ("config", "policy", "adjuster", "worst", "command")
+CELL = ["config", "policy", "adjuster"]
 
 
 def _entry(name: str, params: dict) -> str:
@@ -48,14 +52,36 @@ def anatomy_command(curve: Curve, grid_seed: int, out: str) -> str:
     return shlex.join(map(str, words))
 
 
-def anatomy_commands(grid: Grid, folder: str = "anatomy") -> pd.DataFrame:
+def anatomy_commands(grid: Grid, folder: str = "anatomy",
+                     cell_areas: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per cell of ``grid`` (``COLUMNS``, the tables' labels): the command writing its
-    anatomy under ``folder``, or "" for a baseline player's cell."""
+    anatomy under ``folder`` ("" for a baseline player's cell) and whether it is the worst cell
+    of its configuration by ``cell_areas`` (``stats.cell_areas``; none marked without it)."""
     rows = []
     for curve in grid.curves():
         config, policy, adjuster = cell_labels(curve)
         name = re.sub(r"[^A-Za-z0-9.=-]+", "_", f"{config}_{policy}_{adjuster}").strip("_")
         command = ("" if is_baseline(curve.policy)
                    else anatomy_command(curve, grid.seed, f"{folder}/{name}"))
-        rows.append((config, policy, adjuster, command))
-    return pd.DataFrame(rows, columns=list(COLUMNS))
+        rows.append((config, policy, adjuster, False, command))
+    table = pd.DataFrame(rows, columns=list(COLUMNS))
+    if cell_areas is None or cell_areas.empty:
+        return table
+    areas = table[CELL].merge(cell_areas[CELL + ["area"]], on=CELL, how="left")["area"]
+    candidates = areas.where(table["command"] != "")
+    worst = candidates.groupby(table["config"], sort=False).idxmax().dropna()
+    table.loc[worst.astype(int), "worst"] = True
+    return table
+
+
+def worst_anatomy(grid: Grid, commands: pd.DataFrame) -> pd.DataFrame:
+    """The failure anatomy (``failure_anatomy``'s columns after config, policy and adjuster) of
+    the cells ``commands`` marks worst, each over the cell's own runs."""
+    marked = set(map(tuple, commands.loc[commands["worst"], CELL].to_numpy()))
+    parts = [failure_anatomy(curve, cell_seed(cell_identity(curve, grid.seed)), grid.seed)
+             .assign(config=key[0], policy=key[1], adjuster=key[2])
+             for curve in grid.curves() if (key := cell_labels(curve)) in marked]
+    if not parts:
+        return pd.DataFrame(columns=CELL)
+    table = pd.concat(parts, ignore_index=True)
+    return table[CELL + [c for c in table.columns if c not in CELL]]

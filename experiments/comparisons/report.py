@@ -223,9 +223,10 @@ def _curve_tests_blocks(tests: pd.DataFrame | None,
 
 
 def _anatomy_blocks(commands: pd.DataFrame | None,
-                    cell_areas: pd.DataFrame | None) -> list[tuple]:
+                    worst: pd.DataFrame | None) -> list[tuple]:
     """The command of each cell's failure anatomy (``anatomy_links``), the worst cell of each
-    tree configuration (largest area) marked."""
+    tree configuration marked, and when computed (``worst``) those cells' anatomy at the
+    largest budget where they fail."""
     if commands is None or commands.empty:
         return [("p", ("No anatomy commands were given: the report was written from tables "
                        "alone, without the comparison's grid."))]
@@ -237,15 +238,25 @@ def _anatomy_blocks(commands: pd.DataFrame | None,
                "the playouts (it looks better than the optimal one) is told from too little "
                "search; its failures add up to the cell's at every budget. It costs as much as "
                "the cell. A baseline player's cell builds no search tree: no command."))]
-    shown = commands.copy()
-    if cell_areas is not None and not cell_areas.empty and "area" in cell_areas:
-        worst = cell_areas.loc[cell_areas.groupby("config", sort=False)["area"].idxmax()]
-        keys = set(zip(worst["config"], worst["policy"], worst["adjuster"]))
-        shown.insert(3, "worst of its configuration (largest area)",
-                     ["yes" if key in keys else "" for key in
-                      zip(shown["config"], shown["policy"], shown["adjuster"])])
-    shown["command"] = shown["command"].replace("", "-")
-    return blocks + [("table", shown)]
+    shown = commands.assign(worst=commands["worst"].map({True: "yes", False: ""}),
+                            command=commands["command"].replace("", "-"))
+    blocks.append(("table", shown.rename(columns={
+        "worst": "worst of its configuration (largest area)"})))
+    if worst is None:
+        return blocks
+    if worst.empty:
+        return blocks + [("p", "The worst cells fail at no budget: no anatomy to show.")]
+    last = worst[worst["budget"] == worst.groupby(["config", "policy", "adjuster"])["budget"]
+                 .transform("max")]
+    columns = ["config", "policy", "adjuster", "budget", "tree_index", "move", "failures",
+               "runs", "minimax", "win_rate", "optimal_win_rate", "gap", "visit_share"]
+    return blocks + [
+        ("p", ("The anatomy of the worst cells, at the largest budget where each fails (every "
+               "budget in worst_anatomy.csv): per tree instance, the wrong root move the failing "
+               "runs chose, how many of the instance's runs chose it, its exact minimax score, "
+               "and its uniform-playout win rate against the best optimal move's (gap > 0: it "
+               "looks better, the playouts' bias; gap < 0: too little search).")),
+        ("table", last[columns].round(4))]
 
 
 def _figure(folder: Path, name: str, table: pd.DataFrame | None, draw, caption: str,
@@ -318,7 +329,7 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict,
                         lambda t: failure_panels(t, look=shared)[0].figure,
                         "Failure rate against playouts with Wilson 95% bands", formats),
                ("h2", "Failure anatomy of each cell"),
-               *_anatomy_blocks(get("anatomy_commands"), get("cell_areas")),
+               *_anatomy_blocks(get("anatomy_commands"), get("worst_anatomy")),
                ("h2", "Probability of improvement"),
                *_figure(folder, "improvement", get("improvement"),
                         lambda t: improvement_matrix(t).figure,
@@ -415,9 +426,9 @@ def write_report(folder: str | Path, tables: dict[str, pd.DataFrame],
     deleted, so a grown comparison shows no stale figure.
 
     ``tables`` holds any of curves, to_epsilon, improvement, profile, aggregates, budget_tests,
-    curve_tests, cell_areas and anatomy_commands (``anatomy_links``; a missing or empty one is
-    stated in the report); ``settings`` any of the keys of SETTINGS and ``command``, the
-    command line that reruns the comparison.
+    curve_tests, cell_areas, anatomy_commands and worst_anatomy (``anatomy_links``; a missing
+    or empty one is stated in the report); ``settings`` any of the keys of SETTINGS and
+    ``command``, the command line that reruns the comparison.
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

@@ -24,14 +24,16 @@ INSTANCE_COLUMNS = ["config", "policy", "adjuster", "tree_index", "budget", "run
 def run_compare(grid: Grid, out: str | Path, workers: int | None = None,
                 scheduler: str | None = None, progress: bool | None = True,
                 command: str | None = None, formats=("png", "pdf"),
-                wait: bool = False) -> tuple[GrowSummary, dict[str, pd.DataFrame]]:
+                wait: bool = False, anatomy: bool = False
+                ) -> tuple[GrowSummary, dict[str, pd.DataFrame]]:
     """Compute and store the runs of ``grid`` that ``out`` lacks (``cells.grow``: a
     folder of another seed is refused in one line, nothing written; a killed run resumes where
     it stopped), then write ``compare.json`` (the grid) and the report (``write_comparison``);
     ``command`` is the command line that reruns it, quoted in the report; ``formats`` those of
     the figures besides the report's PNG. One process writes ``out`` at a time
-    (``experiments.runtime.lock``; ``wait``: wait for the other). Returns the run's summary and the
-    comparison's tables."""
+    (``experiments.runtime.lock``; ``wait``: wait for the other); ``anatomy``: the report also
+    shows the failure anatomy of each configuration's worst cell. Returns the run's summary
+    and the comparison's tables."""
     from ..runtime.lock import writing
     from ..runtime.pool import check_options
     from ..runtime.store import write_atomically
@@ -41,20 +43,21 @@ def run_compare(grid: Grid, out: str | Path, workers: int | None = None,
         summary = grow(grid, out, workers=workers, scheduler=scheduler, progress=progress)
         text = json.dumps(grid.to_dict(), indent=1, sort_keys=True) + "\n"
         write_atomically(Path(out) / GRID_FILE, text.encode())
-        return summary, write_comparison(grid, out, command, formats)
+        return summary, write_comparison(grid, out, command, formats, anatomy)
 
 
 def write_comparison(grid: Grid, out: str | Path, command: str | None = None,
-                     formats=("png", "pdf")) -> dict[str, pd.DataFrame]:
+                     formats=("png", "pdf"), anatomy: bool = False) -> dict[str, pd.DataFrame]:
     """From the runs of ``grid`` stored in ``out``: ``runs.parquet`` (``cells.run_table``),
     ``instances.parquet``, every statistic (``tables.comparison_tables``, bootstraps and
     permutations seeded by the grid's seed, tests against ``grid.baseline``) as CSV, the
     figures, ``report.md`` and ``report.html`` with each cell's anatomy command
-    (``anatomy_links``); returns the tables."""
+    (``anatomy_links``), and with ``anatomy`` the anatomy of each configuration's worst cell
+    (its runs recomputed, watched: as long as the cell took); returns the tables."""
     from mcts import STREAM_VERSION
 
     from ..runtime.store import write_table
-    from .anatomy_links import anatomy_commands
+    from .anatomy_links import anatomy_commands, worst_anatomy
     from .report import write_report
     from .tables import comparison_tables
 
@@ -73,7 +76,10 @@ def write_comparison(grid: Grid, out: str | Path, command: str | None = None,
                 "depth": grid.depth}
     if command:
         settings["command"] = command
-    tables["anatomy_commands"] = anatomy_commands(grid, str(Path(out) / "anatomy"))
+    tables["anatomy_commands"] = anatomy_commands(grid, str(Path(out) / "anatomy"),
+                                                  tables["cell_areas"])
+    if anatomy:
+        tables["worst_anatomy"] = worst_anatomy(grid, tables["anatomy_commands"])
     write_report(out, tables, settings, formats)
     return tables
 
@@ -139,7 +145,7 @@ def compare(trees, policies, adjusters, *, scale: str = "quick", runs: int | Non
             epsilon: float = 0.05, baseline: str | None = None, seed: int = DEFAULT_SEED,
             branching: int = 4, depth: int = 8, out: str | Path | None = None,
             workers: int | None = None, scheduler: str | None = None,
-            progress: bool = False) -> dict[str, pd.DataFrame]:
+            progress: bool = False, anatomy: bool = False) -> dict[str, pd.DataFrame]:
     """Run (or resume, in ``out``) the grid trees x policies x adjusters and return its tidy
     tables (``write_comparison``: instances, curves, to_epsilon, budget_tests, curve_tests,
     cell_areas, areas, aggregates, improvement, profile, anatomy_commands); ``baseline`` is
@@ -151,4 +157,4 @@ def compare(trees, policies, adjusters, *, scale: str = "quick", runs: int | Non
                            branching=branching, depth=depth)
     with tempfile.TemporaryDirectory(prefix="mctslab-compare-") as scratch:
         return run_compare(grid, scratch if out is None else out, workers, scheduler,
-                           progress)[1]
+                           progress, anatomy=anatomy)[1]

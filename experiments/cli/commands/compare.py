@@ -74,6 +74,10 @@ def register(subparsers) -> None:
     p.add_argument("--format", default="png,pdf", metavar="png|pdf|svg",
                    help="figure files: png, pdf, svg or several joined by commas (default "
                    "png,pdf); report.html embeds the PNGs, written whatever this says")
+    p.add_argument("--anatomy", action="store_true",
+                   help="the report also shows the failure anatomy of each tree "
+                   "configuration's worst cell (its runs recomputed, watched; every cell's "
+                   "command is given either way)")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     p.add_argument("--wait", action="store_true",
                    help="if another process writes the folder, wait for it (default: refuse)")
@@ -136,7 +140,7 @@ def run(args) -> int:
     summary, _ = run_compare(grid, out, workers=args.workers, scheduler=args.scheduler,
                              progress=not args.quiet and sys.stderr.isatty(),
                              command=shlex.join(["mctslab", *sys.argv[1:]]), formats=formats,
-                             wait=args.wait)
+                             wait=args.wait, anatomy=args.anatomy)
     if args.quiet:
         return 0
     runs = grid.trees_per_model * grid.runs
