@@ -89,6 +89,7 @@ def test_each_cells_anatomy_command_reproduces_the_cells_runs(stored, tmp_path, 
 
     from experiments.cli.commands.failure_rate import curve_from_args
     from experiments.cli.mctslab import build_parser
+    from experiments.comparisons import anatomy_commands
 
     folder, _ = stored
     commands = pd.read_csv(folder / "anatomy_commands.csv")
@@ -97,6 +98,9 @@ def test_each_cells_anatomy_command_reproduces_the_cells_runs(stored, tmp_path, 
     for curve, command in zip(grid.curves(), commands["command"]):
         args = build_parser().parse_args(shlex.split(command)[1:])
         assert curve_from_args(args) == curve and args.tree_seed == grid.seed
+    ruled = small_grid(reward="linear", final_move="robust", failure="score")
+    for curve, command in zip(ruled.curves(), anatomy_commands(ruled)["command"]):
+        assert curve_from_args(build_parser().parse_args(shlex.split(command)[1:])) == curve
     assert "Failure anatomy of each cell" in (folder / "report.md").read_text()
     row = commands.iloc[0]
     argv = shlex.split(row["command"])[1:]

@@ -5,17 +5,19 @@ exact value, its win rate against the optimal move's).
 
 The cell's runs are reproduced exactly (``cells``): its tree instances are the grid seed's
 (``--tree-seed``), its runs the cell's seed's (``--seed``, ``cells.cell_seed``), its curve the
-grid's (tree, b, d, policy and adjuster with their parameters, runs per instance, instances,
-budget), so the anatomy's failures add up to the cell's at every budget. A baseline player
-(``mcts.baselines``) builds no search tree to watch: its cell has no command. The worst cell of
-each tree configuration (the largest normalised area among the cells with a command) is marked,
-and :func:`worst_anatomy` computes the anatomy of those cells for the report when asked.
+grid's (tree, b, d, policy and adjuster with their parameters, the reward, final-move and
+failure rules, runs per instance, instances, budget), so the anatomy's failures add up to the
+cell's at every budget. A baseline player (``mcts.baselines``) builds no search tree to watch:
+its cell has no command. The worst cell of each tree configuration (the largest normalised area
+among the cells with a command) is marked, and :func:`worst_anatomy` computes the anatomy of
+those cells for the report when asked.
 """
 
 from __future__ import annotations
 
 import re
 import shlex
+from dataclasses import fields
 
 import pandas as pd
 
@@ -27,6 +29,7 @@ from .cells import cell_identity, cell_seed
 from .grid import Grid, cell_labels
 
 COLUMNS = ("config", "policy", "adjuster", "worst", "command")
+_RULES = ("reward", "final_move", "failure")  # a grid's rules of every cell, beside the method
 CELL = ["config", "policy", "adjuster"]
 
 
@@ -43,12 +46,15 @@ def anatomy_command(curve: Curve, grid_seed: int, out: str) -> str:
     """The ``mctslab inspect`` command line writing the anatomy of the cell ``curve`` of a
     grid of seed ``grid_seed`` to ``out``.html (module docstring)."""
     rescore = {"rescore": 1} if curve.rescore else {}
+    defaults = {field.name: field.default for field in fields(Curve)}
+    rules = [word for name in _RULES if getattr(curve, name) != defaults[name]
+             for word in ("--" + name.replace("_", "-"), getattr(curve, name))]
     words = ["mctslab", "inspect", "--tree", curve.tree, "--branching", curve.branching,
              "--depth", curve.depth, "--policy", _entry(curve.policy, curve.policy_params),
              "--adjuster", _entry(curve.adjuster, {**curve.adjuster_params, **rescore}),
              "--runs", curve.runs, "--trees", curve.trees, "--max-budget", curve.max_budget,
-             "--seed", cell_seed(cell_identity(curve, grid_seed)), "--tree-seed", grid_seed,
-             "--anatomy", "--out", out]
+             *rules, "--seed", cell_seed(cell_identity(curve, grid_seed)),
+             "--tree-seed", grid_seed, "--anatomy", "--out", out]
     return shlex.join(map(str, words))
 
 
