@@ -139,14 +139,18 @@ def _first_outside(rule, low, high):
     return 0.5, low, 0.0
 
 
-@lru_cache(maxsize=64)
 def check_reward_range(rule, low: int, high: int) -> None:
     """A one-line ValueError unless a user's rule maps every score of ``low``..``high`` to
     [0, 1] at every integer and half-integer threshold from low - 1/2 to high + 1/2 (the
     thresholds an adjuster can set there); the built-in rules are so by construction."""
-    if type(rule) is ScoreReward:
-        return
-    value, score, theta = _first_outside(rule, int(low), int(high))
+    if type(rule) is not ScoreReward:
+        # keyed by the record's class too: two rules' records of equal fields are equal tuples
+        _check_range(type(rule), rule, int(low), int(high))
+
+
+@lru_cache(maxsize=64)
+def _check_range(record: type, rule, low: int, high: int) -> None:
+    value, score, theta = _first_outside(rule, low, high)
     if not 0.0 <= value <= 1.0:
         raise ValueError(f"reward rule {type(rule).__name__} maps score {score} at threshold "
                          f"{theta:g} to {value!r}, outside [0, 1]: rewards must lie in [0, 1]")

@@ -104,7 +104,7 @@ def _search_with_histograms(curve, instance, seed):
     failed = np.zeros(len(curve.budgets), np.bool_)
     _playouts(tree, path, values, theta, state, statistics, seed_state(np.uint64(seed)),
               tree_arrays(instance), config, budget, index_tables(budget),
-              make_policy(curve.policy), failed, histograms)
+              make_policy(curve.policy), failed, histograms, None)
     return tree, histograms
 
 

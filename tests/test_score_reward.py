@@ -10,7 +10,13 @@ from reference_mcts import reference_failure_rate
 from experiments import Curve, failure_block
 from experiments.cli import main
 from experiments.curves.failure import search_config, tree_instance
-from mcts.score_reward import LINEAR, ScoreReward, load_reward, playout_reward
+from mcts.score_reward import (
+    LINEAR,
+    ScoreReward,
+    check_reward_range,
+    load_reward,
+    playout_reward,
+)
 from mcts.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
 from mcts.synthetic import search, tree_arrays
 from trees import analyze
@@ -156,3 +162,16 @@ def test_the_policies_caches_choose_as_every_index_under_linear_rewards(policy):
         assert np.array_equal(cached.stats, every.stats)
         assert np.array_equal(cached.rewards, every.rewards)
         assert np.array_equal(cached_failed, every_failed)
+
+
+def test_a_rule_out_of_range_is_refused_after_a_good_one_of_equal_fields(tmp_path, monkeypatch):
+    """Two rules' records with equal fields are equal tuples: the range check, cached per
+    record, must still tell them apart by their class (the CI run that checked the examples'
+    rule first once let the raw score through)."""
+    good = _OUTSIDE.replace("return float(score)", "return 0.5")
+    (tmp_path / "good_rule.py").write_text(good)
+    (tmp_path / "raw_rule.py").write_text(_OUTSIDE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    check_reward_range(load_reward("good_rule:rule"), -3, 3)
+    with pytest.raises(ValueError, match=r"outside \[0, 1\]"):
+        check_reward_range(load_reward("raw_rule:rule"), -3, 3)
