@@ -12,7 +12,7 @@ hooks are chosen at typing time, so a policy's kernel holds none of the others' 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.extending import overload
 
 from bandits import begin_selection, policy_value
@@ -29,7 +29,8 @@ def index_children(view, cached, tables, policy, rng, values):
     """The indices of ``view``'s children into ``values[INDEX]`` (-inf for a child out of the
     choice, ``child_lost``, or ruled out unseen); by the policy's ``index_children`` hook
     unless its columns per child are off (``cached``: the engine keeps none, or
-    ``SearchConfig.cache_indices`` is False); returns the highest (compiled code only)."""
+    ``SearchConfig.cache_indices`` is False; None: the engine never keeps any, so the hook is
+    not even compiled); returns the highest (compiled code only)."""
     raise NotImplementedError("index_children runs inside compiled kernels only")
 
 
@@ -43,6 +44,9 @@ def _index_children(view, cached, tables, policy, rng, values):
     if hooks.cache_columns == 0:
         return lambda view, cached, tables, policy, rng, values: own(policy, view, tables, rng,
                                                                      values)
+    if isinstance(cached, types.NoneType):  # an engine that keeps no columns: no hook typed
+        return lambda view, cached, tables, policy, rng, values: _indices(view, tables, policy,
+                                                                          rng, values)
 
     def by_cache(view, cached, tables, policy, rng, values):
         if cached:
@@ -61,12 +65,25 @@ def _indices(view, tables, policy, rng, values):
         indices[ix(k)] = -np.inf
         if child_lost(view, k):
             continue
-        indices[ix(k)] = policy_value(chooser, child_arm(view, k, tables, policy), tables, rng)
+        indices[ix(k)] = _index_of(chooser, child_arm(view, k, tables, policy), tables, rng)
         if np.isnan(indices[ix(k)]):
             raise ValueError("the policy's index is NaN (a plug-in's index dividing 0 by 0, or "
                              "a parameter out of its domain?): fix the index")
         best = max(best, indices[ix(k)])
     return best
+
+
+def _index_of(policy, arm, tables, rng):
+    """``bandits.policy_value`` of one child (compiled code only). Left to LLVM to inline,
+    not inlined in numba's IR: there a policy's index (KL-UCB's Newton steps, Bayes-UCB's
+    quantile) is typed and optimised again in every engine's selection, which made the games
+    engine's kernels take 2-4x longer to compile."""
+    raise NotImplementedError("_index_of runs inside compiled kernels only")
+
+
+@overload(_index_of, jit_options={"cache": True})
+def _index_of_record(policy, arm, tables, rng):
+    return lambda policy, arm, tables, rng: policy_value(policy, arm, tables, rng)
 
 
 @njit(inline="always")

@@ -212,7 +212,7 @@ def _select(moves, stats, rewards, proven, no_columns, parent, config, bound, ta
         return open_child
     view = GameChildren(stats, rewards, proven, no_columns, np.int64(first), count,
                         np.int64(stats[parent, VISITS]), losses < count, bound)
-    best = index_children(view, False, tables, config.policy, rng, values)
+    best = index_children(view, None, tables, config.policy, rng, values)
     return first + pick_best(values[INDEX], 0, count, best, rng)
 
 

@@ -208,5 +208,5 @@ def _indices(policy, sums, squares, counts, parent_count, tables, rng):
     included, over :class:`FlatChildren`); the kernel stream ``rng`` (uint64 [4]) advances."""
     values = np.empty((3, sums.shape[0]))
     view = FlatChildren(sums, squares, counts, np.zeros((1, 1)), 0, sums.shape[0], parent_count)
-    index_children(view, False, tables, policy, rng, values)
+    index_children(view, None, tables, policy, rng, values)
     return values[INDEX]

@@ -249,7 +249,7 @@ def _select(moments, no_columns, first, count, config, tables, rng, values):
     for e in range(first, first + count):
         total += np.int64(moments[e, N])
     view = EdgeChildren(moments, no_columns, first, count, total, config)
-    best = index_children(view, False, tables, UCB1(config.c, 0.0, 0.5), rng, values)
+    best = index_children(view, None, tables, UCB1(config.c, 0.0, 0.5), rng, values)
     return first + pick_best(values[INDEX], 0, count, best, rng)
 
 

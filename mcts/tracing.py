@@ -203,7 +203,7 @@ def _root_indices(tree, config, tables, policy, spare, values, out):
         losses += tree.proven[first + k] == LOSS
     view = ChildrenView(tree, tree.index_cache, first, b,
                         parent_count(tree, 0, config.restart), config.restart, losses < b)
-    index_children(view, False, tables, policy, spare, values)
+    index_children(view, None, tables, policy, spare, values)
     for k in range(b):
         out[k] = values[INDEX, k]
 
