@@ -10,6 +10,7 @@ from html.parser import HTMLParser
 import numpy as np
 import pandas as pd
 import pytest
+from chromium import image_widths, needs_chromium
 from matplotlib.colors import to_hex
 from statsmodels.stats.proportion import proportion_confint
 
@@ -317,29 +318,12 @@ def test_report_states_missing_tables(tmp_path, saved_figures):
                                    "failure_curves.png"]
 
 
-WIDTHS = """<script>
-window.addEventListener("load", () => {
-  const widths = Array.from(document.images, image => image.naturalWidth);
-  document.body.setAttribute("data-widths", widths.join(","));
-});
-</script>
-</body>"""
-
-
-@pytest.mark.skipif(shutil.which("chromium") is None,
-                    reason="chromium is not installed (.ci/run installs Debian's chromium)")
+@needs_chromium
 def test_report_html_renders_every_figure_in_chromium(tmp_path):
     _, page = write_report(tmp_path / "report", _tables(), SETTINGS)
-    probe = tmp_path / "probe.html"  # the page plus a script writing each image's width
-    probe.write_text(page.read_text().replace("</body>", WIDTHS))
-    dom = subprocess.run(
-        ["chromium", "--headless", "--disable-gpu", "--no-sandbox",
-         f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000",
-         "--dump-dom", probe.as_uri()],
-        capture_output=True, text=True, timeout=120, check=True).stdout
-    [widths] = re.findall(r'data-widths="([^"]*)"', dom)
-    assert len(widths.split(",")) == 5
-    assert all(int(width) > 0 for width in widths.split(",")), widths
+    widths = image_widths(page, tmp_path)
+    assert len(widths) == 5
+    assert all(width > 0 for width in widths), widths
 
 
 SIZES = """<script>

@@ -8,6 +8,7 @@ import subprocess
 
 import numpy as np
 import pytest
+from chromium import image_widths, needs_chromium
 from reference_mcts import ThresholdSchedule
 from reference_mcts import make_adjuster as reference_adjuster
 
@@ -170,27 +171,13 @@ def test_the_command_writes_the_page(tmp_path, capsys, saved_figures):
     assert (tmp_path / "out" / "c15-anatomy.csv").stat().st_size > 0
 
 
-@pytest.mark.skipif(shutil.which("chromium") is None,
-                    reason="chromium is not installed (.ci/run installs Debian's chromium)")
+@needs_chromium
 def test_the_page_renders_every_figure_in_chromium(tmp_path):
     prefix = tmp_path / "c15"
     assert main(SMALL + ["--anatomy", "--runs", "10", "--out", str(prefix)]) == 0
-    probe = tmp_path / "probe.html"
-    probe.write_text((tmp_path / "c15.html").read_text().replace("</body>", """<script>
-window.addEventListener("load", () => {
-  const widths = Array.from(document.images, image => image.naturalWidth);
-  document.body.setAttribute("data-widths", widths.join(","));
-});
-</script>
-</body>"""))
-    dom = subprocess.run(
-        ["chromium", "--headless", "--disable-gpu", "--no-sandbox",
-         f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000",
-         "--dump-dom", probe.as_uri()],
-        capture_output=True, text=True, timeout=120, check=True).stdout
-    [widths] = re.findall(r'data-widths="([^"]*)"', dom)
-    assert len(widths.split(",")) == (3 if shutil.which("dot") else 2)
-    assert all(int(width) > 0 for width in widths.split(",")), widths
+    widths = image_widths(tmp_path / "c15.html", tmp_path)
+    assert len(widths) == (3 if shutil.which("dot") else 2)
+    assert all(width > 0 for width in widths), widths
 
 
 @pytest.mark.parametrize("extra, message", [

@@ -2,12 +2,10 @@
 playouts; its last point is one search bit for bit, without bonuses the grid is one search
 watched, the page renders, and bad input is one line."""
 
-import re
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
+from chromium import image_widths, needs_chromium
 
 from experiments.cli import main
 from experiments.inspect import game_position, search_position
@@ -96,26 +94,12 @@ def test_the_command_writes_the_page(tmp_path, capsys, saved_figures):
     assert (tmp_path / "bt-search.csv").stat().st_size > 0
 
 
-@pytest.mark.skipif(shutil.which("chromium") is None,
-                    reason="chromium is not installed (.ci/run installs Debian's chromium)")
+@needs_chromium
 def test_the_page_renders_in_chromium(tmp_path):
     assert main(["inspect", "breakthrough", "--moves", MOVES, "--max-budget", "64",
                  "--out", str(tmp_path / "bt")]) == 0
-    probe = tmp_path / "probe.html"
-    probe.write_text((tmp_path / "bt.html").read_text().replace("</body>", """<script>
-window.addEventListener("load", () => {
-  const widths = Array.from(document.images, image => image.naturalWidth);
-  document.body.setAttribute("data-widths", widths.join(","));
-});
-</script>
-</body>"""))
-    dom = subprocess.run(
-        ["chromium", "--headless", "--disable-gpu", "--no-sandbox",
-         f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000",
-         "--dump-dom", probe.as_uri()],
-        capture_output=True, text=True, timeout=120, check=True).stdout
-    [widths] = re.findall(r'data-widths="([^"]*)"', dom)
-    assert int(widths) > 0
+    widths = image_widths(tmp_path / "bt.html", tmp_path)
+    assert len(widths) == 1 and widths[0] > 0, widths
 
 
 def test_an_openspiel_position_is_searched_by_the_generic_engine(tmp_path):

@@ -1,0 +1,37 @@
+"""Opening a page of the lab in headless chromium (Debian's, installed by .ci/run): the widths
+its images load at, so a test sees that every figure of a report or an inspection renders."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+needs_chromium = pytest.mark.skipif(
+    shutil.which("chromium") is None,
+    reason="chromium is not installed (.ci/run installs Debian's chromium)")
+
+_WIDTHS = """<script>
+window.addEventListener("load", () => {
+  const widths = Array.from(document.images, image => image.naturalWidth);
+  document.body.setAttribute("data-widths", widths.join(","));
+});
+</script>
+</body>"""
+
+
+def image_widths(page: Path, scratch: Path) -> list[int]:
+    """The natural width of each image of ``page`` once loaded in chromium (0: not rendered);
+    ``scratch`` holds the probe page and the browser's profile."""
+    probe = scratch / "probe.html"  # the page plus a script writing each image's width
+    probe.write_text(page.read_text().replace("</body>", _WIDTHS))
+    dom = subprocess.run(
+        ["chromium", "--headless", "--disable-gpu", "--no-sandbox",
+         f"--user-data-dir={scratch / 'profile'}", "--virtual-time-budget=5000",
+         "--dump-dom", probe.as_uri()],
+        capture_output=True, text=True, timeout=120, check=True).stdout
+    [widths] = re.findall(r'data-widths="([^"]*)"', dom)
+    return [int(width) for width in widths.split(",")] if widths else []
