@@ -68,7 +68,9 @@ def new_tree(capacity, restart, index_columns, second_moment):
                       np.zeros((capacity if restart else 1, 2), np.int32), index_cache)
 
 
-@njit(inline="always")
+# Not inlined: it runs once per recorded budget, and numba's IR inlining of it (with the
+# final-move rules beneath) into every policy's kernel cost seconds of each cold compile.
+@njit(cache=True)
 def chosen_move(tree, b, rule, rng, values):
     """The move played under the final-move ``rule`` (``mcts.final_move``, ``values`` [3, b]
     its scratch); random before the root's expansion."""
