@@ -20,7 +20,7 @@ TINY = (Panel(2, 6), Panel(4, 4))  # b's whose ucb1 and baseline kernels other t
 def tiny(monkeypatch):
     for module in (study, report, reproduce):
         monkeypatch.setattr(module, "PANELS", TINY)
-    monkeypatch.setitem(study.SCALES, "quick", {2: Effort(3, 2, 16, 2), 4: Effort(2, 2, 16, 2)})
+    monkeypatch.setitem(study.SCALES, "quick", {2: Effort(3, 2, 16), 4: Effort(2, 2, 16)})
 
 
 def test_the_paper_scale_is_200_trees_x_200_runs_of_every_method():
@@ -88,5 +88,13 @@ def test_without_the_solver_every_run_spends_its_budget():
     assert (on < 64).any() and (off == 64).all()
     assert Curve("pgame(127)", solver=True).key == Curve("pgame(127)").key
     assert "solver=off" in Curve("pgame(127)", solver=False).label
-    with pytest.raises(ValueError, match="solver is not an MCTS|not an MCTS search: solver"):
+    with pytest.raises(ValueError, match="not an MCTS search: solver"):
         Curve("pgame(127)", "flatmc", solver=False)
+
+
+def test_failure_rate_takes_no_solver_for_mcts_only(capsys):
+    argv = ["failure-rate", "--tree", "pgame(127)", "--depth", "4", "--runs", "2",
+            "--max-budget", "8", "--workers", "1", "--no-solver", "--policy", "flatmc"]
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "flatmc is not an MCTS search: solver" in error, error

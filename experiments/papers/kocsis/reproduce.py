@@ -8,23 +8,33 @@ from pathlib import Path
 
 from ...runtime.store import write_table
 from ...studies.execution import run_study
+from .figures import draw
 from .report import report_markdown
 from .study import PANELS, effort, kocsis_study, over_trees, random_pick_levels, tree_rates
 
-FIGURE = "fig2_pgames"
-# Single-thread cost per iteration, ns, by (policy, B): `mctslab reproduce kocsis --scale
-# quick` on the 2-core dev machine, 2026-11-28, under load from other jobs (errs high); the
-# paper scale's projection multiplies them by its iterations
-ITERATION_NS = {("ucb1", 2): 900, ("ucb1", 8): 700, ("alphabeta", 2): 150,
-                ("alphabeta", 8): 150, ("flatmc", 2): 300, ("flatmc", 8): 250}
-COSTS_SOURCE = "per-iteration costs of a quick run on 2 shared cores, 2026-11-28"
+# Single-thread cost per iteration, ns, by (policy, B), at 2^14 iterations (40 runs on one
+# tree of the paper scale, the 2-core dev machine under load from other jobs, 2026-11-28: errs
+# high), and seconds per shard readying a tree for the UCT kernel (the B=8 tree's 19 M nodes)
+ITERATION_NS = {("ucb1", 2): 1700, ("ucb1", 8): 2200, ("alphabeta", 2): 150,
+                ("alphabeta", 8): 170, ("flatmc", 2): 280, ("flatmc", 8): 120}
+SHARD_SECONDS = {2: 0.1, 8: 0.65}
+# seconds to draw a tree and solve it exactly (B=8: 1-3 s), counted once per curve and tree
+DRAW_SECONDS = {2: 0.3, 8: 2.5}
+COSTS_SOURCE = "per-iteration and per-shard costs measured on 2 shared cores, 2026-11-28"
 
 
 def projected_core_hours(scale: str, seed: int = 2015) -> float:
-    """Single-core hours the study's runs take at ``scale`` (every run spends its budget)."""
+    """Single-core hours the study takes at ``scale``: every run spends its budget, every UCT
+    shard readies its tree, every curve draws its trees (compiling not counted)."""
     study = kocsis_study(scale, seed)
-    return sum(curve.total_runs * curve.max_budget * ITERATION_NS[(curve.policy, curve.branching)]
-               for curve in study.curves) / 3.6e12
+    seconds = 0.0
+    for curve in study.curves:
+        shards = curve.trees * -(-curve.runs // study.block)
+        seconds += (curve.total_runs * curve.max_budget
+                    * ITERATION_NS[(curve.policy, curve.branching)] / 1e9
+                    + shards * SHARD_SECONDS[curve.branching] * (curve.policy == "ucb1")
+                    + curve.trees * DRAW_SECONDS[curve.branching])
+    return seconds / 3600
 
 
 def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | None = None,
@@ -33,9 +43,6 @@ def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | No
     """Run the study into ``out`` (finished shards are kept), then write
     ``tree_failure_rates.csv``, ``fig2_failure_rates.csv``, the figure (PNG, which the report
     shows, and every other format of ``formats``) and ``report.md``; returns the report."""
-    from plots.kocsis import plot_fig2
-    from plots.style import save_as
-
     out = Path(out)
     study = kocsis_study(scale, seed)
     start = time.perf_counter()
@@ -44,9 +51,9 @@ def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | No
     table = over_trees(rates)
     write_table(rates, out / "tree_failure_rates.csv")
     write_table(table, out / "fig2_failure_rates.csv")
-    levels = [random_pick_levels(panel, effort(scale, panel).trees, seed) for panel in PANELS]
-    save_as(plot_fig2(table, {level["panel"]: level["score_level"] for level in levels}),
-            out / FIGURE, ("png", *formats))
+    levels = [random_pick_levels(panel, effort(scale, panel).trees, seed, workers, scheduler)
+              for panel in PANELS]
+    figure = draw(table, levels, out, formats)
     sizes = "; ".join(f"{p.name}: {effort(scale, p).trees} trees x {effort(scale, p).runs} runs"
                       f", iterations 2^0..2^{effort(scale, p).max_budget.bit_length() - 1}"
                       for p in PANELS)
@@ -55,5 +62,5 @@ def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | No
                 f"iterations) in {(time.perf_counter() - start) / 60:.1f} min; the rest were "
                 "stored already.")
     report = out / "report.md"
-    report.write_text(report_markdown(table, levels, preamble, FIGURE))
+    report.write_text(report_markdown(table, levels, preamble, figure))
     return report

@@ -25,6 +25,7 @@ from scipy import stats
 
 from ...curves.curve import Curve
 from ...curves.failure import tree_instance
+from ...runtime.pool import completed
 from ...studies.shards import plan_shards
 from ...studies.store import read_shard
 from ...studies.study import Study
@@ -46,12 +47,11 @@ class Panel:
 
 @dataclass(frozen=True)
 class Effort:
-    """Trees x runs per tree at every point, budgets 2^0 .. ``max_budget``, runs per shard."""
+    """Trees x runs per tree at every point, budgets 2^0 .. ``max_budget``."""
 
     trees: int
     runs: int
     max_budget: int
-    block: int
 
     @property
     def points(self) -> int:
@@ -62,9 +62,12 @@ PANELS = (Panel(2, 20), Panel(8, 8))
 # quick: about a tenth of the paper's trees (a B=8, D=8 instance is 19 M nodes, seconds to draw)
 # and 2^12 iterations; paper: Sect. 4's 200 trees x 200 runs a point
 SCALES = {
-    "quick": {2: Effort(40, 10, 2**12, 10), 8: Effort(16, 25, 2**12, 25)},
-    "paper": {2: Effort(200, 200, 2**14, 100), 8: Effort(200, 200, 2**14, 100)},
+    "quick": {2: Effort(40, 10, 2**12), 8: Effort(16, 25, 2**12)},
+    "paper": {2: Effort(200, 200, 2**14), 8: Effort(200, 200, 2**14)},
 }
+# runs per shard: quick, one shard per tree (a B=8 shard readies its 19 M-node tree for the
+# engine in about 0.6 s, which more shards would repeat); paper, two per tree
+BLOCKS = {"quick": 25, "paper": 100}
 # method -> (policy, policy parameters, final move, solver)
 METHODS = {
     "uct": ("ucb1", {"depth_exponent": 1}, "mean", False),
@@ -90,11 +93,9 @@ def method_curve(method: str, panel: Panel, scale: str) -> Curve:
 
 
 def kocsis_study(scale: str = "quick", seed: int = 2015) -> Study:
-    """Every method on every panel; one block size for the study, the smallest of its panels'
-    (a shard is at most one tree's runs)."""
+    """Every method on every panel, ``BLOCKS[scale]`` runs per shard."""
     curves = [method_curve(m, p, scale) for p in PANELS for m in METHODS]
-    block = min(effort(scale, p).block for p in PANELS)
-    return Study(tuple(curves), seed=seed, block=block, name=f"kocsis-{scale}")
+    return Study(tuple(curves), seed=seed, block=BLOCKS[scale], name=f"kocsis-{scale}")
 
 
 def curve_method(curve: Curve) -> tuple[str, Panel]:
@@ -143,17 +144,24 @@ def over_trees(rates: pd.DataFrame) -> pd.DataFrame:
                         ci_high=np.clip(table["failure_rate"] + half, 0, 1))
 
 
-def random_pick_levels(panel: Panel, trees: int, seed: int) -> dict:
+def root_move_sets(branching: int, depth: int, seed: int, tree: int) -> tuple[int, int]:
+    """(best-score moves, optimal-outcome moves) at the root of the study's tree ``tree``."""
+    instance = tree_instance(TREE, branching, depth, seed, tree)
+    return int(instance.best_score.sum()), int(instance.optimal.sum())
+
+
+def random_pick_levels(panel: Panel, trees: int, seed: int, workers: int | None = 1,
+                       scheduler: str | None = None) -> dict:
     """The failure rate of a move drawn uniformly at the root, exactly, on the study's tree
-    instances 0 .. trees - 1 of ``panel``: mean over trees of 1 - |best-score moves| / B (the
-    best-score failure) and of 1 - |optimal-outcome moves| / B (the lab's outcome failure),
-    with the mean sizes of both sets and the standard error over trees of the first."""
-    best, optimal = [], []
-    for j in range(trees):
-        instance = tree_instance(TREE, panel.branching, panel.depth, seed, j)
-        best.append(int(instance.best_score.sum()))
-        optimal.append(int(instance.optimal.sum()))
-    best, optimal = np.array(best, float), np.array(optimal, float)
+    instances 0 .. trees - 1 of ``panel`` (drawn on ``workers`` processes or the Dask cluster
+    at ``scheduler``): mean over trees of 1 - |best-score moves| / B (the best-score failure)
+    and of 1 - |optimal-outcome moves| / B (the lab's outcome failure), with the mean sizes of
+    both sets and the standard error over trees of the first."""
+    jobs = [(panel.branching, panel.depth, seed, j) for j in range(trees)]
+    sizes = np.zeros((trees, 2))
+    for j, found in completed(root_move_sets, jobs, workers, scheduler):
+        sizes[j] = found
+    best, optimal = sizes[:, 0], sizes[:, 1]
     level = 1 - best / panel.branching
     return {"panel": panel.name, "trees": trees, "score_level": level.mean(),
             "score_level_se": level.std(ddof=1) / np.sqrt(trees) if trees > 1 else np.nan,
