@@ -54,6 +54,7 @@ def test_the_random_pick_level_is_computed_from_the_trees():
     level = kocsis.random_pick_levels(panel, 3, seed=7)
     sizes = [tree_instance("pgame(127)", 4, 4, 7, j).best_score.sum() for j in range(3)]
     assert level["score_level"] == pytest.approx(np.mean([1 - s / 4 for s in sizes]))
+    assert level["tied_roots"] == sum(s > 1 for s in sizes)
     assert level["outcome_level"] <= level["score_level"]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from .study import METHODS, PANELS
 
@@ -46,6 +47,20 @@ def _pct(x: float) -> str:
     return "-" if np.isnan(x) else f"{x:.4f}"
 
 
+def issue_b2_markdown(level: dict) -> str:
+    """Our B=2 level beside the issue's 0.493, which means a tie of the two root moves' best
+    scores on q = 2 (0.5 - 0.493) = 1.4% of the trees: how likely our count of ties is if q
+    is the true tie rate (binomial tails)."""
+    trees = level["trees"]
+    ties = level["tied_roots"]
+    rate = 2 * (0.5 - ISSUE_RANDOM_PICK_B2)
+    low, high = stats.binom.cdf(ties, trees, rate), stats.binom.sf(ties - 1, trees, rate)
+    return (f"{ISSUE_RANDOM_PICK_B2} (ours - it = "
+            f"{level['score_level'] - ISSUE_RANDOM_PICK_B2:+.4f}; {ties} ties in {trees} "
+            f"roots; at its tie rate {rate:.3f}, P(<= {ties}) = {low:.2f}, "
+            f"P(>= {ties}) = {high:.2f})")
+
+
 def levels_markdown(levels: list[dict], summary: pd.DataFrame) -> str:
     """The random-pick levels per panel, exactly from the trees, beside the failure of UCT
     after one iteration (one root move visited, so a uniform pick) and, at B=2, the issue's
@@ -59,14 +74,7 @@ def levels_markdown(levels: list[dict], summary: pd.DataFrame) -> str:
                         & (summary["budget"] == 1)]
         measured = ("-" if first.empty else f"{first['failure_rate'].iloc[0]:.3f} "
                     f"[{first['ci_low'].iloc[0]:.3f}, {first['ci_high'].iloc[0]:.3f}]")
-        issue = "-"
-        if level["panel"] == PANELS[0].name:
-            se = level["score_level_se"]
-            z = ((level["score_level"] - ISSUE_RANDOM_PICK_B2) / se if se > 0 else np.nan)
-            issue = (f"{ISSUE_RANDOM_PICK_B2} (ours - it = "
-                     f"{level['score_level'] - ISSUE_RANDOM_PICK_B2:+.4f}"
-                     + (f", z = {z:.2f}" if not np.isnan(z) else ", no tie in our trees")
-                     + ")")
+        issue = issue_b2_markdown(level) if level["branching"] == 2 else "-"
         lines.append(f"| {level['panel']} | {level['trees']} | {level['best_moves']:.3f} | "
                      f"{level['optimal_moves']:.3f} | {_pct(level['score_level'])} | "
                      f"{_pct(level['outcome_level'])} | {measured} | {issue} |")
@@ -161,7 +169,8 @@ the paper's figure shows. What can be computed is below.
 A move drawn uniformly at the root fails with probability 1 - (best-score moves) / B on a tree;
 its mean over the study's trees is exact (no search). Issue 43 says the paper's curves start
 from 0.493 at B=2 (one best-score move per tree but for about 1.4% ties); that value is the
-issue's, not read here. UCT after one iteration has visited one root move, drawn uniformly, so
+issue's, not read here; the table gives how likely our count of tied roots would be at the
+tie rate it implies. UCT after one iteration has visited one root move, drawn uniformly, so
 it picks at random: its measured failure must agree with the exact level.
 
 {levels_markdown(levels, summary)}

@@ -156,14 +156,15 @@ def random_pick_levels(panel: Panel, trees: int, seed: int, workers: int | None 
     instances 0 .. trees - 1 of ``panel`` (drawn on ``workers`` processes or the Dask cluster
     at ``scheduler``): mean over trees of 1 - |best-score moves| / B (the best-score failure)
     and of 1 - |optimal-outcome moves| / B (the lab's outcome failure), with the mean sizes of
-    both sets and the standard error over trees of the first."""
+    both sets and the count of roots with more than one best-score move."""
     jobs = [(panel.branching, panel.depth, seed, j) for j in range(trees)]
     sizes = np.zeros((trees, 2))
     for j, found in completed(root_move_sets, jobs, workers, scheduler):
         sizes[j] = found
     best, optimal = sizes[:, 0], sizes[:, 1]
     level = 1 - best / panel.branching
-    return {"panel": panel.name, "trees": trees, "score_level": level.mean(),
-            "score_level_se": level.std(ddof=1) / np.sqrt(trees) if trees > 1 else np.nan,
+    return {"panel": panel.name, "branching": panel.branching, "trees": trees,
+            "score_level": level.mean(),
+            "tied_roots": int((best > 1).sum()),
             "outcome_level": (1 - optimal / panel.branching).mean(),
             "best_moves": best.mean(), "optimal_moves": optimal.mean()}
