@@ -122,6 +122,9 @@ class SearchConfig(NamedTuple):
     cache_indices: bool = True
     reward: tuple = ScoreReward()  # ``mcts.score_reward``: the rule (default: the outcome)
     final_move: int = MOST_VISITS  # ``mcts.final_move``: the rule of the move played
+    # MCTS-Solver on (the default); off, no node is ever proven: Kocsis & Szepesvari's UCT,
+    # whose best-score failure an outcome solver would bend (docs/design.md)
+    solver: bool = True
 
 
 def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
@@ -329,7 +332,7 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
         back_up(tree.stats, tree.rewards, path, depth,
                 PlayoutValue(value, depth + moves, config.backup), reads_second_moment(policy))
         log_playout(watch, t, score, reward, theta_eff)
-        if not stopped and in_tree:
+        if config.solver and not stopped and in_tree:
             _prove(tree, path, depth, score, b)
             if tree.proven[0] != UNPROVEN:  # solved: the chosen move cannot change
                 chosen = chosen_move(tree, b, config.final_move, rng, values)

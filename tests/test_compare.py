@@ -236,6 +236,19 @@ def test_the_atlas_preset_lists_the_biased_trees_every_policy_and_three_adjuster
     assert quick.max_budget == 2**14
 
 
+def test_the_traps_preset_grows_the_traps_level_and_density():
+    """UCT, alpha-beta (draw and playout leaves) and flat MC on random(4,3), bare and with
+    traps of level 1, 3, 5 at densities 0.1, 0.3, 0.6; a baseline takes one cell per tree."""
+    lists = preset_lists("traps")
+    assert lists["trees"][0] == "random(4,3)" and len(lists["trees"]) == 10
+    assert "random(4,3)+trap(5,0.6)" in lists["trees"]
+    grid = Grid.from_scale(lists["trees"], lists["policies"], lists["adjusters"], "quick",
+                           name=lists["name"])
+    assert grid.cells == 40 and grid.methods[0] == "ucb1+plain"
+    with pytest.raises(ValueError, match="use atlas or traps"):
+        preset_lists("mazes")
+
+
 def test_the_atlas_at_a_tiny_scale_runs_in_seconds(tmp_path, capsys):
     # every atlas tree and adjuster, one policy (its kernels are the suite's already)
     assert main(["compare", "--preset", "atlas", "--policies", "ucb1", "--runs", "2",

@@ -46,7 +46,7 @@ from ..exports import lazy_exports
 
 __all__, __getattr__ = lazy_exports(__name__, {
     ".anatomy_links": ("anatomy_command", "anatomy_commands"),
-    ".atlas": ("ATLAS_ADJUSTERS", "ATLAS_TREES", "preset_lists"),
+    ".atlas": ("ATLAS_ADJUSTERS", "ATLAS_TREES", "PRESETS", "TRAP_TREES", "preset_lists"),
     ".cells": ("GrowSummary", "grow", "plan_blocks", "run_table"),
     ".grid": ("DEFAULT_SEED", "GRID_FILE", "SCALES", "Grid", "cell_labels", "config_label",
               "entry_label", "open_grid", "parse_entry"),

@@ -1,4 +1,5 @@
-"""The atlas preset of ``mctslab compare --preset atlas`` (issue 29)."""
+"""The presets of ``mctslab compare --preset``: the atlas (issue 29) and the trap study
+(issue 43, item 6)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,28 @@ ATLAS_TREES = (
 # maxfreq with exact re-scoring beside the paper's method (issue 29 item 6)
 ATLAS_ADJUSTERS = ("plain", "maxfreq", "maxfreq(rescore=1)", "static")
 
+# The trap study (Ramanujan, Sabharwal & Selman 2010): UCT against alpha-beta and flat
+# Monte-Carlo as the traps deepen (level k: the opponent wins within k plies) and thicken (a
+# share p of the strictly suboptimal moves made traps), on the atlas's trap tree's base; the base
+# alone is the row without traps. Alpha-beta with draw leaves sees a level-k trap once its
+# iteration reaches depth k + 1; with playout leaves it scores the horizon as MCTS would.
+TRAP_LEVELS = (1, 3, 5)
+TRAP_DENSITIES = (0.1, 0.3, 0.6)
+TRAP_TREES = ("random(4,3)", *(f"random(4,3)+trap({k},{p:g})" for k in TRAP_LEVELS
+                               for p in TRAP_DENSITIES))
+TRAP_POLICIES = ("ucb1", "alphabeta", "alphabeta(leaf=playout)", "flatmc")
+
+PRESETS = ("atlas", "traps")
+
 
 def preset_lists(name: str) -> dict:
-    """The trees, policies and adjusters of a preset (``atlas``), and its name."""
-    if name != "atlas":
-        raise ValueError(f"unknown preset {name!r}: use atlas")
-    from bandits import POLICIES
+    """The trees, policies and adjusters of a preset (``PRESETS``), and its name."""
+    if name == "atlas":
+        from bandits import POLICIES
 
-    return {"trees": list(ATLAS_TREES), "policies": list(POLICIES),
-            "adjusters": list(ATLAS_ADJUSTERS), "name": "atlas"}
+        return {"trees": list(ATLAS_TREES), "policies": list(POLICIES),
+                "adjusters": list(ATLAS_ADJUSTERS), "name": "atlas"}
+    if name == "traps":
+        return {"trees": list(TRAP_TREES), "policies": list(TRAP_POLICIES),
+                "adjusters": ["plain"], "name": "traps"}
+    raise ValueError(f"unknown preset {name!r}: use {' or '.join(PRESETS)}")

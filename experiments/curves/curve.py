@@ -29,7 +29,7 @@ def _check_params(kind: str, name: str, given: dict, known: dict) -> dict:
 # fields added after the first stored results, and their defaults
 _DISCOUNT = between(0.0, 1.0, low_open=True)  # the backup's gamma; 1: no discount
 _LATER = {"shaping": "", "rescore": False, "discount": 1.0, "backup": "", "reward": "outcome",
-          "final_move": "visits", "failure": "outcome"}
+          "final_move": "visits", "failure": "outcome", "solver": True}
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,8 @@ class Curve:
     ``final_move`` the rule of the move played (``mcts.final_move``: ``visits``, the paper's;
     ``mean``; ``robust``); ``failure`` the set of correct root moves (``mcts.synthetic``:
     ``outcome``, the optimal outcome's, the paper's; ``score``, the best minimax score's).
+    ``solver`` switches the MCTS-Solver (``mcts.solver``; off: no node is proven, Kocsis &
+    Szepesvari's UCT, for the best-score failure the outcome solver bends).
     """
 
     tree: str
@@ -76,6 +78,7 @@ class Curve:
     reward: str = "outcome"
     final_move: str = "visits"
     failure: str = "outcome"
+    solver: bool = True
 
     def __post_init__(self) -> None:
         spec = parse_tree_spec(self.tree)
@@ -106,6 +109,9 @@ class Curve:
         object.__setattr__(self, "adjuster_params", adjuster)
         if self.restart is None:
             object.__setattr__(self, "restart", adjuster_info.restart)
+        if self.solver not in (True, False):
+            raise ValueError(f"solver {self.solver!r} must be true or false")
+        object.__setattr__(self, "solver", bool(self.solver))
         if not isinstance(self.shaping, str):
             raise ValueError(f"shaping {self.shaping!r} must be a spec such as rb(k=8)+qb(k=2)")
         object.__setattr__(self, "shaping", shaping_spec(parse_shaping(self.shaping)))
@@ -135,6 +141,7 @@ class Curve:
                                ("backup", self.backup),
                                ("reward", self.reward != "outcome"),
                                ("final_move", self.final_move != "visits"),
+                               ("solver", not self.solver),
                                ("search_depth", self.search_depth != self.depth)) if chosen})
 
     def __hash__(self) -> int:
@@ -177,6 +184,7 @@ class Curve:
         rules = "".join(f" {word}={getattr(self, name)}" for name, word in (
             ("reward", "reward"), ("final_move", "final"), ("failure", "failure"))
             if getattr(self, name) != _LATER[name])
+        rules += "" if self.solver else " solver=off"
         return (f"{self.tree} {self.policy} {self.adjuster}{shaping}{rescore}{discount}{backup}"
                 f"{rules}")
 
@@ -185,7 +193,7 @@ def curve_columns(curve: Curve) -> dict:
     """The curve's identity as the columns every curve table carries (``failure_rate``'s,
     ``mctslab failure-rate --out``'s, a study's ``load_results``): curve_key, label, tree,
     policy, adjuster, policy_params and adjuster_params (JSON text), shaping, rescore,
-    discount, backup, reward, final_move, failure, restart, freeze, search_depth, branching,
+    discount, backup, reward, final_move, failure, solver, restart, freeze, search_depth, branching,
     depth, trees (instances), runs_per_tree, max_budget and planned_runs (runs per budget once
     every run is done)."""
     config = asdict(curve)

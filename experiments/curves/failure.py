@@ -93,6 +93,7 @@ def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
         backup=load_backup(curve.backup) if curve.backup else Discount(curve.discount),
         reward=reward,
         final_move=FINAL_MOVES[curve.final_move],
+        solver=bool(curve.solver),
     )
 
 

@@ -25,7 +25,7 @@ Curve keys are the fields of ``Curve``: tree, policy, policy_params, adjuster, a
 restart, freeze, branching, depth, runs, trees, max_budget, search_depth, shaping (e.g.
 ``shaping = "rb(k=8)"``, seed 000's reward shaping), rescore, discount (the backup's gamma per
 ply, ``mcts.backup``), backup, reward (``mcts.score_reward``), final_move (``mcts.final_move``),
-failure (``outcome`` or ``score``). Results come back as one tidy
+failure (``outcome`` or ``score``), solver (false: no MCTS-Solver). Results come back as one tidy
 table (``load_results``).
 """
 
@@ -76,6 +76,7 @@ CURVE_KEYS = {
     "reward": STRING,
     "final_move": STRING,
     "failure": STRING,
+    "solver": FLAG,
 }
 STUDY_KEYS = {"kind": STRING, "name": STRING, "seed": SEED, "block": COUNT}
 KINDS = ("curves", "compare")
@@ -248,7 +249,7 @@ def describe(curve: Curve) -> str:
     extras = []
     for field in fields(Curve):
         if field.name in ("tree", "policy", "adjuster", "shaping", "reward", "final_move",
-                          "failure"):  # in the label
+                          "failure", "solver"):  # in the label
             continue
         value, default = getattr(curve, field.name), _left_out(curve, field.name)
         if isinstance(value, dict):

@@ -6,7 +6,7 @@ import shlex
 import sys
 
 from experiments.cli.params import COUNT, PROBABILITY, SEED
-from experiments.comparisons.atlas import ATLAS_ADJUSTERS
+from experiments.comparisons.atlas import ATLAS_ADJUSTERS, PRESETS, TRAP_POLICIES
 from experiments.comparisons.grid import SIZES
 from mcts.final_move import FINAL_MOVES
 from mcts.synthetic import FAILURES
@@ -35,10 +35,11 @@ def register(subparsers) -> None:
                    help="adjusters (`mctslab adjusters list`, package.module:object, "
                    "name(key=value,...))")
     quick, full = SIZES["quick"], SIZES["full"]
-    p.add_argument("--preset", choices=("atlas",),
+    p.add_argument("--preset", choices=PRESETS,
                    help="atlas: seed 001's biased trees x every built-in policy x "
-                   f"{', '.join(ATLAS_ADJUSTERS)} (--trees, --policies, --adjusters replace its "
-                   "lists)")
+                   f"{', '.join(ATLAS_ADJUSTERS)}; traps: random(4,3) with traps of level 1, 3, "
+                   f"5 at densities 0.1, 0.3, 0.6 x {', '.join(TRAP_POLICIES)}, plain "
+                   "(--trees, --policies, --adjusters replace its lists)")
     p.add_argument("--scale", choices=("quick", "full"), default="quick",
                    help=f"quick (default): {quick['trees_per_model']} instances x "
                    f"{quick['runs']} runs per cell, budgets up to 2^"

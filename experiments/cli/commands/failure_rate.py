@@ -77,6 +77,9 @@ def curve_options(p, runs: int = 100, tree_required: bool = True) -> None:
     p.add_argument("--failure", default="outcome", choices=FAILURES,
                    help="a failure is a move outside the optimal outcome's moves (outcome, "
                         "default) or outside the best minimax score's (score)")
+    p.add_argument("--no-solver", action="store_true",
+                   help="search without the MCTS-Solver (Kocsis & Szepesvari's UCT): no node "
+                        "is proven and every run spends its budget")
 
 
 def curve_from_args(args) -> Curve:
@@ -94,7 +97,8 @@ def curve_from_args(args) -> Curve:
         trees=args.trees, max_budget=args.max_budget, restart=args.restart,
         search_depth=args.search_depth, shaping=args.shaping, discount=args.discount,
         backup=args.backup, reward=args.reward, final_move=args.final_move,
-        failure=args.failure, **{**method, "rescore": method["rescore"] or args.rescore},
+        failure=args.failure, solver=not args.no_solver,
+        **{**method, "rescore": method["rescore"] or args.rescore},
     )
 
 
