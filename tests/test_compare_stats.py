@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 from statsmodels.stats.contingency_tables import StratifiedTable
+from statsmodels.stats.multitest import multipletests
 
 from experiments.comparisons.stats import (
     aggregate_intervals,
@@ -33,6 +34,7 @@ from experiments.comparisons.tests import (
     common_odds_ratio,
     curve_tests,
     difference_interval,
+    holm_adjusted,
     stratified_permutation_test,
 )
 
@@ -526,6 +528,15 @@ def test_holm_corrects_within_each_config_and_budget():
     assert (tests["p_holm"] > tests["p_value"]).any()
     assert holm_by_hand(np.array([0.03, 0.5, 0.01, 0.02])) == pytest.approx(
         [0.06, 0.5, 0.04, 0.06])
+
+
+def test_holm_agrees_with_statsmodels():
+    # families of 1 to 12 p-values, with ties and values near 1, against multipletests
+    rng = np.random.default_rng(11)
+    for m in range(1, 13):
+        p_values = rng.choice([rng.uniform(0, 0.1), *rng.uniform(0, 1, 3), 0.9, 1.0], m)
+        assert holm_adjusted(p_values) == pytest.approx(
+            multipletests(p_values, method="holm")[1], abs=1e-15)
 
 
 def test_the_nested_bootstrap_resamples_instances_then_runs():
