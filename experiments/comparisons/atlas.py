@@ -14,6 +14,8 @@ ATLAS_TREES = (
 )
 # maxfreq with exact re-scoring beside the paper's method (issue 29 item 6)
 ATLAS_ADJUSTERS = ("plain", "maxfreq", "maxfreq(rescore=1)", "static")
+# the root policies built for the simple regret (issue 45), UCB1 below the root
+ATLAS_ROOTS = ("ucb1(root=sh)", "ucb1(root=gumbel)")
 
 
 def preset_lists(name: str) -> dict:
@@ -22,5 +24,5 @@ def preset_lists(name: str) -> dict:
         raise ValueError(f"unknown preset {name!r}: use atlas")
     from bandits import POLICIES
 
-    return {"trees": list(ATLAS_TREES), "policies": list(POLICIES),
+    return {"trees": list(ATLAS_TREES), "policies": [*POLICIES, *ATLAS_ROOTS],
             "adjusters": list(ATLAS_ADJUSTERS), "name": "atlas"}

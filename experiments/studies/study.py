@@ -76,6 +76,7 @@ CURVE_KEYS = {
     "reward": STRING,
     "final_move": STRING,
     "failure": STRING,
+    "root": STRING,
 }
 STUDY_KEYS = {"kind": STRING, "name": STRING, "seed": SEED, "block": COUNT}
 KINDS = ("curves", "compare")
@@ -248,7 +249,7 @@ def describe(curve: Curve) -> str:
     extras = []
     for field in fields(Curve):
         if field.name in ("tree", "policy", "adjuster", "shaping", "reward", "final_move",
-                          "failure"):  # in the label
+                          "failure", "root"):  # in the label
             continue
         value, default = getattr(curve, field.name), _left_out(curve, field.name)
         if isinstance(value, dict):

@@ -1,0 +1,181 @@
+"""Root policies built for the simple regret (issue 45): the root's child of each playout
+chosen by a schedule over the whole budget n, the built-in policy below the root, as data of
+``SearchConfig.root`` read at run time (one kernel with the plain search, whose numbers and
+costs it leaves as they were).
+
+- ``sh``: sequential halving at the root (Karnin, Koren & Somekh 2013; at the root of MCTS:
+  H-MCTS, Pepels, Cazenave, Winands & Lanctot 2014, and SHOT, Cazenave 2014, there
+  recursively), ``bandits.sequential_halving``'s schedule over the root's K children, each
+  playout a pull of the child it descends into and its reward the one that child keeps; the
+  move played is the last child left. It needs n >= K ceil(log2 K) for one playout per child in
+  the first round (:func:`minimum_budget`); below that it makes no playout and plays a child
+  drawn uniformly, as Karnin's algorithm does with t_r = 0.
+- ``gumbel(m=16, c_visit=50, c_scale=1)``: the Gumbel root of Danihelka et al. 2022
+  (``mcts.gumbel_root``), mctx's ``gumbel_muzero_policy`` with a uniform prior.
+
+The root is expanded before the first playout, so that every playout passes through a child
+of the policy's choosing. A root schedule reads n, so a failure curve makes one search per
+budget 2^k (``synthetic.run_searches``): about twice the largest budget's playouts. The
+solver's rules hold: a root proven ends the search with the solver's move.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from bandits.sequential_halving import (
+    ARM,
+    FINISHED,
+    Halving,
+    halving_choice,
+    halving_observe,
+    halving_rounds,
+    new_halving,
+    start_halving,
+)
+from specs import at_least, check_values, parse_spec, parse_value
+
+from .gumbel_root import (
+    best_considered,
+    considered_visits,
+    draw_gumbels,
+    gumbel_scores,
+    most_root_visits,
+)
+
+NO_ROOT, HALVING, GUMBEL = 0, 1, 2
+ROOT_POLICIES = {"sh": HALVING, "gumbel": GUMBEL}
+_DEFAULTS = {"sh": {}, "gumbel": {"m": 16, "c_visit": 50.0, "c_scale": 1.0}}
+_DOMAINS = {"m": at_least(1, "integer"), "c_visit": at_least(0), "c_scale": at_least(0)}
+
+
+class RootPolicy(NamedTuple):
+    """The root policy of a search (``kind``: NO_ROOT, the plain search) and the Gumbel root's
+    parameters: m considered actions, c_visit and c_scale of sigma."""
+
+    kind: int = NO_ROOT
+    m: int = 16
+    c_visit: float = 50.0
+    c_scale: float = 1.0
+
+
+def parse_root(spec: str) -> RootPolicy:
+    """The record of a spec: "" or ``none`` (the plain search), ``sh``, ``gumbel`` or
+    ``gumbel(m=16,c_visit=50,c_scale=1)``; one-line ``ValueError`` otherwise."""
+    if not isinstance(spec, str):
+        raise ValueError(f"root policy {spec!r} must be a spec such as sh or gumbel(m=16)")
+    if "".join(spec.split()) in ("", "none"):
+        return RootPolicy()
+    parts = parse_spec(spec, "root policy")
+    part = parts[0]
+    if len(parts) > 1 or part.name not in ROOT_POLICIES or part.args:
+        raise ValueError(f"unknown root policy {spec!r}: use sh or gumbel(m=16,c_visit=50,"
+                         "c_scale=1) (parameters as key=value)")
+    given = {key: parse_value(value) for key, value in part.kwargs}
+    unknown = sorted(set(given) - set(_DEFAULTS[part.name]))
+    if unknown:
+        allowed = ", ".join(_DEFAULTS[part.name]) or "none"
+        raise ValueError(f"unknown root policy parameter {unknown[0]!r} for {part.name}: "
+                         f"allowed {allowed}")
+    values = check_values(f"root policy {part.name}", {**_DEFAULTS[part.name], **given},
+                          {key: _DOMAINS[key] for key in _DEFAULTS[part.name]})
+    return RootPolicy(ROOT_POLICIES[part.name], *(
+        (int(values["m"]), float(values["c_visit"]), float(values["c_scale"]))
+        if part.name == "gumbel" else ()))
+
+
+def root_spec(root: RootPolicy) -> str:
+    """The canonical spelling of ``root`` ("" for the plain search; parameters at their
+    defaults left out)."""
+    if root.kind == NO_ROOT:
+        return ""
+    if root.kind == HALVING:
+        return "sh"
+    changed = [f"{key}={getattr(root, key):g}" for key, default in _DEFAULTS["gumbel"].items()
+               if getattr(root, key) != default]
+    return f"gumbel({','.join(changed)})" if changed else "gumbel"
+
+
+def minimum_budget(root: RootPolicy, branching: int) -> int:
+    """The least budget at which ``root`` plays: K ceil(log2 K) for sequential halving (one
+    playout per child in the first round), 1 otherwise."""
+    return branching * halving_rounds(branching) if root.kind == HALVING else 1
+
+
+def check_root_budget(root: RootPolicy, branching: int, budget: int) -> None:
+    """A one-line ValueError for a budget below :func:`minimum_budget`."""
+    low = minimum_budget(root, branching)
+    if budget < low:
+        raise ValueError(f"budget {budget} is too small for sequential halving at a root of "
+                         f"{branching} children: it needs at least {low} (one playout per "
+                         "child in the first halving round)")
+
+
+class RootState(NamedTuple):
+    """One search's root schedule: sequential halving's, the Gumbel variables, mctx's
+    considered visit counts v(s) (int64 [n] for the Gumbel root, else [1]) and scratch."""
+
+    halving: Halving
+    gumbels: np.ndarray  # float64 [K]
+    considered: np.ndarray
+    scores: np.ndarray  # float64 [K]
+
+
+@njit(cache=True)
+def new_root_state(root, branching, budget):
+    """The arrays of a search of ``budget`` playouts under ``root`` (tiny without one)."""
+    arms = branching if root.kind != NO_ROOT else 1
+    return RootState(new_halving(arms), np.zeros(arms),
+                     np.zeros(budget if root.kind == GUMBEL else 1, np.int64), np.zeros(arms))
+
+
+@njit(inline="always")
+def has_root(root):
+    """Whether a root policy chooses the root's children."""
+    return root.kind != NO_ROOT
+
+
+@njit(inline="always")
+def start_root(root, state, budget, rng):
+    """Start the schedule of a search of ``budget`` playouts: sequential halving's first round,
+    or the Gumbel variables and v(s)."""
+    if root.kind == HALVING:
+        start_halving(state.halving, budget, halving_rounds(state.gumbels.shape[0]), rng)
+    elif root.kind == GUMBEL:
+        draw_gumbels(state.gumbels, rng)
+        considered_visits(min(root.m, state.gumbels.shape[0]), budget, state.considered)
+
+
+@njit(inline="always")
+def root_child(root, state, tree, playout):
+    """The offset of the root child that playout ``playout`` (from 1) descends into."""
+    if root.kind == HALVING:
+        return state.halving.step[ARM]
+    gumbel_scores(tree, state.gumbels, root.c_visit, root.c_scale, state.scores)
+    return best_considered(tree, state.scores, state.considered[playout - 1])
+
+
+@njit(inline="always")
+def observe_root(root, state, child, reward, rng):
+    """The root child ``child``'s reward of the playout (sequential halving counts it)."""
+    if root.kind == HALVING:
+        halving_observe(state.halving, child, reward, rng)
+
+
+@njit(inline="always")
+def root_finished(root, state):
+    """Whether the schedule is spent before the budget (sequential halving's rounding)."""
+    return root.kind == HALVING and state.halving.step[ARM] == FINISHED
+
+
+@njit(inline="always")
+def root_choice(root, state, tree):
+    """The offset of the root child played: the last left, or the Gumbel root's argmax of
+    g + sigma(q-hat) among the most visited."""
+    if root.kind == HALVING:
+        return halving_choice(state.halving)
+    gumbel_scores(tree, state.gumbels, root.c_visit, root.c_scale, state.scores)
+    return best_considered(tree, state.scores, most_root_visits(tree, state.gumbels.shape[0]))
