@@ -8,8 +8,8 @@ costs it leaves as they were).
   recursively), ``bandits.sequential_halving``'s schedule over the root's K children, each
   playout a pull of the child it descends into and its reward the one that child keeps; the
   move played is the last child left. It needs n >= K ceil(log2 K) for one playout per child in
-  the first round (:func:`minimum_budget`); below that it makes no playout and plays a child
-  drawn uniformly, as Karnin's algorithm does with t_r = 0.
+  the first round (:func:`minimum_budget`); below that it runs as Karnin's algorithm does with
+  t_r = 0: a round without playouts keeps children drawn uniformly.
 - ``gumbel(m=16, c_visit=50, c_scale=1)``: the Gumbel root of Danihelka et al. 2022
   (``mcts.gumbel_root``), mctx's ``gumbel_muzero_policy`` with a uniform prior.
 
