@@ -9,6 +9,11 @@ a row), then keeps the ceil(|S_r| / 2) of best average over that round's pulls a
 Ties are broken by K independent uniform keys drawn at the end of the round (every arm's, in
 index order). A round with t_r = 0 (T < K ceil(log2 K)) pulls nothing and keeps arms by the keys
 alone. The last arm left is recommended; at most T pulls are made (the rounding may leave some).
+
+Its functions are compiled apart, never inlined in numba's IR (``inline="always"``): so inlined
+into a loop that also inlined ``mcts.score_reward.playout_reward``, the kept arms came out
+wrong (numba 0.68; tests/test_root_policies.py's flat driver showed it), and a call per pull
+costs nothing measurable.
 """
 
 from __future__ import annotations
@@ -53,7 +58,7 @@ def new_halving(arms):
                    np.zeros(arms), np.zeros(arms, np.bool_), np.zeros(7, np.int64))
 
 
-@njit(inline="always")
+@njit(cache=True)
 def keep_best(active, means, keep, rng, keys, kept):
     """Keep in ``active`` (bool [K]) the ``keep`` arms of highest ``means``, ties by K uniform
     keys drawn first (into ``keys``; ``kept`` is scratch)."""
@@ -73,7 +78,7 @@ def keep_best(active, means, keep, rng, keys, kept):
         active[k] = kept[k]
 
 
-@njit(inline="always")
+@njit(cache=True)
 def start_halving(halving, budget, rounds, rng):
     """Start a run of ``budget`` pulls and ``rounds`` (:func:`halving_rounds`) rounds; rounds
     of no pulls are played at once (their keys drawn from ``rng``)."""
@@ -84,7 +89,7 @@ def start_halving(halving, budget, rounds, rng):
     _open_round(halving, rng)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def halving_observe(halving, arm, reward, rng):
     """Count one pull of ``arm`` (``halving.step[ARM]``) and its ``reward``; move to the next
     arm, or end the round (drawing its keys) and open the next."""
@@ -101,13 +106,13 @@ def halving_observe(halving, arm, reward, rng):
         _open_round(halving, rng)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def halving_choice(halving):
     """The recommended arm: the first active one (the only one after the last round)."""
     return np.argmax(halving.active)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _next_active(active, start):
     for k in range(start, active.shape[0]):
         if active[k]:
@@ -115,7 +120,7 @@ def _next_active(active, start):
     return FINISHED
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _open_round(halving, rng):
     """Open round step[ROUND] (t_r > 0) or, after the last, finish; a round of t_r = 0 is
     closed at once."""
@@ -130,7 +135,7 @@ def _open_round(halving, rng):
     step[ARM] = FINISHED
 
 
-@njit(inline="always")
+@njit(cache=True)
 def _close_round(halving, rng):
     """Keep the ceil(|S_r| / 2) arms of best mean over the round's pulls (an arm not pulled:
     -inf) and clear the round's sums."""

@@ -19,6 +19,8 @@ with a uniform prior (every logit 0) and no value network.
   [0, 1] by their min and max over the children (denominator at least 1e-8), then
   sigma(q-hat) = (c_visit + max_b N(b)) c_scale q-hat.
 - The move played: among the most visited children, the argmax of g(a) + sigma(q-hat(a)).
+
+Compiled apart, not inlined in numba's IR, as ``bandits.sequential_halving`` (which says why).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ ROOT_VALUE = 0.5  # v of v_mix: the root's raw value without a network
 _EPSILON = 1e-8  # the least denominator of the rescaling (mctx's epsilon)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def draw_gumbels(gumbels, rng):
     """One Gumbel(0, 1) variable per child, -log(-log U) with U uniform in (0, 1)."""
     for k in range(gumbels.shape[0]):
@@ -64,7 +66,7 @@ def considered_visits(considered, budget, out):
         k = max(2, k // 2)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def gumbel_scores(tree, gumbels, c_visit, c_scale, scores):
     """g(a) + sigma(q-hat(a)) of every root child into ``scores`` (float64 [K])."""
     stats, sums, b = tree.stats, tree.rewards[:, REWARD_SUM], gumbels.shape[0]
@@ -88,7 +90,7 @@ def gumbel_scores(tree, gumbels, c_visit, c_scale, scores):
         scores[k] = gumbels[k] + scale * (scores[k] - low)
 
 
-@njit(inline="always")
+@njit(cache=True)
 def best_considered(tree, scores, visits):
     """The first child of highest score among those of ``visits`` visits (-1: none)."""
     stats = tree.stats
@@ -99,7 +101,7 @@ def best_considered(tree, scores, visits):
     return best
 
 
-@njit(inline="always")
+@njit(cache=True)
 def most_root_visits(tree, b):
     """max_b N(b) over the root's children."""
     first, most = tree.stats[0, FIRST_CHILD], 0

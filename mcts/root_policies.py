@@ -1,7 +1,8 @@
 """Root policies built for the simple regret (issue 45): the root's child of each playout
-chosen by a schedule over the whole budget n, the built-in policy below the root, as data of
-``SearchConfig.root`` read at run time (one kernel with the plain search, whose numbers and
-costs it leaves as they were).
+chosen by a schedule over the whole budget n, the built-in policy below the root, as a record
+``SearchConfig.root``. The plain search's :class:`NoRoot` compiles every hook below away, so
+its kernel keeps its numbers and its cost per playout; the root policies share one kernel
+apart (per policy and b), their kind and parameters read at run time.
 
 - ``sh``: sequential halving at the root (Karnin, Koren & Somekh 2013; at the root of MCTS:
   H-MCTS, Pepels, Cazenave, Winands & Lanctot 2014, and SHOT, Cazenave 2014, there
@@ -24,7 +25,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import types
+from numba.extending import overload
 
 from bandits.sequential_halving import (
     ARM,
@@ -46,29 +48,33 @@ from .gumbel_root import (
     most_root_visits,
 )
 
-NO_ROOT, HALVING, GUMBEL = 0, 1, 2
+HALVING, GUMBEL = 1, 2
 ROOT_POLICIES = {"sh": HALVING, "gumbel": GUMBEL}
 _DEFAULTS = {"sh": {}, "gumbel": {"m": 16, "c_visit": 50.0, "c_scale": 1.0}}
 _DOMAINS = {"m": at_least(1, "integer"), "c_visit": at_least(0), "c_scale": at_least(0)}
 
 
-class RootPolicy(NamedTuple):
-    """The root policy of a search (``kind``: NO_ROOT, the plain search) and the Gumbel root's
-    parameters: m considered actions, c_visit and c_scale of sigma."""
+class NoRoot(NamedTuple):
+    """The plain search: the policy selects at the root too."""
 
-    kind: int = NO_ROOT
+
+class RootPolicy(NamedTuple):
+    """A root policy (``kind``: HALVING or GUMBEL) and the Gumbel root's parameters: m
+    considered actions, c_visit and c_scale of sigma."""
+
+    kind: int = HALVING
     m: int = 16
     c_visit: float = 50.0
     c_scale: float = 1.0
 
 
-def parse_root(spec: str) -> RootPolicy:
+def parse_root(spec: str) -> NoRoot | RootPolicy:
     """The record of a spec: "" or ``none`` (the plain search), ``sh``, ``gumbel`` or
     ``gumbel(m=16,c_visit=50,c_scale=1)``; one-line ``ValueError`` otherwise."""
     if not isinstance(spec, str):
         raise ValueError(f"root policy {spec!r} must be a spec such as sh or gumbel(m=16)")
     if "".join(spec.split()) in ("", "none"):
-        return RootPolicy()
+        return NoRoot()
     parts = parse_spec(spec, "root policy")
     part = parts[0]
     if len(parts) > 1 or part.name not in ROOT_POLICIES or part.args:
@@ -87,10 +93,10 @@ def parse_root(spec: str) -> RootPolicy:
         if part.name == "gumbel" else ()))
 
 
-def root_spec(root: RootPolicy) -> str:
+def root_spec(root: NoRoot | RootPolicy) -> str:
     """The canonical spelling of ``root`` ("" for the plain search; parameters at their
     defaults left out)."""
-    if root.kind == NO_ROOT:
+    if isinstance(root, NoRoot):
         return ""
     if root.kind == HALVING:
         return "sh"
@@ -99,13 +105,15 @@ def root_spec(root: RootPolicy) -> str:
     return f"gumbel({','.join(changed)})" if changed else "gumbel"
 
 
-def minimum_budget(root: RootPolicy, branching: int) -> int:
+def minimum_budget(root: NoRoot | RootPolicy, branching: int) -> int:
     """The least budget at which ``root`` plays: K ceil(log2 K) for sequential halving (one
     playout per child in the first round), 1 otherwise."""
-    return branching * halving_rounds(branching) if root.kind == HALVING else 1
+    if isinstance(root, RootPolicy) and root.kind == HALVING:
+        return branching * halving_rounds(branching)
+    return 1
 
 
-def check_root_budget(root: RootPolicy, branching: int, budget: int) -> None:
+def check_root_budget(root: NoRoot | RootPolicy, branching: int, budget: int) -> None:
     """A one-line ValueError for a budget below :func:`minimum_budget`."""
     low = minimum_budget(root, branching)
     if budget < low:
@@ -124,58 +132,126 @@ class RootState(NamedTuple):
     scores: np.ndarray  # float64 [K]
 
 
-@njit(cache=True)
-def new_root_state(root, branching, budget):
-    """The arrays of a search of ``budget`` playouts under ``root`` (tiny without one)."""
-    arms = branching if root.kind != NO_ROOT else 1
-    return RootState(new_halving(arms), np.zeros(arms),
-                     np.zeros(budget if root.kind == GUMBEL else 1, np.int64), np.zeros(arms))
+def _rooted(root) -> bool:
+    """Whether the typed ``root`` is a root policy's record (else :class:`NoRoot`)."""
+    return isinstance(root, types.BaseNamedTuple) and root.instance_class is RootPolicy
 
 
-@njit(inline="always")
 def has_root(root):
-    """Whether a root policy chooses the root's children."""
-    return root.kind != NO_ROOT
+    """Whether a root policy chooses the root's children (compiled code only, as every hook
+    below; each is nothing for :class:`NoRoot`, compiled away)."""
+    raise NotImplementedError("has_root runs inside compiled kernels only")
 
 
-@njit(inline="always")
+@overload(has_root, inline="always", jit_options={"cache": True})
+def _has_root(root):
+    rooted = _rooted(root)
+    return lambda root: rooted
+
+
+def new_root_state(root, branching, budget):
+    """The arrays of a search of ``budget`` playouts under ``root`` (None without one)."""
+    raise NotImplementedError("new_root_state runs inside compiled kernels only")
+
+
+@overload(new_root_state, jit_options={"cache": True})
+def _new_root_state(root, branching, budget):
+    if not _rooted(root):
+        return lambda root, branching, budget: None
+
+    def arrays(root, branching, budget):
+        return RootState(new_halving(branching), np.zeros(branching),
+                         np.zeros(budget if root.kind == GUMBEL else 1, np.int64),
+                         np.zeros(branching))
+
+    return arrays
+
+
 def start_root(root, state, budget, rng):
     """Start the schedule of a search of ``budget`` playouts: sequential halving's first round,
     or the Gumbel variables and v(s)."""
-    if root.kind == HALVING:
-        start_halving(state.halving, budget, halving_rounds(state.gumbels.shape[0]), rng)
-    elif root.kind == GUMBEL:
-        draw_gumbels(state.gumbels, rng)
-        considered_visits(min(root.m, state.gumbels.shape[0]), budget, state.considered)
+    raise NotImplementedError("start_root runs inside compiled kernels only")
 
 
-@njit(inline="always")
+@overload(start_root, inline="always", jit_options={"cache": True})
+def _start_root(root, state, budget, rng):
+    if not _rooted(root):
+        return lambda root, state, budget, rng: None
+
+    def start(root, state, budget, rng):
+        if root.kind == HALVING:
+            start_halving(state.halving, budget, halving_rounds(state.gumbels.shape[0]), rng)
+        else:
+            draw_gumbels(state.gumbels, rng)
+            considered_visits(min(root.m, state.gumbels.shape[0]), budget, state.considered)
+
+    return start
+
+
 def root_child(root, state, tree, playout):
     """The offset of the root child that playout ``playout`` (from 1) descends into."""
-    if root.kind == HALVING:
-        return state.halving.step[ARM]
-    gumbel_scores(tree, state.gumbels, root.c_visit, root.c_scale, state.scores)
-    return best_considered(tree, state.scores, state.considered[playout - 1])
+    raise NotImplementedError("root_child runs inside compiled kernels only")
 
 
-@njit(inline="always")
+@overload(root_child, inline="always", jit_options={"cache": True})
+def _root_child(root, state, tree, playout):
+    if not _rooted(root):
+        return lambda root, state, tree, playout: 0
+
+    def child(root, state, tree, playout):
+        if root.kind == HALVING:
+            return state.halving.step[ARM]
+        gumbel_scores(tree, state.gumbels, root.c_visit, root.c_scale, state.scores)
+        return best_considered(tree, state.scores, state.considered[playout - 1])
+
+    return child
+
+
 def observe_root(root, state, child, reward, rng):
     """The root child ``child``'s reward of the playout (sequential halving counts it)."""
-    if root.kind == HALVING:
-        halving_observe(state.halving, child, reward, rng)
+    raise NotImplementedError("observe_root runs inside compiled kernels only")
 
 
-@njit(inline="always")
+@overload(observe_root, inline="always", jit_options={"cache": True})
+def _observe_root(root, state, child, reward, rng):
+    if not _rooted(root):
+        return lambda root, state, child, reward, rng: None
+
+    def observe(root, state, child, reward, rng):
+        if root.kind == HALVING:
+            halving_observe(state.halving, child, reward, rng)
+
+    return observe
+
+
 def root_finished(root, state):
     """Whether the schedule is spent before the budget (sequential halving's rounding)."""
-    return root.kind == HALVING and state.halving.step[ARM] == FINISHED
+    raise NotImplementedError("root_finished runs inside compiled kernels only")
 
 
-@njit(inline="always")
+@overload(root_finished, inline="always", jit_options={"cache": True})
+def _root_finished(root, state):
+    if not _rooted(root):
+        return lambda root, state: False
+    return lambda root, state: root.kind == HALVING and state.halving.step[ARM] == FINISHED
+
+
 def root_choice(root, state, tree):
     """The offset of the root child played: the last left, or the Gumbel root's argmax of
     g + sigma(q-hat) among the most visited."""
-    if root.kind == HALVING:
-        return halving_choice(state.halving)
-    gumbel_scores(tree, state.gumbels, root.c_visit, root.c_scale, state.scores)
-    return best_considered(tree, state.scores, most_root_visits(tree, state.gumbels.shape[0]))
+    raise NotImplementedError("root_choice runs inside compiled kernels only")
+
+
+@overload(root_choice, inline="always", jit_options={"cache": True})
+def _root_choice(root, state, tree):
+    if not _rooted(root):
+        return lambda root, state, tree: 0
+
+    def choice(root, state, tree):
+        if root.kind == HALVING:
+            return halving_choice(state.halving)
+        gumbel_scores(tree, state.gumbels, root.c_visit, root.c_scale, state.scores)
+        return best_considered(tree, state.scores,
+                               most_root_visits(tree, state.gumbels.shape[0]))
+
+    return choice

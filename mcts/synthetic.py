@@ -22,7 +22,9 @@ Options are data: the built-in adjusters and their parameters, the restart, the 
 shaping, the re-scoring, the discount, the built-in reward rules, the final-move rule and the
 failure's set of correct moves are values read at run time, so a kernel is compiled per policy
 record and b (and the integer type of the tree's scores), and per plug-in adjuster, backup
-rule or reward rule (docs/performance.md lists them). The tree and its views
+rule or reward rule (docs/performance.md lists them); a root policy (``mcts.root_policies``:
+sequential halving or the Gumbel root choosing the root's children) has a kernel apart, so
+the plain search's compiles its hooks away. The tree and its views
 are ``mcts.search_tree``; the children's indices, by the policy's hooks where it has them
 (``bandits.hooks``: KL-UCB's and Bayes-UCB's caches, Thompson's draws), ``mcts.child_indices``.
 """
@@ -45,7 +47,7 @@ from .child_indices import INDEX, after_backup, index_children
 from .final_move import MOST_VISITS
 from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
 from .root_policies import (
-    RootPolicy,
+    NoRoot,
     has_root,
     new_root_state,
     observe_root,
@@ -133,8 +135,8 @@ class SearchConfig(NamedTuple):
     reward: tuple = ScoreReward()  # ``mcts.score_reward``: the rule (default: the outcome)
     final_move: int = MOST_VISITS  # ``mcts.final_move``: the rule of the move played
     # ``mcts.root_policies``: sequential halving or the Gumbel root choosing the root's
-    # children over the whole budget (default: none, the policy at the root too)
-    root: tuple = RootPolicy()
+    # children over the whole budget (a kernel apart); NoRoot: the policy at the root too
+    root: tuple = NoRoot()
 
 
 def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
