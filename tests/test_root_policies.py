@@ -25,6 +25,7 @@ from experiments import Curve, failure_block
 from experiments.cli import main
 from experiments.comparisons.atlas import preset_lists
 from experiments.curves.failure import search_config, simulate_block, tree_instance
+from experiments.studies.study import read_curves
 from mcts.gumbel_root import considered_visits
 from mcts.root_policies import parse_root, root_spec
 from mcts.score_reward import playout_reward
@@ -123,6 +124,17 @@ def test_specs_and_the_atlas():
     assert Curve("constant(1,3)").key == Curve("constant(1,3)", root="").key
     assert Curve("constant(1,3)", root="sh").label.endswith("root=sh")
     assert {"ucb1(root=sh)", "ucb1(root=gumbel)"} <= set(preset_lists("atlas")["policies"])
+
+
+def test_a_study_file_takes_root_policies(tmp_path):
+    path = tmp_path / "study.toml"
+    path.write_text('[study]\nseed = 1\n[[curves]]\ntree = "constant(1,3)"\n'
+                    'root = ["", "sh", "gumbel(m=4, c_scale=1)"]\n')
+    assert [curve.root for curve in read_curves(path).curves] == ["", "sh", "gumbel(m=4)"]
+    path.write_text('[study]\nseed = 1\n[[curves]]\ntree = "constant(1,3)"\n'
+                    'root = "gumbel(m=0)"\n')
+    with pytest.raises(ValueError, match="entry 1: root policy gumbel parameter m = 0"):
+        read_curves(path)
 
 
 @pytest.mark.parametrize("argv, fragment", [
