@@ -201,8 +201,11 @@ class Grid:
 
     @property
     def playouts(self) -> int:
-        """Playouts the whole grid spends (every run searches up to ``max_budget``)."""
-        return self.cells * self.trees_per_model * self.runs * self.max_budget
+        """Playouts the whole grid spends at most: every run searches up to ``max_budget``,
+        a root policy's once per budget 2^k (2 max_budget - 1, ``mcts.root_policies``)."""
+        return sum(self.trees_per_model * self.runs
+                   * (2 * self.max_budget - 1 if curve.root else self.max_budget)
+                   for curve in self.curves())
 
     def to_dict(self) -> dict:
         """The fields; the rules are left out at their defaults, as older grids were stored."""
