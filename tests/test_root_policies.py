@@ -150,3 +150,10 @@ def test_bad_root_options_are_one_line(argv, fragment, capsys):
                  "--max-budget", "16", "--workers", "1", *argv])
     error = capsys.readouterr().err
     assert code == 2 and error.count("\n") == 1 and fragment in error, error
+
+
+def test_inspect_refuses_a_root_policy(tmp_path, capsys):
+    code = main(["inspect", "--tree", "constant(1,3)", "--depth", "4", "--max-budget", "16",
+                 "--root", "sh", "--out", str(tmp_path / "a")])
+    error = capsys.readouterr().err
+    assert code == 2 and error.count("\n") == 1 and "does not watch a root policy" in error
