@@ -122,6 +122,14 @@ def check_root_budget(root: NoRoot | RootPolicy, branching: int, budget: int) ->
                          "child in the first halving round)")
 
 
+def state_bytes(root: NoRoot | RootPolicy, branching: int, budget: int) -> int:
+    """Bytes of one search's :class:`RootState` (none without a root policy): about 8 per child
+    per array, and the Gumbel root's v(s), 8 per playout."""
+    if isinstance(root, NoRoot):
+        return 0
+    return 8 * (6 * branching + 7) + 8 * (budget if root.kind == GUMBEL else 1)
+
+
 class RootState(NamedTuple):
     """One search's root schedule: sequential halving's, the Gumbel variables, mctx's
     considered visit counts v(s) (int64 [n] for the Gumbel root, else [1]) and scratch."""

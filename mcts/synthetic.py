@@ -55,6 +55,7 @@ from .root_policies import (
     root_choice,
     root_finished,
     start_root,
+    state_bytes,
 )
 from .score_reward import ScoreReward, is_outcome, playout_reward
 from .search_tree import (
@@ -145,7 +146,7 @@ def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
                 + 1 + (12 if config.restart else 0) + 8 * cache_columns(policy))
     return node_capacity(len(config.children), budget) * per_node + 8 * (
         config.score_high - config.score_low + 1  # at most a histogram of the scores
-    ) + histogram_bytes(config, budget)
+    ) + histogram_bytes(config, budget) + state_bytes(config.root, len(config.children), budget)
 
 
 @njit(inline="always")
