@@ -100,8 +100,8 @@ def root_spec(root: NoRoot | RootPolicy) -> str:
         return ""
     if root.kind == HALVING:
         return "sh"
-    changed = [f"{key}={getattr(root, key):g}" for key, default in _DEFAULTS["gumbel"].items()
-               if getattr(root, key) != default]
+    changed = [f"{key}={getattr(root, key)!r}" for key, default in _DEFAULTS["gumbel"].items()
+               if getattr(root, key) != default]  # repr: read back to the same bits
     return f"gumbel({','.join(changed)})" if changed else "gumbel"
 
 
