@@ -10,7 +10,8 @@ exactly T pulls (or fewer, by rounding) on the arms of ``bandits.arms`` and reco
 * sequential halving (Karnin, Koren & Somekh 2013, Algorithm 1): ceil(log2 K) rounds; round r
   pulls each of the |S_r| remaining arms t_r = floor(T / (|S_r| ceil(log2 K))) times and keeps
   the ceil(|S_r| / 2) of best average over that round's pulls (their p-hat_i^r); the last one
-  left is recommended.
+  left is recommended. Its schedule is ``bandits.sequential_halving``, which the trees'
+  sequential-halving root (``mcts.root_policies``) runs too.
 
 Every comparison breaks ties uniformly at random: the arms are ranked by (empirical mean, an
 independent uniform key), which orders each group of equal means uniformly. Each run owns one
@@ -25,7 +26,17 @@ import numpy as np
 from numba import njit
 
 from .arms import draw_reward
-from .rng import seed_state, uniform
+from .rng import seed_state
+from .sequential_halving import (
+    ARM,
+    FINISHED,
+    halving_choice,
+    halving_observe,
+    halving_rounds,
+    keep_best,
+    new_halving,
+    start_halving,
+)
 
 UNIFORM, SUCCESSIVE_REJECTS, SEQUENTIAL_HALVING = 0, 1, 2
 ALGORITHMS = {"uniform": UNIFORM, "successive_rejects": SUCCESSIVE_REJECTS,
@@ -44,11 +55,6 @@ def rejects_schedule(budget: int, arms: int) -> np.ndarray:
     bar = log_bar(arms)
     return np.array([0] + [math.ceil((budget - arms) / (bar * (arms + 1 - k)))
                            for k in range(1, arms)], np.int64)
-
-
-def halving_rounds(arms: int) -> int:
-    """ceil(log2 K), the rounds of sequential halving."""
-    return math.ceil(math.log2(arms))
 
 
 def minimum_budget(algorithm: str, arms: int) -> int:
@@ -74,22 +80,9 @@ def check_budget(algorithm: str, budget: int, arms: int) -> None:
 
 @njit(inline="always")
 def _keep_best(active, means, keep, rng):
-    """Keep in ``active`` (bool [K]) the ``keep`` arms of highest ``means``, ties by uniform
-    keys."""
+    """``sequential_halving.keep_best`` with scratch of its own."""
     arms = means.shape[0]
-    keys = np.empty(arms)
-    for k in range(arms):
-        keys[k] = uniform(rng)
-    kept = np.zeros(arms, np.bool_)
-    for _ in range(keep):
-        pick = -1
-        for k in range(arms):
-            if active[k] and not kept[k] and (
-                    pick < 0 or means[k] > means[pick]
-                    or (means[k] == means[pick] and keys[k] > keys[pick])):
-                pick = k
-        kept[pick] = True
-    active[:] = kept
+    keep_best(active, means, keep, rng, np.empty(arms), np.empty(arms, np.bool_))
 
 
 @njit(inline="always")
@@ -126,12 +119,12 @@ def _one_run(algorithm, family, laws, budget, schedule, rounds, rng):
                          counts, rng)
             _keep_best(active, _means(sums, counts), arms - phase, rng)
     else:
-        left = arms
-        for _ in range(rounds):
-            sums[:], counts[:] = 0.0, 0
-            _pull_active(active, budget // (left * rounds), family, laws, sums, counts, rng)
-            left = (left + 1) // 2
-            _keep_best(active, _means(sums, counts), left, rng)
+        halving = new_halving(arms)
+        start_halving(halving, budget, rounds, rng)
+        while halving.step[ARM] != FINISHED:
+            arm = halving.step[ARM]
+            halving_observe(halving, arm, draw_reward(family, laws[arm], rng), rng)
+        return halving_choice(halving)
     return np.argmax(active)
 
 

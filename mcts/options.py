@@ -1,6 +1,7 @@
 """Options of a search that exclude each other, and the one check that says so: for the synthetic
-engine's options (``experiments.Curve``: --rescore, --shaping, --discount, --backup, --reward)
-and the parts of a game player's spec (``mcts.players``: quality, rb, qb, mast, random)."""
+engine's options (``experiments.Curve``: --rescore, --shaping, --discount, --backup, --reward,
+--root, --final-move) and the parts of a game player's spec (``mcts.players``: quality, rb,
+qb, mast, random)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ EXCLUSIONS = (
     ("backup", "rescore", "a backup rule of one's own replaces the backup re-scoring corrects"),
     ("reward", "rescore", "exact re-scoring re-scores the outcome, not another reward rule"),
     ("reward", "shaping", "the shaping's bonuses shape the outcome, not another reward rule"),
+    ("root", "final_move", "a root policy plays its own move"),
     ("quality", "rb", "reward = quality replaces the outcome that the bonus shapes"),
     ("quality", "qb", "reward = quality replaces the outcome that the bonus shapes"),
     ("mast", "random", "both choose the playouts' moves"),

@@ -22,7 +22,9 @@ Options are data: the built-in adjusters and their parameters, the restart, the 
 shaping, the re-scoring, the discount, the built-in reward rules, the final-move rule and the
 failure's set of correct moves are values read at run time, so a kernel is compiled per policy
 record and b (and the integer type of the tree's scores), and per plug-in adjuster, backup
-rule or reward rule (docs/performance.md lists them). The tree and its views
+rule or reward rule (docs/performance.md lists them); a root policy (``mcts.root_policies``:
+sequential halving or the Gumbel root choosing the root's children) has a kernel apart, so
+the plain search's compiles its hooks away. The tree and its views
 are ``mcts.search_tree``; the children's indices, by the policy's hooks where it has them
 (``bandits.hooks``: KL-UCB's and Bayes-UCB's caches, Thompson's draws), ``mcts.child_indices``.
 """
@@ -40,10 +42,21 @@ from bandits.rng import randint, seed_state
 from enhancements.adjusters import next_threshold, observe_playout, reads_scores, start_adjuster
 from enhancements.thresholds import effective_threshold
 
-from .backup import Discount, PlayoutValue, back_up, reads_end
+from .backup import Discount, PlayoutValue, back_up, node_gain, reads_end
 from .child_indices import INDEX, after_backup, index_children
 from .final_move import MOST_VISITS
 from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
+from .root_policies import (
+    NoRoot,
+    has_root,
+    new_root_state,
+    observe_root,
+    root_child,
+    root_choice,
+    root_finished,
+    start_root,
+    state_bytes,
+)
 from .score_reward import ScoreReward, is_outcome, playout_reward
 from .search_tree import (
     BASE_EPOCH,
@@ -125,6 +138,9 @@ class SearchConfig(NamedTuple):
     # MCTS-Solver on (the default); off, no node is ever proven: Kocsis & Szepesvari's UCT,
     # whose best-score failure an outcome solver would bend (docs/design.md)
     solver: bool = True
+    # ``mcts.root_policies``: sequential halving or the Gumbel root choosing the root's
+    # children over the whole budget (a kernel apart); NoRoot: the policy at the root too
+    root: tuple = NoRoot()
 
 
 def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
@@ -133,7 +149,7 @@ def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
                 + 1 + (12 if config.restart else 0) + 8 * cache_columns(policy))
     return node_capacity(len(config.children), budget) * per_node + 8 * (
         config.score_high - config.score_low + 1  # at most a histogram of the scores
-    ) + histogram_bytes(config, budget)
+    ) + histogram_bytes(config, budget) + state_bytes(config.root, len(config.children), budget)
 
 
 @njit(inline="always")
@@ -201,15 +217,19 @@ def _proven_reward(value, depth):
 
 
 @njit(inline="always")
-def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_proven):
+def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_proven, roots, t):
     """Select from the root down to a leaf of the search tree, or with ``stop_at_proven`` to
-    the first proven node, keeping the path; returns the node, its depth and its place in the
-    game tree."""
+    the first proven node, keeping the path; the root's child of playout ``t`` by the root
+    policy if there is one (``mcts.root_policies``, its state ``roots``). Returns the node, its
+    depth and its place in the game tree."""
     b = len(config.children)
     node, depth, tree_node = np.int64(0), 0, np.int64(0)  # typed: one compile of _select
     while tree.stats[ix(node), FIRST_CHILD] != NO_CHILD:
         first = tree.stats[ix(node), FIRST_CHILD]
-        node = _select(tree, node, depth, first, config, epoch, rng, tables, policy, values)
+        if depth == 0 and has_root(config.root):
+            node = first + root_child(config.root, roots, tree, t)
+        else:
+            node = _select(tree, node, depth, first, config, epoch, rng, tables, policy, values)
         tree_node = tree_node * b + 1 + (node - first)
         depth += 1
         path[ix(depth)] = node
@@ -267,11 +287,11 @@ def search(game, config, budget, seed, tables, policy, failed):
     ``failed[k]`` is set after playout 2^k. ``policy`` is a typed bandit policy
     (``bandits.make_policy``); ``tables`` cover counts up to ``budget``. Returns the search
     tree (for inspection); its root's visits are the playouts simulated."""
-    tree, path, values, (theta, state), statistics, histograms = _workspace(
+    tree, path, values, (theta, state), statistics, histograms, roots = _workspace(
         config, budget, cache_columns(policy) if config.cache_indices else 0,
         reads_second_moment(policy))
     _playouts(tree, path, values, theta, state, statistics, seed_state(seed), game, config, budget,
-              tables, policy, failed, histograms, None)
+              tables, policy, failed, histograms, roots, None)
     return tree
 
 
@@ -280,27 +300,30 @@ def _workspace(config, budget, index_columns, second_moment):
     """What one run of ``budget`` playouts needs: a new tree (with the policy's columns per
     node, ``index_columns`` of them, none for 0; a column of squared rewards if
     ``second_moment``), the selection path, the selection scratch, the adjuster's first
-    threshold and state, the shaping's statistics, and the nodes' score histograms (of one
-    cell unless the config re-scores)."""
+    threshold and state, the shaping's statistics, the nodes' score histograms (of one cell
+    unless the config re-scores) and the root policy's state (``mcts.root_policies``)."""
     capacity = node_capacity(len(config.children), budget)
     tree = new_tree(capacity, config.restart, index_columns, second_moment)
     path = np.zeros(config.depth + 1, np.int64)
     adjuster = start_adjuster(config.adjuster, config.score_low, config.score_high)
     histograms = new_histograms(config.rescore, capacity, config.score_low, config.score_high)
     return (tree, path, np.empty((3, len(config.children))), adjuster,
-            start_shaping(config.shaping), histograms)
+            start_shaping(config.shaping), histograms,
+            new_root_state(config.root, len(config.children), budget))
 
 
 # Compiled without reference counting (numba's private ``_nrt`` flag): it allocates nothing, and
 # the increfs numba's pruning leaves in its loops are pure cost.
 @njit(cache=True, _nrt=False, error_model="numpy")
 def _playouts(tree, path, values, theta, state, statistics, rng, game, config, budget, tables,
-              policy, failed, histograms, watch):
-    """The playouts of :func:`search` into its preallocated tree, path, selection scratch and
-    score histograms (``mcts.rescoring``), from the adjuster's first ``theta`` and ``state``
-    and the shaping's ``statistics``; a run ``watch``ed by ``mctslab inspect``
-    (``mcts.tracing.Watch``, None: not watched, its hooks compiled away) records at its grid
-    points and may stop before its budget."""
+              policy, failed, histograms, roots, watch):
+    """The playouts of :func:`search` into its preallocated tree, path, selection scratch,
+    score histograms (``mcts.rescoring``) and root policy's state (``roots``), from the
+    adjuster's first ``theta`` and ``state`` and the shaping's ``statistics``; a run
+    ``watch``ed by ``mctslab inspect`` (``mcts.tracing.Watch``, None: not watched, its hooks
+    compiled away) records at its grid points and may stop before its budget. Under a root
+    policy the failure is recorded once, into ``failed[0]``, after the budget (its schedule
+    reads the budget, so a curve makes one search per budget)."""
     b, adjuster = len(config.children), config.adjuster
     theta_eff = effective_threshold(theta)
     # typed, not literal, so that numba compiles each callee once (for int64), not also for
@@ -309,9 +332,15 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
     n_nodes, record, next_record = np.int64(1), 0, 1
     span = config.score_high - config.score_low + 1
     stop_at_proven = not _reads_terminal(config)
+    rooted = has_root(config.root)
+    if rooted:  # every playout passes through a child of the root policy's choosing
+        n_nodes = _expand(tree, 0, n_nodes, b, epoch, config.restart)
+        start_root(config.root, roots, budget, rng)
     for t in range(1, last_playout(watch, budget) + 1):
+        if root_finished(config.root, roots):
+            break
         node, depth, tree_node = _descend(tree, path, config, epoch, rng, tables, policy, values,
-                                          stop_at_proven)
+                                          stop_at_proven, roots, t)
         score, in_tree = 0, False  # the terminal's score; did the search tree reach it?
         moves, scored_at = 0, 0.0  # the playout's moves; the threshold it is scored at
         stopped = stop_at_proven and tree.proven[ix(node)] != UNPROVEN
@@ -329,8 +358,11 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
                 record_playout(histograms, path, depth, score, in_tree)
         value = max_value(config.shaping, statistics, policy, reward, score - scored_at, span,
                           depth + moves, t - 1, budget)
-        back_up(tree.stats, tree.rewards, path, depth,
-                PlayoutValue(value, depth + moves, config.backup), reads_second_moment(policy))
+        gains = PlayoutValue(value, depth + moves, config.backup)
+        back_up(tree.stats, tree.rewards, path, depth, gains, reads_second_moment(policy))
+        if rooted:
+            observe_root(config.root, roots, path[1] - tree.stats[0, FIRST_CHILD],
+                         node_gain(gains, 1, path[1])[0], rng)
         log_playout(watch, t, score, reward, theta_eff)
         if config.solver and not stopped and in_tree:
             _prove(tree, path, depth, score, b)
@@ -350,7 +382,7 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
             rescore_tree(histograms, tree, n_nodes, b, before, theta_eff,
                          reads_second_moment(policy),
                          config.cache_indices and cache_columns(policy) > 0, policy)
-        if t == next_record:
+        if t == next_record and not rooted:
             chosen = chosen_move(tree, b, config.final_move, rng, values)
             failed[record] = not game.correct[chosen]
             record += 1
@@ -360,19 +392,28 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
         else:
             watch_between(watch, t, tree, config, tables, policy, rng, values, theta,
                           theta_eff)
+    if rooted:
+        failed[0] = not game.correct[root_choice(config.root, roots, tree)]
 
 
 @njit(cache=True, nogil=True)
 def run_searches(game, config, budget, seeds, tables, policy):
     """Independent runs, one per seed, one after another: failures bool
     [runs, log2(budget) + 1] and playouts simulated int64 [runs] (fewer once a root is solved).
-    The GIL is released, so callers spread blocks of seeds over threads."""
+    Under a root policy a run is one search per budget 2^k, all from the run's seed, and its
+    playouts are theirs summed. The GIL is released, so callers spread blocks of seeds over
+    threads."""
     n_budgets = int(np.log2(budget)) + 1
     failed = np.zeros((seeds.shape[0], n_budgets), np.bool_)
     played = np.zeros(seeds.shape[0], np.int64)
     for run in range(seeds.shape[0]):
-        tree = search(game, config, budget, seeds[run], tables, policy, failed[run])
-        played[run] = tree.stats[0, VISITS]
+        if not has_root(config.root):
+            played[run] = search(game, config, budget, seeds[run], tables, policy,
+                                 failed[run]).stats[0, VISITS]
+            continue
+        for k in range(n_budgets):
+            played[run] += search(game, config, 1 << k, seeds[run], tables, policy,
+                                  failed[run, k:k + 1]).stats[0, VISITS]
     return failed, played
 
 
@@ -388,12 +429,13 @@ def trace_search(game, config, budget, seed, tables, policy, grid, root, run, lo
     (``mcts.tracing.new_log``, or length 0), stopped after playout ``stop`` <= budget (the
     budget still sets what depends on it, as seed 000's warm-up). Returns the search tree
     then."""
-    tree, path, values, (theta, state), statistics, histograms = _workspace(
+    tree, path, values, (theta, state), statistics, histograms, roots = _workspace(
         config, budget, cache_columns(policy) if config.cache_indices else 0,
         reads_second_moment(policy))
     failed = np.zeros(int(np.log2(budget)) + 1, np.bool_)
     _playouts(tree, path, values, theta, state, statistics, seed_state(seed), game, config,
-              budget, tables, policy, failed, histograms, new_watch(grid, root, run, log, stop))
+              budget, tables, policy, failed, histograms, roots,
+              new_watch(grid, root, run, log, stop))
     return tree
 
 

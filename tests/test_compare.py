@@ -229,7 +229,7 @@ def test_the_atlas_preset_lists_the_biased_trees_every_policy_and_three_adjuster
     assert ATLAS_TREES[:7] == tuple(f"constant(1,{b})" for b in range(1, 8))
     assert {"constant'(1,13)", "random(4,0)", "random(4,4)", "pgame(127)",
             "random(4,3)+trap(3,0.2)"} <= set(ATLAS_TREES) and len(ATLAS_TREES) == 15
-    assert lists["policies"] == list(POLICIES)
+    assert lists["policies"] == [*POLICIES, "ucb1(root=sh)", "ucb1(root=gumbel)"]
     assert lists["adjusters"] == ["plain", "maxfreq", "maxfreq(rescore=1)", "static"]
     quick = Grid.from_scale(lists["trees"], lists["policies"], lists["adjusters"], "quick")
     assert quick.runs * quick.trees_per_model >= 200 and quick.trees_per_model >= 8

@@ -99,12 +99,12 @@ def test_without_rescoring_no_histogram_is_allocated():
 def _search_with_histograms(curve, instance, seed):
     """One run of the engine (``mcts.synthetic.search``), keeping its histograms."""
     config, budget = search_config(curve, instance), curve.max_budget
-    tree, path, values, (theta, state), statistics, histograms = _workspace(
+    tree, path, values, (theta, state), statistics, histograms, roots = _workspace(
         config, budget, False, False)
     failed = np.zeros(len(curve.budgets), np.bool_)
     _playouts(tree, path, values, theta, state, statistics, seed_state(np.uint64(seed)),
               tree_arrays(instance), config, budget, index_tables(budget),
-              make_policy(curve.policy), failed, histograms, None)
+              make_policy(curve.policy), failed, histograms, roots, None)
     return tree, histograms
 
 

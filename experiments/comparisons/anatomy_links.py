@@ -61,13 +61,14 @@ def anatomy_command(curve: Curve, grid_seed: int, out: str) -> str:
 def anatomy_commands(grid: Grid, folder: str = "anatomy",
                      cell_areas: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per cell of ``grid`` (``COLUMNS``, the tables' labels): the command writing its
-    anatomy under ``folder`` ("" for a baseline player's cell) and whether it is the worst cell
+    anatomy under ``folder`` ("" for a baseline player's cell or a root policy's, which
+    ``mctslab inspect`` does not watch) and whether it is the worst cell
     of its configuration by ``cell_areas`` (``stats.cell_areas``; none marked without it)."""
     rows = []
     for curve in grid.curves():
         config, policy, adjuster = cell_labels(curve)
         name = re.sub(r"[^A-Za-z0-9.=-]+", "_", f"{config}_{policy}_{adjuster}").strip("_")
-        command = ("" if is_baseline(curve.policy)
+        command = ("" if is_baseline(curve.policy) or curve.root  # no watched run of those
                    else anatomy_command(curve, grid.seed, f"{folder}/{name}"))
         rows.append((config, policy, adjuster, False, command))
     table = pd.DataFrame(rows, columns=list(COLUMNS))

@@ -15,6 +15,8 @@ ATLAS_TREES = (
 )
 # maxfreq with exact re-scoring beside the paper's method (issue 29 item 6)
 ATLAS_ADJUSTERS = ("plain", "maxfreq", "maxfreq(rescore=1)", "static")
+# the root policies built for the simple regret (issue 45), UCB1 below the root
+ATLAS_ROOTS = ("ucb1(root=sh)", "ucb1(root=gumbel)")
 
 # The trap study (Ramanujan, Sabharwal & Selman 2010): UCT against alpha-beta and flat
 # Monte-Carlo as the traps deepen (level k: the opponent wins within k plies) and thicken (a
@@ -35,7 +37,7 @@ def preset_lists(name: str) -> dict:
     if name == "atlas":
         from bandits import POLICIES
 
-        return {"trees": list(ATLAS_TREES), "policies": list(POLICIES),
+        return {"trees": list(ATLAS_TREES), "policies": [*POLICIES, *ATLAS_ROOTS],
                 "adjusters": list(ATLAS_ADJUSTERS), "name": "atlas"}
     if name == "traps":
         return {"trees": list(TRAP_TREES), "policies": list(TRAP_POLICIES),

@@ -45,7 +45,7 @@ from ..curves.kernels import KernelProgress
 from ..runtime.pool import check_options, completed
 from ..runtime.store import CELLS_FILE, KeyedStore, claim
 from ..studies.execution import RunSummary, kernel_order, on_one_thread
-from .grid import Grid, config_label, damaged_file, entry_label, open_grid
+from .grid import Grid, cell_labels, damaged_file, open_grid
 from .stats import RUN_COLUMNS, failure_bits
 
 CELL_FOLDER = "cells"
@@ -100,7 +100,9 @@ class Block:
 
     @property
     def playouts(self) -> int:
-        return self.n_runs * self.curve.max_budget
+        """The block's budgeted playouts: a root policy's run searches once per budget 2^k."""
+        budget = self.curve.max_budget
+        return self.n_runs * (2 * budget - 1 if self.curve.root else budget)
 
 
 def cell_store(folder: str | Path) -> KeyedStore:
@@ -270,17 +272,10 @@ def run_table(grid: Grid, folder: str | Path) -> pd.DataFrame:
     """The stored runs of ``grid``'s cells, one row per run (``stats.RUN_COLUMNS``),
     runs 0 .. grid.runs - 1 of every instance; an instance with runs missing is left out.
     ``config`` reads ``SPEC b=B d=D``; ``policy`` and ``adjuster`` are the grid's entries."""
-    from enhancements import get_adjuster
-    from mcts.baselines import player_info
-
     stored = _stored_blocks(Path(folder))
     parts = []
     for curve in grid.curves():
-        policy = entry_label(curve.policy, curve.policy_params,
-                             player_info(curve.policy).defaults)
-        rescore = {"rescore": 1} if curve.rescore else {}
-        adjuster = entry_label(curve.adjuster, {**curve.adjuster_params, **rescore},
-                               get_adjuster(curve.adjuster).defaults)
+        config, policy, adjuster = cell_labels(curve)
         key = cell_key(cell_identity(curve, grid.seed))
         for tree_index in range(grid.trees_per_model):
             old, missing = _cover(grid.runs, grid.block, stored.get((key, tree_index), []))
@@ -290,7 +285,7 @@ def run_table(grid: Grid, folder: str | Path) -> pd.DataFrame:
                 continue
             bits = np.concatenate(blocks)[:grid.runs]
             parts.append(pd.DataFrame({
-                "config": config_label(curve.tree, curve.branching, curve.depth),
+                "config": config,
                 "policy": policy, "adjuster": adjuster, "tree_index": tree_index,
                 "run": np.arange(grid.runs), "max_budget": curve.max_budget,
                 "failed_bits": bits}))

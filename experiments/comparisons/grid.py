@@ -40,13 +40,18 @@ def parse_entry(text: str, kind: str) -> tuple[str, dict]:
 
 def method_fields(policy: str, adjuster: str) -> dict:
     """The ``Curve`` fields of a policy entry and an adjuster entry (``parse_entry``):
-    policy, policy_params, adjuster, adjuster_params, and rescore, which an adjuster's
-    ``rescore=1`` asks for (exact re-scoring)."""
+    policy, policy_params, adjuster, adjuster_params, rescore, which an adjuster's
+    ``rescore=1`` asks for (exact re-scoring), and root, the root policy a policy's
+    ``root=sh`` or ``root=gumbel`` puts above it (``mcts.root_policies``)."""
     policy_name, policy_params = parse_entry(policy, "policy")
     adjuster_name, adjuster_params = parse_entry(adjuster, "adjuster")
     rescore = check_value(adjuster_name, "rescore", adjuster_params.pop("rescore", False), FLAG)
+    root = policy_params.pop("root", "")
+    if not isinstance(root, str):
+        raise ValueError(f"policy {policy!r}: root={root} is not a root policy: use root=sh "
+                         "or root=gumbel")
     return {"policy": policy_name, "policy_params": policy_params, "adjuster": adjuster_name,
-            "adjuster_params": adjuster_params, "rescore": rescore}
+            "adjuster_params": adjuster_params, "rescore": rescore, "root": root}
 
 
 def _is_baseline(policy: str) -> bool:
@@ -56,8 +61,8 @@ def _is_baseline(policy: str) -> bool:
 
 def entry_label(name: str, params: dict, defaults: dict) -> str:
     """``name``, followed by the parameters that differ from ``defaults``: ``ucb1(c=0.5)``."""
-    changed = [f"{key}={value:g}" for key, value in params.items()
-               if defaults.get(key) != value]
+    changed = [f"{key}={value if isinstance(value, str) else format(value, 'g')}"
+               for key, value in params.items() if defaults.get(key) != value]
     return f"{name}({','.join(changed)})" if changed else name
 
 
@@ -72,7 +77,9 @@ def cell_labels(curve: Curve) -> tuple[str, str, str]:
     from enhancements import get_adjuster
     from mcts.baselines import player_info
 
-    policy = entry_label(curve.policy, curve.policy_params, player_info(curve.policy).defaults)
+    root = {"root": curve.root} if curve.root else {}
+    policy = entry_label(curve.policy, {**curve.policy_params, **root},
+                         player_info(curve.policy).defaults)
     rescore = {"rescore": 1} if curve.rescore else {}
     adjuster = entry_label(curve.adjuster, {**curve.adjuster_params, **rescore},
                            get_adjuster(curve.adjuster).defaults)
@@ -194,8 +201,11 @@ class Grid:
 
     @property
     def playouts(self) -> int:
-        """Playouts the whole grid spends (every run searches up to ``max_budget``)."""
-        return self.cells * self.trees_per_model * self.runs * self.max_budget
+        """Playouts the whole grid spends at most: every run searches up to ``max_budget``,
+        a root policy's once per budget 2^k (2 max_budget - 1, ``mcts.root_policies``)."""
+        return sum(self.trees_per_model * self.runs
+                   * (2 * self.max_budget - 1 if curve.root else self.max_budget)
+                   for curve in self.curves())
 
     def to_dict(self) -> dict:
         """The fields; the rules are left out at their defaults, as older grids were stored."""

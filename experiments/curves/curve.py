@@ -11,6 +11,7 @@ from mcts.backup import load_backup
 from mcts.baselines import check_baseline, is_baseline, player_info
 from mcts.final_move import FINAL_MOVES
 from mcts.options import check_exclusions
+from mcts.root_policies import check_root_budget, parse_root, root_spec
 from mcts.score_reward import load_reward
 from mcts.shaping import parse_shaping, shaping_spec
 from mcts.synthetic import FAILURES
@@ -29,7 +30,7 @@ def _check_params(kind: str, name: str, given: dict, known: dict) -> dict:
 # fields added after the first stored results, and their defaults
 _DISCOUNT = between(0.0, 1.0, low_open=True)  # the backup's gamma; 1: no discount
 _LATER = {"shaping": "", "rescore": False, "discount": 1.0, "backup": "", "reward": "outcome",
-          "final_move": "visits", "failure": "outcome", "solver": True}
+          "final_move": "visits", "failure": "outcome", "solver": True, "root": ""}
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,9 @@ class Curve:
     ``outcome``, the optimal outcome's, the paper's; ``score``, the best minimax score's).
     ``solver`` switches the MCTS-Solver (``mcts.solver``; off: no node is proven, Kocsis &
     Szepesvari's UCT, for the best-score failure the outcome solver bends).
+    ``root`` is a root policy built for the simple regret (``mcts.root_policies``: ``sh``,
+    ``gumbel(m=16,c_visit=50,c_scale=1)``; "" none, the paper's search), kept in its canonical
+    spelling; it plays its own move, so it takes the default final move.
     """
 
     tree: str
@@ -79,6 +83,7 @@ class Curve:
     final_move: str = "visits"
     failure: str = "outcome"
     solver: bool = True
+    root: str = ""
 
     def __post_init__(self) -> None:
         spec = parse_tree_spec(self.tree)
@@ -125,10 +130,14 @@ class Curve:
                              f"{', '.join(FINAL_MOVES)}")
         if self.failure not in FAILURES:
             raise ValueError(f"failure {self.failure!r} is not one of {', '.join(FAILURES)}")
+        root = parse_root(self.root)
+        object.__setattr__(self, "root", root_spec(root))
         check_exclusions({option for option, chosen in (
             ("rescore", self.rescore), ("shaping", self.shaping), ("backup", self.backup),
-            ("discount", self.discount != 1.0), ("reward", self.reward != "outcome"))
+            ("discount", self.discount != 1.0), ("reward", self.reward != "outcome"),
+            ("root", self.root), ("final_move", self.final_move != "visits"))
             if chosen})
+        check_root_budget(root, self.branching, self.max_budget)
         if self.backup:
             load_backup(self.backup)  # checks it
         load_reward(self.reward)  # checks it
@@ -182,7 +191,8 @@ class Curve:
         discount = f" gamma={self.discount:g}" if self.discount != 1.0 else ""
         backup = f" {self.backup}" if self.backup else ""
         rules = "".join(f" {word}={getattr(self, name)}" for name, word in (
-            ("reward", "reward"), ("final_move", "final"), ("failure", "failure"))
+            ("reward", "reward"), ("final_move", "final"), ("failure", "failure"),
+            ("root", "root"))
             if getattr(self, name) != _LATER[name])
         rules += "" if self.solver else " solver=off"
         return (f"{self.tree} {self.policy} {self.adjuster}{shaping}{rescore}{discount}{backup}"
@@ -193,9 +203,9 @@ def curve_columns(curve: Curve) -> dict:
     """The curve's identity as the columns every curve table carries (``failure_rate``'s,
     ``mctslab failure-rate --out``'s, a study's ``load_results``): curve_key, label, tree,
     policy, adjuster, policy_params and adjuster_params (JSON text), shaping, rescore,
-    discount, backup, reward, final_move, failure, solver, restart, freeze, search_depth, branching,
-    depth, trees (instances), runs_per_tree, max_budget and planned_runs (runs per budget once
-    every run is done)."""
+    discount, backup, reward, final_move, failure, solver, root, restart, freeze, search_depth,
+    branching, depth, trees (instances), runs_per_tree, max_budget and planned_runs (runs per
+    budget once every run is done)."""
     config = asdict(curve)
     config["runs_per_tree"] = config.pop("runs")
     for name in ("policy_params", "adjuster_params"):

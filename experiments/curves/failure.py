@@ -23,6 +23,7 @@ from mcts import SearchConfig, memory_per_run, run_searches, tree_arrays
 from mcts.backup import Discount, load_backup
 from mcts.baselines import baseline_memory, is_baseline, run_baseline
 from mcts.final_move import FINAL_MOVES
+from mcts.root_policies import parse_root
 from mcts.score_reward import check_reward_range, load_reward
 from mcts.shaping import engine_shaping, parse_shaping
 from trees import TreeInstance, analyze, make_tree
@@ -94,6 +95,7 @@ def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
         reward=reward,
         final_move=FINAL_MOVES[curve.final_move],
         solver=bool(curve.solver),
+        root=parse_root(curve.root),
     )
 
 

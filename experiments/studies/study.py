@@ -77,6 +77,7 @@ CURVE_KEYS = {
     "final_move": STRING,
     "failure": STRING,
     "solver": FLAG,
+    "root": STRING,
 }
 STUDY_KEYS = {"kind": STRING, "name": STRING, "seed": SEED, "block": COUNT}
 KINDS = ("curves", "compare")
@@ -249,7 +250,7 @@ def describe(curve: Curve) -> str:
     extras = []
     for field in fields(Curve):
         if field.name in ("tree", "policy", "adjuster", "shaping", "reward", "final_move",
-                          "failure", "solver"):  # in the label
+                          "failure", "solver", "root"):  # in the label
             continue
         value, default = getattr(curve, field.name), _left_out(curve, field.name)
         if isinstance(value, dict):

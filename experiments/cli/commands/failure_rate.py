@@ -74,6 +74,10 @@ def curve_options(p, runs: int = 100, tree_required: bool = True) -> None:
     p.add_argument("--final-move", default="visits", choices=tuple(FINAL_MOVES),
                    help="the move played: the most visited (default), the best mean, or the "
                         "max-robust child (most visited and best mean; else the most wins)")
+    p.add_argument("--root", default="", metavar="SPEC",
+                   help="a root policy built for the simple regret, the policy below it: sh "
+                        "(sequential halving) or gumbel(m=16,c_visit=50,c_scale=1) (default "
+                        "none); one search per budget")
     p.add_argument("--failure", default="outcome", choices=FAILURES,
                    help="a failure is a move outside the optimal outcome's moves (outcome, "
                         "default) or outside the best minimax score's (score)")
@@ -92,13 +96,16 @@ def curve_from_args(args) -> Curve:
             raise ValueError(f"--{kind}-param {twice[0]} is given twice: also in --{kind} "
                              f"{getattr(args, kind)}")
         method[f"{kind}_params"].update(given)
+    if args.root and method["root"]:
+        raise ValueError(f"--root {args.root} is given twice: also in --policy {args.policy}")
     return Curve(
         tree=args.tree, branching=args.branching, depth=args.depth, runs=args.runs,
         trees=args.trees, max_budget=args.max_budget, restart=args.restart,
         search_depth=args.search_depth, shaping=args.shaping, discount=args.discount,
         backup=args.backup, reward=args.reward, final_move=args.final_move,
         failure=args.failure, solver=not args.no_solver,
-        **{**method, "rescore": method["rescore"] or args.rescore},
+        **{**method, "rescore": method["rescore"] or args.rescore,
+           "root": method["root"] or args.root},
     )
 
 

@@ -87,6 +87,9 @@ def run(args) -> int:
     if given:
         raise ValueError(f"{_option(given[0])} is an option of GAME, not of --tree")
     curve = curve_from_args(args)  # the run and the tree watched are the curve's
+    if curve.root:  # its move is the root schedule's, which the watch does not record
+        raise ValueError(f"mctslab inspect does not watch a root policy ({curve.root}): use "
+                         "failure-rate or compare")
     curve = replace(curve, runs=max(curve.runs, args.run_index + 1),
                     trees=max(curve.trees, args.tree_index + 1))
     check_figure_path(args.plot)

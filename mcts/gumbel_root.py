@@ -1,0 +1,110 @@
+"""The Gumbel root of Danihelka, Guez, Schrittwieser & Silver 2022 ("Policy improvement by
+planning with Gumbel", Sect. 3-4 and Appendix D), as mctx's ``gumbel_muzero_policy`` runs it,
+with a uniform prior (every logit 0) and no value network.
+
+- A Gumbel(0, 1) variable g(a) per root child, drawn once per search.
+- Sequential halving over budget n with m' = min(m, K) considered actions: at simulation s
+  (the root children's visits so far) the child visited is, among those whose visit count equals
+  the considered visit count v(s), the argmax of g(a) + sigma(q-hat(a)) (first on ties).
+  v(s) is mctx's ``get_sequence_of_considered_visits(m', n)[s]``: phases of
+  max(1, floor(n / (ceil(log2 m') k))) levels over the k considered actions (k = m', then
+  max(2, floor(k / 2)) after each phase), a level giving each of them one visit; for m' = 1,
+  v(s) = s. In the first level every child's q-hat is the same, so the m' visited are the
+  top m' of g: Gumbel-top-k sampling without replacement.
+- Completed Q (mctx's ``qtransform_completed_by_mix_value``): q(a) the child's mean reward for
+  the root's mover; an unvisited child takes v_mix = (v + N sum_{visited} pi(a) q(a) /
+  sum_{visited} pi(a)) / (N + 1) (Appendix D, Eq. 33; pi uniform), N the root children's
+  visits and v the root's raw value, here 1/2 (no network evaluates the root, and no playout
+  is spent on it: 1/2 is the middle of the reward range). The completed values are rescaled to
+  [0, 1] by their min and max over the children (denominator at least 1e-8), then
+  sigma(q-hat) = (c_visit + max_b N(b)) c_scale q-hat.
+- The move played: among the most visited children, the argmax of g(a) + sigma(q-hat(a)).
+
+Compiled apart, not inlined in numba's IR, as ``bandits.sequential_halving`` (which says why).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from bandits.rng import uniform
+
+from .search_tree import FIRST_CHILD, REWARD_SUM, VISITS
+
+ROOT_VALUE = 0.5  # v of v_mix: the root's raw value without a network
+_EPSILON = 1e-8  # the least denominator of the rescaling (mctx's epsilon)
+
+
+@njit(cache=True)
+def draw_gumbels(gumbels, rng):
+    """One Gumbel(0, 1) variable per child, -log(-log U) with U uniform in (0, 1)."""
+    for k in range(gumbels.shape[0]):
+        gumbels[k] = -np.log(-np.log(uniform(rng)))
+
+
+@njit(cache=True)
+def considered_visits(considered, budget, out):
+    """v(s) for s = 0 .. budget - 1 into ``out`` (int64 [budget]): the module docstring's
+    schedule over ``considered`` >= 1 actions."""
+    if considered <= 1:
+        for s in range(budget):
+            out[s] = s
+        return
+    log2_max = 0
+    while (1 << log2_max) < considered:
+        log2_max += 1
+    s, level, k = 0, 0, considered
+    while s < budget:
+        levels = max(1, budget // (log2_max * k))
+        for _ in range(levels):
+            for _ in range(k):
+                if s < budget:
+                    out[s] = level
+                    s += 1
+            level += 1
+        k = max(2, k // 2)
+
+
+@njit(cache=True)
+def gumbel_scores(tree, gumbels, c_visit, c_scale, scores):
+    """g(a) + sigma(q-hat(a)) of every root child into ``scores`` (float64 [K])."""
+    stats, sums, b = tree.stats, tree.rewards[:, REWARD_SUM], gumbels.shape[0]
+    first = stats[0, FIRST_CHILD]
+    total, visited, q_sum, most = 0, 0, 0.0, 0
+    for k in range(b):
+        n = stats[first + k, VISITS]
+        if n > 0:
+            total += n
+            visited += 1
+            q_sum += sums[first + k] / n
+            most = max(most, n)
+    mixed = ROOT_VALUE if visited == 0 else (ROOT_VALUE + total * q_sum / visited) / (total + 1)
+    low, high = np.inf, -np.inf
+    for k in range(b):
+        n = stats[first + k, VISITS]
+        scores[k] = sums[first + k] / n if n > 0 else mixed
+        low, high = min(low, scores[k]), max(high, scores[k])
+    scale = (c_visit + most) * c_scale / max(high - low, _EPSILON)
+    for k in range(b):
+        scores[k] = gumbels[k] + scale * (scores[k] - low)
+
+
+@njit(cache=True)
+def best_considered(tree, scores, visits):
+    """The first child of highest score among those of ``visits`` visits (-1: none)."""
+    stats = tree.stats
+    first, best = stats[0, FIRST_CHILD], -1
+    for k in range(scores.shape[0]):
+        if stats[first + k, VISITS] == visits and (best < 0 or scores[k] > scores[best]):
+            best = k
+    return best
+
+
+@njit(cache=True)
+def most_root_visits(tree, b):
+    """max_b N(b) over the root's children."""
+    first, most = tree.stats[0, FIRST_CHILD], 0
+    for k in range(b):
+        most = max(most, tree.stats[first + k, VISITS])
+    return most

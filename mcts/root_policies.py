@@ -1,0 +1,265 @@
+"""Root policies built for the simple regret (issue 45): the root's child of each playout
+chosen by a schedule over the whole budget n, the built-in policy below the root, as a record
+``SearchConfig.root``. The plain search's :class:`NoRoot` compiles every hook below away, so
+its kernel keeps its numbers and its cost per playout; the root policies share one kernel
+apart (per policy and b), their kind and parameters read at run time.
+
+- ``sh``: sequential halving at the root (Karnin, Koren & Somekh 2013; at the root of MCTS:
+  H-MCTS, Pepels, Cazenave, Winands & Lanctot 2014, and SHOT, Cazenave 2014, there
+  recursively), ``bandits.sequential_halving``'s schedule over the root's K children, each
+  playout a pull of the child it descends into and its reward the one that child keeps; the
+  move played is the last child left. It needs n >= K ceil(log2 K) for one playout per child in
+  the first round (:func:`minimum_budget`); below that it runs as Karnin's algorithm does with
+  t_r = 0: a round without playouts keeps children drawn uniformly.
+- ``gumbel(m=16, c_visit=50, c_scale=1)``: the Gumbel root of Danihelka et al. 2022
+  (``mcts.gumbel_root``), mctx's ``gumbel_muzero_policy`` with a uniform prior.
+
+The root is expanded before the first playout, so that every playout passes through a child
+of the policy's choosing. A root schedule reads n, so a failure curve makes one search per
+budget 2^k (``synthetic.run_searches``): about twice the largest budget's playouts. The
+solver's rules hold: a root proven ends the search with the solver's move.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import types
+from numba.extending import overload
+
+from bandits.sequential_halving import (
+    ARM,
+    FINISHED,
+    Halving,
+    halving_choice,
+    halving_observe,
+    halving_rounds,
+    new_halving,
+    start_halving,
+)
+from specs import at_least, check_values, parse_spec, parse_value
+
+from .gumbel_root import (
+    best_considered,
+    considered_visits,
+    draw_gumbels,
+    gumbel_scores,
+    most_root_visits,
+)
+
+HALVING, GUMBEL = 1, 2
+ROOT_POLICIES = {"sh": HALVING, "gumbel": GUMBEL}
+_DEFAULTS = {"sh": {}, "gumbel": {"m": 16, "c_visit": 50.0, "c_scale": 1.0}}
+_DOMAINS = {"m": at_least(1, "integer"), "c_visit": at_least(0), "c_scale": at_least(0)}
+
+
+class NoRoot(NamedTuple):
+    """The plain search: the policy selects at the root too."""
+
+
+class RootPolicy(NamedTuple):
+    """A root policy (``kind``: HALVING or GUMBEL) and the Gumbel root's parameters: m
+    considered actions, c_visit and c_scale of sigma."""
+
+    kind: int = HALVING
+    m: int = 16
+    c_visit: float = 50.0
+    c_scale: float = 1.0
+
+
+def parse_root(spec: str) -> NoRoot | RootPolicy:
+    """The record of a spec: "" or ``none`` (the plain search), ``sh``, ``gumbel`` or
+    ``gumbel(m=16,c_visit=50,c_scale=1)``; one-line ``ValueError`` otherwise."""
+    if not isinstance(spec, str):
+        raise ValueError(f"root policy {spec!r} must be a spec such as sh or gumbel(m=16)")
+    if "".join(spec.split()) in ("", "none"):
+        return NoRoot()
+    parts = parse_spec(spec, "root policy")
+    part = parts[0]
+    if len(parts) > 1 or part.name not in ROOT_POLICIES or part.args:
+        raise ValueError(f"unknown root policy {spec!r}: use sh or gumbel(m=16,c_visit=50,"
+                         "c_scale=1) (parameters as key=value)")
+    given = {key: parse_value(value) for key, value in part.kwargs}
+    unknown = sorted(set(given) - set(_DEFAULTS[part.name]))
+    if unknown:
+        allowed = ", ".join(_DEFAULTS[part.name]) or "none"
+        raise ValueError(f"unknown root policy parameter {unknown[0]!r} for {part.name}: "
+                         f"allowed {allowed}")
+    values = check_values(f"root policy {part.name}", {**_DEFAULTS[part.name], **given},
+                          {key: _DOMAINS[key] for key in _DEFAULTS[part.name]})
+    return RootPolicy(ROOT_POLICIES[part.name], *(
+        (int(values["m"]), float(values["c_visit"]), float(values["c_scale"]))
+        if part.name == "gumbel" else ()))
+
+
+def root_spec(root: NoRoot | RootPolicy) -> str:
+    """The canonical spelling of ``root`` ("" for the plain search; parameters at their
+    defaults left out)."""
+    if isinstance(root, NoRoot):
+        return ""
+    if root.kind == HALVING:
+        return "sh"
+    changed = [f"{key}={getattr(root, key)!r}" for key, default in _DEFAULTS["gumbel"].items()
+               if getattr(root, key) != default]  # repr: read back to the same bits
+    return f"gumbel({','.join(changed)})" if changed else "gumbel"
+
+
+def minimum_budget(root: NoRoot | RootPolicy, branching: int) -> int:
+    """The least budget at which ``root`` plays: K ceil(log2 K) for sequential halving (one
+    playout per child in the first round), 1 otherwise."""
+    if isinstance(root, RootPolicy) and root.kind == HALVING:
+        return branching * halving_rounds(branching)
+    return 1
+
+
+def check_root_budget(root: NoRoot | RootPolicy, branching: int, budget: int) -> None:
+    """A one-line ValueError for a budget below :func:`minimum_budget`."""
+    low = minimum_budget(root, branching)
+    if budget < low:
+        raise ValueError(f"budget {budget} is too small for sequential halving at a root of "
+                         f"{branching} children: it needs at least {low} (one playout per "
+                         "child in the first halving round)")
+
+
+def state_bytes(root: NoRoot | RootPolicy, branching: int, budget: int) -> int:
+    """Bytes of one search's :class:`RootState` (none without a root policy): about 8 per child
+    per array, and the Gumbel root's v(s), 8 per playout."""
+    if isinstance(root, NoRoot):
+        return 0
+    return 8 * (6 * branching + 7) + 8 * (budget if root.kind == GUMBEL else 1)
+
+
+class RootState(NamedTuple):
+    """One search's root schedule: sequential halving's, the Gumbel variables, mctx's
+    considered visit counts v(s) (int64 [n] for the Gumbel root, else [1]) and scratch."""
+
+    halving: Halving
+    gumbels: np.ndarray  # float64 [K]
+    considered: np.ndarray
+    scores: np.ndarray  # float64 [K]
+
+
+def _rooted(root) -> bool:
+    """Whether the typed ``root`` is a root policy's record (else :class:`NoRoot`)."""
+    return isinstance(root, types.BaseNamedTuple) and root.instance_class is RootPolicy
+
+
+def has_root(root):
+    """Whether a root policy chooses the root's children (compiled code only, as every hook
+    below; each is nothing for :class:`NoRoot`, compiled away)."""
+    raise NotImplementedError("has_root runs inside compiled kernels only")
+
+
+@overload(has_root, inline="always", jit_options={"cache": True})
+def _has_root(root):
+    rooted = _rooted(root)
+    return lambda root: rooted
+
+
+def new_root_state(root, branching, budget):
+    """The arrays of a search of ``budget`` playouts under ``root`` (None without one)."""
+    raise NotImplementedError("new_root_state runs inside compiled kernels only")
+
+
+@overload(new_root_state, jit_options={"cache": True})
+def _new_root_state(root, branching, budget):
+    if not _rooted(root):
+        return lambda root, branching, budget: None
+
+    def arrays(root, branching, budget):
+        return RootState(new_halving(branching), np.zeros(branching),
+                         np.zeros(budget if root.kind == GUMBEL else 1, np.int64),
+                         np.zeros(branching))
+
+    return arrays
+
+
+def start_root(root, state, budget, rng):
+    """Start the schedule of a search of ``budget`` playouts: sequential halving's first round,
+    or the Gumbel variables and v(s)."""
+    raise NotImplementedError("start_root runs inside compiled kernels only")
+
+
+@overload(start_root, inline="always", jit_options={"cache": True})
+def _start_root(root, state, budget, rng):
+    if not _rooted(root):
+        return lambda root, state, budget, rng: None
+
+    def start(root, state, budget, rng):
+        if root.kind == HALVING:
+            start_halving(state.halving, budget, halving_rounds(state.gumbels.shape[0]), rng)
+        else:
+            draw_gumbels(state.gumbels, rng)
+            considered_visits(min(root.m, state.gumbels.shape[0]), budget, state.considered)
+
+    return start
+
+
+def root_child(root, state, tree, playout):
+    """The offset of the root child that playout ``playout`` (from 1) descends into."""
+    raise NotImplementedError("root_child runs inside compiled kernels only")
+
+
+@overload(root_child, inline="always", jit_options={"cache": True})
+def _root_child(root, state, tree, playout):
+    if not _rooted(root):
+        return lambda root, state, tree, playout: 0
+
+    def child(root, state, tree, playout):
+        if root.kind == HALVING:
+            return state.halving.step[ARM]
+        gumbel_scores(tree, state.gumbels, root.c_visit, root.c_scale, state.scores)
+        return best_considered(tree, state.scores, state.considered[playout - 1])
+
+    return child
+
+
+def observe_root(root, state, child, reward, rng):
+    """The root child ``child``'s reward of the playout (sequential halving counts it)."""
+    raise NotImplementedError("observe_root runs inside compiled kernels only")
+
+
+@overload(observe_root, inline="always", jit_options={"cache": True})
+def _observe_root(root, state, child, reward, rng):
+    if not _rooted(root):
+        return lambda root, state, child, reward, rng: None
+
+    def observe(root, state, child, reward, rng):
+        if root.kind == HALVING:
+            halving_observe(state.halving, child, reward, rng)
+
+    return observe
+
+
+def root_finished(root, state):
+    """Whether the schedule is spent before the budget (sequential halving's rounding)."""
+    raise NotImplementedError("root_finished runs inside compiled kernels only")
+
+
+@overload(root_finished, inline="always", jit_options={"cache": True})
+def _root_finished(root, state):
+    if not _rooted(root):
+        return lambda root, state: False
+    return lambda root, state: root.kind == HALVING and state.halving.step[ARM] == FINISHED
+
+
+def root_choice(root, state, tree):
+    """The offset of the root child played: the last left, or the Gumbel root's argmax of
+    g + sigma(q-hat) among the most visited."""
+    raise NotImplementedError("root_choice runs inside compiled kernels only")
+
+
+@overload(root_choice, inline="always", jit_options={"cache": True})
+def _root_choice(root, state, tree):
+    if not _rooted(root):
+        return lambda root, state, tree: 0
+
+    def choice(root, state, tree):
+        if root.kind == HALVING:
+            return halving_choice(state.halving)
+        gumbel_scores(tree, state.gumbels, root.c_visit, root.c_scale, state.scores)
+        return best_considered(tree, state.scores,
+                               most_root_visits(tree, state.gumbels.shape[0]))
+
+    return choice
