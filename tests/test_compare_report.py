@@ -2,15 +2,13 @@
 opened in a real browser (headless chromium) to check that every figure renders."""
 
 import re
-import shutil
-import subprocess
 from fnmatch import fnmatch
 from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
 import pytest
-from chromium import image_widths, needs_chromium
+from chromium import headless, image_widths, needs_chromium
 from matplotlib.colors import to_hex
 from statsmodels.stats.proportion import proportion_confint
 
@@ -355,8 +353,7 @@ def _atlas_to_epsilon() -> pd.DataFrame:
                                        "low", "high", "reached"])
 
 
-@pytest.mark.skipif(shutil.which("chromium") is None,
-                    reason="chromium is not installed (.ci/run installs Debian's chromium)")
+@needs_chromium
 def test_the_atlas_headline_and_heatmap_fit_the_readme_width_in_chromium(tmp_path):
     """The headline figure and the heatmap, opened in the report in headless chromium, are
     shown 800 px wide (the README's width) from images twice as wide (sharp), and a
@@ -366,17 +363,13 @@ def test_the_atlas_headline_and_heatmap_fit_the_readme_width_in_chromium(tmp_pat
     _, page = write_report(tmp_path / "report", {"to_epsilon": _atlas_to_epsilon()}, settings)
     probe = tmp_path / "probe.html"
     probe.write_text(page.read_text().replace("</body>", SIZES))
-    chromium = ["chromium", "--headless", "--disable-gpu", "--no-sandbox",
-                f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000",
-                "--window-size=1000,2400"]
-    dom = subprocess.run([*chromium, "--dump-dom", probe.as_uri()], capture_output=True,
-                         text=True, timeout=120, check=True).stdout
+    dom = headless(["--window-size=1000,2400", "--dump-dom", probe.as_uri()], tmp_path)
     [sizes] = re.findall(r'data-sizes="([^"]*)"', dom)
     shown = {alt: (int(natural), int(width), int(height))
              for alt, natural, width, height in (size.split(":") for size in sizes.split("|"))}
     assert [alt.split()[1] for alt in shown] == ["each", "to"]  # the headline, the heatmap
     for natural, width, height in shown.values():
         assert 760 <= width <= 840 and natural >= 2 * width - 2 and height > 300
-    subprocess.run([*chromium, f"--screenshot={tmp_path / 'report' / 'screenshot.png'}",
-                    page.as_uri()], capture_output=True, timeout=120, check=True)
+    headless(["--window-size=1000,2400",
+              f"--screenshot={tmp_path / 'report' / 'screenshot.png'}", page.as_uri()], tmp_path)
     assert (tmp_path / "report" / "screenshot.png").stat().st_size > 0
