@@ -132,10 +132,10 @@ def over_trees(rates: pd.DataFrame) -> pd.DataFrame:
     """Per (panel, method, budget): the mean over trees of the per-tree failure rate and its
     95% interval mean +- t_{n-1, 0.975} sd / sqrt(n), n trees (clipped to [0, 1]); with equal
     runs per tree the mean is the pooled failure rate."""
-    grouped = rates.groupby(["panel", "method", "budget"], sort=False)["rate"]
-    table = pd.DataFrame({"trees": grouped.size(), "runs": grouped.size() * 0,
-                          "failure_rate": grouped.mean(), "sd": grouped.std()}).reset_index()
-    table["runs"] = rates.groupby(["panel", "method", "budget"], sort=False)["runs"].sum().values
+    grouped = rates.groupby(["panel", "method", "budget"], sort=False)
+    table = pd.DataFrame({"trees": grouped.size(), "runs": grouped["runs"].sum(),
+                          "failure_rate": grouped["rate"].mean(),
+                          "sd": grouped["rate"].std()}).reset_index()
     n = table["trees"].to_numpy(float)
     with np.errstate(divide="ignore", invalid="ignore"):
         half = np.where(n > 1, stats.t.ppf(0.975, np.maximum(n - 1, 1)) * table["sd"]
