@@ -10,7 +10,12 @@ MCTS-Solver with draws (``mcts.solver``, as in every engine): a terminal reached
 proven, and here also every child that ends the game when its parent is expanded (the seed's
 framework; a child that wins at once is then the one played out); a solved root stops the
 search. The move played is the solver's final move: a proven win, else the most visited root
-child not proven lost.
+child not proven lost. A root policy (``GameSearchConfig.root``, ``mcts.root_policies``:
+sequential halving or the Gumbel root) chooses the root's children over the whole budget, the
+policy below: the root is expanded before the first playout (a move that wins at once proves
+it), each playout's reward for the root's player is the one its child keeps (0, the middle of
+the rewards, is the Gumbel root's v), and the move played is the root policy's unless the root
+is proven.
 
 Selection policies are the registered bandit records of ``bandits`` (DESIGN §4, §10), each
 compiled into its own kernel: once per selection ``begin_selection`` gives the record that
@@ -37,13 +42,23 @@ from bandits.hooks import INDEX
 from bandits.rng import randint, seed_state
 from games import Game, State, compiled
 
-from .backup import back_up
+from .backup import back_up, node_gain
 from .child_indices import index_children
 from .game_tree import ACTION, MOVER, N_CHILDREN, GameChildren, GameGains
 from .growth import grown
 from .playouts import MAST, POLICY, mast_key, mast_update, new_table, playout
 from .reward_scale import reads_raw_rewards
 from .rewards import ONLINE, WARMUP, reward_bound, winner_reward
+from .root_policies import (
+    NoRoot,
+    has_root,
+    new_root_state,
+    observe_root,
+    root_child,
+    root_choice,
+    root_finished,
+    start_root,
+)
 from .search_tree import FIRST_CHILD, REWARD_SUM, VISITS
 from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
 from .ties import pick_best
@@ -80,6 +95,9 @@ class GameSearchConfig(NamedTuple):
     quality: bool = False  # reward = terminal quality q alone (seed 000 Table 4)
     playout: int = POLICY  # mcts.playouts.UNIFORM, POLICY or MAST
     epsilon: float = 1.0  # MAST: probability of a move of the game's own playout policy
+    # ``mcts.root_policies``: sequential halving or the Gumbel root choosing the root's
+    # children over the whole budget (a kernel apart); NoRoot: the policy at the root too
+    root: tuple = NoRoot()
 
 
 @dataclass(frozen=True)
@@ -143,13 +161,28 @@ def _search(gid, root, max_actions, budget, config, bound, clip, tables, rng):
     state = root.copy()
     scratch = root.copy()
     playouts = 0
+    rooted = has_root(config.root)
+    if rooted:  # every playout passes through a child of the root policy's choosing
+        moves, stats, rewards, proven, n_nodes, pick = _expand(
+            gid, moves, stats, rewards, proven, n_nodes, 0, root, out, scratch, rng)
+        if proven[pick] == WIN:  # a move that wins at once proves the root (MCTS-Solver)
+            path[0], path[1] = 0, pick
+            prove(proven, path, 1, WIN, stats[:, FIRST_CHILD], moves[:, N_CHILDREN])
+    roots = new_root_state(config.root, moves[0, N_CHILDREN], budget, 0.0)  # 0: rewards' middle
+    start_root(config.root, roots, budget, rng)
     while playouts < budget and proven[0] == UNPROVEN:
+        if root_finished(config.root, roots):  # sequential halving's rounding
+            break
         state[:] = root
         node, depth = 0, 0
         path[0] = 0
         while stats[node, FIRST_CHILD] != NO_CHILD:
-            node = _select(moves, stats, rewards, proven, no_columns, node, config, bound,
-                           tables, rng, values)
+            if depth == 0 and rooted:
+                node = stats[0, FIRST_CHILD] + root_child(config.root, roots, stats, rewards,
+                                                          playouts + 1)
+            else:
+                node = _select(moves, stats, rewards, proven, no_columns, node, config, bound,
+                               tables, rng, values)
             compiled.apply_action(gid, state, moves[node, ACTION])
             depth += 1
             path[depth] = node
@@ -175,7 +208,11 @@ def _search(gid, root, max_actions, budget, config, bound, clip, tables, rng):
             reward = winner_reward(config, moments, sums, w, me, depth + length,
                                    compiled.quality(gid, state), playouts >= WARMUP * budget)
             reward = min(max(reward, -clip), clip)
-        back_up(stats, rewards, path, depth, GameGains(reward, w, moves, bound), second_moment)
+        gains = GameGains(reward, w, moves, bound)
+        back_up(stats, rewards, path, depth, gains, second_moment)
+        if rooted:
+            observe_root(config.root, roots, path[1] - stats[0, FIRST_CHILD],
+                         node_gain(gains, 1, path[1])[0], rng)
         if config.playout == MAST:
             for ply in range(1, depth + 1):
                 at = path[ply]
@@ -186,8 +223,11 @@ def _search(gid, root, max_actions, budget, config, bound, clip, tables, rng):
                 keys, table = mast_update(keys, table, used, trail[i], _outcome(trail[i] & 1, w))
         playouts += 1
     first, count = stats[0, FIRST_CHILD], moves[0, N_CHILDREN]
-    action = moves[first + final_move(proven, stats[:, VISITS], first, count, rng, scores),
-                   ACTION]
+    if rooted and proven[0] == UNPROVEN:
+        action = moves[first + root_choice(config.root, roots, stats, rewards), ACTION]
+    else:
+        action = moves[first + final_move(proven, stats[:, VISITS], first, count, rng, scores),
+                       ACTION]
     return moves, stats, rewards, proven, playouts, action
 
 

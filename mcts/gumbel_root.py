@@ -14,8 +14,9 @@ with a uniform prior (every logit 0) and no value network.
 - Completed Q (mctx's ``qtransform_completed_by_mix_value``): q(a) the child's mean reward for
   the root's mover; an unvisited child takes v_mix = (v + N sum_{visited} pi(a) q(a) /
   sum_{visited} pi(a)) / (N + 1) (Appendix D, Eq. 33; pi uniform), N the root children's
-  visits and v the root's raw value, here 1/2 (no network evaluates the root, and no playout
-  is spent on it: 1/2 is the middle of the reward range). The completed values are rescaled to
+  visits and v the root's raw value, the middle of the engine's reward range (no network
+  evaluates the root, and no playout is spent on it): 1/2 on the synthetic trees' [0, 1], 0
+  on the games' [-R, R]. The completed values are rescaled to
   [0, 1] by their min and max over the children (denominator at least 1e-8), then
   sigma(q-hat) = (c_visit + max_b N(b)) c_scale q-hat.
 - The move played: among the most visited children, the argmax of g(a) + sigma(q-hat(a)).
@@ -32,7 +33,6 @@ from bandits.rng import uniform
 
 from .search_tree import FIRST_CHILD, REWARD_SUM, VISITS
 
-ROOT_VALUE = 0.5  # v of v_mix: the root's raw value without a network
 _EPSILON = 1e-8  # the least denominator of the rescaling (mctx's epsilon)
 
 
@@ -67,9 +67,10 @@ def considered_visits(considered, budget, out):
 
 
 @njit(cache=True)
-def gumbel_scores(tree, gumbels, c_visit, c_scale, scores):
-    """g(a) + sigma(q-hat(a)) of every root child into ``scores`` (float64 [K])."""
-    stats, sums, b = tree.stats, tree.rewards[:, REWARD_SUM], gumbels.shape[0]
+def gumbel_scores(stats, rewards, gumbels, c_visit, c_scale, root_value, scores):
+    """g(a) + sigma(q-hat(a)) of every root child into ``scores`` (float64 [K]), from the
+    tree's ``stats`` and ``rewards`` (``mcts.search_tree``'s columns) and v = ``root_value``."""
+    sums, b = rewards[:, REWARD_SUM], gumbels.shape[0]
     first = stats[0, FIRST_CHILD]
     total, visited, q_sum, most = 0, 0, 0.0, 0
     for k in range(b):
@@ -79,7 +80,7 @@ def gumbel_scores(tree, gumbels, c_visit, c_scale, scores):
             visited += 1
             q_sum += sums[first + k] / n
             most = max(most, n)
-    mixed = ROOT_VALUE if visited == 0 else (ROOT_VALUE + total * q_sum / visited) / (total + 1)
+    mixed = root_value if visited == 0 else (root_value + total * q_sum / visited) / (total + 1)
     low, high = np.inf, -np.inf
     for k in range(b):
         n = stats[first + k, VISITS]
@@ -91,9 +92,8 @@ def gumbel_scores(tree, gumbels, c_visit, c_scale, scores):
 
 
 @njit(cache=True)
-def best_considered(tree, scores, visits):
+def best_considered(stats, scores, visits):
     """The first child of highest score among those of ``visits`` visits (-1: none)."""
-    stats = tree.stats
     first, best = stats[0, FIRST_CHILD], -1
     for k in range(scores.shape[0]):
         if stats[first + k, VISITS] == visits and (best < 0 or scores[k] > scores[best]):
@@ -102,9 +102,9 @@ def best_considered(tree, scores, visits):
 
 
 @njit(cache=True)
-def most_root_visits(tree, b):
+def most_root_visits(stats, b):
     """max_b N(b) over the root's children."""
-    first, most = tree.stats[0, FIRST_CHILD], 0
+    first, most = stats[0, FIRST_CHILD], 0
     for k in range(b):
-        most = max(most, tree.stats[first + k, VISITS])
+        most = max(most, stats[first + k, VISITS])
     return most

@@ -9,6 +9,7 @@ part is the selection policy, the others enhancements, each at most once:
 |---|---|---|
 | ``ucb1``, alias ``uct`` | UCT, mean + C sqrt(ln t / T_i) on the rewards | c (the game's C) |
 | any other policy | its index (``mctslab policies list``) on rewards in [0, 1] | the registry's |
+|  | every policy also takes ``root``: ``sh`` or ``gumbel(m=..)`` above it at the root | none |
 | ``package.module:object`` | a plug-in policy (docs/extending.md), likewise | its record's |
 |  | (declaring ``raw_rewards``: on the rewards as UCT, c the game's C) | |
 | ``rb`` | Relative Bonus (seed 000 Eq. 6) | k (the game's k_RB), a (0.25 or ``online``) |
@@ -18,6 +19,8 @@ part is the selection policy, the others enhancements, each at most once:
 | ``random`` | uniformly random playouts (no decisive moves, no MAST) | none |
 
 Without ``mast`` or ``random`` a player uses the game's playout policy (``mcts.presets``).
+``uct(root=sh)+qb`` puts sequential halving at the root (H-MCTS), ``uct(root=gumbel(m=8))``
+the Gumbel root (``mcts.root_policies``; the same spelling as ``mctslab compare``'s entries).
 OpenSpiel games (``openspiel:NAME``) take the selection policy only (``mcts.generic``).
 The spec is read by ``specs.parse_spec`` and every value is checked against its domain (the
 policy registry's, ``mcts.shaping.BONUS_DOMAINS``, eps in [0, 1]); anything else is a
@@ -42,6 +45,7 @@ from .options import check_exclusions
 from .playouts import MAST, UNIFORM
 from .presets import preset
 from .reward_scale import reads_raw_rewards
+from .root_policies import minimum_budget, parse_root
 from .shaping import BONUS_DOMAINS
 
 _ALIASES = {"uct": "ucb1"}  # the seed's name for UCB1 in trees
@@ -62,6 +66,16 @@ class Player:
         if isinstance(game, Game):
             return search(game, state, playouts, self.config, seed)
         return generic_search(game, state, playouts, self.config, np.random.default_rng(seed))
+
+    def check_playouts(self, game, playouts: int) -> None:
+        """A one-line ValueError if ``playouts`` per move leave the player's root policy no
+        full round at the game's first position (sequential halving's K ceil(log2 K))."""
+        moves = len(game.new_initial_state().legal_actions())
+        if playouts < minimum_budget(self.config.root, moves):
+            raise ValueError(f"--playouts {playouts} is too small for {self.spec}: sequential "
+                             f"halving over the {moves} moves of {game.title}'s first "
+                             f"position needs at least {minimum_budget(self.config.root, moves)}"
+                             " (one playout per move in its first round)")
 
 
 def parse_player(spec: str, game: str) -> Player:
@@ -104,7 +118,7 @@ def _parse_part(part: Part, spec: str, policies: dict[str, tuple[str, ...]]
     if part.name not in parameters:
         raise ValueError(f"unknown part {part.name!r} in player spec {spec!r}; "
                          f"known parts: {', '.join(parameters)}")
-    allowed = parameters[part.name]
+    allowed = parameters[part.name] + (("root",) if part.name in policies else ())
     bad = part.args[:1] or [f"{key}={value}" for key, value in part.kwargs if key not in allowed]
     if bad:
         takes = (f"takes {', '.join(allowed)} (as key=value)" if allowed
@@ -123,16 +137,27 @@ def _policy(name: str, params: dict, game: str) -> NamedTuple:
     if values.get("depth_exponent") not in (None, 0, "off"):
         raise ValueError(f"{name}'s depth_exponent is for synthetic trees, whose length D is "
                          "known: a game's engine does not read it; drop it")
+    values.pop("root", None)  # the root policy's (``_root``)
     info = get_policy(name)
     if reads_raw_rewards(info.record) and "c" in info.parameters:
         values.setdefault("c", preset(game).c)
     return make_policy(name, **values)
 
 
+def _root(name: str, params: dict) -> NamedTuple:
+    """The root policy of the policy part's ``root=`` (``mcts.root_policies``; none: the
+    policy at the root too)."""
+    spec = params.get("root", "")
+    if not isinstance(spec, str):
+        raise ValueError(f"{name}'s root={spec} is not a root policy: use root=sh or "
+                         "root=gumbel(m=16,c_visit=50,c_scale=1)")
+    return parse_root(spec)
+
+
 def _config(policy: tuple[str, dict], parts: dict[str, dict], game: str) -> GameSearchConfig:
     defaults = preset(game)
     config = GameSearchConfig(policy=_policy(*policy, game), playout=defaults.playout,
-                              epsilon=defaults.epsilon)
+                              epsilon=defaults.epsilon, root=_root(*policy))
     for bonus, k_default in (("rb", defaults.rb_k), ("qb", defaults.qb_k)):
         if bonus in parts:
             values = check_values(bonus, {"k": k_default, "a": 0.25, **parts[bonus]},

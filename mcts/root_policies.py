@@ -132,12 +132,15 @@ def state_bytes(root: NoRoot | RootPolicy, branching: int, budget: int) -> int:
 
 class RootState(NamedTuple):
     """One search's root schedule: sequential halving's, the Gumbel variables, mctx's
-    considered visit counts v(s) (int64 [n] for the Gumbel root, else [1]) and scratch."""
+    considered visit counts v(s) (int64 [n] for the Gumbel root, else [1]), scratch, and the
+    root's raw value v of the completed Q (``mcts.gumbel_root``: the middle of the engine's
+    reward range)."""
 
     halving: Halving
     gumbels: np.ndarray  # float64 [K]
     considered: np.ndarray
     scores: np.ndarray  # float64 [K]
+    root_value: float
 
 
 def _rooted(root) -> bool:
@@ -157,20 +160,21 @@ def _has_root(root):
     return lambda root: rooted
 
 
-def new_root_state(root, branching, budget):
-    """The arrays of a search of ``budget`` playouts under ``root`` (None without one)."""
+def new_root_state(root, branching, budget, root_value):
+    """The arrays of a search of ``budget`` playouts under ``root`` (None without one), the
+    rewards centred on ``root_value``."""
     raise NotImplementedError("new_root_state runs inside compiled kernels only")
 
 
 @overload(new_root_state, jit_options={"cache": True})
-def _new_root_state(root, branching, budget):
+def _new_root_state(root, branching, budget, root_value):
     if not _rooted(root):
-        return lambda root, branching, budget: None
+        return lambda root, branching, budget, root_value: None
 
-    def arrays(root, branching, budget):
+    def arrays(root, branching, budget, root_value):
         return RootState(new_halving(branching), np.zeros(branching),
                          np.zeros(budget if root.kind == GUMBEL else 1, np.int64),
-                         np.zeros(branching))
+                         np.zeros(branching), float(root_value))
 
     return arrays
 
@@ -196,21 +200,23 @@ def _start_root(root, state, budget, rng):
     return start
 
 
-def root_child(root, state, tree, playout):
-    """The offset of the root child that playout ``playout`` (from 1) descends into."""
+def root_child(root, state, stats, rewards, playout):
+    """The offset of the root child that playout ``playout`` (from 1) descends into, from the
+    tree's ``stats`` and ``rewards`` (``mcts.search_tree``'s columns, as in every engine)."""
     raise NotImplementedError("root_child runs inside compiled kernels only")
 
 
 @overload(root_child, inline="always", jit_options={"cache": True})
-def _root_child(root, state, tree, playout):
+def _root_child(root, state, stats, rewards, playout):
     if not _rooted(root):
-        return lambda root, state, tree, playout: 0
+        return lambda root, state, stats, rewards, playout: 0
 
-    def child(root, state, tree, playout):
+    def child(root, state, stats, rewards, playout):
         if root.kind == HALVING:
             return state.halving.step[ARM]
-        gumbel_scores(tree, state.gumbels, root.c_visit, root.c_scale, state.scores)
-        return best_considered(tree, state.scores, state.considered[playout - 1])
+        gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale,
+                      state.root_value, state.scores)
+        return best_considered(stats, state.scores, state.considered[playout - 1])
 
     return child
 
@@ -244,22 +250,23 @@ def _root_finished(root, state):
     return lambda root, state: root.kind == HALVING and state.halving.step[ARM] == FINISHED
 
 
-def root_choice(root, state, tree):
+def root_choice(root, state, stats, rewards):
     """The offset of the root child played: the last left, or the Gumbel root's argmax of
     g + sigma(q-hat) among the most visited."""
     raise NotImplementedError("root_choice runs inside compiled kernels only")
 
 
 @overload(root_choice, inline="always", jit_options={"cache": True})
-def _root_choice(root, state, tree):
+def _root_choice(root, state, stats, rewards):
     if not _rooted(root):
-        return lambda root, state, tree: 0
+        return lambda root, state, stats, rewards: 0
 
-    def choice(root, state, tree):
+    def choice(root, state, stats, rewards):
         if root.kind == HALVING:
             return halving_choice(state.halving)
-        gumbel_scores(tree, state.gumbels, root.c_visit, root.c_scale, state.scores)
-        return best_considered(tree, state.scores,
-                               most_root_visits(tree, state.gumbels.shape[0]))
+        gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale,
+                      state.root_value, state.scores)
+        return best_considered(stats, state.scores,
+                               most_root_visits(stats, state.gumbels.shape[0]))
 
     return choice

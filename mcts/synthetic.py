@@ -97,6 +97,9 @@ class TreeArrays(NamedTuple):
     correct: np.ndarray  # bool [b]; the root moves that are no failure
 
 
+# the middle of the playout rewards' range [0, 1]: the root's raw value v of the Gumbel root's
+# completed Q (``mcts.gumbel_root``)
+MIDDLE_REWARD = 0.5
 FAILURES = ("outcome", "score")  # the failure's sets of correct root moves, by name
 
 
@@ -227,7 +230,7 @@ def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_pro
     while tree.stats[ix(node), FIRST_CHILD] != NO_CHILD:
         first = tree.stats[ix(node), FIRST_CHILD]
         if depth == 0 and has_root(config.root):
-            node = first + root_child(config.root, roots, tree, t)
+            node = first + root_child(config.root, roots, tree.stats, tree.rewards, t)
         else:
             node = _select(tree, node, depth, first, config, epoch, rng, tables, policy, values)
         tree_node = tree_node * b + 1 + (node - first)
@@ -309,7 +312,7 @@ def _workspace(config, budget, index_columns, second_moment):
     histograms = new_histograms(config.rescore, capacity, config.score_low, config.score_high)
     return (tree, path, np.empty((3, len(config.children))), adjuster,
             start_shaping(config.shaping), histograms,
-            new_root_state(config.root, len(config.children), budget))
+            new_root_state(config.root, len(config.children), budget, MIDDLE_REWARD))
 
 
 # Compiled without reference counting (numba's private ``_nrt`` flag): it allocates nothing, and
@@ -393,7 +396,7 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
             watch_between(watch, t, tree, config, tables, policy, rng, values, theta,
                           theta_eff)
     if rooted:
-        failed[0] = not game.correct[root_choice(config.root, roots, tree)]
+        failed[0] = not game.correct[root_choice(config.root, roots, tree.stats, tree.rewards)]
 
 
 @njit(cache=True, nogil=True)

@@ -5,6 +5,7 @@
     spec  = part ("+" part)*
     part  = name ["(" [arg ("," arg)*] ")"]
     arg   = [key "="] value
+    value = word | part        (a part as a value: ``root=gumbel(m=4)``)
     name  = identifier ("." identifier)* [":" identifier] ["'"]
 
 Blanks are ignored. A value is kept as text here; :func:`parse_value` reads it as a number
@@ -64,14 +65,13 @@ def _part(compact: str, start: int, text: str, what: str) -> tuple[Part, int]:
     name, position = match.group(), match.end()
     if position == len(compact) or compact[position] != "(":
         return Part(name), position
-    close = compact.find(")", position)
-    inner_open = compact.find("(", position + 1)
-    if close < 0 or (0 <= inner_open < close):
+    items, close = _arguments(compact, position)
+    if close < 0:
         raise ValueError(f"bad {what} {text!r}: the parenthesis after {name!r} is not closed; "
                          f"write {name}(...)")
     args, kwargs = [], {}
     inside = compact[position + 1:close]
-    for item in inside.split(",") if inside else ():
+    for item in items:
         if not item:
             raise ValueError(f"bad {what} {text!r}: an empty argument in {name}({inside})")
         key, sep, value = item.partition("=")
@@ -88,6 +88,25 @@ def _part(compact: str, start: int, text: str, what: str) -> tuple[Part, int]:
                              "give it once")
         kwargs[key] = value
     return Part(name, tuple(args), tuple(kwargs.items()), True), close + 1
+
+
+def _arguments(compact: str, start: int) -> tuple[list[str], int]:
+    """The comma-separated arguments of the parenthesis opened at ``start`` and the position
+    of its ``)`` (-1: not closed). A value may itself be a part with its own parenthesis
+    (``root=gumbel(m=4)``): commas inside it do not separate."""
+    items, depth, begin = [], 0, start + 1
+    for position in range(start + 1, len(compact)):
+        char = compact[position]
+        if char == "(":
+            depth += 1
+        elif char == ")" and depth > 0:
+            depth -= 1
+        elif char == ")" or (char == "," and depth == 0):
+            items.append(compact[begin:position])
+            begin = position + 1
+            if char == ")":
+                return ([] if items == [""] else items), position
+    return [], -1
 
 
 def parse_value(text: str) -> int | float | str:

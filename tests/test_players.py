@@ -70,9 +70,13 @@ def test_mast_on_a_game_without_it_and_amazons_defaults():
     ("uct+rb(k=0)", "rb parameter k = 0: must be a finite number > 0"),
     ("uct+qb(a=x)", "or online"),
     ("uct+mast(eps=2)", "mast parameter eps = 2: must be a finite number in [0, 1]"),
-    ("thompson(c=1)", "takes no parameters"),
-    ("moss(c=1)", "takes no parameters"),
-    ("ucbv(x=1)", "ucbv takes zeta, c"),
+    ("thompson(c=1)", "thompson takes root (as key=value)"),
+    ("moss(c=1)", "moss takes root"),
+    ("ucbv(x=1)", "ucbv takes zeta, c, root"),
+    ("uct(root=hmcts)", "unknown root policy 'hmcts': use sh or gumbel"),
+    ("uct(root=gumbel(m=0))", "root policy gumbel parameter m = 0"),
+    ("uct(root=gumbel(k=2))", "unknown root policy parameter 'k' for gumbel"),
+    ("uct(root=3)", "root=3 is not a root policy"),
     ("puct(c_base=-1)", "puct parameter c_base = -1: must be a finite number > 0"),
     ("nosuch+qb", "unknown part 'nosuch'"),
     ("ucb1+uct", "two selection policies"),
@@ -89,8 +93,9 @@ def test_bad_specs_are_one_line_value_errors(spec, words):
 
 def test_openspiel_games_take_the_selection_policy_only():
     assert parse_player("thompson", "openspiel:tic_tac_toe").config.policy == Thompson()
-    with pytest.raises(ValueError, match="selection policy only"):
-        parse_player("uct+qb", "openspiel:tic_tac_toe")
+    for spec in ("uct+qb", "uct(root=sh)"):
+        with pytest.raises(ValueError, match="selection policy only"):
+            parse_player(spec, "openspiel:tic_tac_toe")
 
 
 @pytest.mark.parametrize("name", list(POLICIES))

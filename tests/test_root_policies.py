@@ -24,6 +24,7 @@ from enhancements.thresholds import effective_threshold
 from experiments import Curve, failure_block
 from experiments.cli import main
 from experiments.comparisons.atlas import preset_lists
+from experiments.comparisons.grid import method_fields
 from experiments.curves.failure import search_config, simulate_block, tree_instance
 from experiments.studies.study import read_curves
 from mcts.gumbel_root import considered_visits
@@ -124,6 +125,9 @@ def test_specs_and_the_atlas():
     assert Curve("constant(1,3)").key == Curve("constant(1,3)", root="").key
     assert Curve("constant(1,3)", root="sh").label.endswith("root=sh")
     assert {"ucb1(root=sh)", "ucb1(root=gumbel)"} <= set(preset_lists("atlas")["policies"])
+    fields = method_fields("klucb(root=gumbel(m=4, c_visit=10))", "maxfreq")
+    assert (fields["policy"], fields["root"]) == ("klucb", "gumbel(m=4,c_visit=10)")
+    assert root_spec(parse_root(fields["root"])) == "gumbel(m=4,c_visit=10.0)"
 
 
 def test_a_study_file_takes_root_policies(tmp_path):

@@ -49,7 +49,7 @@ def method_fields(policy: str, adjuster: str) -> dict:
     root = policy_params.pop("root", "")
     if not isinstance(root, str):
         raise ValueError(f"policy {policy!r}: root={root} is not a root policy: use root=sh "
-                         "or root=gumbel")
+                         "or root=gumbel(m=16,c_visit=50,c_scale=1)")
     return {"policy": policy_name, "policy_params": policy_params, "adjuster": adjuster_name,
             "adjuster_params": adjuster_params, "rescore": rescore, "root": root}
 

@@ -9,7 +9,8 @@ index tables and the stream are the same for every budget, and the final move is
 the last playout) unless the seed's bonuses shape the rewards: their warm-up is the first
 ``mcts.rewards.WARMUP`` share of the budget. So without bonuses (rb, qb; ``quality`` is
 unshaped) the grid is one search watched after t playouts, its last point that search bit for
-bit; with bonuses each point is its own search of budget t (``one_search`` False says so).
+bit; with bonuses, or a root policy (whose schedule reads the budget), each point is its own
+search of budget t (``one_search`` False says so).
 
 A position is the start, then ``moves`` (each a move as the game writes it, ``mctslab play``'s
 notation, or an action id) and ``random_plies`` plies played uniformly at random (chance
@@ -22,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from mcts.players import Player
+from mcts.root_policies import NoRoot
 from mcts.solver import DRAW, LOSS, WIN
 
 from .traced import playout_grid
@@ -80,10 +82,11 @@ def game_position(game, moves: str = "", random_plies: int = 0, seed: int = 0):
 
 
 def one_search(player: Player) -> bool:
-    """Whether the player's searches of every budget share one random stream: no reward
-    shaping whose warm-up scales with the budget (module docstring)."""
+    """Whether the player's searches of every budget share one random stream: no root policy
+    and no reward shaping whose warm-up scales with the budget (module docstring)."""
     config = player.config
-    return config.quality or (config.rb_k <= 0 and config.qb_k <= 0)
+    return isinstance(config.root, NoRoot) and (
+        config.quality or (config.rb_k <= 0 and config.qb_k <= 0))
 
 
 def search_position(game, state, player: Player, max_budget: int, seed: int = 0,

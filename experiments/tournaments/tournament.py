@@ -65,12 +65,13 @@ class Tournament:
     block: int = 10  # games per block
 
     def __post_init__(self):
-        load_game(self.game)
-        parse_player(self.a, self.game)
-        parse_player(self.b, self.game)
+        game = load_game(self.game)
+        players = parse_player(self.a, self.game), parse_player(self.b, self.game)
         for name in ("games", "playouts", "block"):
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name} {getattr(self, name)} must be at least 1")
+        for player in players:
+            player.check_playouts(game, self.playouts)
         if self.seed < 0:
             raise ValueError(f"--seed {self.seed} must be 0 or more")
 

@@ -198,8 +198,8 @@ def _run_position(args) -> int:
     if args.plot:
         save(plot_position(frame, args.width, title=title)[0].figure, args.plot)
     how = ("the first t playouts of one search (its random stream does not depend on the "
-           "budget)" if one_search(player) else "its own search of budget t (the bonuses' "
-           "warm-up is a share of the budget, so the searches differ)")
+           "budget)" if one_search(player) else "its own search of budget t (a root policy's "
+           "schedule, or the bonuses' warm-up, reads the budget, so the searches differ)")
     summary = _position_summary(frame)
     caption = ("The root's moves against playouts: visit shares, and beneath their mean "
                "values for the player to move")

@@ -36,6 +36,8 @@ def run(args) -> int:
     if args.seed < 0:
         raise ValueError(f"--seed {args.seed} must be 0 or more")
     check_search(args.playouts)
+    for player in players:
+        player.check_playouts(game, args.playouts)
     if args.trace:
         from experiments.runtime.store import check_writable_file
 
