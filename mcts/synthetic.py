@@ -86,7 +86,9 @@ from .tracing import (
 # The version of the engines' random streams (every engine's), stored with every result: a
 # change that moves any run's numbers (another draw, another order of draws) bumps it and
 # regenerates tests/golden, so that stored results of two versions are never mixed.
-STREAM_VERSION = 2  # 2: ties by one rule in every engine (mcts.ties), the final move too
+# 2: ties by one rule in every engine (mcts.ties), the final move too; 3: sequential halving
+# pulls the arms of a round in turns (``bandits.sequential_halving``)
+STREAM_VERSION = 3
 
 
 class TreeArrays(NamedTuple):

@@ -65,7 +65,9 @@ PRESETS = {
 DEFAULT_POLICIES = ("ucb1", "klucb", "thompson")
 COLUMNS = ["problem", "kind", "method", "measure", "t", "runs", "estimate", "stderr", "ci_low",
            "ci_high"]
-STREAM_VERSION = 1  # of the runs' random streams: stored results of another are recomputed
+# of the runs' random streams: stored results of another are recomputed (2: sequential halving
+# pulls the arms of a round in turns)
+STREAM_VERSION = 2
 
 if TYPE_CHECKING:  # pandas and scipy on use: every `mctslab` command imports this module
     import pandas as pd
