@@ -3,7 +3,10 @@
 One run is ``mcts.synthetic.search`` with a budget of ``--playouts`` playouts on a constant(1,5)
 tree (or ``--tree``), b = 4, d = 8, plain adjuster (or ``--adjuster``), no reward shaping (or
 ``--shaping``), stored rewards kept as scored (or re-scored exactly, ``--rescore``); its time is
-divided by the playouts it simulated (a run ends early once its root is solved). Each figure is
+divided by the playouts it simulated (a run ends early once its root is solved, or a root
+policy's rounding leaves some unspent). A policy entry may put a root policy above the policy,
+as compare's do: ``ucb1(root=sh)``, ``ucb1(root=gumbel)`` (one search of the whole budget, the
+schedule over it). Each figure is
 the median over ``--repeats`` runs (different seeds, policies interleaved so that load from other
 processes hits all alike); the ratio to UCB1 is the ratio of medians. Kernels are cached per
 version of the sources their module imports (``bandits.kernel_cache``), so an edit of any of
@@ -24,6 +27,7 @@ import time
 import numpy as np
 
 from bandits import POLICIES, index_tables, make_policy
+from experiments.comparisons.grid import method_fields
 from experiments.curves.curve import Curve
 from experiments.curves.failure import search_config, tree_instance
 from mcts.search_tree import VISITS
@@ -32,12 +36,13 @@ from mcts.synthetic import search, tree_arrays
 
 def setup_run(policy: str, playouts: int, adjuster: str, tree: str, shaping: str = "",
               rescore: bool = False):
-    curve = Curve(tree, policy=policy, adjuster=adjuster, shaping=shaping, rescore=rescore)
+    fields = method_fields(policy, adjuster)
+    curve = Curve(tree, shaping=shaping, **{**fields, "rescore": rescore or fields["rescore"]})
     instance = tree_instance(curve.tree, 4, 8, 0, 0)
     config = search_config(curve, instance)
     failed = np.zeros(int(np.log2(playouts)) + 1, np.bool_)
     tables = index_tables(playouts)
-    return instance, config, failed, tables, make_policy(policy, **curve.policy_params)
+    return instance, config, failed, tables, make_policy(curve.policy, **curve.policy_params)
 
 
 def time_run(setup, playouts: int, seed: int, clock=time.perf_counter) -> float:
@@ -84,7 +89,7 @@ def main() -> None:
     base = result.get("ucb1")
     for p, ns in result.items():
         ratio = f"  {ns / base:5.2f}x UCB1" if base else ""
-        print(f"{p:10s} {ns:8.1f} ns/playout{ratio}")
+        print(f"{p:18s} {ns:8.1f} ns/playout{ratio}")
 
 
 if __name__ == "__main__":
