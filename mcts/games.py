@@ -14,8 +14,8 @@ child not proven lost. A root policy (``GameSearchConfig.root``, ``mcts.root_pol
 sequential halving or the Gumbel root) chooses the root's children over the whole budget, the
 policy below: the root is expanded before the first playout (a move that wins at once proves
 it), each playout's reward for the root's player is the one its child keeps (0, the middle of
-the rewards, is the Gumbel root's v), and the move played is the root policy's unless the root
-is proven.
+the rewards, is the Gumbel root's v), and the move played is the root policy's under the
+solver's rules (``root_policies.root_choice``: never a proven loss while a move is not).
 
 Selection policies are the registered bandit records of ``bandits`` (DESIGN §4, §10), each
 compiled into its own kernel: once per selection ``begin_selection`` gives the record that
@@ -224,7 +224,8 @@ def _search(gid, root, max_actions, budget, config, bound, clip, tables, rng):
         playouts += 1
     first, count = stats[0, FIRST_CHILD], moves[0, N_CHILDREN]
     if rooted and proven[0] == UNPROVEN:
-        action = moves[first + root_choice(config.root, roots, stats, rewards), ACTION]
+        action = moves[first + root_choice(config.root, roots, stats, rewards, proven, rng,
+                                           scores), ACTION]
     else:
         action = moves[first + final_move(proven, stats[:, VISITS], first, count, rng, scores),
                        ACTION]

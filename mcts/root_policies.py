@@ -47,6 +47,8 @@ from .gumbel_root import (
     gumbel_scores,
     most_root_visits,
 )
+from .search_tree import FIRST_CHILD, VISITS
+from .solver import preferred_child
 
 HALVING, GUMBEL = 1, 2
 ROOT_POLICIES = {"sh": HALVING, "gumbel": GUMBEL}
@@ -250,23 +252,34 @@ def _root_finished(root, state):
     return lambda root, state: root.kind == HALVING and state.halving.step[ARM] == FINISHED
 
 
-def root_choice(root, state, stats, rewards):
-    """The offset of the root child played: the last left, or the Gumbel root's argmax of
-    g + sigma(q-hat) among the most visited."""
+def root_choice(root, state, stats, rewards, proven, rng, scratch):
+    """The offset of the root child played: the policy's (the last left, or the Gumbel root's
+    argmax of g + sigma(q-hat) among the most visited) under the solver's rules
+    (``mcts.solver.preferred_child``, the other children ranked by visits): a child proven
+    won first, and never one proven lost while some child is not. A schedule keeps a child it
+    has ranked on means taken before its proof (a trap looks best until its loss is proven),
+    so without that rule the root policies played proven losses on the atlas's trap tree.
+    ``scratch`` is float64 [K] or more."""
     raise NotImplementedError("root_choice runs inside compiled kernels only")
 
 
 @overload(root_choice, inline="always", jit_options={"cache": True})
-def _root_choice(root, state, stats, rewards):
+def _root_choice(root, state, stats, rewards, proven, rng, scratch):
     if not _rooted(root):
-        return lambda root, state, stats, rewards: 0
+        return lambda root, state, stats, rewards, proven, rng, scratch: 0
 
-    def choice(root, state, stats, rewards):
+    def choice(root, state, stats, rewards, proven, rng, scratch):
+        b = state.gumbels.shape[0]
         if root.kind == HALVING:
-            return halving_choice(state.halving)
-        gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale,
-                      state.root_value, state.scores)
-        return best_considered(stats, state.scores,
-                               most_root_visits(stats, state.gumbels.shape[0]))
+            pick = halving_choice(state.halving)
+        else:
+            gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale,
+                          state.root_value, state.scores)
+            pick = best_considered(stats, state.scores, most_root_visits(stats, b))
+        first = stats[0, FIRST_CHILD]
+        for k in range(b):
+            scratch[k] = stats[first + k, VISITS]
+        scratch[pick] = np.inf
+        return preferred_child(proven, first, b, rng, scratch)
 
     return choice

@@ -87,7 +87,8 @@ from .tracing import (
 # change that moves any run's numbers (another draw, another order of draws) bumps it and
 # regenerates tests/golden, so that stored results of two versions are never mixed.
 # 2: ties by one rule in every engine (mcts.ties), the final move too; 3: sequential halving
-# pulls the arms of a round in turns (``bandits.sequential_halving``)
+# pulls the arms of a round in turns (``bandits.sequential_halving``), and a root policy's
+# move keeps the solver's rules (``mcts.root_policies.root_choice``)
 STREAM_VERSION = 3
 
 
@@ -398,7 +399,8 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
             watch_between(watch, t, tree, config, tables, policy, rng, values, theta,
                           theta_eff)
     if rooted:
-        failed[0] = not game.correct[root_choice(config.root, roots, tree.stats, tree.rewards)]
+        failed[0] = not game.correct[root_choice(config.root, roots, tree.stats, tree.rewards,
+                                                 tree.proven, rng, values[INDEX])]
 
 
 @njit(cache=True, nogil=True)

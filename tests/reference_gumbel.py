@@ -8,7 +8,14 @@ from __future__ import annotations
 import math
 import random
 
-from reference_mcts import Node, ReferenceSearch, best_score_moves, optimal_moves
+from reference_mcts import (
+    LOSS,
+    WIN,
+    Node,
+    ReferenceSearch,
+    best_score_moves,
+    optimal_moves,
+)
 
 
 def considered_visit_sequence(max_considered: int, simulations: int) -> list[int]:
@@ -66,11 +73,21 @@ class ReferenceGumbel(ReferenceSearch):
         return node.children[self._argmax_at(self.table[simulation])]
 
     def gumbel_move(self) -> int:
-        """The solver's move once the root is proven, else the argmax of g + sigma(q) among
-        the most visited children."""
+        """The solver's move once the root is proven; else a child proven won, or the argmax
+        of g + sigma(q) among the most visited unless it is proven lost while another child
+        is not: then the most visited of those not lost (ties uniformly)."""
         if self.root.proven is not None:
             return self.best_move()
-        return self._argmax_at(max(child.visits for child in self.root.children))
+        children = self.root.children
+        won = [child for child in children if child.proven == WIN]
+        if won:
+            return won[0].index - 1
+        pick = self._argmax_at(max(child.visits for child in children))
+        allowed = [child for child in children if child.proven != LOSS]
+        if children[pick].proven != LOSS or not allowed:
+            return pick
+        most = max(child.visits for child in allowed)
+        return self._pick([child for child in allowed if child.visits == most]).index - 1
 
 
 def gumbel_failure_rate(instance, budgets, runs: int, *, seed: int = 0,

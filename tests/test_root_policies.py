@@ -31,6 +31,7 @@ from mcts.gumbel_root import considered_visits
 from mcts.root_policies import parse_root, root_spec
 from mcts.score_reward import playout_reward
 from mcts.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
+from mcts.solver import LOSS, UNPROVEN
 from mcts.synthetic import search, tree_arrays
 
 _SHAPE = {"branching": 4, "depth": 4}
@@ -91,6 +92,26 @@ def test_a_root_curve_makes_one_search_per_budget():
                       **_SHAPE)
         _, played = simulate_block(curve, 0, 0, curve.runs, seed=2)
         assert played.max() == playouts and (played == playouts).mean() > 0.8, played
+
+
+@pytest.mark.parametrize("root", ["sh", "gumbel"])
+def test_a_root_policy_never_plays_a_proven_loss(root):
+    """On the atlas's trap tree instance 2 the trap moves look best in the first round and are
+    proven lost later: sequential halving's last two children and the Gumbel root's most
+    visited are all proven lost, and the move played must be the one child that is not (the
+    solver's rule of every final move)."""
+    curve = Curve("random(4,3)+trap(3,0.2)", "ucb1", "maxfreq", root=root)
+    instance = tree_instance(curve.tree, 4, 8, 2029, 2)
+    game = tree_arrays(instance)
+    for seed in range(2):
+        failed = np.zeros(1, np.bool_)
+        tree = search(game, search_config(curve, instance), 16384, np.uint64(seed),
+                      index_tables(16384), make_policy("ucb1"), failed)
+        first = tree.stats[0, FIRST_CHILD]
+        visits, proven = tree.stats[first:first + 4, VISITS], tree.proven[first:first + 4]
+        assert tree.proven[0] == UNPROVEN and (proven != LOSS).sum() == 1
+        assert np.all(proven[visits == visits.max()] == LOSS)
+        assert game.correct[proven != LOSS].all() and not failed[0]
 
 
 @pytest.mark.parametrize("m, budget", [(1, 5), (2, 9), (3, 7), (4, 64), (16, 50), (4, 3)])
