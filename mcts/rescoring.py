@@ -78,10 +78,11 @@ def new_histograms(rescore, capacity, score_low, score_high):
 
 
 @njit(inline="always")
-def record_playout(histograms, path, depth, score, in_tree):
-    """Count ``score`` at every node of ``path[1..depth]`` unless the terminal was inside the
-    tree (called with re-scoring only)."""
-    if not in_tree:
+def record_playout(histograms, path, depth, score, at_zero):
+    """Count ``score`` at every node of ``path[1..depth]`` unless it was rewarded at threshold 0
+    (``at_zero``: a terminal inside the tree, whose reward no threshold moves; called with
+    re-scoring only)."""
+    if not at_zero:
         column = ix(score - histograms.low)
         for ply in range(1, depth + 1):
             histograms.counts[ix(path[ix(ply)]), column] += 1

@@ -5,7 +5,8 @@ search tree (``_descend``, ``_select``); a leaf visited before is expanded (all 
 one child, drawn uniformly, is played out (``_grow``); uniformly random playout to a terminal
 (``_playout``), rewarded by the reward rule (``mcts.score_reward``: the outcome against the
 current effective threshold, the linear score, or a user's rule; terminals reached inside the
-tree: threshold 0, and proven); a node ends the game where the instance's ``terminal`` says,
+tree: threshold 0, and proven; ``terminals_at_threshold``: at the effective threshold too, an
+ablation); a node ends the game where the instance's ``terminal`` says,
 at any depth; max's value of the playout (its reward, or seed 000's shaped reward:
 ``mcts.shaping``) backed up along the path by the backup rule (``mcts.backup``: negamax, a
 discount per ply or a user's rule); MCTS-Solver with draws (``mcts.solver``: a solved root
@@ -147,6 +148,9 @@ class SearchConfig(NamedTuple):
     # ``mcts.root_policies``: sequential halving or the Gumbel root choosing the root's
     # children over the whole budget (a kernel apart); NoRoot: the policy at the root too
     root: tuple = NoRoot()
+    # a terminal reached inside the tree rewarded at the effective threshold, as a playout's
+    # (an ablation; off: at threshold 0, its true value, DESIGN.md §3); proven either way
+    terminals_at_threshold: bool = False
 
 
 def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
@@ -268,9 +272,11 @@ def _reads_terminal(config):
     value, so its reward is known at the node, and the descent stops there (same rewards and
     root statistics in distribution); but an adjuster that reads scores needs the terminal's
     score, shaping its depth and score, a discount or a user's backup rule its depth, exact
-    re-scoring every score, and a reward rule other than the outcome the terminal's score."""
+    re-scoring every score, a reward rule other than the outcome the terminal's score, and
+    terminals rewarded at the effective threshold the terminal's score against it."""
     return (reads_scores(config.adjuster) or shapes(config.shaping) or config.rescore
-            or reads_end(config.backup) or not is_outcome(config.reward))
+            or reads_end(config.backup) or not is_outcome(config.reward)
+            or config.terminals_at_threshold)
 
 
 @njit(inline="always")
@@ -355,13 +361,14 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
         else:
             node, depth, tree_node, n_nodes = _grow(tree, path, node, depth, tree_node, n_nodes,
                                                     game, config, epoch, rng)
-            in_tree = game.terminal[ix(tree_node)]  # rewarded at its true value, threshold 0
+            in_tree = game.terminal[ix(tree_node)]
             score, moves = _playout(game, tree_node, b, rng)
-            scored_at = 0.0 if in_tree else theta_eff
+            at_zero = in_tree and not config.terminals_at_threshold  # its true value
+            scored_at = 0.0 if at_zero else theta_eff
             reward = playout_reward(config.reward, score, scored_at, config.score_low,
                                     config.score_high)
             if config.rescore:
-                record_playout(histograms, path, depth, score, in_tree)
+                record_playout(histograms, path, depth, score, at_zero)
         value = max_value(config.shaping, statistics, policy, reward, score - scored_at, span,
                           depth + moves, t - 1, budget)
         gains = PlayoutValue(value, depth + moves, config.backup)

@@ -21,7 +21,8 @@ from .style import BAND, band, look_of, methods, new_figure, shade
 
 # the columns that tell curves apart when the table has no curve_key, in label order
 IDENTITY = ("config", "tree", "branching", "depth", "policy", "policy_params", "adjuster",
-            "adjuster_params", "restart", "rescore", "shaping", "freeze", "search_depth")
+            "adjuster_params", "restart", "rescore", "terminals_at_threshold", "shaping", "freeze",
+            "search_depth")
 _LEGEND_SIZE = 7  # points
 
 

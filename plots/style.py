@@ -148,7 +148,8 @@ def methods(frame) -> list[tuple[str, str]]:
     """(policy entry, adjuster entry) of every row: from a ``method`` column
     (``policy+adjuster``), else from policy and adjuster with the parameters, the re-scoring
     and the restart that differ from the registry's defaults when the table stores them (a
-    study's results): ``maxfreq(offset=-0.5)``, ``maxfreq(rescore=1)``, ``maxfreq(restart=0)``."""
+    study's results): ``maxfreq(offset=-0.5)``, ``maxfreq(rescore=1)``, ``maxfreq(restart=0)``,
+    ``maxfreq(terminals_at_threshold=1)``."""
     if "method" in frame and "policy" not in frame:
         return [tuple(text.split("+", 1)) for text in frame["method"]]
     policies, adjusters = list(frame["policy"]), list(frame["adjuster"])
@@ -156,14 +157,14 @@ def methods(frame) -> list[tuple[str, str]]:
         policies = [entry(name, params) for name, params in zip(policies, frame["policy_params"])]
     if "adjuster_params" not in frame:
         return list(zip(policies, adjusters))
+    flags = ("rescore", "terminals_at_threshold")
     rows = zip(adjusters, frame["adjuster_params"],
-               frame["rescore"] if "rescore" in frame else [False] * len(frame),
+               zip(*(frame[flag] if flag in frame else [False] * len(frame) for flag in flags)),
                frame["restart"] if "restart" in frame else [None] * len(frame))
     named = []
-    for name, params, rescore, restart in rows:
+    for name, params, chosen, restart in rows:
         params = json.loads(params) if isinstance(params, str) else dict(params or {})
-        if rescore:
-            params["rescore"] = 1
+        params.update({flag: 1 for flag, on in zip(flags, chosen) if on})
         info = _registered_info(name, "adjuster")
         if restart is not None and info is not None and bool(restart) != bool(info.restart):
             params["restart"] = int(bool(restart))

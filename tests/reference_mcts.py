@@ -8,8 +8,9 @@ UCT" baseline of the speed benchmark, so it follows the lab's fixed decisions (D
   restart of Eqs. 6-8 after a threshold change (lazy per-node snapshots, see ``Node``).
 * A leaf is played out from on its first visit and expanded on its second: all b children are
   added and one of them, drawn uniformly, is played out from. Terminals (at any depth, as the
-  instance's ``terminal`` says) in the tree are scored at threshold 0 and proven; MCTS-Solver
-  with draws backs proofs up.
+  instance's ``terminal`` says) in the tree are scored at threshold 0 (with
+  ``terminals_at_threshold`` at the current effective threshold, an ablation) and proven;
+  MCTS-Solver with draws backs proofs up.
 * A run fails when its move is outside the optimal root moves, found here by plain recursive
   minimax (``optimal_moves``), or with ``failure="score"`` outside the root moves of best
   minimax score (``best_score_moves``, Kocsis & Szepesvari 2006).
@@ -507,7 +508,8 @@ class ReferenceSearch:
                  adjuster_params: dict | None = None, restart: bool | None = None,
                  freeze: int = 10, rescore: bool = False,
                  rng: random.Random | int | None = None, shaping: str = "", budget: int = 1,
-                 discount: float = 1.0, reward: str = "outcome", final_move: str = "visits"):
+                 discount: float = 1.0, reward: str = "outcome", final_move: str = "visits",
+                 terminals_at_threshold: bool = False):
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r}: use one of {', '.join(POLICIES)}")
         self.branching = instance.branching
@@ -524,6 +526,7 @@ class ReferenceSearch:
         self.schedule = ThresholdSchedule(make_adjuster(adjuster, instance, adjuster_params),
                                           freeze)
         self.rescore = rescore
+        self.terminals_at_threshold = terminals_at_threshold
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self.root = Node(0, 0, 0)
         self.final: int | None = None  # the move chosen once the root is solved
@@ -552,16 +555,19 @@ class ReferenceSearch:
             path.append(leaf)
             score += self.edges[leaf.index]
         in_tree = self.terminal[leaf.index]
+        at_zero = in_tree and not self.terminals_at_threshold
         if in_tree:
-            reward = self._reach_terminal(path, score)
-            length, scored_at = leaf.depth, 0.0
+            self._prove_terminal(path, score)
+            length = leaf.depth
+            scored_at = 0.0 if at_zero else self.schedule.threshold
+            reward = self._reward(score, scored_at)
         else:
             score, length = self._playout(leaf, score)
             scored_at = self.schedule.threshold
             reward = self._reward(score, scored_at)
         self._backup(path, self.shaping.value(reward, abs(score - scored_at), length), length)
         if self.rescore:
-            self._keep_score(path, score, reward, in_tree)
+            self._keep_score(path, score, reward, at_zero)
         if self.schedule.record(score, reward) and self.rescore:
             self._rescore(self.root)
 
@@ -638,8 +644,8 @@ class ReferenceSearch:
             depth += 1
         return score, depth
 
-    def _reach_terminal(self, path: list[Node], score: int) -> float:
-        """Prove a terminal in the tree at threshold 0 and back the proof up; max's reward."""
+    def _prove_terminal(self, path: list[Node], score: int) -> None:
+        """Prove a terminal in the tree at threshold 0 and back the proof up."""
         terminal = path[-1]
         if terminal.proven is None:
             max_value = (score > 0) - (score < 0)
@@ -650,7 +656,6 @@ class ReferenceSearch:
                 parent.proven = solved_value(parent.children)
                 if parent.proven is None:
                     break
-        return self._reward(score, 0)
 
     def _reward(self, score: int, threshold: float) -> float:
         """Max's reward of a terminal: its outcome against ``threshold``, or with the linear
@@ -677,11 +682,11 @@ class ReferenceSearch:
             if squares:
                 node.square_sum += mover_reward * mover_reward
 
-    def _keep_score(self, path: list[Node], score: int, reward: float, in_tree: bool) -> None:
-        """Note the playout at each non-root node of its path: its score when it was played
-        out, else its (final) reward."""
+    def _keep_score(self, path: list[Node], score: int, reward: float, at_zero: bool) -> None:
+        """Note the playout at each non-root node of its path: its score, else (a terminal in
+        the tree rewarded at threshold 0) its final reward."""
         for node in path[1:]:
-            if in_tree:
+            if at_zero:
                 mover_reward = reward if node.depth % 2 else 1.0 - reward
                 node.fixed_sum += mover_reward
                 node.fixed_square += mover_reward * mover_reward
@@ -743,7 +748,7 @@ def reference_run(instance: TreeInstance, budgets: Iterable[int], *, policy: str
                   freeze: int = 10, rescore: bool = False,
                   rng: random.Random | int | None = None, shaping: str = "",
                   discount: float = 1.0, reward: str = "outcome",
-                  final_move: str = "visits") -> list[int]:
+                  final_move: str = "visits", terminals_at_threshold: bool = False) -> list[int]:
     """One search of max(budgets) playouts; the move chosen right after playout t, for each t in
     ``budgets`` (in the given order). ``rng`` is a ``random.Random`` or a seed for one."""
     budgets = list(budgets)
@@ -753,7 +758,8 @@ def reference_run(instance: TreeInstance, budgets: Iterable[int], *, policy: str
                              policy_params=policy_params, adjuster_params=adjuster_params,
                              restart=restart, freeze=freeze, rescore=rescore, rng=rng,
                              shaping=shaping, budget=max(budgets), discount=discount,
-                             reward=reward, final_move=final_move)
+                             reward=reward, final_move=final_move,
+                             terminals_at_threshold=terminals_at_threshold)
     wanted, moves = set(budgets), {}
     for t in range(1, max(budgets) + 1):
         search.step()

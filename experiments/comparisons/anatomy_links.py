@@ -26,7 +26,7 @@ from mcts.baselines import is_baseline
 from ..curves.curve import Curve
 from ..inspect.anatomy import failure_anatomy
 from .cells import cell_identity, cell_seed
-from .grid import Grid, cell_labels
+from .grid import Grid, cell_labels, engine_flags
 
 COLUMNS = ("config", "policy", "adjuster", "worst", "command")
 _RULES = ("reward", "final_move", "failure")  # a grid's rules of every cell, beside the method
@@ -45,13 +45,12 @@ def _entry(name: str, params: dict) -> str:
 def anatomy_command(curve: Curve, grid_seed: int, out: str) -> str:
     """The ``mctslab inspect`` command line writing the anatomy of the cell ``curve`` of a
     grid of seed ``grid_seed`` to ``out``.html (module docstring)."""
-    rescore = {"rescore": 1} if curve.rescore else {}
     defaults = {field.name: field.default for field in fields(Curve)}
     rules = [word for name in _RULES if getattr(curve, name) != defaults[name]
              for word in ("--" + name.replace("_", "-"), getattr(curve, name))]
     words = ["mctslab", "inspect", "--tree", curve.tree, "--branching", curve.branching,
              "--depth", curve.depth, "--policy", _entry(curve.policy, curve.policy_params),
-             "--adjuster", _entry(curve.adjuster, {**curve.adjuster_params, **rescore}),
+             "--adjuster", _entry(curve.adjuster, {**curve.adjuster_params, **engine_flags(curve)}),
              "--runs", curve.runs, "--trees", curve.trees, "--max-budget", curve.max_budget,
              *rules, "--seed", cell_seed(cell_identity(curve, grid_seed)),
              "--tree-seed", grid_seed, "--anatomy", "--out", out]

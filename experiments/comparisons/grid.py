@@ -40,18 +40,29 @@ def parse_entry(text: str, kind: str) -> tuple[str, dict]:
 
 def method_fields(policy: str, adjuster: str) -> dict:
     """The ``Curve`` fields of a policy entry and an adjuster entry (``parse_entry``):
-    policy, policy_params, adjuster, adjuster_params, rescore, which an adjuster's
-    ``rescore=1`` asks for (exact re-scoring), and root, the root policy a policy's
+    policy, policy_params, adjuster, adjuster_params, rescore and terminals_at_threshold,
+    which an adjuster's ``rescore=1`` and ``terminals_at_threshold=1`` ask for (exact
+    re-scoring; the tree's terminals rewarded at its threshold), and root, the root policy a
+    policy's
     ``root=sh`` or ``root=gumbel`` puts above it (``mcts.root_policies``)."""
     policy_name, policy_params = parse_entry(policy, "policy")
     adjuster_name, adjuster_params = parse_entry(adjuster, "adjuster")
-    rescore = check_value(adjuster_name, "rescore", adjuster_params.pop("rescore", False), FLAG)
+    rescore, at_threshold = (
+        check_value(adjuster_name, flag, adjuster_params.pop(flag, False), FLAG)
+        for flag in ("rescore", "terminals_at_threshold"))
     root = policy_params.pop("root", "")
     if not isinstance(root, str):
         raise ValueError(f"policy {policy!r}: root={root} is not a root policy: use root=sh "
                          "or root=gumbel(m=16,c_visit=50,c_scale=1)")
     return {"policy": policy_name, "policy_params": policy_params, "adjuster": adjuster_name,
-            "adjuster_params": adjuster_params, "rescore": rescore, "root": root}
+            "adjuster_params": adjuster_params, "rescore": rescore,
+            "terminals_at_threshold": at_threshold, "root": root}
+
+
+def engine_flags(curve: Curve) -> dict:
+    """The engine's flags an adjuster entry carries (``method_fields``) that ``curve`` sets:
+    ``{"rescore": 1}``, ``{"terminals_at_threshold": 1}``, both or none."""
+    return {flag: 1 for flag in ("rescore", "terminals_at_threshold") if getattr(curve, flag)}
 
 
 def _is_baseline(policy: str) -> bool:
@@ -80,8 +91,7 @@ def cell_labels(curve: Curve) -> tuple[str, str, str]:
     root = {"root": curve.root} if curve.root else {}
     policy = entry_label(curve.policy, {**curve.policy_params, **root},
                          player_info(curve.policy).defaults)
-    rescore = {"rescore": 1} if curve.rescore else {}
-    adjuster = entry_label(curve.adjuster, {**curve.adjuster_params, **rescore},
+    adjuster = entry_label(curve.adjuster, {**curve.adjuster_params, **engine_flags(curve)},
                            get_adjuster(curve.adjuster).defaults)
     return config_label(curve.tree, curve.branching, curve.depth), policy, adjuster
 

@@ -30,7 +30,8 @@ def _check_params(kind: str, name: str, given: dict, known: dict) -> dict:
 # fields added after the first stored results, and their defaults
 _DISCOUNT = between(0.0, 1.0, low_open=True)  # the backup's gamma; 1: no discount
 _LATER = {"shaping": "", "rescore": False, "discount": 1.0, "backup": "", "reward": "outcome",
-          "final_move": "visits", "failure": "outcome", "solver": True, "root": ""}
+          "final_move": "visits", "failure": "outcome", "solver": True, "root": "",
+          "terminals_at_threshold": False}
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,10 @@ class Curve:
     ``root`` is a root policy built for the simple regret (``mcts.root_policies``: ``sh``,
     ``gumbel(m=16,c_visit=50,c_scale=1)``; "" none, the paper's search), kept in its canonical
     spelling; it plays its own move, so it takes the default final move.
+    ``terminals_at_threshold`` rewards a terminal reached inside the tree at the effective
+    threshold, as a playout's (an ablation, ``mcts.synthetic``; off: at threshold 0, its true
+    value, DESIGN.md §3). Under MaxFrequency it removes the root policies' failures at 8,192
+    playouts on the constant trees (docs/design.md §3).
     """
 
     tree: str
@@ -84,6 +89,7 @@ class Curve:
     failure: str = "outcome"
     solver: bool = True
     root: str = ""
+    terminals_at_threshold: bool = False
 
     def __post_init__(self) -> None:
         spec = parse_tree_spec(self.tree)
@@ -114,9 +120,10 @@ class Curve:
         object.__setattr__(self, "adjuster_params", adjuster)
         if self.restart is None:
             object.__setattr__(self, "restart", adjuster_info.restart)
-        if self.solver not in (True, False):
-            raise ValueError(f"solver {self.solver!r} must be true or false")
-        object.__setattr__(self, "solver", bool(self.solver))
+        for name in ("solver", "terminals_at_threshold"):
+            if getattr(self, name) not in (True, False):
+                raise ValueError(f"{name} {getattr(self, name)!r} must be true or false")
+            object.__setattr__(self, name, bool(getattr(self, name)))
         if not isinstance(self.shaping, str):
             raise ValueError(f"shaping {self.shaping!r} must be a spec such as rb(k=8)+qb(k=2)")
         object.__setattr__(self, "shaping", shaping_spec(parse_shaping(self.shaping)))
@@ -151,6 +158,7 @@ class Curve:
                                ("reward", self.reward != "outcome"),
                                ("final_move", self.final_move != "visits"),
                                ("solver", not self.solver),
+                               ("terminals_at_threshold", self.terminals_at_threshold),
                                ("search_depth", self.search_depth != self.depth)) if chosen})
 
     def __hash__(self) -> int:
@@ -195,6 +203,7 @@ class Curve:
             ("root", "root"))
             if getattr(self, name) != _LATER[name])
         rules += "" if self.solver else " solver=off"
+        rules += " terminals@threshold" if self.terminals_at_threshold else ""
         return (f"{self.tree} {self.policy} {self.adjuster}{shaping}{rescore}{discount}{backup}"
                 f"{rules}")
 
@@ -203,7 +212,8 @@ def curve_columns(curve: Curve) -> dict:
     """The curve's identity as the columns every curve table carries (``failure_rate``'s,
     ``mctslab failure-rate --out``'s, a study's ``load_results``): curve_key, label, tree,
     policy, adjuster, policy_params and adjuster_params (JSON text), shaping, rescore,
-    discount, backup, reward, final_move, failure, solver, root, restart, freeze, search_depth,
+    discount, backup, reward, final_move, failure, solver, root, terminals_at_threshold, restart,
+    freeze, search_depth,
     branching, depth, trees (instances), runs_per_tree, max_budget and planned_runs (runs per
     budget once every run is done)."""
     config = asdict(curve)

@@ -96,6 +96,7 @@ def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
         final_move=FINAL_MOVES[curve.final_move],
         solver=bool(curve.solver),
         root=parse_root(curve.root),
+        terminals_at_threshold=bool(curve.terminals_at_threshold),
     )
 
 

@@ -25,8 +25,9 @@ Curve keys are the fields of ``Curve``: tree, policy, policy_params, adjuster, a
 restart, freeze, branching, depth, runs, trees, max_budget, search_depth, shaping (e.g.
 ``shaping = "rb(k=8)"``, seed 000's reward shaping), rescore, discount (the backup's gamma per
 ply, ``mcts.backup``), backup, reward (``mcts.score_reward``), final_move (``mcts.final_move``),
-failure (``outcome`` or ``score``), solver (false: no MCTS-Solver). Results come back as one tidy
-table (``load_results``).
+failure (``outcome`` or ``score``), solver (false: no MCTS-Solver), root (``sh``, ``gumbel``),
+terminals_at_threshold (the tree's terminals rewarded at the threshold, an ablation). Results
+come back as one tidy table (``load_results``).
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ CURVE_KEYS = {
     "failure": STRING,
     "solver": FLAG,
     "root": STRING,
+    "terminals_at_threshold": FLAG,
 }
 STUDY_KEYS = {"kind": STRING, "name": STRING, "seed": SEED, "block": COUNT}
 KINDS = ("curves", "compare")

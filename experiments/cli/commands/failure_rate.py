@@ -84,6 +84,9 @@ def curve_options(p, runs: int = 100, tree_required: bool = True) -> None:
     p.add_argument("--no-solver", action="store_true",
                    help="search without the MCTS-Solver (Kocsis & Szepesvari's UCT): no node "
                         "is proven and every run spends its budget")
+    p.add_argument("--terminals-at-threshold", action="store_true",
+                   help="reward a terminal reached inside the tree at the adjuster's threshold, "
+                        "as a playout (an ablation; default: at threshold 0, its true value)")
 
 
 def curve_from_args(args) -> Curve:
@@ -105,6 +108,8 @@ def curve_from_args(args) -> Curve:
         backup=args.backup, reward=args.reward, final_move=args.final_move,
         failure=args.failure, solver=not args.no_solver,
         **{**method, "rescore": method["rescore"] or args.rescore,
+           "terminals_at_threshold": method["terminals_at_threshold"]
+           or args.terminals_at_threshold,
            "root": method["root"] or args.root},
     )
 
