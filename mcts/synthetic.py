@@ -6,18 +6,17 @@ one child, drawn uniformly, is played out (``_grow``); uniformly random playout 
 (``_playout``), rewarded by the reward rule (``mcts.score_reward``: the outcome against the
 current effective threshold, the linear score, or a user's rule; terminals reached inside the
 tree: threshold 0, and proven; ``terminals_at_threshold``: at the effective threshold too, an
-ablation); a node ends the game where the instance's ``terminal`` says,
-at any depth; max's value of the playout (its reward, or seed 000's shaped reward:
-``mcts.shaping``) backed up along the path by the backup rule (``mcts.backup``: negamax, a
-discount per ply or a user's rule); MCTS-Solver with draws (``mcts.solver``: a solved root
-ends the run); then the threshold adjuster (``_adjust``), and with ``config.rescore`` the
-exact re-scoring of the stored rewards (``mcts.rescoring``; an ablation, DESIGN.md §5). After
-playout t = 2^k the final move is the chosen move (``search_tree.chosen_move``,
-``mcts.final_move``: a root child proven won, else the most visited, the best mean or the
-max-robust child not proven lost); the run fails when it is outside the instance's set of
-correct moves (``tree_arrays``: the optimal outcome's moves, or the best minimax score's). A
-run watched by ``mctslab inspect`` is the same loop, its records hooks compiled away when off
-(``mcts.tracing``).
+ablation); a node ends the game where the instance's ``terminal`` says, at any depth; max's
+value of the playout (its reward, or seed 000's shaped reward: ``mcts.shaping``) backed up
+along the path by the backup rule (``mcts.backup``: negamax, a discount per ply or a user's
+rule); MCTS-Solver with draws (``mcts.solver``: a solved root ends the run); then the threshold
+adjuster (``_adjust``), and with ``config.rescore`` the exact re-scoring of the stored rewards
+(``mcts.rescoring``; an ablation, DESIGN.md §5). After playout t = 2^k the final move is the
+chosen move (``search_tree.chosen_move``, ``mcts.final_move``: a root child proven won, else
+the most visited, the best mean or the max-robust child not proven lost); the run fails when it
+is outside the instance's set of correct moves (``tree_arrays``: the optimal outcome's moves,
+or the best minimax score's). A run watched by ``mctslab inspect`` is the same loop, its
+records hooks compiled away when off (``mcts.tracing``).
 
 Options are data: the built-in adjusters and their parameters, the restart, the freeze, the
 shaping, the re-scoring, the discount, the built-in reward rules, the final-move rule and the

@@ -43,8 +43,7 @@ def method_fields(policy: str, adjuster: str) -> dict:
     policy, policy_params, adjuster, adjuster_params, rescore and terminals_at_threshold,
     which an adjuster's ``rescore=1`` and ``terminals_at_threshold=1`` ask for (exact
     re-scoring; the tree's terminals rewarded at its threshold), and root, the root policy a
-    policy's
-    ``root=sh`` or ``root=gumbel`` puts above it (``mcts.root_policies``)."""
+    policy's ``root=sh`` or ``root=gumbel`` puts above it (``mcts.root_policies``)."""
     policy_name, policy_params = parse_entry(policy, "policy")
     adjuster_name, adjuster_params = parse_entry(adjuster, "adjuster")
     rescore, at_threshold = (

@@ -213,9 +213,8 @@ def curve_columns(curve: Curve) -> dict:
     ``mctslab failure-rate --out``'s, a study's ``load_results``): curve_key, label, tree,
     policy, adjuster, policy_params and adjuster_params (JSON text), shaping, rescore,
     discount, backup, reward, final_move, failure, solver, root, terminals_at_threshold, restart,
-    freeze, search_depth,
-    branching, depth, trees (instances), runs_per_tree, max_budget and planned_runs (runs per
-    budget once every run is done)."""
+    freeze, search_depth, branching, depth, trees (instances), runs_per_tree, max_budget and
+    planned_runs (runs per budget once every run is done)."""
     config = asdict(curve)
     config["runs_per_tree"] = config.pop("runs")
     for name in ("policy_params", "adjuster_params"):
