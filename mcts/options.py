@@ -1,11 +1,15 @@
 """Options of a search that exclude each other, and the one check that says so: for the synthetic
 engine's options (``experiments.Curve``: --rescore, --shaping, --discount, --backup, --reward,
 --root, --final-move) and the parts of a game player's spec (``mcts.players``: quality, rb,
-qb, mast, random)."""
+qb, mast, random). Also the engine's flags that an adjuster entry spells ``name=1``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+
+# the synthetic engine's flags (``experiments.Curve`` fields) that compare's adjuster entries
+# and the tables' adjuster labels carry as ``maxfreq(rescore=1)``
+ADJUSTER_FLAGS = ("rescore", "terminals_at_threshold")
 
 # (option, option, why they exclude each other)
 EXCLUSIONS = (

@@ -157,14 +157,16 @@ def methods(frame) -> list[tuple[str, str]]:
         policies = [entry(name, params) for name, params in zip(policies, frame["policy_params"])]
     if "adjuster_params" not in frame:
         return list(zip(policies, adjusters))
-    flags = ("rescore", "terminals_at_threshold")
+    from mcts.options import ADJUSTER_FLAGS
+
     rows = zip(adjusters, frame["adjuster_params"],
-               zip(*(frame[flag] if flag in frame else [False] * len(frame) for flag in flags)),
+               zip(*(frame[flag] if flag in frame else [False] * len(frame)
+                     for flag in ADJUSTER_FLAGS)),
                frame["restart"] if "restart" in frame else [None] * len(frame))
     named = []
     for name, params, chosen, restart in rows:
         params = json.loads(params) if isinstance(params, str) else dict(params or {})
-        params.update({flag: 1 for flag, on in zip(flags, chosen) if on})
+        params.update({flag: 1 for flag, on in zip(ADJUSTER_FLAGS, chosen) if on})
         info = _registered_info(name, "adjuster")
         if restart is not None and info is not None and bool(restart) != bool(info.restart):
             params["restart"] = int(bool(restart))

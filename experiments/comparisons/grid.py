@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from mcts.baselines import is_baseline
+from mcts.options import ADJUSTER_FLAGS
 from specs import FLAG, check_value, parse_spec, parse_value
 
 from ..curves.curve import Curve
@@ -46,22 +47,20 @@ def method_fields(policy: str, adjuster: str) -> dict:
     policy's ``root=sh`` or ``root=gumbel`` puts above it (``mcts.root_policies``)."""
     policy_name, policy_params = parse_entry(policy, "policy")
     adjuster_name, adjuster_params = parse_entry(adjuster, "adjuster")
-    rescore, at_threshold = (
-        check_value(adjuster_name, flag, adjuster_params.pop(flag, False), FLAG)
-        for flag in ("rescore", "terminals_at_threshold"))
+    flags = {flag: check_value(adjuster_name, flag, adjuster_params.pop(flag, False), FLAG)
+             for flag in ADJUSTER_FLAGS}
     root = policy_params.pop("root", "")
     if not isinstance(root, str):
         raise ValueError(f"policy {policy!r}: root={root} is not a root policy: use root=sh "
                          "or root=gumbel(m=16,c_visit=50,c_scale=1)")
     return {"policy": policy_name, "policy_params": policy_params, "adjuster": adjuster_name,
-            "adjuster_params": adjuster_params, "rescore": rescore,
-            "terminals_at_threshold": at_threshold, "root": root}
+            "adjuster_params": adjuster_params, **flags, "root": root}
 
 
 def engine_flags(curve: Curve) -> dict:
     """The engine's flags an adjuster entry carries (``method_fields``) that ``curve`` sets:
     ``{"rescore": 1}``, ``{"terminals_at_threshold": 1}``, both or none."""
-    return {flag: 1 for flag in ("rescore", "terminals_at_threshold") if getattr(curve, flag)}
+    return {flag: 1 for flag in ADJUSTER_FLAGS if getattr(curve, flag)}
 
 
 def _is_baseline(policy: str) -> bool:
