@@ -37,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from bandits import UCB1, index_tables, reads_second_moment
+from bandits import UCB1, engine_policy, index_tables, reads_second_moment
 from bandits.hooks import INDEX
 from bandits.rng import randint, seed_state
 from games import Game, State, compiled
@@ -50,7 +50,7 @@ from .playouts import MAST, POLICY, mast_key, mast_update, new_table, playout
 from .reward_scale import reads_raw_rewards
 from .rewards import ONLINE, WARMUP, reward_bound, winner_reward
 from .root_policies import (
-    NoRoot,
+    NO_ROOT,
     has_root,
     new_root_state,
     observe_root,
@@ -87,7 +87,8 @@ __all__ = [
 class GameSearchConfig(NamedTuple):
     """Selection policy, rewards and playouts of one search; k = 0 disables a bonus."""
 
-    policy: NamedTuple = UCB1(c=0.8)  # a record of bandits.make_policy; UCB1's c is UCT's C
+    # a record of bandits.make_policy; UCB1's c is UCT's C
+    policy: NamedTuple = engine_policy(UCB1(c=0.8))
     rb_k: float = 0.0  # Relative Bonus slope (seed 000 Table 1: 8.0 for Breakthrough)
     rb_a: float = 0.25  # its weight, or ONLINE
     qb_k: float = 0.0  # Qualitative Bonus slope (seed 000 Table 3: 2.0 for Breakthrough)
@@ -96,8 +97,8 @@ class GameSearchConfig(NamedTuple):
     playout: int = POLICY  # mcts.playouts.UNIFORM, POLICY or MAST
     epsilon: float = 1.0  # MAST: probability of a move of the game's own playout policy
     # ``mcts.root_policies``: sequential halving or the Gumbel root choosing the root's
-    # children over the whole budget (a kernel apart); NoRoot: the policy at the root too
-    root: tuple = NoRoot()
+    # children over the whole budget; NO_ROOT: the policy at the root too
+    root: tuple = NO_ROOT
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ from .child_indices import INDEX, after_backup, index_children
 from .final_move import MOST_VISITS
 from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
 from .root_policies import (
-    NoRoot,
+    NO_ROOT,
     has_root,
     new_root_state,
     observe_root,
@@ -145,8 +145,8 @@ class SearchConfig(NamedTuple):
     # whose best-score failure an outcome solver would bend (docs/design.md)
     solver: bool = True
     # ``mcts.root_policies``: sequential halving or the Gumbel root choosing the root's
-    # children over the whole budget (a kernel apart); NoRoot: the policy at the root too
-    root: tuple = NoRoot()
+    # children over the whole budget; NO_ROOT: the policy at the root too
+    root: tuple = NO_ROOT
     # a terminal reached inside the tree rewarded at the effective threshold, as a playout's
     # (an ablation; off: at threshold 0, its true value, DESIGN.md §3); proven either way
     terminals_at_threshold: bool = False
