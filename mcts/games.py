@@ -17,8 +17,9 @@ it), each playout's reward for the root's player is the one its child keeps (0, 
 the rewards, is the Gumbel root's v), and the move played is the root policy's under the
 solver's rules (``root_policies.root_choice``: never a proven loss while a move is not).
 
-Selection policies are the registered bandit records of ``bandits`` (DESIGN §4, §10), each
-compiled into its own kernel: once per selection ``begin_selection`` gives the record that
+Selection policies are the registered bandit records of ``bandits`` (DESIGN §4, §10), the
+built-ins one record whose kind is read at run time (``bandits.BuiltinPolicy``: one kernel
+for all of them, a plug-in's apart): once per selection ``begin_selection`` gives the record that
 indexes the children, and ``policy_value`` reads each child's :class:`bandits.Arm`: its mean on
 p = (m + R) / (2R) in [0, 1] (``mcts.rewards.unit_mean``; these policies' rewards are clipped to
 [-R, R]), the mean of its squared rewards on that scale (kept only for policies that read it),
