@@ -10,7 +10,7 @@ batched ``<policy>_index`` functions for plain arrays.
 """
 
 from . import kernel_cache  # noqa: F401  (first: where the kernels below are cached)
-from .hooks import PolicyHooks
+from .hooks import PolicyHooks, cache_columns
 from .klucb import (
     bernoulli_kl,
     klucb_arm_value,
@@ -26,19 +26,15 @@ from .policies import (
     KLUCB,
     MOSS,
     PUCT,
-    RECORDS,
     UCB1,
     UCBV,
     Arm,
     BayesUCB,
-    BuiltinPolicy,
     EpsilonGreedy,
     Thompson,
     UCB1Tuned,
     at_depth,
     begin_selection,
-    cache_columns,
-    engine_policy,
     has_trait,
     policy_value,
     reads_second_moment,
@@ -55,12 +51,10 @@ __all__ = [
     "MOSS",
     "POLICIES",
     "PUCT",
-    "RECORDS",
     "UCB1",
     "UCBV",
     "Arm",
     "BayesUCB",
-    "BuiltinPolicy",
     "EpsilonGreedy",
     "IndexTables",
     "Policy",
@@ -72,7 +66,6 @@ __all__ = [
     "begin_selection",
     "bernoulli_kl",
     "cache_columns",
-    "engine_policy",
     "get_policy",
     "has_trait",
     "index_tables",

@@ -35,6 +35,8 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass
 
+from numba.extending import overload
+
 INDEX = 0  # the row of the selection's scratch values [3, b] that holds the indices
 
 # each hook's parameters, as docs/extending.md and the module's docstring name them
@@ -59,6 +61,17 @@ DEFAULT_HOOKS = PolicyHooks()
 def policy_hooks(record_class) -> PolicyHooks:
     """The hooks a record class declares (``hooks``), else the defaults."""
     return getattr(record_class, "hooks", DEFAULT_HOOKS)
+
+
+def cache_columns(policy) -> int:
+    """The float64 columns per child that ``policy``'s record keeps (0: none)."""
+    return policy_hooks(type(policy)).cache_columns
+
+
+@overload(cache_columns, jit_options={"cache": True})
+def _cache_columns(policy):
+    columns = policy_hooks(policy.instance_class).cache_columns
+    return lambda policy: columns
 
 
 def check_hooks(name: str, hooks: PolicyHooks) -> PolicyHooks:

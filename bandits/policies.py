@@ -1,13 +1,11 @@
 """Bandit policies as small typed parameter tuples, for compiled engines.
 
-Each built-in policy has a NamedTuple record of its parameters and defaults (the registry's,
-``bandits.registry``), and the engines run every one of them as one record of values,
-:class:`BuiltinPolicy` (``engine_policy``), so that one kernel per engine serves them all:
-``policy_value(policy, arm, tables, rng)``, the index over an :class:`Arm` (the view of one
-child's statistics), branches on its ``kind`` at run time. A plug-in's record is a type of its
-own, dispatched at compile time to its index, with a kernel of its own. A record may declare
-``hooks`` (``bandits.hooks``: columns kept per child and its own ways to index the children)
-and ``raw_rewards`` (it reads rewards on the outcome's scale; ``mcts.reward_scale``).
+Each policy is its own NamedTuple type, so a kernel taking ``policy`` is compiled (and cached)
+once per policy with only that policy's index in its inner loop; ``policy_value(policy, arm,
+tables, rng)`` dispatches on the type at compile time to the policy's index over an
+:class:`Arm`, the view of one child's statistics. A record may declare ``hooks``
+(``bandits.hooks``: columns kept per child and its own ways to index the children) and
+``raw_rewards`` (it reads rewards on the outcome's scale; ``mcts.reward_scale``).
 """
 
 from __future__ import annotations
@@ -15,14 +13,12 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-import numpy as np
 from numba import njit
 from numba.extending import overload
 
 from . import bayes_ucb_cache, klucb_cache, thompson
 from .bayes_ucb import bayesucb_value
 from .epsilon_greedy import egreedy_value, explore_coin
-from .hooks import policy_hooks
 from .horizon_free import RAW, moss_value, puct_q, puct_range, puct_value
 from .klucb import klucb_arm_value
 from .ucb1 import depth_power, ucb1_power_value
@@ -123,97 +119,15 @@ class BayesUCB(NamedTuple):
     hooks = bayes_ucb_cache.HOOKS
 
 
-# --- the built-ins as one record of values ------------------------------------------------
+# Each record's index over an Arm: (policy, arm, tables, rng) -> float
+def _over_arm(core):
+    """The index over an Arm of a seed-001 core ``core(mean, T', t', c, tables, rng)``."""
 
-# the kinds, one per registry record, in the order of ``RECORDS``
-(UCB1_KIND, KLUCB_KIND, THOMPSON_KIND, UCB1TUNED_KIND, UCBV_KIND, MOSS_KIND, PUCT_KIND,
- EGREEDY_KIND, BAYESUCB_KIND) = range(9)
-RECORDS = (UCB1, KLUCB, Thompson, UCB1Tuned, UCBV, MOSS, PUCT, EpsilonGreedy, BayesUCB)
+    @njit(inline="always")
+    def index(policy, arm, tables, rng):
+        return core(arm.mean, arm.visits, arm.parent_visits, policy.c, tables, rng)
 
-
-class BuiltinPolicy(NamedTuple):
-    """Any built-in policy as values, what the engines run (``engine_policy``): ``kind`` (the
-    place of its registry record in ``RECORDS``), the parameters of every kind (each record's
-    fields; the others at their defaults) and the kind's traits as values: ``moments`` (it
-    reads the second moment), ``raw`` (rewards on the outcome's own scale,
-    ``mcts.reward_scale``) and ``columns`` (float64 columns per child its hooks keep,
-    ``bandits.hooks``). All nine, whatever their parameters, share one kernel per engine: the
-    index, the per-selection record and the hooks branch on ``kind`` at run time, where a
-    plug-in's record, a type of its own, gets a kernel of its own with only its code."""
-
-    kind: int
-    c: float = 0.0
-    depth_exponent: float = 0.0
-    power: float = 0.5
-    zeta: float = 1.2
-    c_init: float = 1.25
-    c_base: float = 19652.0
-    qtransform: float = 0.0
-    q_low: float = 0.0
-    q_width: float = 1.0
-    epsilon: float = 0.1
-    explore: float = 0.0
-    moments: bool = False
-    raw: bool = False
-    columns: int = 0
-    reads_q_range = True  # PUCT's kind: ``mcts.q_range`` computes the range when asked
-
-
-def engine_policy(policy: NamedTuple) -> NamedTuple:
-    """The record the engines run: a registry record's values as a :class:`BuiltinPolicy`, a
-    plug-in's record (or one already converted) as it is."""
-    record = type(policy)
-    if record not in RECORDS:
-        return policy
-    return BuiltinPolicy(RECORDS.index(record),
-                         **{key: float(value) for key, value in policy._asdict().items()},
-                         moments=has_trait(record, "second_moment"),
-                         raw=has_trait(record, "raw_rewards"),
-                         columns=policy_hooks(record).cache_columns)
-
-
-@njit
-def ucb1_record(c):
-    """``engine_policy(UCB1(c))`` in compiled code (numba's constructor takes every field)."""
-    return BuiltinPolicy(UCB1_KIND, c, 0.0, 0.5, 1.2, 1.25, 19652.0, 0.0, 0.0, 1.0, 0.1, 0.0,
-                         False, True, 0)
-
-
-def _with_values(policy, power, q_low, q_width, explore):
-    """``policy`` with one selection's values: UCB1's exponent, PUCT's range of Q and
-    epsilon-greedy's coin (compiled code only)."""
-    raise NotImplementedError("_with_values runs inside compiled kernels only")
-
-
-# Inlined in numba's IR, as the hooks that call it once per selection: a record built in
-# registers, where a call returns its 15 fields through memory.
-@overload(_with_values, inline="always", jit_options={"cache": True})
-def _with_values_record(policy, power, q_low, q_width, explore):
-    def replaced(policy, power, q_low, q_width, explore):
-        return BuiltinPolicy(policy.kind, policy.c, policy.depth_exponent, power, policy.zeta,
-                             policy.c_init, policy.c_base, policy.qtransform, q_low, q_width,
-                             policy.epsilon, explore, policy.moments, policy.raw, policy.columns)
-
-    return replaced
-
-
-# Each kind's index over an Arm: (policy, arm, tables, rng) -> float, the cheap ones inlined
-# in numba's IR into the switch below (``_builtin_value``), the costly ones compiled apart.
-@njit(inline="always")
-def _ucb1(policy, arm, tables, rng):
-    return ucb1_power_value(arm.mean, arm.visits, arm.parent_visits, policy.c, policy.power,
-                            tables)
-
-
-@njit
-def _klucb(policy, arm, tables, rng):
-    return klucb_arm_value(arm.mean, arm.visits, arm.parent_visits, policy.c, tables, rng)
-
-
-@njit
-def _thompson(policy, arm, tables, rng):
-    return thompson.thompson_value(arm.mean, arm.visits, arm.parent_visits, policy.c, tables,
-                                   rng)
+    return index
 
 
 @njit(inline="always")
@@ -243,42 +157,20 @@ def _egreedy(policy, arm, tables, rng):
     return egreedy_value(arm.mean, arm.visits, policy.explore)
 
 
-@njit
+@njit(inline="always")
 def _bayesucb(policy, arm, tables, rng):
     return bayesucb_value(arm.mean, arm.visits, arm.parent_visits, policy.c, tables)
 
 
-# Inlined in numba's IR into each engine's loop over the children: the index of the
-# policy's kind, one branch per child on a kind the processor predicts. The cheap indices are
-# inlined into it; KL-UCB's, Thompson's and Bayes-UCB's are called (their own hooks index the
-# children in the synthetic engine, this only where their columns are off).
 @njit(inline="always")
-def _builtin_value(policy, arm, tables, rng):
-    """The index of the built-in ``policy.kind`` over one Arm (NaN for no kind: the engines
-    refuse it)."""
-    kind = policy.kind
-    if kind == UCB1_KIND:
-        return _ucb1(policy, arm, tables, rng)
-    if kind == UCB1TUNED_KIND:
-        return _ucb1tuned(policy, arm, tables, rng)
-    if kind == UCBV_KIND:
-        return _ucbv(policy, arm, tables, rng)
-    if kind == MOSS_KIND:
-        return _moss(policy, arm, tables, rng)
-    if kind == PUCT_KIND:
-        return _puct(policy, arm, tables, rng)
-    if kind == EGREEDY_KIND:
-        return _egreedy(policy, arm, tables, rng)
-    if kind == KLUCB_KIND:
-        return _klucb(policy, arm, tables, rng)
-    if kind == THOMPSON_KIND:
-        return _thompson(policy, arm, tables, rng)
-    if kind == BAYESUCB_KIND:
-        return _bayesucb(policy, arm, tables, rng)
-    return np.nan
+def _ucb1(policy, arm, tables, rng):
+    return ucb1_power_value(arm.mean, arm.visits, arm.parent_visits, policy.c, policy.power,
+                            tables)
 
 
-_CORES = {BuiltinPolicy: _builtin_value}  # record class -> its index; plug-ins add theirs
+_CORES = {UCB1: _ucb1, KLUCB: _over_arm(klucb_arm_value),
+          Thompson: _over_arm(thompson.thompson_value), UCB1Tuned: _ucb1tuned, UCBV: _ucbv,
+          MOSS: _moss, PUCT: _puct, EpsilonGreedy: _egreedy, BayesUCB: _bayesucb}
 
 
 def register_index(record: type, index) -> None:
@@ -292,20 +184,11 @@ def policy_value(policy, arm, tables, rng):
     raise NotImplementedError("policy_value runs inside compiled kernels only")
 
 
-def _core(record_class):
-    try:
-        return _CORES[record_class]
-    except KeyError:
-        raise TypeError(f"{record_class.__name__} is not a policy the engines run: pass "
-                        "bandits.make_policy's record (or engine_policy of a registry "
-                        "record)") from None
-
-
-# Inlined in numba's IR: left to LLVM, a plug-in's core (as Thompson's, two Gamma draws) was
-# called out of line for every child, its index tables passed as ~40 scalar arguments.
+# Inlined in numba's IR: left to LLVM, the Thompson core (two Gamma draws) is called out of line
+# for every child, its index tables passed as ~40 scalar arguments.
 @overload(policy_value, inline="always", jit_options={"cache": True})
 def _policy_value(policy, arm, tables, rng):
-    core = _core(policy.instance_class)
+    core = _CORES[policy.instance_class]
 
     def impl(policy, arm, tables, rng):
         return core(policy, arm, tables, rng)
@@ -314,25 +197,31 @@ def _policy_value(policy, arm, tables, rng):
 
 
 def begin_selection(policy, rng):
-    """The record that indexes one selection's children: ``policy`` itself, or, for
-    epsilon-greedy, the record with its coin drawn (one uniform per selection; compiled code
-    only)."""
+    """The record that indexes one selection's children: ``policy`` itself, or, for a record
+    class with a ``begin`` hook in ``_BEGINS`` (a per-selection draw, as epsilon-greedy's
+    coin), the hook's ``(policy, rng) -> record`` (compiled code only)."""
     raise NotImplementedError("begin_selection runs inside compiled kernels only")
 
 
-# Inlined in numba's IR (once per selection): see ``_with_values``.
+@njit(inline="always")
+def _egreedy_begin(policy, rng):
+    """Epsilon-greedy's coin, one uniform per selection."""
+    return EpsilonGreedy(policy.epsilon, explore_coin(policy.epsilon, rng))
+
+
+_BEGINS = {EpsilonGreedy: _egreedy_begin}  # record class -> its per-selection hook
+
+
 @overload(begin_selection, inline="always", jit_options={"cache": True})
 def _begin_selection(policy, rng):
-    if policy.instance_class is not BuiltinPolicy:
+    hook = _BEGINS.get(policy.instance_class)
+    if hook is None:
         return lambda policy, rng: policy
 
-    def begin(policy, rng):
-        if policy.kind != EGREEDY_KIND:
-            return policy
-        return _with_values(policy, policy.power, policy.q_low, policy.q_width,
-                            explore_coin(policy.epsilon, rng))
+    def impl(policy, rng):
+        return hook(policy, rng)
 
-    return begin
+    return impl
 
 
 def wants_q_range(policy) -> bool:
@@ -344,8 +233,8 @@ def wants_q_range(policy) -> bool:
 
 @overload(wants_q_range, inline="always", jit_options={"cache": True})
 def _wants_q_range(policy):
-    if policy.instance_class is BuiltinPolicy:
-        return lambda policy: policy.kind == PUCT_KIND and policy.qtransform != RAW
+    if policy.instance_class is PUCT:
+        return lambda policy: policy.qtransform != RAW
     return lambda policy: False
 
 
@@ -358,16 +247,13 @@ def with_q_range(policy, parent_value, low_mean, high_mean):
 
 @overload(with_q_range, inline="always", jit_options={"cache": True})
 def _with_q_range(policy, parent_value, low_mean, high_mean):
-    if policy.instance_class is not BuiltinPolicy:
-        return lambda policy, parent_value, low_mean, high_mean: policy
+    if policy.instance_class is PUCT:
+        def ranged(policy, parent_value, low_mean, high_mean):
+            low, width = puct_range(parent_value, low_mean, high_mean)
+            return PUCT(policy.c_init, policy.c_base, policy.qtransform, low, width)
 
-    def ranged(policy, parent_value, low_mean, high_mean):
-        if policy.kind != PUCT_KIND:
-            return policy
-        low, width = puct_range(parent_value, low_mean, high_mean)
-        return _with_values(policy, policy.power, low, width, policy.explore)
-
-    return ranged
+        return ranged
+    return lambda policy, parent_value, low_mean, high_mean: policy
 
 
 def at_depth(policy, depth, game_depth):
@@ -379,16 +265,14 @@ def at_depth(policy, depth, game_depth):
 
 @overload(at_depth, inline="always", jit_options={"cache": True})
 def _at_depth(policy, depth, game_depth):
-    if policy.instance_class is not BuiltinPolicy:
-        return lambda policy, depth, game_depth: policy
+    if policy.instance_class is UCB1:
+        def deep(policy, depth, game_depth):
+            if policy.depth_exponent == 0.0:
+                return policy
+            return UCB1(policy.c, policy.depth_exponent, depth_power(depth, game_depth))
 
-    def deep(policy, depth, game_depth):
-        if policy.kind != UCB1_KIND or policy.depth_exponent == 0.0:
-            return policy
-        return _with_values(policy, depth_power(depth, game_depth), policy.q_low,
-                            policy.q_width, policy.explore)
-
-    return deep
+        return deep
+    return lambda policy, depth, game_depth: policy
 
 
 def has_trait(record_class, trait: str) -> bool:
@@ -397,34 +281,26 @@ def has_trait(record_class, trait: str) -> bool:
     return bool(getattr(record_class, trait, False))
 
 
+def _compiled_trait(function, trait):
+    """Give ``function(policy)`` (``has_trait(type(policy), trait)`` in Python) a compiled
+    form answering from the policy's type alone, a constant for numba to prune branches on."""
+
+    @overload(function, jit_options={"cache": True})
+    def _trait_test(policy):
+        answer = has_trait(policy.instance_class, trait)
+
+        def impl(policy):
+            return answer
+
+        return impl
+
+    return function
+
+
 def reads_second_moment(policy) -> bool:
     """Whether the policy's index reads ``Arm.square_mean``, so that engines count each
-    child's wins to know it (a plug-in's record class declares ``second_moment``; in compiled
-    code a constant of a plug-in's type, the built-ins' field ``moments``)."""
-    if isinstance(policy, BuiltinPolicy):
-        return policy.moments
+    child's wins to know it (the other policies pay nothing for it)."""
     return has_trait(type(policy), "second_moment")
 
 
-@overload(reads_second_moment, jit_options={"cache": True})
-def _reads_second_moment(policy):
-    if policy.instance_class is BuiltinPolicy:
-        return lambda policy: policy.moments
-    answer = has_trait(policy.instance_class, "second_moment")
-    return lambda policy: answer
-
-
-def cache_columns(policy) -> int:
-    """The float64 columns per child that ``policy``'s hooks keep (0: none; a plug-in's
-    ``PolicyHooks.cache_columns``, the built-ins' field ``columns``)."""
-    if isinstance(policy, BuiltinPolicy):
-        return policy.columns
-    return policy_hooks(type(policy)).cache_columns
-
-
-@overload(cache_columns, jit_options={"cache": True})
-def _cache_columns(policy):
-    if policy.instance_class is BuiltinPolicy:
-        return lambda policy: policy.columns
-    columns = policy_hooks(policy.instance_class).cache_columns
-    return lambda policy: columns
+_compiled_trait(reads_second_moment, "second_moment")

@@ -21,7 +21,6 @@ from .policies import (
     EpsilonGreedy,
     Thompson,
     UCB1Tuned,
-    engine_policy,
     register_index,
 )
 
@@ -132,11 +131,10 @@ def get_policy(name: str) -> PolicyInfo:
 
 
 def make_policy(name: str, /, **params) -> NamedTuple:
-    """``make_policy("ucb1", c=0.5)``: the record the engines run of a registered policy (a
-    ``BuiltinPolicy``, ``bandits.engine_policy``) or of a plug-in ``package.module:object``;
-    unknown names or parameters are a one-line ValueError."""
+    """``make_policy("ucb1", c=0.5)``: the typed record of a registered policy or of a plug-in
+    ``package.module:object``; unknown names or parameters are a one-line ValueError."""
     info = get_policy(name)
-    return engine_policy(info.record(**info.check(params)))
+    return info.record(**info.check(params))
 
 
 _LOADED: dict[str, PolicyInfo] = {}

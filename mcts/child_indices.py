@@ -15,13 +15,9 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from bandits import BuiltinPolicy, begin_selection, policy_value
-from bandits.bayes_ucb_cache import forget_point, index_by_cached_quantiles
+from bandits import begin_selection, policy_value
 from bandits.hooks import INDEX, child_lost, policy_hooks
 from bandits.indexing import ix
-from bandits.klucb_cache import forget_root, index_by_cached_roots, solve_after_backup
-from bandits.policies import BAYESUCB_KIND, KLUCB_KIND, THOMPSON_KIND
-from bandits.thompson import draw_winless_last
 
 from .children import child_arm, child_sibling
 from .q_range import sibling_range
@@ -40,8 +36,6 @@ def index_children(view, cached, tables, policy, rng, values):
 
 @overload(index_children, inline="always", jit_options={"cache": True})
 def _index_children(view, cached, tables, policy, rng, values):
-    if policy.instance_class is BuiltinPolicy:
-        return _builtin_indices(isinstance(cached, types.NoneType))
     hooks = policy_hooks(policy.instance_class)
     own = hooks.index_children
     if own is None:
@@ -62,31 +56,6 @@ def _index_children(view, cached, tables, policy, rng, values):
     return by_cache
 
 
-def _builtin_indices(no_columns):
-    """The built-ins' ``index_children``: each kind's hook, chosen at run time (``bandits``'
-    kinds with hooks: Thompson's draws, and with columns KL-UCB's cached roots and Bayes-UCB's
-    cached quantiles, not compiled for an engine that keeps ``no_columns``), else the index
-    of each child."""
-    if no_columns:
-        def uncached(view, cached, tables, policy, rng, values):
-            if policy.kind == THOMPSON_KIND:
-                return draw_winless_last(policy, view, tables, rng, values)
-            return _indices(view, tables, policy, rng, values)
-
-        return uncached
-
-    def by_kind(view, cached, tables, policy, rng, values):
-        if policy.kind == THOMPSON_KIND:
-            return draw_winless_last(policy, view, tables, rng, values)
-        if cached and policy.kind == KLUCB_KIND:
-            return index_by_cached_roots(policy, view, tables, rng, values)
-        if cached and policy.kind == BAYESUCB_KIND:
-            return index_by_cached_quantiles(policy, view, tables, rng, values)
-        return _indices(view, tables, policy, rng, values)
-
-    return by_kind
-
-
 @njit(inline="always")
 def _indices(view, tables, policy, rng, values):
     """Every child's index by the policy, into ``values[INDEX]``; returns the highest."""
@@ -105,25 +74,15 @@ def _indices(view, tables, policy, rng, values):
 
 
 def _index_of(policy, arm, tables, rng):
-    """``bandits.policy_value`` of one child (compiled code only): a built-in's inlined in
-    numba's IR (a switch on its kind, the cheap indices in it: called, the switch kept them
-    out of line, 3x the cost of a playout); a plug-in's left to LLVM to inline, as typing a
-    policy's index afresh in every engine's selection made the games engine's kernels take
-    2-4x longer to compile."""
+    """``bandits.policy_value`` of one child (compiled code only). Left to LLVM to inline,
+    not inlined in numba's IR: there a policy's index (KL-UCB's Newton steps, Bayes-UCB's
+    quantile) is typed and optimised again in every engine's selection, which made the games
+    engine's kernels take 2-4x longer to compile."""
     raise NotImplementedError("_index_of runs inside compiled kernels only")
-
-
-@overload(_index_of, inline="always", jit_options={"cache": True})
-def _index_of_builtin(policy, arm, tables, rng):
-    if policy.instance_class is BuiltinPolicy:
-        return lambda policy, arm, tables, rng: policy_value(policy, arm, tables, rng)
-    return None
 
 
 @overload(_index_of, jit_options={"cache": True})
 def _index_of_record(policy, arm, tables, rng):
-    if policy.instance_class is BuiltinPolicy:
-        return None
     return lambda policy, arm, tables, rng: policy_value(policy, arm, tables, rng)
 
 
@@ -146,14 +105,12 @@ def after_backup(tree, path, depth, b, restart, cached, epoch, policy, tables):
 
 @overload(after_backup, inline="always", jit_options={"cache": True})
 def _after_backup(tree, path, depth, b, restart, cached, epoch, policy, tables):
-    builtin = policy.instance_class is BuiltinPolicy
-    # the built-ins': KL-UCB's roots solved after the backup (``bandits.klucb_cache``)
-    hook = solve_after_backup if builtin else policy_hooks(policy.instance_class).after_backup
+    hook = policy_hooks(policy.instance_class).after_backup
     if hook is None:
         return lambda tree, path, depth, b, restart, cached, epoch, policy, tables: None
 
     def on_path(tree, path, depth, b, restart, cached, epoch, policy, tables):
-        if not cached or (builtin and policy.kind != KLUCB_KIND):
+        if not cached:
             return
         stats = tree.stats
         for ply in range(1, depth + 1):
@@ -180,14 +137,6 @@ def invalidate(policy, cache, node):
 
 @overload(invalidate, inline="always", jit_options={"cache": True})
 def _invalidate(policy, cache, node):
-    if policy.instance_class is BuiltinPolicy:
-        def by_kind(policy, cache, node):
-            if policy.kind == KLUCB_KIND:
-                forget_root(policy, cache, node)
-            elif policy.kind == BAYESUCB_KIND:
-                forget_point(policy, cache, node)
-
-        return by_kind
     hook = policy_hooks(policy.instance_class).invalidate
     if hook is None:
         return lambda policy, cache, node: None

@@ -89,8 +89,9 @@ def on_index_scale(policy, mean, bound):
 
 @overload(on_index_scale, inline="always", jit_options={"cache": True})
 def _on_index_scale(policy, mean, bound):
-    return lambda policy, mean, bound: mean if reads_raw_rewards(policy) else unit_mean(mean,
-                                                                                        bound)
+    if reads_raw_rewards(policy.instance_class):
+        return lambda policy, mean, bound: mean
+    return lambda policy, mean, bound: unit_mean(mean, bound)
 
 
 @njit(inline="always")

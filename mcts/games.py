@@ -17,9 +17,8 @@ it), each playout's reward for the root's player is the one its child keeps (0, 
 the rewards, is the Gumbel root's v), and the move played is the root policy's under the
 solver's rules (``root_policies.root_choice``: never a proven loss while a move is not).
 
-Selection policies are the registered bandit records of ``bandits`` (DESIGN §4, §10), the
-built-ins one record whose kind is read at run time (``bandits.BuiltinPolicy``: one kernel
-for all of them, a plug-in's apart): once per selection ``begin_selection`` gives the record that
+Selection policies are the registered bandit records of ``bandits`` (DESIGN §4, §10), each
+compiled into its own kernel: once per selection ``begin_selection`` gives the record that
 indexes the children, and ``policy_value`` reads each child's :class:`bandits.Arm`: its mean on
 p = (m + R) / (2R) in [0, 1] (``mcts.rewards.unit_mean``; these policies' rewards are clipped to
 [-R, R]), the mean of its squared rewards on that scale (kept only for policies that read it),
@@ -38,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from bandits import UCB1, engine_policy, index_tables, reads_second_moment
+from bandits import UCB1, index_tables, reads_second_moment
 from bandits.hooks import INDEX
 from bandits.rng import randint, seed_state
 from games import Game, State, compiled
@@ -51,7 +50,7 @@ from .playouts import MAST, POLICY, mast_key, mast_update, new_table, playout
 from .reward_scale import reads_raw_rewards
 from .rewards import ONLINE, WARMUP, reward_bound, winner_reward
 from .root_policies import (
-    NO_ROOT,
+    NoRoot,
     has_root,
     new_root_state,
     observe_root,
@@ -88,8 +87,7 @@ __all__ = [
 class GameSearchConfig(NamedTuple):
     """Selection policy, rewards and playouts of one search; k = 0 disables a bonus."""
 
-    # a record of bandits.make_policy; UCB1's c is UCT's C
-    policy: NamedTuple = engine_policy(UCB1(c=0.8))
+    policy: NamedTuple = UCB1(c=0.8)  # a record of bandits.make_policy; UCB1's c is UCT's C
     rb_k: float = 0.0  # Relative Bonus slope (seed 000 Table 1: 8.0 for Breakthrough)
     rb_a: float = 0.25  # its weight, or ONLINE
     qb_k: float = 0.0  # Qualitative Bonus slope (seed 000 Table 3: 2.0 for Breakthrough)
@@ -98,8 +96,8 @@ class GameSearchConfig(NamedTuple):
     playout: int = POLICY  # mcts.playouts.UNIFORM, POLICY or MAST
     epsilon: float = 1.0  # MAST: probability of a move of the game's own playout policy
     # ``mcts.root_policies``: sequential halving or the Gumbel root choosing the root's
-    # children over the whole budget; NO_ROOT: the policy at the root too
-    root: tuple = NO_ROOT
+    # children over the whole budget (a kernel apart); NoRoot: the policy at the root too
+    root: tuple = NoRoot()
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from .children import child_arm, child_sibling, implements
 from .games import GameSearchConfig
 from .playouts import MAST
 from .reward_scale import reads_raw_rewards
-from .root_policies import NONE
+from .root_policies import NoRoot
 from .ties import argmax_at_random
 
 
@@ -81,7 +81,7 @@ class _Node:
 def check_config(config: GameSearchConfig) -> None:
     """``ValueError`` if ``config`` asks for what this search lacks (bonuses, quality, MAST)."""
     if (config.rb_k > 0 or config.qb_k > 0 or config.quality or config.playout == MAST
-            or config.root.kind != NONE):
+            or not isinstance(config.root, NoRoot)):
         raise ValueError("the generic (OpenSpiel) search supports the selection policy only: "
                          "drop rb, qb, quality, mast and root= (any policy of `mctslab "
                          "policies list`)")

@@ -9,21 +9,16 @@ from __future__ import annotations
 
 from numba.extending import overload
 
-from bandits import BuiltinPolicy, has_trait
+from bandits import has_trait
 
 
 def reads_raw_rewards(policy) -> bool:
     """Whether ``policy`` (a record, or a record class) reads rewards on the outcome's own
-    scale: the built-ins' field ``raw`` (``bandits.BuiltinPolicy``), a plug-in's trait; in
-    compiled code the field, or a constant of the plug-in's type."""
-    if isinstance(policy, BuiltinPolicy):
-        return policy.raw
+    scale; in compiled code a constant of the record's type."""
     return has_trait(policy if isinstance(policy, type) else type(policy), "raw_rewards")
 
 
 @overload(reads_raw_rewards, jit_options={"cache": True})
 def _reads_raw_rewards(policy):
-    if policy.instance_class is BuiltinPolicy:
-        return lambda policy: policy.raw
     answer = has_trait(policy.instance_class, "raw_rewards")
     return lambda policy: answer

@@ -1,8 +1,8 @@
-"""Root policies built for the simple regret: the root's child of each playout chosen by a
-schedule over the whole budget n, the built-in policy below the root, as a record
-``SearchConfig.root``, its kind and parameters read at run time: the plain search
-(``NO_ROOT``) and both root policies share the policy's kernel, the plain search paying a
-branch per playout.
+"""Root policies built for the simple regret (issue 45): the root's child of each playout
+chosen by a schedule over the whole budget n, the built-in policy below the root, as a record
+``SearchConfig.root``. The plain search's :class:`NoRoot` compiles every hook below away, so
+its kernel keeps its numbers and its cost per playout; the root policies share one kernel
+apart (per policy and b), their kind and parameters read at run time.
 
 - ``sh``: sequential halving at the root (Karnin, Koren & Somekh 2013; at the root of MCTS:
   H-MCTS, Pepels, Cazenave, Winands & Lanctot 2014, and SHOT, Cazenave 2014, there
@@ -25,7 +25,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import types
+from numba.extending import overload
 
 from bandits.sequential_halving import (
     ARM,
@@ -49,33 +50,33 @@ from .gumbel_root import (
 from .search_tree import FIRST_CHILD, VISITS
 from .solver import preferred_child
 
-NONE, HALVING, GUMBEL = 0, 1, 2
+HALVING, GUMBEL = 1, 2
 ROOT_POLICIES = {"sh": HALVING, "gumbel": GUMBEL}
 _DEFAULTS = {"sh": {}, "gumbel": {"m": 16, "c_visit": 50.0, "c_scale": 1.0}}
 _DOMAINS = {"m": at_least(1, "integer"), "c_visit": at_least(0), "c_scale": at_least(0)}
 
 
-class RootPolicy(NamedTuple):
-    """A root policy (``kind``: HALVING or GUMBEL; NONE, the plain search: the policy selects
-    at the root too) and the Gumbel root's parameters: m considered actions, c_visit and
-    c_scale of sigma."""
+class NoRoot(NamedTuple):
+    """The plain search: the policy selects at the root too."""
 
-    kind: int = NONE
+
+class RootPolicy(NamedTuple):
+    """A root policy (``kind``: HALVING or GUMBEL) and the Gumbel root's parameters: m
+    considered actions, c_visit and c_scale of sigma."""
+
+    kind: int = HALVING
     m: int = 16
     c_visit: float = 50.0
     c_scale: float = 1.0
 
 
-NO_ROOT = RootPolicy(NONE)  # the plain search
-
-
-def parse_root(spec: str) -> RootPolicy:
+def parse_root(spec: str) -> NoRoot | RootPolicy:
     """The record of a spec: "" or ``none`` (the plain search), ``sh``, ``gumbel`` or
     ``gumbel(m=16,c_visit=50,c_scale=1)``; one-line ``ValueError`` otherwise."""
     if not isinstance(spec, str):
         raise ValueError(f"root policy {spec!r} must be a spec such as sh or gumbel(m=16)")
     if "".join(spec.split()) in ("", "none"):
-        return NO_ROOT
+        return NoRoot()
     parts = parse_spec(spec, "root policy")
     part = parts[0]
     if len(parts) > 1 or part.name not in ROOT_POLICIES or part.args:
@@ -94,10 +95,10 @@ def parse_root(spec: str) -> RootPolicy:
         if part.name == "gumbel" else ()))
 
 
-def root_spec(root: RootPolicy) -> str:
+def root_spec(root: NoRoot | RootPolicy) -> str:
     """The canonical spelling of ``root`` ("" for the plain search; parameters at their
     defaults left out)."""
-    if root.kind == NONE:
+    if isinstance(root, NoRoot):
         return ""
     if root.kind == HALVING:
         return "sh"
@@ -106,15 +107,15 @@ def root_spec(root: RootPolicy) -> str:
     return f"gumbel({','.join(changed)})" if changed else "gumbel"
 
 
-def minimum_budget(root: RootPolicy, branching: int) -> int:
+def minimum_budget(root: NoRoot | RootPolicy, branching: int) -> int:
     """The least budget at which ``root`` plays: K ceil(log2 K) for sequential halving (one
     playout per child in the first round), 1 otherwise."""
-    if root.kind == HALVING:
+    if isinstance(root, RootPolicy) and root.kind == HALVING:
         return branching * halving_rounds(branching)
     return 1
 
 
-def check_root_budget(root: RootPolicy, branching: int, budget: int) -> None:
+def check_root_budget(root: NoRoot | RootPolicy, branching: int, budget: int) -> None:
     """A one-line ValueError for a budget below :func:`minimum_budget`."""
     low = minimum_budget(root, branching)
     if budget < low:
@@ -123,10 +124,10 @@ def check_root_budget(root: RootPolicy, branching: int, budget: int) -> None:
                          "child in the first halving round)")
 
 
-def state_bytes(root: RootPolicy, branching: int, budget: int) -> int:
+def state_bytes(root: NoRoot | RootPolicy, branching: int, budget: int) -> int:
     """Bytes of one search's :class:`RootState` (none without a root policy): about 8 per child
     per array, and the Gumbel root's v(s), 8 per playout."""
-    if root.kind == NONE:
+    if isinstance(root, NoRoot):
         return 0
     return 8 * (6 * branching + 7) + 8 * (budget if root.kind == GUMBEL else 1)
 
@@ -144,58 +145,113 @@ class RootState(NamedTuple):
     root_value: float
 
 
-@njit(inline="always")  # per playout: a branch on the kind where the plain search passes
+def _rooted(root) -> bool:
+    """Whether the typed ``root`` is a root policy's record (else :class:`NoRoot`)."""
+    return isinstance(root, types.BaseNamedTuple) and root.instance_class is RootPolicy
+
+
 def has_root(root):
-    """Whether a root policy chooses the root's children (the kind is not NONE)."""
-    return root.kind != NONE
+    """Whether a root policy chooses the root's children (compiled code only, as every hook
+    below; each is nothing for :class:`NoRoot`, compiled away)."""
+    raise NotImplementedError("has_root runs inside compiled kernels only")
 
 
-@njit
+@overload(has_root, inline="always", jit_options={"cache": True})
+def _has_root(root):
+    rooted = _rooted(root)
+    return lambda root: rooted
+
+
 def new_root_state(root, branching, budget, root_value):
-    """The arrays of a search of ``budget`` playouts under ``root`` (v(s) one long but for the
-    Gumbel root's), the rewards centred on ``root_value``."""
-    return RootState(new_halving(branching), np.zeros(branching),
-                     np.zeros(budget if root.kind == GUMBEL else 1, np.int64),
-                     np.zeros(branching), float(root_value))
+    """The arrays of a search of ``budget`` playouts under ``root`` (None without one), the
+    rewards centred on ``root_value``."""
+    raise NotImplementedError("new_root_state runs inside compiled kernels only")
 
 
-@njit
+@overload(new_root_state, jit_options={"cache": True})
+def _new_root_state(root, branching, budget, root_value):
+    if not _rooted(root):
+        return lambda root, branching, budget, root_value: None
+
+    def arrays(root, branching, budget, root_value):
+        return RootState(new_halving(branching), np.zeros(branching),
+                         np.zeros(budget if root.kind == GUMBEL else 1, np.int64),
+                         np.zeros(branching), float(root_value))
+
+    return arrays
+
+
 def start_root(root, state, budget, rng):
     """Start the schedule of a search of ``budget`` playouts: sequential halving's first round,
-    or the Gumbel variables and v(s); nothing for the plain search."""
-    if root.kind == HALVING:
-        start_halving(state.halving, budget, halving_rounds(state.gumbels.shape[0]), rng)
-    elif root.kind == GUMBEL:
-        draw_gumbels(state.gumbels, rng)
-        considered_visits(min(root.m, state.gumbels.shape[0]), budget, state.considered)
+    or the Gumbel variables and v(s)."""
+    raise NotImplementedError("start_root runs inside compiled kernels only")
 
 
-@njit
+@overload(start_root, inline="always", jit_options={"cache": True})
+def _start_root(root, state, budget, rng):
+    if not _rooted(root):
+        return lambda root, state, budget, rng: None
+
+    def start(root, state, budget, rng):
+        if root.kind == HALVING:
+            start_halving(state.halving, budget, halving_rounds(state.gumbels.shape[0]), rng)
+        else:
+            draw_gumbels(state.gumbels, rng)
+            considered_visits(min(root.m, state.gumbels.shape[0]), budget, state.considered)
+
+    return start
+
+
 def root_child(root, state, stats, rewards, playout):
     """The offset of the root child that playout ``playout`` (from 1) descends into, from the
-    tree's ``stats`` and ``rewards`` (``mcts.search_tree``'s columns, as in every engine);
-    asked only under a root policy."""
-    if root.kind == HALVING:
-        return state.halving.step[ARM]
-    gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale,
-                  state.root_value, state.scores)
-    return best_considered(stats, state.scores, state.considered[playout - 1])
+    tree's ``stats`` and ``rewards`` (``mcts.search_tree``'s columns, as in every engine)."""
+    raise NotImplementedError("root_child runs inside compiled kernels only")
 
 
-@njit(inline="always")  # per playout
+@overload(root_child, inline="always", jit_options={"cache": True})
+def _root_child(root, state, stats, rewards, playout):
+    if not _rooted(root):
+        return lambda root, state, stats, rewards, playout: 0
+
+    def child(root, state, stats, rewards, playout):
+        if root.kind == HALVING:
+            return state.halving.step[ARM]
+        gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale,
+                      state.root_value, state.scores)
+        return best_considered(stats, state.scores, state.considered[playout - 1])
+
+    return child
+
+
 def observe_root(root, state, child, reward, rng):
     """The root child ``child``'s reward of the playout (sequential halving counts it)."""
-    if root.kind == HALVING:
-        halving_observe(state.halving, child, reward, rng)
+    raise NotImplementedError("observe_root runs inside compiled kernels only")
 
 
-@njit(inline="always")  # per playout
+@overload(observe_root, inline="always", jit_options={"cache": True})
+def _observe_root(root, state, child, reward, rng):
+    if not _rooted(root):
+        return lambda root, state, child, reward, rng: None
+
+    def observe(root, state, child, reward, rng):
+        if root.kind == HALVING:
+            halving_observe(state.halving, child, reward, rng)
+
+    return observe
+
+
 def root_finished(root, state):
     """Whether the schedule is spent before the budget (sequential halving's rounding)."""
-    return root.kind == HALVING and state.halving.step[ARM] == FINISHED
+    raise NotImplementedError("root_finished runs inside compiled kernels only")
 
 
-@njit
+@overload(root_finished, inline="always", jit_options={"cache": True})
+def _root_finished(root, state):
+    if not _rooted(root):
+        return lambda root, state: False
+    return lambda root, state: root.kind == HALVING and state.halving.step[ARM] == FINISHED
+
+
 def root_choice(root, state, stats, rewards, proven, rng, scratch):
     """The offset of the root child played: the policy's (the last left, or the Gumbel root's
     argmax of g + sigma(q-hat) among the most visited) under the solver's rules
@@ -203,16 +259,27 @@ def root_choice(root, state, stats, rewards, proven, rng, scratch):
     won first, and never one proven lost while some child is not. A schedule keeps a child it
     has ranked on means taken before its proof (a trap looks best until its loss is proven),
     so without that rule the root policies played proven losses on the atlas's trap tree.
-    ``scratch`` is float64 [K] or more; asked only under a root policy."""
-    b = state.gumbels.shape[0]
-    if root.kind == HALVING:
-        pick = halving_choice(state.halving)
-    else:
-        gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale,
-                      state.root_value, state.scores)
-        pick = best_considered(stats, state.scores, most_root_visits(stats, b))
-    first = stats[0, FIRST_CHILD]
-    for k in range(b):
-        scratch[k] = stats[first + k, VISITS]
-    scratch[pick] = np.inf
-    return preferred_child(proven, first, b, rng, scratch)
+    ``scratch`` is float64 [K] or more."""
+    raise NotImplementedError("root_choice runs inside compiled kernels only")
+
+
+@overload(root_choice, inline="always", jit_options={"cache": True})
+def _root_choice(root, state, stats, rewards, proven, rng, scratch):
+    if not _rooted(root):
+        return lambda root, state, stats, rewards, proven, rng, scratch: 0
+
+    def choice(root, state, stats, rewards, proven, rng, scratch):
+        b = state.gumbels.shape[0]
+        if root.kind == HALVING:
+            pick = halving_choice(state.halving)
+        else:
+            gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale,
+                          state.root_value, state.scores)
+            pick = best_considered(stats, state.scores, most_root_visits(stats, b))
+        first = stats[0, FIRST_CHILD]
+        for k in range(b):
+            scratch[k] = stats[first + k, VISITS]
+        scratch[pick] = np.inf
+        return preferred_child(proven, first, b, rng, scratch)
+
+    return choice

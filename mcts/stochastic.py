@@ -30,22 +30,14 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from bandits import Arm, index_tables
-from bandits.hooks import (
-    INDEX,
-    child_count,
-    child_lost,
-    child_mean,
-    child_reward_sum,
-    child_visits,
-)
-from bandits.policies import ucb1_record
+from bandits import UCB1, Arm, index_tables
+from bandits.hooks import INDEX, child_lost
 from bandits.rng import next_u64, randint, seed_state
 from enhancements.variance import MOMENTS, N, chance_stream, estimate, observe
 from games import SolitaireGame, SolitaireState, chance
 
 from .child_indices import index_children
-from .children import child_arm, child_sibling, implements
+from .children import child_arm, implements
 from .growth import grown
 from .ties import pick_best
 
@@ -225,9 +217,7 @@ class EdgeChildren(NamedTuple):
     """A decision node's edges as the one selection reads them (``mcts.child_indices``): edge k
     is row ``first + k`` of ``moments`` (``enhancements.variance``), valued by its estimate
     (Eq. 1's X_bar, or the control-variate estimate of Eq. 2/3); no edge is out of the choice
-    and no policy columns are kept. Its accessors read the estimates on the point scale, for
-    UCB1, this engine's policy; they are all implemented because the built-ins share one
-    selection, every kind's hooks compiled in."""
+    and no policy columns are kept. It implements what UCB1, this engine's policy, reads."""
 
     moments: np.ndarray
     cache: np.ndarray  # float64 [1, 1]; a placeholder
@@ -249,34 +239,6 @@ def _child_arm(view, k, tables, policy):
                view.t, view.b)
 
 
-@implements(child_visits, EdgeChildren)
-def _child_visits(view, k):
-    return np.int64(view.moments[view.first + k, N])
-
-
-@implements(child_count, EdgeChildren)
-def _child_count(view, k):
-    return np.int64(view.moments[view.first + k, N])
-
-
-@implements(child_mean, EdgeChildren)
-def _child_mean(view, k, tables):
-    return estimate(view.moments[view.first + k], view.config.cv, view.config.cv_offline)
-
-
-@implements(child_reward_sum, EdgeChildren)
-def _child_reward_sum(view, k):
-    edge = view.moments[view.first + k]
-    return edge[N] * estimate(edge, view.config.cv, view.config.cv_offline)
-
-
-@implements(child_sibling, EdgeChildren)
-def _child_sibling(view, k, tables):
-    edge = view.moments[view.first + k]
-    mean = estimate(edge, view.config.cv, view.config.cv_offline)
-    return edge[N] * mean, edge[N], mean, edge[N] > 0
-
-
 @njit(cache=True)
 def _select(moments, no_columns, first, count, config, tables, rng, values):
     """Eq. 1: the largest UCB1 index (``bandits.UCB1``: estimate + c sqrt(ln T_s / T_{s,a}), the
@@ -287,7 +249,7 @@ def _select(moments, no_columns, first, count, config, tables, rng, values):
     for e in range(first, first + count):
         total += np.int64(moments[e, N])
     view = EdgeChildren(moments, no_columns, first, count, total, config)
-    best = index_children(view, None, tables, ucb1_record(config.c), rng, values)
+    best = index_children(view, None, tables, UCB1(config.c, 0.0, 0.5), rng, values)
     return first + pick_best(values[INDEX], 0, count, best, rng)
 
 

@@ -20,12 +20,11 @@ records hooks compiled away when off (``mcts.tracing``).
 
 Options are data: the built-in adjusters and their parameters, the restart, the freeze, the
 shaping, the re-scoring, the discount, the built-in reward rules, the final-move rule and the
-failure's set of correct moves are values read at run time, and so are the built-in policies
-(``bandits.BuiltinPolicy``: a kind and the parameters of every kind) and the root policies
-(``mcts.root_policies``: sequential halving or the Gumbel root choosing the root's children,
-or none), so one kernel is compiled per b (and the integer type of the tree's scores), and
-one per plug-in policy, adjuster, backup rule or reward rule (docs/performance.md lists
-them). The tree and its views
+failure's set of correct moves are values read at run time, so a kernel is compiled per policy
+record and b (and the integer type of the tree's scores), and per plug-in adjuster, backup
+rule or reward rule (docs/performance.md lists them); a root policy (``mcts.root_policies``:
+sequential halving or the Gumbel root choosing the root's children) has a kernel apart, so
+the plain search's compiles its hooks away. The tree and its views
 are ``mcts.search_tree``; the children's indices, by the policy's hooks where it has them
 (``bandits.hooks``: KL-UCB's and Bayes-UCB's caches, Thompson's draws), ``mcts.child_indices``.
 """
@@ -48,7 +47,7 @@ from .child_indices import INDEX, after_backup, index_children
 from .final_move import MOST_VISITS
 from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
 from .root_policies import (
-    NO_ROOT,
+    NoRoot,
     has_root,
     new_root_state,
     observe_root,
@@ -146,8 +145,8 @@ class SearchConfig(NamedTuple):
     # whose best-score failure an outcome solver would bend (docs/design.md)
     solver: bool = True
     # ``mcts.root_policies``: sequential halving or the Gumbel root choosing the root's
-    # children over the whole budget; NO_ROOT: the policy at the root too
-    root: tuple = NO_ROOT
+    # children over the whole budget (a kernel apart); NoRoot: the policy at the root too
+    root: tuple = NoRoot()
     # a terminal reached inside the tree rewarded at the effective threshold, as a playout's
     # (an ablation; off: at threshold 0, its true value, DESIGN.md §3); proven either way
     terminals_at_threshold: bool = False
@@ -431,7 +430,7 @@ def run_searches(game, config, budget, seeds, tables, policy):
     return failed, played
 
 
-# Watched runs (``mcts.tracing``): the loop of _playouts with the root recorded at
+# Watched runs (``mcts.tracing``, issue 44): the loop of _playouts with the root recorded at
 # chosen playout counts, a kernel apart so that the engine's costs nothing more.
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from bandits import KLUCB, UCB1, at_depth, engine_policy, index_tables, make_policy
+from bandits import KLUCB, UCB1, at_depth, index_tables, make_policy
 from bandits.ucb1 import ucb1_power_value, ucb1_value
 from mcts.players import parse_player
 
@@ -31,12 +31,12 @@ def test_the_exponent_by_hand():
     """(D + d) / (2D + d): 1/2 at the root, (20 + 5) / (40 + 5) at depth 5 of a game of 20;
     off, every depth keeps the record as it is (the square root)."""
     on = make_policy("ucb1", depth_exponent="kocsis")
-    assert on == engine_policy(UCB1(math.sqrt(2.0), 1.0, 0.5))
+    assert on == UCB1(math.sqrt(2.0), 1.0, 0.5)
     assert _at_depth(on, 0, 20).power == 0.5
     assert _at_depth(on, 5, 20).power == pytest.approx(25 / 45)
     assert _at_depth(on, 20, 20).power == pytest.approx(2 / 3)
-    assert _at_depth(engine_policy(UCB1()), 7, 20) == engine_policy(UCB1())
-    assert _at_depth(engine_policy(KLUCB()), 7, 20) == engine_policy(KLUCB())
+    assert _at_depth(UCB1(), 7, 20) == UCB1()
+    assert _at_depth(KLUCB(), 7, 20) == KLUCB()
 
 
 def test_the_index_by_hand():
@@ -59,5 +59,4 @@ def test_a_game_player_refuses_it():
     """A game's length is not fixed and its engines do not read the exponent: refused."""
     with pytest.raises(ValueError, match="depth_exponent is for synthetic trees"):
         parse_player("uct(depth_exponent=kocsis)", "breakthrough")
-    off = parse_player("uct(depth_exponent=off)", "breakthrough").config.policy
-    assert off == engine_policy(UCB1(c=0.8))
+    assert parse_player("uct(depth_exponent=off)", "breakthrough").config.policy == UCB1(c=0.8)

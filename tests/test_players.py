@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from bandits import KLUCB, MOSS, POLICIES, PUCT, UCB1, UCBV, Thompson, UCB1Tuned, engine_policy
+from bandits import KLUCB, MOSS, POLICIES, PUCT, UCB1, UCBV, Thompson, UCB1Tuned
 from experiments.tournaments.match import play_game
 from games import get_game
 from mcts.players import parse_player
@@ -13,23 +13,23 @@ from mcts.rewards import ONLINE
 
 def test_plain_uct_takes_the_games_defaults():
     bt, ch = parse_player("uct", "breakthrough").config, parse_player("uct", "checkers").config
-    assert (bt.policy, bt.playout, bt.epsilon) == (engine_policy(UCB1(c=0.8)), MAST, 0.7)
-    assert (ch.policy, ch.playout) == (engine_policy(UCB1(c=1.0)), POLICY)
+    assert (bt.policy, bt.playout, bt.epsilon) == (UCB1(c=0.8), MAST, 0.7)
+    assert (ch.policy, ch.playout) == (UCB1(c=1.0), POLICY)
     assert bt.rb_k == bt.qb_k == 0 and not bt.quality
 
 
 def test_the_full_example():
     config = parse_player("uct(c=0.8)+rb(k=8)+qb(k=2,a=online)", "amazons").config
     assert (config.policy, config.rb_k, config.rb_a, config.qb_k, config.qb_a) == (
-        engine_policy(UCB1(c=0.8)), 8.0, 0.25, 2.0, ONLINE)
+        UCB1(c=0.8), 8.0, 0.25, 2.0, ONLINE)
 
 
 @pytest.mark.parametrize("spec, fields", [
     ("uct+qb", {"qb_k": 2.0, "qb_a": 0.25, "rb_k": 0.0}),
     ("uct + rb", {"rb_k": 8.0}),
-    ("thompson+qb", {"policy": engine_policy(Thompson()), "qb_k": 2.0}),
-    ("klucb", {"policy": engine_policy(KLUCB(c=0.0))}),
-    ("klucb(c=3)", {"policy": engine_policy(KLUCB(c=3.0))}),
+    ("thompson+qb", {"policy": Thompson(), "qb_k": 2.0}),
+    ("klucb", {"policy": KLUCB(c=0.0)}),
+    ("klucb(c=3)", {"policy": KLUCB(c=3.0)}),
     ("uct+quality", {"quality": True}),
     ("uct+random", {"playout": UNIFORM}),
     ("uct+mast(eps=0.2)", {"playout": MAST, "epsilon": 0.2}),
@@ -42,12 +42,12 @@ def test_specs(spec, fields):
 
 
 @pytest.mark.parametrize("spec, policy", [
-    ("ucb1", engine_policy(UCB1(c=0.8))),
-    ("ucb1(c=0.3)+qb", engine_policy(UCB1(c=0.3))),
-    ("ucbv(zeta=2,c=0.5)", engine_policy(UCBV(zeta=2.0, c=0.5))),
-    ("puct(c_init=2)", engine_policy(PUCT(c_init=2.0))),
-    ("ucb1tuned+mast", engine_policy(UCB1Tuned())),
-    ("moss", engine_policy(MOSS())),
+    ("ucb1", UCB1(c=0.8)),
+    ("ucb1(c=0.3)+qb", UCB1(c=0.3)),
+    ("ucbv(zeta=2,c=0.5)", UCBV(zeta=2.0, c=0.5)),
+    ("puct(c_init=2)", PUCT(c_init=2.0)),
+    ("ucb1tuned+mast", UCB1Tuned()),
+    ("moss", MOSS()),
 ])
 def test_any_registered_policy_with_its_parameters(spec, policy):
     config = parse_player(spec, "breakthrough").config
@@ -58,7 +58,7 @@ def test_mast_on_a_game_without_it_and_amazons_defaults():
     assert parse_player("uct+mast", "checkers").config.epsilon == 0.1
     config = parse_player("uct+qb+rb", "amazons").config
     assert (config.policy, config.rb_k, config.qb_k, config.epsilon) == (
-        engine_policy(UCB1(c=0.4)), 2.2, 1.6, 0.3)
+        UCB1(c=0.4), 2.2, 1.6, 0.3)
 
 
 @pytest.mark.parametrize("spec, words", [
@@ -92,8 +92,7 @@ def test_bad_specs_are_one_line_value_errors(spec, words):
 
 
 def test_openspiel_games_take_the_selection_policy_only():
-    policy = parse_player("thompson", "openspiel:tic_tac_toe").config.policy
-    assert policy == engine_policy(Thompson())
+    assert parse_player("thompson", "openspiel:tic_tac_toe").config.policy == Thompson()
     for spec in ("uct+qb", "uct(root=sh)"):
         with pytest.raises(ValueError, match="selection policy only"):
             parse_player(spec, "openspiel:tic_tac_toe")

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import bandits.plugins
-from bandits import index_tables, make_policy
+from bandits import UCB1, index_tables, make_policy
 from experiments import failure_rate
 from experiments.cli import main
 from experiments.comparisons.study_files import read_study
@@ -98,8 +98,7 @@ def test_a_plugin_cache_plays_as_its_index_in_the_game_engine(examples):
     game = get_game("breakthrough")
     state = game.new_initial_state()
     results = [games_search(game, state, 300, GameSearchConfig(policy=policy), seed=2)
-               for policy in (make_policy("my_cached_ucb1:policy", c=0.8),
-                              make_policy("ucb1", c=0.8))]
+               for policy in (make_policy("my_cached_ucb1:policy", c=0.8), UCB1(c=0.8))]
     assert results[0].action == results[1].action
     assert np.array_equal(results[0].visits, results[1].visits)
     assert np.array_equal(results[0].values, results[1].values)
@@ -117,8 +116,7 @@ def test_a_plugin_cache_plays_as_its_index_in_the_generic_engine(examples):
     state.apply(4)
     results = [generic_search(game, state, 400, GameSearchConfig(policy=policy),
                               np.random.default_rng(3))
-               for policy in (make_policy("my_cached_ucb1:policy", c=0.8),
-                              make_policy("ucb1", c=0.8))]
+               for policy in (make_policy("my_cached_ucb1:policy", c=0.8), UCB1(c=0.8))]
     assert results[0].action == results[1].action
     assert np.array_equal(results[0].visits, results[1].visits)
     assert np.array_equal(results[0].values, results[1].values)

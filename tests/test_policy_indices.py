@@ -15,18 +15,12 @@ from bandits.rng import seed_state
 N = 2000
 
 
-def _indices(policy, means, squares, visits, parents, arms, tables):
-    """The compiled indices (a stream for the draws every built-in's switch may make)."""
-    return _compiled_indices(policy, means, squares, visits, parents, arms, tables,
-                             seed_state(np.uint64(0)))
-
-
 @njit(cache=True)
-def _compiled_indices(policy, means, squares, visits, parents, arms, tables, rng):
+def _indices(policy, means, squares, visits, parents, arms, tables):
     out = np.empty(means.shape[0])
     for i in range(means.shape[0]):
         out[i] = policy_value(policy, Arm(means[i], squares[i], visits[i], parents[i], arms),
-                              tables, rng)
+                              tables, None)
     return out
 
 

@@ -6,7 +6,7 @@ import json
 import pytest
 import reference_mcts
 
-from bandits import POLICIES, engine_policy, make_policy
+from bandits import POLICIES, make_policy
 from enhancements import ADJUSTERS
 from experiments import Curve
 from experiments.cli import main
@@ -34,26 +34,7 @@ def test_policy_defaults_are_the_records_defaults():
     assert POLICIES["thompson"].defaults == {}
     assert make_policy("klucb", c=2).c == 2.0
     for name, info in POLICIES.items():
-        assert make_policy(name, **info.defaults) == engine_policy(info.record())
-
-
-def test_every_policy_runs_as_a_kind_of_its_own_with_its_values():
-    """The engines' record of each registered policy: a kind no other policy has, every field
-    of the registry's record carried over, its traits as values."""
-    kinds = set()
-    for name, info in POLICIES.items():
-        values = {key: 0.25 + i for i, key in enumerate(info.parameters)}
-        engine = make_policy(name, **{key: value for key, value in values.items()
-                                      if key not in ("qtransform", "depth_exponent")})
-        kinds.add(engine.kind)
-        record = info.record(**{key: getattr(engine, key) for key in info.record._fields})
-        assert engine_policy(record) == engine
-        for key, value in values.items():
-            if key not in ("qtransform", "depth_exponent"):
-                assert getattr(engine, key) == value
-        assert engine.moments == bool(getattr(info.record, "second_moment", False))
-        assert engine.raw == (name == "ucb1")
-    assert len(kinds) == len(POLICIES)
+        assert make_policy(name, **info.defaults) == info.record()
 
 
 def test_curves_take_defaults_and_restart_from_the_registries():

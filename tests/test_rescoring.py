@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from bandits import KLUCB, engine_policy, index_tables, make_policy
+from bandits import KLUCB, index_tables, make_policy
 from bandits.klucb_cache import AT_VISITS
 from bandits.rng import seed_state
 from experiments import Curve
@@ -66,7 +66,7 @@ def test_a_scripted_tree_is_rescored_exactly_at_every_change():
     for theta, script_path, score, in_tree in SCRIPT:
         if theta != changes[0][0]:
             old, new = changes.pop(0)
-            rescore_tree(histograms, tree, 7, 2, old, new, True, True, engine_policy(KLUCB()))
+            rescore_tree(histograms, tree, 7, 2, old, new, True, True, KLUCB())
         path[:len(script_path)] = script_path
         _record(histograms, path, len(script_path) - 1, score, in_tree)
         reward = _max_reward(score, 0.0 if in_tree else theta)
@@ -80,7 +80,7 @@ def test_a_scripted_tree_is_rescored_exactly_at_every_change():
     for old, new in changes:
         before = tree.rewards[:, REWARD_SUM].copy()
         tree.index_cache[:, AT_VISITS] = tree.stats[:, VISITS]
-        rescore_tree(histograms, tree, 7, 2, old, new, True, True, engine_policy(KLUCB()))
+        rescore_tree(histograms, tree, 7, 2, old, new, True, True, KLUCB())
         sums, squares = _expected(SCRIPT, new)
         assert tree.rewards[1:, REWARD_SUM].tolist() == sums[1:].tolist(), (old, new)
         assert tree.rewards[1:, SQUARE_SUM].tolist() == squares[1:].tolist(), (old, new)

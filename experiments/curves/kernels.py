@@ -2,11 +2,10 @@
 them ahead, each once, spread over processes (``prepare_kernels``), so that a command's
 workers never compile the same kernel twice at once and its progress says what it waits for.
 
-One kernel serves every built-in policy and root policy (``bandits.BuiltinPolicy``,
-``mcts.root_policies``, read at run time); a kernel is compiled per branching factor and
-integer type of the tree's scores, and apart per plug-in policy, adjuster, backup rule or
-reward rule, and per baseline player (docs/performance.md); compiled once, it is loaded from
-numba's cache in about 0.3 s.
+A kernel is compiled per policy, branching factor and integer type of the tree's scores, and
+per plug-in adjuster, backup rule or reward rule, and apart under a root policy (one for every
+root policy: ``mcts.root_policies``) (docs/performance.md); compiled once, it is
+loaded from numba's cache in about 0.3 s.
 """
 
 from __future__ import annotations
@@ -15,30 +14,20 @@ import sys
 import time
 from collections.abc import Iterable, Iterator
 
-from mcts.baselines import is_baseline
-
 from ..runtime.pool import completed
 from .curve import Curve
 from .failure import tree_instance, warm_up
 from .plugin_check import plugin_errors, plugin_specs
 
-BUILTINS = "built-in policies"  # the kernel every built-in policy shares
-
-
-def _policy_kernel(policy: str) -> str:
-    """The part of a kernel's key that the policy sets: a plug-in's or a baseline's name, or
-    the one kernel of the built-ins."""
-    return policy if ":" in policy or is_baseline(policy) else BUILTINS
-
 
 def kernel_key(curve: Curve) -> tuple:
-    """What selects ``curve``'s kernel: a plug-in policy or baseline (the built-ins share
-    one), b, the scores' integer type, and the plug-in adjuster, backup rule and reward rule
-    if any."""
+    """What selects ``curve``'s kernel: the policy, b, the scores' integer type, the
+    plug-in adjuster, backup rule and reward rule if any, and whether a root policy chooses
+    at the root (``mcts.root_policies``: one kernel for all of them)."""
     dtype = tree_instance(curve.tree, curve.branching, curve.depth, 0, 0).path_score.dtype
     plugin = curve.adjuster if ":" in curve.adjuster else ""
     reward = curve.reward if ":" in curve.reward else ""
-    return _policy_kernel(curve.policy), curve.branching, str(dtype), plugin, curve.backup, reward
+    return curve.policy, curve.branching, str(dtype), plugin, curve.backup, reward, bool(curve.root)
 
 
 def kernel_name(curve: Curve) -> str:
@@ -46,7 +35,8 @@ def kernel_name(curve: Curve) -> str:
     extra = f", {curve.adjuster}" if ":" in curve.adjuster else ""
     extra += f", {curve.backup}" if curve.backup else ""
     extra += f", {curve.reward}" if ":" in curve.reward else ""
-    return f"the {_policy_kernel(curve.policy)} search kernel (b={curve.branching}{extra})"
+    extra += ", root policy" if curve.root else ""
+    return f"the {curve.policy} search kernel (b={curve.branching}{extra})"
 
 
 _READY: set[tuple] = set()  # the kernels this process has compiled or loaded
@@ -74,9 +64,8 @@ class KernelProgress:
 
     def announce(self) -> str:
         """One line for the start of a run."""
-        return (f"{len(self._waiting)} search kernel(s): each is compiled on first use (the "
-                "built-ins' about 40 CPU-seconds, a plug-in's less), once, then loaded from the "
-                "cache in about 0.3 s")
+        return (f"{len(self._waiting)} search kernel(s): each is compiled on first use (10-20 "
+                "CPU-seconds), once, then loaded from the cache in about 0.3 s")
 
     def finished(self, i: int, kernel_seconds: float) -> None:
         """Unit ``i`` (of the curves given) is done, having spent ``kernel_seconds`` readying
@@ -119,9 +108,8 @@ def prepare_kernels(curves: Iterable[Curve], workers: int,
     stops the others at once."""
     kernels = distinct_kernels(curves)
     if progress:
-        print(f"preparing {len(kernels)} search kernel(s): compiled on first use (the "
-              "built-ins' about 40 CPU-seconds), then loaded from the cache", file=sys.stderr,
-              flush=True)
+        print(f"preparing {len(kernels)} search kernel(s): compiled on first use (10-15 "
+              "CPU-seconds each), then loaded from the cache", file=sys.stderr, flush=True)
     for i, (wall, cpu) in completed(prepare_kernel, [(curve,) for curve in kernels], workers):
         yield kernels[i], wall, cpu
 

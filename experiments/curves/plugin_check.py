@@ -12,11 +12,10 @@ from contextlib import contextmanager
 from .curve import Curve
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-# numba's lines that say where it failed, not what is wrong (the cause is nested inside them;
-# "No match." is an overload declining a type, as the built-ins' do a plug-in's record)
+# numba's lines that say where it failed, not what is wrong (the cause is nested inside them)
 _GENERIC = re.compile(r"^(Failed in .* mode pipeline|During: |No implementation of function|"
                       r">>> |There are \d+ candidate|- Of which|Overload |With argument|"
-                      r"Rejected as |\w+Error: Failed in |File |raised from |No match\.$|$)")
+                      r"Rejected as |\w+Error: Failed in |File |raised from |$)")
 
 
 def plugin_specs(curve: Curve) -> list[str]:

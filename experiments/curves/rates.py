@@ -43,8 +43,8 @@ def failure_counts(curve: Curve, seed: int = 0, workers: int | None = None,
             raise ValueError(f"workers = {workers} must be at least 1")
         numba.set_num_threads(min(workers, numba.config.NUMBA_NUM_THREADS))
     if progress:
-        tqdm.write(f"preparing {kernel_name(curve)}: compiled on first use (the built-ins' "
-                   "about 40 CPU-seconds), then loaded from the cache", file=sys.stderr)
+        tqdm.write(f"preparing {kernel_name(curve)}: compiled on first use (10-15 "
+                   "CPU-seconds), then loaded from the cache", file=sys.stderr)
     compile_seconds = prepare_kernel(curve, seed)[0]
     failures, played = np.zeros(len(curve.budgets), np.int64), 0
     start = time.perf_counter()

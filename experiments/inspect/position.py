@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from mcts.players import Player
-from mcts.root_policies import NONE
+from mcts.root_policies import NoRoot
 from mcts.solver import DRAW, LOSS, WIN
 
 from .traced import playout_grid
@@ -85,7 +85,7 @@ def one_search(player: Player) -> bool:
     """Whether the player's searches of every budget share one random stream: no root policy
     and no reward shaping whose warm-up scales with the budget (module docstring)."""
     config = player.config
-    return config.root.kind == NONE and (
+    return isinstance(config.root, NoRoot) and (
         config.quality or (config.rb_k <= 0 and config.qb_k <= 0))
 
 
