@@ -147,24 +147,31 @@ def watch_root(watch, t, tree, config, tables, policy, rng, values, chosen, thet
     raise NotImplementedError("watch_root runs inside compiled kernels only")
 
 
+# The hooks below are inlined in numba's IR so that an unwatched run compiles them away; a
+# watched run's recording, once per grid point, is a call (its loop, inlined at the engine's
+# call sites, tripped numba's scope check: NumbaIRAssumptionWarning).
 @overload(watch_root, inline="always", jit_options={"cache": True})
 def _watch_root(watch, t, tree, config, tables, policy, rng, values, chosen, theta, theta_eff,
                 solved):
     if not _watched(watch):
         return (lambda watch, t, tree, config, tables, policy, rng, values, chosen, theta,
                 theta_eff, solved: None)
+    return (lambda watch, t, tree, config, tables, policy, rng, values, chosen, theta,
+            theta_eff, solved: _record_points(watch, t, tree, config, tables, policy, rng,
+                                              values, chosen, theta, theta_eff, solved))
 
-    def record(watch, t, tree, config, tables, policy, rng, values, chosen, theta, theta_eff,
-               solved):
-        grid, g = watch.grid, watch.cursor[0]
-        while g < grid.shape[0] and (solved or grid[g] == t):
-            _copy_stream(rng, watch.spare)
-            _record_root(watch.root, watch.run, g, tree, config, tables, policy, watch.spare,
-                         values, chosen, theta, theta_eff)
-            g += 1
-        watch.cursor[0] = g
 
-    return record
+@njit
+def _record_points(watch, t, tree, config, tables, policy, rng, values, chosen, theta,
+                   theta_eff, solved):
+    """:func:`watch_root` of a watched run."""
+    grid, g = watch.grid, watch.cursor[0]
+    while g < grid.shape[0] and (solved or grid[g] == t):
+        _copy_stream(rng, watch.spare)
+        _record_root(watch.root, watch.run, g, tree, config, tables, policy, watch.spare,
+                     values, chosen, theta, theta_eff)
+        g += 1
+    watch.cursor[0] = g
 
 
 def watch_between(watch, t, tree, config, tables, policy, rng, values, theta, theta_eff):
@@ -178,17 +185,20 @@ def _watch_between(watch, t, tree, config, tables, policy, rng, values, theta, t
     if not _watched(watch):
         return (lambda watch, t, tree, config, tables, policy, rng, values, theta, theta_eff:
                 None)
+    return (lambda watch, t, tree, config, tables, policy, rng, values, theta, theta_eff:
+            _record_between(watch, t, tree, config, tables, policy, rng, values, theta,
+                            theta_eff))
 
-    def record(watch, t, tree, config, tables, policy, rng, values, theta, theta_eff):
-        g = watch.cursor[0]
-        if g < watch.grid.shape[0] and watch.grid[g] == t:
-            _copy_stream(rng, watch.spare)
-            chosen = chosen_move(tree, len(config.children), config.final_move, watch.spare,
-                                 values)
-            watch_root(watch, t, tree, config, tables, policy, rng, values, chosen, theta,
+
+@njit
+def _record_between(watch, t, tree, config, tables, policy, rng, values, theta, theta_eff):
+    """:func:`watch_between` of a watched run."""
+    g = watch.cursor[0]
+    if g < watch.grid.shape[0] and watch.grid[g] == t:
+        _copy_stream(rng, watch.spare)
+        chosen = chosen_move(tree, len(config.children), config.final_move, watch.spare, values)
+        _record_points(watch, t, tree, config, tables, policy, rng, values, chosen, theta,
                        theta_eff, False)
-
-    return record
 
 
 @njit
