@@ -117,7 +117,7 @@ def beta_kinf(a: float, b: float, star: float) -> float:
     return max(-found.fun, expected_log(top))
 
 
-@njit(inline="always")
+@njit(inline="always")  # per pull of a Beta arm (two Gammas): the hot path
 def _gamma_any(state, shape):
     """Gamma(shape, 1) for any shape > 0: Marsaglia & Tsang's (2000) method for shape >= 1
     (``bandits.rng.gamma``), and below 1 their boost Gamma(shape + 1) U^(1 / shape)."""
@@ -126,7 +126,7 @@ def _gamma_any(state, shape):
     return gamma(state, shape + 1.0) * uniform(state) ** (1.0 / shape)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per pull of a plain bandit: the hot path
 def draw_reward(family, law, state):
     """One reward of the arm whose parameters are ``law`` (float64 [2], a row of
     ``Arms.params``): Bernoulli 1 with probability mu (one uniform), Beta(a, b) as

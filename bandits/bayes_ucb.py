@@ -26,7 +26,7 @@ from numba import njit
 from .beta_quantile import beta_upper_quantile, log_beta, upper_regularized_beta
 
 
-@njit(inline="always")
+@njit(inline="always")  # per selection and per quantile computed
 def bayesucb_tail(t, c, tables):
     """The tail 1 / (t' max(ln t', 1)^c) of the level (1/t' and ln max(ln t', 1) from
     ``tables``)."""
@@ -37,7 +37,7 @@ def bayesucb_tail(t, c, tables):
     return tail
 
 
-@njit(inline="always")
+@njit(inline="always")  # per selection (Bayes-UCB's level)
 def bayesucb_log_level(t, c, tables):
     """ln(1 / tail) = ln t' + c ln max(ln t', 1), from ``tables`` without a logarithm: the
     variable in which the quantile is concave (``bayesucb_slope``)."""
@@ -45,14 +45,14 @@ def bayesucb_log_level(t, c, tables):
     return tables.log[t] + c * tables.log_log[t]
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection: the hot path
 def bayesucb_shapes(mean, count):
     """The posterior's shapes (S + 1, T' - S + 1), S = mean T' clipped to [0, T']."""
     successes = min(max(mean * count, 0.0), float(count))
     return successes + 1.0, count - successes + 1.0
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection (Bayes-UCB's index): the hot path
 def bayesucb_value(mean, count, parent_count, c, tables):
     """Bayes-UCB's index: the posterior's upper quantile at the tail 1 / (t' max(ln t', 1)^c)."""
     if count <= 0:
@@ -64,7 +64,7 @@ def bayesucb_value(mean, count, parent_count, c, tables):
     return beta_upper_quantile(a, b, tail)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per quantile computed at a selection
 def bayesucb_slope(a, b, quantile, tail):
     """An upper bound on the growth of the upper quantile Q(l) of Beta(a, b) per unit of the
     level l = ln(1 / tail), from the quantile ``quantile`` at ``tail``: Q(l') <= Q(l) +
@@ -80,7 +80,7 @@ def bayesucb_slope(a, b, quantile, tail):
     return tail / density if density > 0.0 else np.inf
 
 
-@njit(inline="always")
+@njit(inline="always")  # per point refined or placed afresh at a selection
 def bayesucb_point(x, a, b):
     """The level ln(1 / G) of the upper tail G = 1 - I_x(a, b) of Beta(a, b) at x, 0 < x < 1,
     and the quantile's slope G / f(x) there (``bayesucb_slope``): x is the quantile at that
@@ -93,7 +93,7 @@ def bayesucb_point(x, a, b):
     return -math.log(tail), tail / density
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection moved by a win or loss
 def bayesucb_carry(x, level, slope, a, b, win):
     """The point x of Beta(a, b), at the level ``level`` = ln(1 / G) of its upper tail
     G = 1 - I_x(a, b) with the quantile's slope G / f(x) there (``bayesucb_slope``), carried to

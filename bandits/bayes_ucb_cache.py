@@ -63,7 +63,7 @@ def _quantile(cache, child, a, b, mean, n_explore, t, c, tables):
     return value
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection whose point moves
 def _keep(cache, child, point, level, slope, a, b, error):
     """Keep ``child``'s point of Beta(a, b) (no point: 0 at level -inf with slope inf, whose
     bounds are [0, inf])."""
@@ -75,7 +75,7 @@ def _keep(cache, child, point, level, slope, a, b, error):
     cache[child, CARRIED_ERROR] = error
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection: the hot path
 def _unit_step(cache, child, a, b):
     """Whether Beta(a, b) is ``child``'s point's Beta(a0, b0) after one more win, (a0 + 1, b0),
     or loss, (a0, b0 + 1), up to the rounding of the mean times the count (~1e-13: a change of
@@ -85,7 +85,7 @@ def _unit_step(cache, child, a, b):
             or (abs(a - a0) <= tolerance and abs(b - b0 - 1.0) <= tolerance))
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection whose posterior moved
 def _carry(cache, child, a, b):
     """Move ``child``'s point x to its posterior's new shapes (a, b). After one more win or
     loss (``_unit_step``), by the recurrences (``bandits.bayes_ucb.bayesucb_carry``), the
@@ -110,14 +110,14 @@ def _carry(cache, child, a, b):
           _FRESH_ERROR)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection: the hot path
 def _bounds(cache, child, a, b, level):
     """Bounds on ``child``'s quantile at ``level`` from its point (``_point_bounds``)."""
     return _point_bounds(cache[child, POINT], cache[child, POINT_LEVEL], cache[child, SLOPE],
                          cache[child, CARRIED_ERROR], a, b, level)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection: the hot path
 def _point_bounds(point, point_level, slope, error, a, b, level):
     """Bounds on the quantile Q(l) of Beta(a, b) at ``level`` l from its point x = ``point`` =
     Q(l_x), l_x = ``point_level``, with slope s = Q'(l_x) and carried error e; d = l - l_x.
@@ -146,7 +146,7 @@ def _point_bounds(point, point_level, slope, error, a, b, level):
     return low, point + reach + widen
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection moved by part of a visit
 def _step_bounds(cache, child, a, b, level):
     """Bounds on ``child``'s quantile at ``level`` when its posterior moved from its point's
     Beta(a0, b0) to Beta(a, b) within a0 <= a <= a0 + 1, b0 <= b <= b0 + 1 (a draw's half
@@ -169,7 +169,7 @@ def _step_bounds(cache, child, a, b, level):
     return low, high
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection: the hot path
 def _within_step(cache, child, a, b):
     """Whether Beta(a, b) is within one visit of ``child``'s point's posterior Beta(a0, b0):
     a0 <= a <= a0 + 1, b0 <= b <= b0 + 1 (up to the rounding of the mean times the count),
@@ -281,7 +281,7 @@ def index_by_cached_quantiles(policy, view, tables, rng, values):
     return max(lead, best)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per re-scored node: a single store
 def forget_point(policy, cache, row):
     """A point carried for other rewards matches no posterior."""
     cache[row, SHAPE_A] = -1.0

@@ -18,13 +18,13 @@ from numba import njit
 from .rng import uniform
 
 
-@njit(inline="always")
+@njit(inline="always")  # per selection: the coin, one uniform
 def explore_coin(epsilon, rng):
     """1.0 with probability ``epsilon`` (one uniform of the kernel state ``rng``), else 0.0."""
     return 1.0 if uniform(rng) < epsilon else 0.0
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection: the hot path
 def egreedy_value(mean, count, explore):
     """The index under the selection's coin ``explore``: 1/2 for all when exploring, else
     +inf for an unvisited child (T'_i = 0) and the mean for the others."""

@@ -38,7 +38,7 @@ MOST_PULLED, BEST_MEAN = 0, 1  # the recommendation rules, columns of ``recommen
 RULES = ("most_pulled", "best_mean")
 
 
-@njit(inline="always")
+@njit(inline="always")  # per pull of a plain bandit (and per recorded point)
 def best_arm(values, rng):
     """The index of the highest of ``values`` (float64 [K]), ties drawn uniformly by one draw
     of ``rng`` (none without a tie)."""
@@ -58,7 +58,7 @@ def best_arm(values, rng):
     return pick
 
 
-@njit(inline="always")
+@njit(inline="always")  # per pull of a plain bandit: the hot path
 def _with_range(record, sums, counts):
     """``record`` with PUCT's Q-transform range when it asks for one (``bandits.with_q_range``):
     the parent's value is the mean reward of all pulls, the range that of the pulled arms'
@@ -75,7 +75,7 @@ def _with_range(record, sums, counts):
     return with_q_range(record, total / pulls if pulls > 0 else 0.5, low, high)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per pull of a plain bandit: the loop over the arms
 def _indices(policy, sums, squares, counts, t, tables, rng, values):
     """Every arm's index at time ``t`` into ``values`` (the module docstring's formula)."""
     record = _with_range(begin_selection(policy, rng), sums, counts)

@@ -12,7 +12,7 @@ least the fields ``cache`` (float64 [rows, cache_columns], zeros at the start of
 k's row is ``first + k``), ``first``, ``b`` (the children) and ``t`` (the parent's t', seed
 001, Eqs. 6-8), and read by the accessors below, which each engine implements for its own view
 (``numba.extending.overload``); ``k``, a child's place, is a signed integer in [0, b). Hook
-signatures (all compiled, ``@njit(inline="always")`` or ``@njit``):
+signatures (all compiled by ``@njit``, inlined in numba's IR or not):
 
 * ``index_children(policy, view, tables, rng, values) -> float``: the children's indices into
   ``values[INDEX]`` (float64 [3, b]; rows 1 and 2 are scratch), -inf for a child out of the

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection (MOSS's index): the hot path
 def moss_value(mean, count, parent_count, arms, tables):
     """MOSS's index, ln(n / (K n_j)) = ln n - ln n_j - ln K and 1/n_j read from ``tables``
     (no logarithm but ln K, a constant of the kernel); a child with n <= K n_j has no bonus."""
@@ -39,7 +39,7 @@ RAW, BY_PARENT_AND_SIBLINGS = 0, 1  # PUCT's Q transforms
 _MIN_RANGE = 1e-8  # mctx's epsilon: a range narrower than this is widened to it
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection (PUCT's Q): the hot path
 def puct_q(mean, count, qtransform, low, width):
     """PUCT's Q of a child: raw, its mean (1/2 unvisited); by parent and siblings, its mean
     rescaled onto the selection's range [low, low + width] (0 unvisited)."""
@@ -48,7 +48,7 @@ def puct_q(mean, count, qtransform, low, width):
     return (mean - low) / width if count > 0 else 0.0
 
 
-@njit(inline="always")
+@njit(inline="always")  # per selection (PUCT's range of Q, with_q_range)
 def puct_range(parent_value, low_mean, high_mean):
     """(lo, hi - lo) of the Q transform by parent and siblings, from the parent's value and the
     lowest and highest means of its visited children (+inf and -inf when none is)."""
@@ -56,7 +56,7 @@ def puct_range(parent_value, low_mean, high_mean):
     return low, max(high - low, _MIN_RANGE)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection (PUCT's score): the hot path
 def puct_value(q, count, parent_count, arms, c_init, c_base):
     """PUCT's score of a child of Q value ``q`` with the uniform prior 1/K."""
     scale = c_init + math.log((parent_count + c_base + 1.0) / c_base)

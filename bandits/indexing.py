@@ -4,7 +4,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(inline="always")
+@njit(inline="always")  # per array access in the innermost loops: a cast, not a call
 def ix(i):
     """``i`` as an unsigned array index. Numba wraps signed indices around (a negative one counts
     from the end) at a few instructions per access, in the innermost loops; unsigned ones skip

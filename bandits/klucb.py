@@ -36,7 +36,7 @@ _SHORT_SERIES = 0.25  # r up to which the series stops after e^9
 _Y_MAX = 36.0  # 1 - q = e^-36 < 3e-16: q is 1 to double precision beyond it
 
 
-@njit(inline="always")
+@njit(inline="always")  # small; per far KL-UCB root, in its rare y > 36 branch
 def bernoulli_kl(p, q):
     """kl(p, q) for p in [0, 1], q in (0, 1)."""
     value = 0.0
@@ -47,7 +47,7 @@ def bernoulli_kl(p, q):
     return value
 
 
-@njit(inline="always")
+@njit(inline="always")  # per arm of a caller's index loop (exported; no engine calls it)
 def klucb_bound(log_t, c):
     """Right-hand side ln t + c ln ln t of Eq. 2 (``IndexTables.log_log`` caches ln ln t)."""
     return log_t + c * math.log(max(log_t, 1.0))
@@ -70,7 +70,7 @@ _A12 = (5221 / 354648294000, -23753 / 354648294000, 4733 / 177324147000,
         3049 / 25332021000, 1247 / 2026561680, 5232179 / 354648294000)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per KL-UCB root solved (most roots): the hot path
 def _series_root(p, ratio):
     """The root for r = ``ratio`` <= 1 by the reverted series of the module docstring:
     q = p + v e (1 + a_2 e + ... + a_12 e^11), e = sqrt(2 r), v = p (1-p), without the terms
@@ -108,7 +108,7 @@ def _far_root(p, level):
     return 1.0 - r * (1.0 + step * (1.0 + step * (0.5 + step * (1.0 / 6.0))))
 
 
-@njit(inline="always")
+@njit(inline="always")  # per arm of a caller's index loop (exported; no engine calls it)
 def klucb_value(mean, bound, explore_count):
     """The largest q >= mean with T'_i kl(mean, q) <= bound (+inf when T'_i = 0)."""
     if explore_count <= 0:
@@ -116,14 +116,14 @@ def klucb_value(mean, bound, explore_count):
     return klucb_root(mean, bound / explore_count)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection: the hot path
 def klucb_level(explore_count, parent_count, c, tables):
     """L = (ln t' + c ln ln t') / T'_i for T'_i > 0, the level whose root is the index."""
     t, n = np.uint64(parent_count), np.uint64(explore_count)  # unsigned: no index wraparound
     return (tables.log[t] + c * tables.log_log[t]) * tables.inverse[n]
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection with a stale root
 def klucb_may_reach(mean, q, gap, target):
     """Whether the root q = q(L) of an arm with mean ``mean`` may reach ``target`` at level
     L + ``gap`` (gap >= 0); False means it cannot. q(L) is concave (the inverse of kl(mean, .),
@@ -134,7 +134,7 @@ def klucb_may_reach(mean, q, gap, target):
     return not (target - q) * (q - mean) > gap * q * (1.0 - q)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per KL-UCB root solved, per child of a selection: the hot path
 def klucb_root(mean, level):
     """The largest q >= mean with kl(mean, q) <= level (see the module docstring)."""
     if level <= 0.0 or mean >= 1.0:
@@ -147,7 +147,7 @@ def klucb_root(mean, level):
     return _series_root(mean, ratio)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection (KL-UCB's index): the hot path
 def klucb_arm_value(mean, count, parent_count, c, tables, rng):
     """Engine-facing form: the index of one arm with T'_i = count and t' = parent_count."""
     if count <= 0:

@@ -28,7 +28,7 @@ STALE_LEVEL = 1  # row of the selection's scratch values: a child's level, its r
 _PRUNE_MARGIN = 4.0 * TOLERANCE  # a bound must clear the best solved index by this to skip a root
 
 
-@njit(inline="always")
+@njit(inline="always")  # per root solved at a selection or after a backup
 def _solve(cache, row, mean, level, visits):
     """KL-UCB's root for the child at ``row`` at ``level``, kept with its level and visits."""
     value = klucb_root(mean, level)
@@ -38,7 +38,7 @@ def _solve(cache, row, mean, level, visits):
     return value
 
 
-@njit(inline="always")
+@njit(inline="always")  # per selection: KL-UCB's loop over the children
 def index_by_cached_roots(policy, view, tables, rng, values):
     """KL-UCB's indices of the children into ``values[INDEX]`` and their maximum, solving few
     roots. A child not visited since its root q0 was solved at level L0 has, at its level
@@ -95,7 +95,7 @@ def solve_after_backup(policy, view, k, tables):
                child_visits(view, k))
 
 
-@njit(inline="always")
+@njit(inline="always")  # per re-scored node: a single store
 def forget_root(policy, cache, row):
     """A root solved for other rewards matches no visits."""
     cache[row, AT_VISITS] = -1.0

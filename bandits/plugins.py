@@ -100,7 +100,7 @@ def load_object(spec: str, kind: str, expected: type, public_name: str, built_in
 class Policy:
     """A user's selection policy: a name, a NamedTuple ``record`` of its parameters (with
     defaults), and its compiled ``index(policy, arm, tables, rng) -> float`` over a
-    :class:`bandits.Arm` (``@njit(inline="always")``). ``record`` may declare
+    :class:`bandits.Arm` (``@njit``, ``inline`` set to ``"always"``). ``record`` may declare
     ``second_moment = True`` to have ``arm.square_mean`` filled in. ``parameters``: the fields
     a user may set (default: all of them); ``domains``: a ``specs.Domain`` per parameter
     (default: any finite number). ``cache_columns`` and the compiled ``index_children``,

@@ -123,46 +123,46 @@ class BayesUCB(NamedTuple):
 def _over_arm(core):
     """The index over an Arm of a seed-001 core ``core(mean, T', t', c, tables, rng)``."""
 
-    @njit(inline="always")
+    @njit(inline="always")  # per child of a selection: the hot path
     def index(policy, arm, tables, rng):
         return core(arm.mean, arm.visits, arm.parent_visits, policy.c, tables, rng)
 
     return index
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection: the hot path
 def _ucb1tuned(policy, arm, tables, rng):
     return ucb1tuned_value(arm.mean, arm.square_mean, arm.visits, arm.parent_visits, tables)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection: the hot path
 def _ucbv(policy, arm, tables, rng):
     return ucbv_value(arm.mean, arm.square_mean, arm.visits, arm.parent_visits, policy.zeta,
                       policy.c, tables)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection: the hot path
 def _moss(policy, arm, tables, rng):
     return moss_value(arm.mean, arm.visits, arm.parent_visits, arm.arms, tables)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection: the hot path
 def _puct(policy, arm, tables, rng):
     q = puct_q(arm.mean, arm.visits, policy.qtransform, policy.q_low, policy.q_width)
     return puct_value(q, arm.visits, arm.parent_visits, arm.arms, policy.c_init, policy.c_base)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection: the hot path
 def _egreedy(policy, arm, tables, rng):
     return egreedy_value(arm.mean, arm.visits, policy.explore)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection: the hot path
 def _bayesucb(policy, arm, tables, rng):
     return bayesucb_value(arm.mean, arm.visits, arm.parent_visits, policy.c, tables)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection: the hot path
 def _ucb1(policy, arm, tables, rng):
     return ucb1_power_value(arm.mean, arm.visits, arm.parent_visits, policy.c, policy.power,
                             tables)
@@ -203,7 +203,7 @@ def begin_selection(policy, rng):
     raise NotImplementedError("begin_selection runs inside compiled kernels only")
 
 
-@njit(inline="always")
+@njit(inline="always")  # per selection: epsilon-greedy's coin
 def _egreedy_begin(policy, rng):
     """Epsilon-greedy's coin, one uniform per selection."""
     return EpsilonGreedy(policy.epsilon, explore_coin(policy.epsilon, rng))
@@ -212,6 +212,7 @@ def _egreedy_begin(policy, rng):
 _BEGINS = {EpsilonGreedy: _egreedy_begin}  # record class -> its per-selection hook
 
 
+# inlined in numba's IR: per selection; chosen by type, the identity for a record without a hook
 @overload(begin_selection, inline="always", jit_options={"cache": True})
 def _begin_selection(policy, rng):
     hook = _BEGINS.get(policy.instance_class)
@@ -231,6 +232,7 @@ def wants_q_range(policy) -> bool:
     raise NotImplementedError("wants_q_range runs inside compiled kernels only")
 
 
+# inlined in numba's IR: per selection; chosen by type, a constant False for all but PUCT
 @overload(wants_q_range, inline="always", jit_options={"cache": True})
 def _wants_q_range(policy):
     if policy.instance_class is PUCT:
@@ -245,6 +247,7 @@ def with_q_range(policy, parent_value, low_mean, high_mean):
     raise NotImplementedError("with_q_range runs inside compiled kernels only")
 
 
+# inlined in numba's IR: per selection; chosen by type, the identity for all but PUCT
 @overload(with_q_range, inline="always", jit_options={"cache": True})
 def _with_q_range(policy, parent_value, low_mean, high_mean):
     if policy.instance_class is PUCT:
@@ -263,6 +266,7 @@ def at_depth(policy, depth, game_depth):
     raise NotImplementedError("at_depth runs inside compiled kernels only")
 
 
+# inlined in numba's IR: per selection; chosen by type, the identity for all but UCB1
 @overload(at_depth, inline="always", jit_options={"cache": True})
 def _at_depth(policy, depth, game_depth):
     if policy.instance_class is UCB1:

@@ -78,14 +78,14 @@ def check_budget(algorithm: str, budget: int, arms: int) -> None:
                          f"arms: it needs at least {low} ({what[algorithm]})")
 
 
-@njit(inline="always")
+@njit  # once per phase of a run: a call
 def _keep_best(active, means, keep, rng):
     """``sequential_halving.keep_best`` with scratch of its own."""
     arms = means.shape[0]
     keep_best(active, means, keep, rng, np.empty(arms), np.empty(arms, np.bool_))
 
 
-@njit(inline="always")
+@njit  # once per phase of a run (the pulls loop inside): a call
 def _pull_active(active, times, family, laws, sums, counts, rng):
     for k in range(active.shape[0]):
         if active[k]:
@@ -94,7 +94,7 @@ def _pull_active(active, times, family, laws, sums, counts, rng):
             counts[k] += times
 
 
-@njit(inline="always")
+@njit  # once per phase of a run: a call
 def _means(sums, counts):
     means = np.empty(sums.shape[0])
     for k in range(sums.shape[0]):
@@ -102,7 +102,7 @@ def _means(sums, counts):
     return means
 
 
-@njit(inline="always")
+@njit  # once per run: a call
 def _one_run(algorithm, family, laws, budget, schedule, rounds, rng):
     arms = laws.shape[0]
     sums, counts = np.zeros(arms), np.zeros(arms, np.int64)

@@ -95,19 +95,19 @@ def next_u64(state):
     return result
 
 
-@njit(inline="always")
+@njit(inline="always")  # per draw (playouts, ties, Thompson): a shift and a multiply
 def uniform(state):
     """A double uniform in [0, 1)."""
     return float(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per draw (playout moves, ties): a multiply-shift
 def randint(state, n):
     """An integer uniform in [0, n) for n < 2^32."""
     return np.int64(((next_u64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(inline="always")
+@njit(inline="always")  # per Gamma draw, into gamma_given: Thompson's hot path
 def normal(state):
     """A standard normal deviate by the ziggurat: bits 0-7 of a draw pick the layer and its top
     54 bits, read as a signed integer s, give x = s x_i 2^-53 (the sign is bit 63)."""
@@ -153,7 +153,7 @@ def exponential(state):
             return x
 
 
-@njit(inline="always")
+@njit(inline="always")  # per Gamma draw off the tables: one square root
 def gamma_constant(shape):
     """Marsaglia & Tsang's c = 1 / sqrt(9 d), d = shape - 1/3."""
     return 1.0 / math.sqrt(9.0 * (shape - 1.0 / 3.0))
@@ -165,7 +165,7 @@ def gamma(state, shape):
     return gamma_given(state, shape, gamma_constant(shape))
 
 
-@njit(inline="always")
+@njit(inline="always")  # per Gamma draw, into beta_given alone: Thompson's hot path
 def gamma_given(state, shape, c):
     """Gamma(shape, 1) for shape >= 1 given c = ``gamma_constant(shape)`` (callers that draw
     many gammas may tabulate it): Exp(1) when shape = 1, else Marsaglia & Tsang's (2000)

@@ -17,7 +17,7 @@ Ties are broken by K independent uniform keys drawn at the end of the round (eve
 index order). A round with t_r = 0 (T < K ceil(log2 K)) pulls nothing and keeps arms by the keys
 alone. The last arm left is recommended; at most T pulls are made (the rounding may leave some).
 
-Its functions are compiled apart, never inlined in numba's IR (``inline="always"``): so inlined
+Its functions are compiled apart, never inlined in numba's IR (``@njit`` alone): so inlined
 into a loop that also inlined ``mcts.score_reward.playout_reward``, the kept arms came out
 wrong (numba 0.68; tests/test_root_policies.py's flat driver showed it), and a call per pull
 costs nothing measurable.

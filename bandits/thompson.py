@@ -24,7 +24,7 @@ from .rng import beta_given, gamma_constant, seed_state, uniform
 _SNAP = 8.0 * np.finfo(np.float64).eps  # relative rounding error of mean T' (mean = 0.5 h / n)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection (two Gamma draws): the hot path
 def thompson_value(mean, count, parent_count, c, tables, rng):
     """One arm's Beta draw using the kernel random state ``rng`` (t' and c are unused). When
     alpha = mean T' is a whole number k/2 of half points (always so without the restart: a
@@ -43,7 +43,7 @@ def thompson_value(mean, count, parent_count, c, tables, rng):
     return beta_given(rng, a, gamma_constant(a), b, gamma_constant(b))
 
 
-@njit(inline="always")
+@njit(inline="always")  # per winless child of a selection: the hot path
 def thompson_challenger(count, best, rng):
     """The draw of an arm without a win (alpha = 0, T'_i = ``count`` > 0) if it may beat
     ``best``, the highest draw of the other arms so far (-inf: none), else -inf. Its law is
@@ -62,13 +62,13 @@ def thompson_challenger(count, best, rng):
     return -math.expm1(math.log(u) / shape)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection (twice): the hot path
 def _winless_count(view, k):
     """T'_i of child ``k`` if it has visits (since the snapshot) but no win, else 0."""
     return child_count(view, k) if child_reward_sum(view, k) == 0 else 0
 
 
-@njit(inline="always")
+@njit(inline="always")  # per selection: Thompson's loop over the children
 def draw_winless_last(policy, view, tables, rng, values):
     """The children's draws into ``values[INDEX]`` and the highest: first those with a win,
     then those without, after the others' highest draw is known. By

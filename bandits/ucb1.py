@@ -19,7 +19,7 @@ from numba import njit
 from .batch import batch_arms
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection (UCB1's index): the hot path
 def ucb1_value(mean, count, parent_count, c, tables, rng):
     """One arm's index from its mean, T'_i and t' (ln terms read from ``tables``)."""
     if count <= 0:
@@ -28,7 +28,7 @@ def ucb1_value(mean, count, parent_count, c, tables, rng):
     return mean + c * tables.sqrt_log[t] * tables.inv_sqrt[n]
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection (UCB1's core): the hot path
 def ucb1_power_value(mean, count, parent_count, c, power, tables):
     """One arm's index mean + c (ln t' / T'_i)^power; ``power`` 1/2 is :func:`ucb1_value`,
     bit for bit."""
@@ -40,7 +40,7 @@ def ucb1_power_value(mean, count, parent_count, c, power, tables):
     return mean + c * (tables.log[t] * tables.inverse[n]) ** power
 
 
-@njit(inline="always")
+@njit(inline="always")  # per selection (at_depth's exponent)
 def depth_power(depth, game_depth):
     """(D + d) / (2D + d): Kocsis & Szepesvari's exponent at depth d of a game of length D."""
     return (game_depth + depth) / (2.0 * game_depth + depth)

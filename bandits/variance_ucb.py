@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection: the hot path
 def ucb1tuned_value(mean, square_mean, count, parent_count, tables):
     """UCB1-Tuned's index (ln n and 1/n_j read from ``tables``)."""
     if count <= 0:
@@ -29,7 +29,7 @@ def ucb1tuned_value(mean, square_mean, count, parent_count, tables):
     return mean + math.sqrt(log_ratio * min(0.25, variance))
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection: the hot path
 def ucbv_value(mean, square_mean, count, parent_count, zeta, c, tables):
     """UCB-V's index (ln n and 1/n_j read from ``tables``)."""
     if count <= 0:

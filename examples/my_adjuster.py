@@ -14,18 +14,18 @@ class MeanScore(NamedTuple):
     reads_scores = True  # observe the terminal score below proven nodes too
 
 
-@njit(inline="always")
+@njit(inline="always")  # once per search, not hot: inlined only as its sibling hooks are
 def start(adjuster, score_low, score_high):
     return 0.0, (0.0, 0)  # theta, and the state: the sum of the scores and their number
 
 
-@njit(inline="always")
+@njit(inline="always")  # after every playout: the hot path
 def observe(adjuster, state, score, reward, theta, since_change):
     total, count = state
     return total + score, count + 1
 
 
-@njit(inline="always")
+@njit(inline="always")  # per playout once the threshold has held the freeze
 def threshold(adjuster, state, theta, since_change):
     total, count = state
     return total / count + adjuster.offset, state

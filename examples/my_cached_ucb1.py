@@ -12,7 +12,7 @@ from bandits.hooks import INDEX, child_count, child_lost, child_mean, child_visi
 VALUE, AT_VISITS, AT_COUNT, AT_PARENT = 0, 1, 2, 3  # a child's row: its index, T + 1, T', t'
 
 
-@njit(inline="always")
+@njit(inline="always")  # once per selection, over its children: the hot path
 def index_children(policy, view, tables, rng, values):
     best, cache, t = -np.inf, view.cache, view.t
     for k in range(view.b):
@@ -30,7 +30,7 @@ def index_children(policy, view, tables, rng, values):
     return best
 
 
-@njit(inline="always")
+@njit(inline="always")  # per node whose rewards a re-scoring pass moves
 def invalidate(policy, cache, row):  # its rewards moved: match no visits
     cache[row, AT_VISITS] = 0.0
 

@@ -16,7 +16,7 @@ class MyUCB1(NamedTuple):
     raw_rewards = True  # rewards on the outcome's scale, as UCB1 (shaping, games)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of every selection: the hot path
 def index(policy, arm, tables, rng):
     """The index of one child; ``tables`` hold sqrt(ln t) and 1 / sqrt(T) by count."""
     if arm.visits == 0:

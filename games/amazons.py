@@ -99,7 +99,7 @@ def current_player(state):
     return np.int64(state[TO_MOVE])
 
 
-@njit(inline="always")
+@njit(inline="always")  # per queen direction of is_terminal (each tree step and new child)
 def _run(state, side, row, col, d):
     """The number of empty cells in a line from (row, col) in direction d, up to the edge or
     the first occupied cell (stepping rows and columns: no division per cell)."""
@@ -202,7 +202,7 @@ def quality(state):
     return m / 16.0
 
 
-@njit(inline="always")
+@njit(inline="always")  # per ray of the move count and draw, every playout move
 def _free_run(board, d, cell, occ_lo, occ_hi):
     """The number of empty cells from ``cell`` in direction d to the edge or the first cell of
     the mask (occ_lo, occ_hi): the ray's length less the length of the ray from that first
@@ -217,7 +217,7 @@ def _free_run(board, d, cell, occ_lo, occ_hi):
     return _RAY_LEN[board, d, cell + 1] - _RAY_LEN[board, d, blocker + 1] - 1
 
 
-@njit(inline="always")
+@njit(inline="always")  # twice per playout move: the board as masks
 def _occupancy(state, cells):
     """The occupied cells as a mask (lo, hi)."""
     lo, hi = np.uint64(0), np.uint64(0)
@@ -228,7 +228,7 @@ def _occupancy(state, cells):
     return lo, hi
 
 
-@njit(inline="always")
+@njit(inline="always")  # per queen at every playout move
 def _vacate(lo, hi, cell):
     """The mask (lo, hi) without ``cell``."""
     if cell < 64:

@@ -95,14 +95,14 @@ def winner(state):
     return np.int64(state[WINNER])
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move of a playout: every rule reads the sides through it
 def _sides(state):
     """(the mover, its pawns, the other side's pawns)."""
     player = state[TO_MOVE]
     return player, np.uint64(state[player]), np.uint64(state[1 - player])
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move of a playout: move generation on masks
 def _origins(player, own, other):
     """The pawns that can step to column - 1, straight and to column + 1 (masks o0, o1, o2)."""
     empty = ~(own | other)
@@ -111,7 +111,7 @@ def _origins(player, own, other):
     return own & _NOT_A & (~own >> _S7), own & (empty >> _S8), own & _NOT_H & (~own >> _S9)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move of a policy playout: its capture masks
 def _captures(player, own, other):
     """The pawns that can capture to column - 1 and to column + 1 (masks c0, c2)."""
     if player == 0:
@@ -145,7 +145,7 @@ def legal_actions(state, out):
     return n
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move played, and per legal move in decisive_action
 def _target(player, action):
     return action // 3 + (-SIZE if player == 0 else SIZE) + action % 3 - 1
 
@@ -179,7 +179,7 @@ def quality(state):
 CAPTURE_WEIGHT, SAFE_CAPTURE_WEIGHT = 2, 5  # playout weights of captures (a quiet move: 1)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move of a policy playout: its decisive/anti-decisive test
 def _urgent(player, own, other):
     """(decisive, anti-decisive) origin masks: pawns one step from the far row (every such pawn
     has a step there) and, with one enemy pawn left, every capturer; capturers standing on
@@ -192,7 +192,7 @@ def _urgent(player, own, other):
     return decisive, (c0 | c2) & (_ROW7 if player == 0 else _ROW0)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per legal move in decisive_action (the playout policy)
 def _is_decisive(player, other, to):
     bit = _ONE << np.uint64(to)
     return (to < SIZE if player == 0 else to >= SIZE * (SIZE - 1)) or (
@@ -226,13 +226,13 @@ def decisive_action(state, out, n, rng):
     return chosen if seen > 0 else saving
 
 
-@njit(inline="always")
+@njit(inline="always")  # per step of _pick's binary search, every policy playout move
 def _below(cell):
     """The cells under ``cell`` (1 <= cell <= 63)."""
     return (_ONE << np.uint64(cell)) - _ONE
 
 
-@njit(inline="always")
+@njit(inline="always")  # per step of _pick's binary search, every policy playout move
 def _weight_below(mask, o0, o1, o2, c0, c2, safe0, safe2):
     """The total playout weight of the moves of the pawns in ``mask`` (see ``policy_action``)."""
     return (popcount(o0 & mask) + popcount(o1 & mask) + popcount(o2 & mask)
@@ -241,7 +241,7 @@ def _weight_below(mask, o0, o1, o2, c0, c2, safe0, safe2):
                                                          + popcount(safe2 & mask)))
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move of a policy playout: its weighted draw
 def _pick(pick, o0, o1, o2, c0, c2, safe0, safe2):
     """The move at ``pick`` (0 <= pick < total weight) in the weighted list of moves (by cell,
     then k, each taking as many places as its weight): the cell by a binary search on the

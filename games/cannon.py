@@ -156,12 +156,12 @@ def winner(state):
     return np.int64(state[RESULT]) if state[RESULT] != DRAW else np.int64(-1)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move of a playout: the masks move generation reads
 def _mask(state, word):
     return np.uint64(state[word]), np.uint64(state[word + 1])
 
 
-@njit(inline="always")
+@njit(inline="always")  # per mask shift of move generation, dozens per playout move
 def _ahead(lo, hi, offset, m):
     """The cells c whose cell c + ``offset`` is in the mask (lo, hi) and lies ``m`` columns
     over from c on the same board (no wrap-around a row's end)."""
@@ -174,14 +174,14 @@ def _ahead(lo, hi, offset, m):
     return lo & _COL_LO[m + 5], hi & _COL_HI[m + 5]
 
 
-@njit(inline="always")
+@njit(inline="always")  # per back-row cell of town placement (a game's first plies only)
 def _has_bit(lo, hi, cell):
     if cell < 64:
         return (lo >> np.uint64(cell)) & _ONE != 0
     return (hi >> np.uint64(cell - 64)) & _ONE != 0
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move kind of move generation, every playout move
 def _store(buf, m, k, lo, hi):
     """Append kind ``k``'s origins (lo, hi) to the ``m`` kinds in ``buf`` if there are any;
     return the new number of kinds."""
@@ -257,7 +257,7 @@ def _kinds(state, player, buf):
     return n, m, union_lo, union_hi
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move of a playout: tested before move generation
 def _town_unplaced(state, player):
     return state[TOWNS + 2 * player] == 0 and state[TOWNS + 2 * player + 1] == 0
 
@@ -361,12 +361,12 @@ def _settle(state):
         state[RESULT] = DRAW
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move played (apply_action)
 def _distance(origin, to):
     return max(abs(origin // SIZE - to // SIZE), abs(origin % SIZE - to % SIZE))
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move played (apply_action)
 def _word_bit(cell):
     """(word, bit) of ``cell``: 0 for lo, 1 for hi."""
     if cell < 64:
@@ -374,7 +374,7 @@ def _word_bit(cell):
     return 1, _ONE << np.uint64(cell - 64)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move played, up to three times (apply_action)
 def _toggle(state, word, bit):
     state[word] = np.int64(np.uint64(state[word]) ^ bit)
 
@@ -405,7 +405,7 @@ def apply_action(state, action):
     _settle(state)
 
 
-@njit(inline="always")
+@njit(inline="always")  # twice per playout, at its terminal (quality)
 def _soldiers(state, player):
     return (popcount(np.uint64(state[SOLDIERS + 2 * player]))
             + popcount(np.uint64(state[SOLDIERS + 2 * player + 1])))
@@ -422,7 +422,7 @@ def quality(state):
     return (_soldiers(state, w) - _soldiers(state, 1 - w)) / 15.0
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move of a policy playout: its town-capture test
 def _town(state, player):
     """The cell of ``player``'s town, -1 if it is not on the board."""
     lo, hi = _mask(state, TOWNS + 2 * player)

@@ -100,7 +100,7 @@ def current_player(state):
     return np.int64(state[TO_MOVE])
 
 
-@njit(inline="always")
+@njit(inline="always")  # per direction of move generation, and per jump step
 def _from(mask, d):
     """The cells whose neighbour in direction d is in ``mask``."""
     if d == 0:
@@ -112,7 +112,7 @@ def _from(mask, d):
     return (mask >> _S9) & _NOT_H
 
 
-@njit(inline="always")
+@njit(inline="always")  # per direction of move generation, every playout move
 def _movers(state, player, d):
     """The pieces of ``player`` that may move in direction d: kings, and men forward (player
     0's up, d 0 and 1; player 1's down, d 2 and 3)."""
@@ -120,7 +120,7 @@ def _movers(state, player, d):
     return own if (d < 2) == (player == 0) else own & np.uint64(state[KINGS])
 
 
-@njit(inline="always")
+@njit(inline="always")  # per direction of move generation, every playout move
 def _steps_and_jumps(state, d):
     """(pieces that can step, pieces that can jump) in direction d, for the player to move."""
     player = state[TO_MOVE]
@@ -177,13 +177,13 @@ def _jumps(state, start, out, n):
     return n
 
 
-@njit(inline="always")
+@njit(inline="always")  # per jump sequence listed by move generation
 def _sequence(code, steps):
     """The action of a jump sequence: ``code``'s start and first ``steps`` directions."""
     return (code & ((np.int64(1) << (11 + 2 * steps)) - 1)) | (steps << 6) | _CAPTURE
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move of a playout: move generation (random_action, is_terminal)
 def _all_moves(state):
     """The masks of the pieces that can step in directions 0..3, then of those that can jump."""
     s0, j0 = _steps_and_jumps(state, 0)

@@ -171,7 +171,7 @@ def generate(state, player, out, neighbours, hops, targets, first_only):
     return n
 
 
-@njit(inline="always")
+@njit(inline="always")  # per piece of move generation (legal_actions, the policy's draw)
 def _piece_steps(state, player, origin, out, n, neighbours, targets):
     """Write the steps of the piece on ``origin`` into ``out`` from ``out[n]``, in direction
     order (the first of its moves in the list); return the new n."""
@@ -185,7 +185,7 @@ def _piece_steps(state, player, origin, out, n, neighbours, targets):
     return n
 
 
-@njit(inline="always")
+@njit(inline="always")  # per piece of move generation (legal_actions, the policy's draw)
 def _piece_hops(state, player, origin, out, n, neighbours, hops, targets, seen, stack):
     """Write the ends of the hop chains of the piece on ``origin`` into ``out`` from ``out[n]``,
     searched depth-first with an explicit stack (``seen``, ``stack``: scratch of one entry per
@@ -240,7 +240,7 @@ def _occupied(state, player):
     return count
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move of a playout (apply_action's _settle, the policy)
 def _board_masks(state, player):
     """(``player``'s pieces, all pieces) as masks (lo, hi); a branch-free pass that LLVM
     vectorises."""
@@ -276,7 +276,7 @@ def _can_step(player, own_lo, own_hi, occupied_lo, occupied_hi):
     return False
 
 
-@njit(inline="always")
+@njit(inline="always")  # twice per move played (apply_action's _settle)
 def _completes(player, own_lo, own_hi, occupied_lo, occupied_hi):
     """Whether ``player``'s target is full and holds at least one of its pieces (a win)."""
     target_lo, target_hi = _TARGET_MASK[player, 0], _TARGET_MASK[player, 1]
@@ -345,21 +345,21 @@ def decisive_action(state, out, n, rng):
     return chosen
 
 
-@njit(inline="always")
+@njit(inline="always")  # per piece, policy playout moves with one target cell left
 def _has(lo, hi, cell):
     if cell < 64:
         return (lo >> np.uint64(cell)) & np.uint64(1) != 0
     return (hi >> np.uint64(cell - 64)) & np.uint64(1) != 0
 
 
-@njit(inline="always")
+@njit(inline="always")  # per piece at every policy playout move (_reach)
 def _with(lo, hi, cell):
     if cell < 64:
         return lo | np.uint64(1) << np.uint64(cell), hi
     return lo, hi | np.uint64(1) << np.uint64(cell - 64)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per cell of a piece's hop closure, every policy playout move
 def _landings(cell, over_lo, over_hi):
     """The cells a hop from ``cell`` over a piece of (over_lo, over_hi) lands on, free or not:
     one look-up by the pattern of its occupied neighbours, without a branch."""
@@ -371,7 +371,7 @@ def _landings(cell, over_lo, over_hi):
     return _JUMPS[cell, pattern, 0], _JUMPS[cell, pattern, 1]
 
 
-@njit(inline="always")
+@njit(inline="always")  # per piece at every policy playout move
 def _reach(player, origin, occupied_lo, occupied_hi):
     """The cells the piece on ``origin`` can move to, as a mask (lo, hi): its steps, and the
     closure of its hops over occupied cells (the piece lifted), within its target if it
@@ -401,7 +401,7 @@ def _reach(player, origin, occupied_lo, occupied_hi):
     return steps_lo | found_lo, steps_hi | found_hi
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move of a policy playout: the drawn piece's listed moves
 def _nth_listed(player, origin, out, start, n, r, nearer):
     """(the move at place ``r`` among ``out[start:n]``, or -1, and what is left of r), counting
     only the moves towards the tip if ``nearer``."""
@@ -413,13 +413,13 @@ def _nth_listed(player, origin, out, start, n, r, nearer):
     return -1, r
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move of a policy playout: a piece's single step or hop
 def _only(lo, hi):
     """The cell of a mask (lo, hi) of one cell."""
     return lowest_bit(lo) if lo else 64 + lowest_bit(hi)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move of a policy playout: the drawn piece's move
 def _nth_piece_move(state, player, out, i, r, nearer):
     """The move at place ``r`` of piece i's moves (cell ``out[i]``, move set ``out[6 + i]``,
     ``out[12 + i]``) as ``generate`` lists them (steps, then hop chains' ends), counting only
@@ -445,7 +445,7 @@ def _nth_piece_move(state, player, out, i, r, nearer):
     return _nth_listed(player, origin, out, 0, n, r - steps, nearer)[0]
 
 
-@njit(inline="always")
+@njit(inline="always")  # per piece, up to three passes, every policy playout move
 def _piece_count(out, i, player, nearer):
     """The number of moves of piece i (cell ``out[i]``, move set ``out[6 + i]``, ``out[12 + i]``),
     only those towards the tip if ``nearer``."""

@@ -142,7 +142,7 @@ def n_outcomes(state):
     return _size(state, DRAW) if state[TURNS] > 0 and state[PENDING] > 0 else 0
 
 
-@njit(inline="always")
+@njit(inline="always")  # per legal move listed, at every playout step (_settle)
 def _put(out, n, first, move):
     if out is not None:
         out[n] = move

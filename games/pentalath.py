@@ -102,12 +102,12 @@ def winner(state):
     return np.int64(state[RESULT]) if state[RESULT] != DRAW else np.int64(-1)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move of a playout (legal placements, _settle)
 def _empty(state):
     return _BOARD & ~(np.uint64(state[0]) | np.uint64(state[1]))
 
 
-@njit(inline="always")
+@njit(inline="always")  # per ring of a group's growth: the liberty tests of every move
 def _ring(mask):
     """The cells next to a cell of ``mask`` (``mask`` itself included where adjacent)."""
     ring = _ZERO
@@ -208,7 +208,7 @@ def _settle(state):
     state[RESULT] = DRAW
 
 
-@njit(inline="always")
+@njit(inline="always")  # per cell of a line scan: the row-of-5 test of every move played
 def _colour(state, cell):
     """0 for an empty cell, else its owner + 1."""
     bit = _ONE << np.uint64(cell)

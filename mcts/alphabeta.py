@@ -39,7 +39,7 @@ DRAW_LEAF, PLAYOUT_LEAF, HEURISTIC_LEAF = 0, 1, 2  # a horizon leaf's evaluation
 LEAVES, EXPANDED = 0, 1  # columns of the counts
 
 
-@njit(inline="always")
+@njit(inline="always")  # per leaf of the alpha-beta search
 def _leaf_value(node, path_score, terminal, exact, b, leaf, sigma, rng):
     """The value of a leaf of the search: a terminal's score, else the horizon's evaluation."""
     if terminal[ix(node)]:

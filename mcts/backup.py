@@ -130,6 +130,7 @@ def node_gain(gains, ply, node):
     raise NotImplementedError("node_gain runs inside compiled kernels only")
 
 
+# inlined in numba's IR: per node of a playout's path
 @overload(node_gain, inline="always", jit_options={"cache": True})
 def _playout_gain(gains, ply, node):
     if gains.instance_class is not PlayoutValue:
@@ -143,7 +144,7 @@ def _playout_gain(gains, ply, node):
     return gain
 
 
-@njit(inline="always")
+@njit(inline="always")  # once per playout
 def back_up(stats, rewards, path, depth, gains, second_moment):
     """The one backup of the compiled engines' trees (``mcts.search_tree``'s columns): visits +1
     along ``path[0..depth]``; each non-root node adds the reward its record ``gains`` gives

@@ -34,6 +34,7 @@ def index_children(view, cached, tables, policy, rng, values):
     raise NotImplementedError("index_children runs inside compiled kernels only")
 
 
+# inlined in numba's IR: per selection; a policy without hooks compiles them away
 @overload(index_children, inline="always", jit_options={"cache": True})
 def _index_children(view, cached, tables, policy, rng, values):
     hooks = policy_hooks(policy.instance_class)
@@ -56,7 +57,7 @@ def _index_children(view, cached, tables, policy, rng, values):
     return by_cache
 
 
-@njit(inline="always")
+@njit(inline="always")  # per selection: the loop over the children
 def _indices(view, tables, policy, rng, values):
     """Every child's index by the policy, into ``values[INDEX]``; returns the highest."""
     best, indices = -np.inf, values[INDEX]
@@ -86,7 +87,7 @@ def _index_of_record(policy, arm, tables, rng):
     return lambda policy, arm, tables, rng: policy_value(policy, arm, tables, rng)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of PUCT's range of Q
 def _sibling(children, k):
     """Child ``k`` of the view in ``children`` as PUCT's Q range reads it (``mcts.q_range``)."""
     view, tables = children
@@ -103,6 +104,7 @@ def after_backup(tree, path, depth, b, restart, cached, epoch, policy, tables):
     raise NotImplementedError("after_backup runs inside compiled kernels only")
 
 
+# inlined in numba's IR: per playout; a policy without the hook compiles it away
 @overload(after_backup, inline="always", jit_options={"cache": True})
 def _after_backup(tree, path, depth, b, restart, cached, epoch, policy, tables):
     hook = policy_hooks(policy.instance_class).after_backup
@@ -135,6 +137,7 @@ def invalidate(policy, cache, node):
     raise NotImplementedError("invalidate runs inside compiled kernels only")
 
 
+# inlined in numba's IR: per re-scored node; compiled away without the hook
 @overload(invalidate, inline="always", jit_options={"cache": True})
 def _invalidate(policy, cache, node):
     hook = policy_hooks(policy.instance_class).invalidate
@@ -143,7 +146,7 @@ def _invalidate(policy, cache, node):
     return lambda policy, cache, node: hook(policy, cache, node)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per node of the playout's path
 def _choice_is_forced(tree, first, b):
     """Whether ``_select`` chooses among the b children from row ``first`` by the solver
     alone: some child proven won, or all but one proven lost. (``_select`` counts the same in

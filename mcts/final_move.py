@@ -33,7 +33,7 @@ FINAL_MOVES = {"visits": MOST_VISITS, "mean": BEST_MEAN, "robust": ROBUST_MAX}
 _UNVISITED = -np.finfo(np.float64).max
 
 
-@njit(inline="always")
+@njit  # once per recorded budget: a call
 def choose_final(rule, proven, visits, sums, first, count, rng, keys):
     """The offset of the root child played under ``rule`` (module docstring) among the
     ``count`` children from row ``first``, from their ``visits`` and reward ``sums`` ([nodes],

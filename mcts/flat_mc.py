@@ -22,13 +22,13 @@ from bandits.rng import randint, seed_state
 from .ties import pick_best
 
 
-@njit(inline="always")
+@njit(inline="always")  # per playout
 def _outcome(score):
     """The max player's reward against threshold 0."""
     return 1.0 if score > 0 else 0.0 if score < 0 else 0.5
 
 
-@njit(inline="always")
+@njit  # once per recorded budget: a call
 def _chosen(sums, pulls, means, rng):
     """The pulled move of best mean (ties at random); ``means`` is scratch (float64 [b])."""
     for move in range(sums.shape[0]):

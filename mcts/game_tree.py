@@ -47,6 +47,7 @@ class GameGains(NamedTuple):
     bound: float
 
 
+# inlined in numba's IR: per node of a playout's path
 @overload(node_gain, inline="always", jit_options={"cache": True})
 def _game_gain(gains, ply, node):
     if gains.instance_class is not GameGains:
@@ -87,6 +88,7 @@ def on_index_scale(policy, mean, bound):
     raise NotImplementedError("on_index_scale runs inside compiled kernels only")
 
 
+# inlined in numba's IR: per child of a selection
 @overload(on_index_scale, inline="always", jit_options={"cache": True})
 def _on_index_scale(policy, mean, bound):
     if reads_raw_rewards(policy.instance_class):
@@ -94,7 +96,7 @@ def _on_index_scale(policy, mean, bound):
     return lambda policy, mean, bound: unit_mean(mean, bound)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection
 def _game_mean(view, row):
     """The mean reward of the move into ``row`` for its mover, on the game's scale (0 unseen)."""
     n = view.stats[row, VISITS]

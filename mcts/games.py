@@ -232,7 +232,7 @@ def _search(gid, root, max_actions, budget, config, bound, clip, tables, rng):
     return moves, stats, rewards, proven, playouts, action
 
 
-@njit(inline="always")
+@njit(inline="always")  # per node and move of a MAST update
 def _outcome(player, w):
     """+1, -1 or 0: the unshaped outcome of a game won by w (-1 a draw) for ``player``."""
     return 0.0 if w < 0 else (1.0 if player == w else -1.0)
@@ -287,7 +287,7 @@ def _expand(gid, moves, stats, rewards, proven, n_nodes, node, state, out, scrat
     return moves, stats, rewards, proven, n_nodes + n, pick
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child at an expansion, and per terminal
 def _outcome_value(mover, w):
     """The proven value of a terminal for ``mover``, the player who moved into it, when w
     won (-1: a draw)."""

@@ -42,7 +42,7 @@ def new_table(capacity=1024):
             np.zeros(1, dtype=np.int64))
 
 
-@njit(inline="always")
+@njit(inline="always")  # per move of a playout
 def mast_key(action, player):
     return 2 * action + player
 

@@ -26,6 +26,7 @@ def sibling_range(policy, read, children, first, count):
     raise NotImplementedError("sibling_range runs inside compiled kernels only")
 
 
+# inlined in numba's IR: per selection; compiled away for policies without the trait
 @overload(sibling_range, inline="always", jit_options={"cache": True})
 def _sibling_range(policy, read, children, first, count):
     if not has_trait(policy.instance_class, "reads_q_range"):

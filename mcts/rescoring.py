@@ -77,7 +77,7 @@ def new_histograms(rescore, capacity, score_low, score_high):
                            np.int64(score_low))
 
 
-@njit(inline="always")
+@njit(inline="always")  # once per playout
 def record_playout(histograms, path, depth, score, at_zero):
     """Count ``score`` at every node of ``path[1..depth]`` unless it was rewarded at threshold 0
     (``at_zero``: a terminal inside the tree, whose reward no threshold moves; called with
@@ -88,7 +88,7 @@ def record_playout(histograms, path, depth, score, at_zero):
             histograms.counts[ix(path[ix(ply)]), column] += 1
 
 
-@njit(inline="always")
+@njit(inline="always")  # per histogram cell re-scored
 def _half(score, theta):
     """The max player's reward in half points: 2 above theta, 1 at it, 0 below."""
     return 2 if score > theta else 1 if score == theta else 0

@@ -99,7 +99,7 @@ def _bonus(moments, sums, w, me, y, sign, k, a, shaped):
     return bonus
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection
 def unit_mean(mean, bound):
     """p = (m + R) / (2R), clipped to [0, 1]."""
     return min(max((mean + bound) / (2.0 * bound), 0.0), 1.0)

@@ -156,6 +156,7 @@ def has_root(root):
     raise NotImplementedError("has_root runs inside compiled kernels only")
 
 
+# inlined in numba's IR: a constant of the record's type, the plain search pruned on it
 @overload(has_root, inline="always", jit_options={"cache": True})
 def _has_root(root):
     rooted = _rooted(root)
@@ -187,7 +188,8 @@ def start_root(root, state, budget, rng):
     raise NotImplementedError("start_root runs inside compiled kernels only")
 
 
-@overload(start_root, inline="always", jit_options={"cache": True})
+# once per search: a call
+@overload(start_root, jit_options={"cache": True})
 def _start_root(root, state, budget, rng):
     if not _rooted(root):
         return lambda root, state, budget, rng: None
@@ -208,6 +210,7 @@ def root_child(root, state, stats, rewards, playout):
     raise NotImplementedError("root_child runs inside compiled kernels only")
 
 
+# inlined in numba's IR: per playout
 @overload(root_child, inline="always", jit_options={"cache": True})
 def _root_child(root, state, stats, rewards, playout):
     if not _rooted(root):
@@ -228,6 +231,7 @@ def observe_root(root, state, child, reward, rng):
     raise NotImplementedError("observe_root runs inside compiled kernels only")
 
 
+# inlined in numba's IR: per playout
 @overload(observe_root, inline="always", jit_options={"cache": True})
 def _observe_root(root, state, child, reward, rng):
     if not _rooted(root):
@@ -245,6 +249,7 @@ def root_finished(root, state):
     raise NotImplementedError("root_finished runs inside compiled kernels only")
 
 
+# inlined in numba's IR: per playout
 @overload(root_finished, inline="always", jit_options={"cache": True})
 def _root_finished(root, state):
     if not _rooted(root):
@@ -263,7 +268,8 @@ def root_choice(root, state, stats, rewards, proven, rng, scratch):
     raise NotImplementedError("root_choice runs inside compiled kernels only")
 
 
-@overload(root_choice, inline="always", jit_options={"cache": True})
+# once per search: a call
+@overload(root_choice, jit_options={"cache": True})
 def _root_choice(root, state, stats, rewards, proven, rng, scratch):
     if not _rooted(root):
         return lambda root, state, stats, rewards, proven, rng, scratch: 0

@@ -75,7 +75,7 @@ def load_reward(spec: str) -> NamedTuple:
     return record()
 
 
-@njit(inline="always")
+@njit(inline="always")  # per playout
 def max_outcome(score, theta):
     """The max player's outcome: 1 above theta, 0.5 at it, 0 below."""
     if score > theta:
@@ -85,7 +85,7 @@ def max_outcome(score, theta):
     return 0.5
 
 
-@njit(inline="always")
+@njit(inline="always")  # per playout
 def _built_in(rule, score, theta, low, high):
     if rule.kind == OUTCOME:
         return max_outcome(score, theta)
@@ -116,6 +116,7 @@ def playout_reward(rule, score, theta, low, high):
     raise NotImplementedError("playout_reward runs inside compiled kernels only")
 
 
+# inlined in numba's IR: per playout
 @overload(playout_reward, inline="always", jit_options={"cache": True})
 def _playout_reward(rule, score, theta, low, high):
     try:

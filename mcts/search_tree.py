@@ -81,7 +81,7 @@ def chosen_move(tree, b, rule, rng, values):
                         first, b, rng, values[INDEX])
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection
 def explore_count(tree, node, restart):
     """T'_i of Eqs. 6-8: the visits of ``node`` since its parent's last snapshot (all of them
     without the restart)."""
@@ -89,7 +89,7 @@ def explore_count(tree, node, restart):
     return n - tree.stats[node, CHILD_BASE] if restart else n
 
 
-@njit(inline="always")
+@njit(inline="always")  # per selection
 def parent_count(tree, parent, restart):
     """t' of Eqs. 6-8: the visits of ``parent`` since its last snapshot (all of them without
     the restart)."""
@@ -97,26 +97,26 @@ def parent_count(tree, parent, restart):
     return t - tree.snapshot[parent, PARENT_BASE] if restart else t
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection
 def reward_sum(tree, node):
     """The sum of the rewards of the move into ``node`` for its mover."""
     return tree.rewards[ix(node), REWARD_SUM]
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection
 def square_sum(tree, node):
     """The sum of the squared rewards of the move into ``node`` for its mover (policies
     reading the second moment only)."""
     return tree.rewards[ix(node), SQUARE_SUM]
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection
 def mean_reward(tree, node, tables):
     """The mean reward of the move into ``node`` for its mover."""
     return reward_sum(tree, node) * tables.inverse[ix(tree.stats[ix(node), VISITS])]
 
 
-@njit(inline="always")
+@njit(inline="always")  # per child of a selection
 def arm_view(tree, child, t, b, restart, tables, policy):
     """The :class:`bandits.Arm` view of ``child`` for the parent's t'; the mean squared reward
     only for policies reading it."""

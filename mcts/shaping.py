@@ -131,7 +131,7 @@ def shaped_reward(shaping, state, reward, q, d, shaped):
     return gain if w == MAX else -gain
 
 
-@njit(inline="always")
+@njit(inline="always")  # per playout
 def max_value(shaping, state, policy, reward, margin, span, d, played, budget):
     """Max's value of a playout on the scale ``policy`` reads (module docstring): its outcome
     ``reward`` (1, 1/2, 0) without shaping; shaped, with the winner's normalised margin

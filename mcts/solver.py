@@ -43,6 +43,7 @@ def children_of(count, node):
     raise NotImplementedError("children_of runs inside compiled kernels only")
 
 
+# inlined in numba's IR: per node of a proof; a constant b compiles to itself
 @overload(children_of, inline="always", jit_options={"cache": True})
 def _children_of(count, node):
     if isinstance(count, types.Integer):
@@ -50,7 +51,7 @@ def _children_of(count, node):
     return lambda count, node: count[node]
 
 
-@njit(inline="always")
+@njit(inline="always")  # per node of a proof
 def value_from_children(proven, first, count):
     """The proven value of a node for its mover from those of its ``count`` children from row
     ``first``: LOSS if one is WIN, else UNPROVEN while one is unproven, else the negation of
@@ -69,7 +70,7 @@ def value_from_children(proven, first, count):
     return WIN if best == LOSS else DRAW
 
 
-@njit(inline="always")
+@njit(inline="always")  # per playout that reaches a terminal
 def prove(proven, path, depth, leaf_value, first_child, count):
     """Prove the terminal ``path[depth]`` at ``leaf_value`` and propagate up to the root
     (``path[0]``) while values become known (module docstring)."""
@@ -84,7 +85,7 @@ def prove(proven, path, depth, leaf_value, first_child, count):
         proven[node] = value
 
 
-@njit(inline="always")
+@njit(inline="always")  # per selection
 def solver_choice(proven, first, count, rng):
     """The solver's part of a selection among ``count`` children from row ``first``: a child
     proven won (uniformly at random among them, ``mcts.ties.pick_best``) or NO_CHILD; the
@@ -103,7 +104,7 @@ def solver_choice(proven, first, count, rng):
     return pick, losses, open_child
 
 
-@njit(inline="always")
+@njit  # once per search: a call
 def final_move(proven, visits, first, count, rng, scratch):
     """The move played (its offset among the root's ``count`` children from row ``first``):
     the first child proven won; else the most visited (``visits``: [nodes]) not proven lost,
@@ -114,7 +115,7 @@ def final_move(proven, visits, first, count, rng, scratch):
     return preferred_child(proven, first, count, rng, scratch)
 
 
-@njit(inline="always")
+@njit  # once per search or recorded budget: a call
 def preferred_child(proven, first, count, rng, keys):
     """The offset of the root child played by a rule that ranks the ``count`` children from
     row ``first`` by ``keys`` (float64 [count] or more, finite or +inf; overwritten): the

@@ -161,7 +161,7 @@ def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
     ) + histogram_bytes(config, budget) + state_bytes(config.root, len(config.children), budget)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per selection
 def _select(tree, parent, depth, first, config, epoch, rng, tables, policy, values):
     """Child of an expanded ``parent`` at ``depth``, whose children start at row ``first``, by
     the solver (``mcts.solver.solver_choice``), then the policy (ties at random; its record
@@ -187,7 +187,7 @@ def _select(tree, parent, depth, first, config, epoch, rng, tables, policy, valu
     return first + pick_best(values[INDEX], 0, b, best, rng)
 
 
-@njit(inline="always")
+@njit(inline="always")  # at most once per playout
 def _expand(tree, node, n_nodes, b, epoch, restart):
     """Add all b children of ``node`` after the ``n_nodes`` existing ones; return the new count.
     Children born after a threshold change have no earlier exploration to forget."""
@@ -198,7 +198,7 @@ def _expand(tree, node, n_nodes, b, epoch, restart):
     return n_nodes + b
 
 
-@njit(inline="always")
+@njit(inline="always")  # per playout
 def _playout(game, tree_node, b, rng):
     """Uniformly random moves from ``tree_node`` to a terminal (none when it is one); its
     score (int64, whatever integer type ``path_score`` has) and the moves made."""
@@ -209,7 +209,7 @@ def _playout(game, tree_node, b, rng):
     return np.int64(game.path_score[ix(tree_node)]), moves
 
 
-@njit(inline="always")
+@njit(inline="always")  # per playout that reaches a terminal in the tree
 def _prove(tree, path, depth, score, b):
     """Prove the terminal at the end of ``path`` with its true value (``mcts.solver.prove``):
     the mover into it at ``depth`` (max at odd depths) wins if the score is on its side."""
@@ -217,7 +217,7 @@ def _prove(tree, path, depth, score, b):
     prove(tree.proven, path, depth, leaf, tree.stats[:, FIRST_CHILD], b)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per playout stopped at a proven node
 def _proven_reward(value, depth):
     """The max player's reward of a node proven ``value`` for the mover into it at ``depth``."""
     if value == DRAW:
@@ -225,7 +225,7 @@ def _proven_reward(value, depth):
     return 1.0 if (value == WIN) == (depth % 2 == 1) else 0.0
 
 
-@njit(inline="always")
+@njit(inline="always")  # per playout
 def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_proven, roots, t):
     """Select from the root down to a leaf of the search tree, or with ``stop_at_proven`` to
     the first proven node, keeping the path; the root's child of playout ``t`` by the root
@@ -247,7 +247,7 @@ def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_pro
     return node, depth, tree_node
 
 
-@njit(inline="always")
+@njit(inline="always")  # per playout
 def _grow(tree, path, node, depth, tree_node, n_nodes, game, config, epoch, rng):
     """Expand a leaf visited before (above the search depth, not a terminal) and step to one
     of its children, drawn uniformly, where the playout starts: (node, depth, place, nodes in
@@ -264,7 +264,7 @@ def _grow(tree, path, node, depth, tree_node, n_nodes, game, config, epoch, rng)
     return node, depth, tree_node, n_nodes
 
 
-@njit(inline="always")
+@njit  # once per search: a call
 def _reads_terminal(config):
     """Whether a playout must reach its terminal below a proven node. Below one the search
     follows proven wins and avoids proven losses down to a terminal of exactly the proven
@@ -278,7 +278,7 @@ def _reads_terminal(config):
             or config.terminals_at_threshold)
 
 
-@njit(inline="always")
+@njit(inline="always")  # per playout
 def _adjust(adjuster, state, theta, theta_eff, since_change, epoch, score, reward, freeze):
     """The adjuster observes one playout and, once the effective threshold has held ``freeze``
     playouts, sets theta; a change of the effective threshold opens a new epoch (t_c of

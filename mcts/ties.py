@@ -19,7 +19,7 @@ from bandits.indexing import ix
 from bandits.rng import randint
 
 
-@njit(inline="always")
+@njit(inline="always")  # per selection
 def pick_best(values, start, n, best, rng):
     """The index i in [start, start + n) of a value equal to ``best`` (the largest of them, or
     any value to draw among), uniformly among such indices: one ``randint`` of the number of

@@ -107,7 +107,8 @@ def last_playout(watch, budget):
     raise NotImplementedError("last_playout runs inside compiled kernels only")
 
 
-@overload(last_playout, inline="always", jit_options={"cache": True})
+# once per search: a call (unwatched, the budget)
+@overload(last_playout, jit_options={"cache": True})
 def _last_playout(watch, budget):
     if _watched(watch):
         return lambda watch, budget: watch.stop
@@ -119,6 +120,7 @@ def log_playout(watch, t, score, reward, threshold):
     raise NotImplementedError("log_playout runs inside compiled kernels only")
 
 
+# inlined in numba's IR: per playout; compiled away when unwatched
 @overload(log_playout, inline="always", jit_options={"cache": True})
 def _log_playout(watch, t, score, reward, threshold):
     if not _watched(watch):
@@ -132,7 +134,7 @@ def _log_playout(watch, t, score, reward, threshold):
     return log
 
 
-@njit(inline="always")
+@njit  # once per recorded grid point: a call
 def _copy_stream(rng, copy):
     """``copy[:] = rng`` element by element: an array-to-array assignment needs numba's
     reference counting, which the engine's loop is compiled without."""
@@ -180,6 +182,7 @@ def watch_between(watch, t, tree, config, tables, policy, rng, values, theta, th
     raise NotImplementedError("watch_between runs inside compiled kernels only")
 
 
+# inlined in numba's IR: per playout; compiled away when unwatched
 @overload(watch_between, inline="always", jit_options={"cache": True})
 def _watch_between(watch, t, tree, config, tables, policy, rng, values, theta, theta_eff):
     if not _watched(watch):

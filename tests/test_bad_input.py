@@ -66,7 +66,7 @@ from bandits import Policy
 class TypoUCB1(NamedTuple):
     c: float = 1.4
 
-@njit(inline="always")
+@njit(inline="always")  # per child of every selection, as in examples/my_ucb1.py
 def index(policy, arm, tables, rng):
     if arm.visits == 0:
         return np.inf
@@ -444,7 +444,7 @@ def test_a_plugin_record_may_have_a_field_called_name(tmp_path, monkeypatch):
         class Named(NamedTuple):
             name: float = 1.0
 
-        @njit(inline="always")
+        @njit(inline="always")  # per child of every selection, as a user writes an index
         def index(policy, arm, tables, rng):
             return arm.mean + policy.name
 
@@ -508,7 +508,7 @@ def test_a_plugin_index_returning_nan_is_refused_by_the_engine(tmp_path, monkeyp
         class NaNIndex(NamedTuple):
             c: float = 1.0
 
-        @njit(inline="always")
+        @njit(inline="always")  # per child of every selection, as a user writes an index
         def index(policy, arm, tables, rng):
             return np.nan if arm.visits > 0 else np.inf
 

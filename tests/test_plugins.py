@@ -145,22 +145,22 @@ def test_a_malformed_hook_declaration_fails_in_one_line(tmp_path, monkeypatch, c
         class Bad(NamedTuple):
             c: float = 1.0
 
-        @njit(inline="always")
+        @njit(inline="always")  # per child of every selection, as a user writes an index
         def index(policy, arm, tables, rng):
             return arm.mean
 
-        @njit(inline="always")
+        @njit(inline="always")  # per selection, as a user writes index_children
         def scan(policy, view, tables, rng, values):
             return 0.0
 
-        @njit(inline="always")
+        @njit(inline="always")  # as a user would; refused for its parameters, never run
         def short(policy, view, tables, rng):
             return 0.0
 
         def plain(policy, view, tables, rng, values):
             return 0.0
 
-        @njit(inline="always")
+        @njit(inline="always")  # per re-scored node, as a user writes invalidate
         def forget(policy, cache, row):
             cache[row, 0] = 0.0
 
@@ -183,15 +183,15 @@ def test_a_plugin_adjuster_runs_as_its_built_in_twin(tmp_path, monkeypatch):
         class Fixed(NamedTuple):
             theta: float = 0.0
 
-        @njit(inline="always")
+        @njit(inline="always")  # once per search, not hot: inlined only as its sibling hooks are
         def start(adjuster, low, high):
             return adjuster.theta, 0
 
-        @njit(inline="always")
+        @njit(inline="always")  # after every playout, as a user writes the hook
         def observe(adjuster, state, score, reward, theta, since_change):
             return state
 
-        @njit(inline="always")
+        @njit(inline="always")  # per playout once the threshold has held the freeze
         def threshold(adjuster, state, theta, since_change):
             return theta, state
 
