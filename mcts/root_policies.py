@@ -1,4 +1,4 @@
-"""Root policies built for the simple regret (issue 45): the root's child of each playout
+"""Root policies built for the simple regret: the root's child of each playout
 chosen by a schedule over the whole budget n, the built-in policy below the root, as a record
 ``SearchConfig.root``. The plain search's :class:`NoRoot` compiles every hook below away, so
 its kernel keeps its numbers and its cost per playout; the root policies share one kernel
@@ -14,6 +14,10 @@ apart (per policy and b), their kind and parameters read at run time.
 - ``gumbel(m=16, c_visit=50, c_scale=1)``: the Gumbel root of Danihelka et al. 2022
   (``mcts.gumbel_root``), mctx's ``gumbel_muzero_policy`` with a uniform prior.
 
+Each kind is a set of compiled steps (start, the child of a playout, its observation, the end
+of the schedule, the child played); ``_by_kind`` is the one place the kernels read the kind,
+``root_name`` the one place outside them (docs/extending.md, "A new root policy").
+
 The root is expanded before the first playout, so that every playout passes through a child
 of the policy's choosing. A root schedule reads n, so a failure curve makes one search per
 budget 2^k (``synthetic.run_searches``): about twice the largest budget's playouts. The
@@ -25,7 +29,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import types
+from numba import njit, types
 from numba.extending import overload
 
 from bandits.sequential_halving import (
@@ -95,13 +99,19 @@ def parse_root(spec: str) -> NoRoot | RootPolicy:
         if part.name == "gumbel" else ()))
 
 
+def root_name(root: NoRoot | RootPolicy) -> str:
+    """The name of ``root``'s kind ("" for the plain search): the one place outside the
+    kernels that reads a root policy's kind."""
+    if isinstance(root, NoRoot):
+        return ""
+    return next(name for name, kind in ROOT_POLICIES.items() if kind == root.kind)
+
+
 def root_spec(root: NoRoot | RootPolicy) -> str:
     """The canonical spelling of ``root`` ("" for the plain search; parameters at their
     defaults left out)."""
-    if isinstance(root, NoRoot):
-        return ""
-    if root.kind == HALVING:
-        return "sh"
+    if root_name(root) != "gumbel":
+        return root_name(root)
     changed = [f"{key}={getattr(root, key)!r}" for key, default in _DEFAULTS["gumbel"].items()
                if getattr(root, key) != default]  # repr: read back to the same bits
     return f"gumbel({','.join(changed)})" if changed else "gumbel"
@@ -110,7 +120,7 @@ def root_spec(root: NoRoot | RootPolicy) -> str:
 def minimum_budget(root: NoRoot | RootPolicy, branching: int) -> int:
     """The least budget at which ``root`` plays: K ceil(log2 K) for sequential halving (one
     playout per child in the first round), 1 otherwise."""
-    if isinstance(root, RootPolicy) and root.kind == HALVING:
+    if root_name(root) == "sh":
         return branching * halving_rounds(branching)
     return 1
 
@@ -129,7 +139,7 @@ def state_bytes(root: NoRoot | RootPolicy, branching: int, budget: int) -> int:
     per array, and the Gumbel root's v(s), 8 per playout."""
     if isinstance(root, NoRoot):
         return 0
-    return 8 * (6 * branching + 7) + 8 * (budget if root.kind == GUMBEL else 1)
+    return 8 * (6 * branching + 7) + 8 * (budget if root_name(root) == "gumbel" else 1)
 
 
 class RootState(NamedTuple):
@@ -176,7 +186,8 @@ def _new_root_state(root, branching, budget, root_value):
 
     def arrays(root, branching, budget, root_value):
         return RootState(new_halving(branching), np.zeros(branching),
-                         np.zeros(budget if root.kind == GUMBEL else 1, np.int64),
+                         np.zeros(_by_kind(root, _halving_slots, _gumbel_slots, (budget,)),
+                                  np.int64),
                          np.zeros(branching), float(root_value))
 
     return arrays
@@ -193,15 +204,8 @@ def start_root(root, state, budget, rng):
 def _start_root(root, state, budget, rng):
     if not _rooted(root):
         return lambda root, state, budget, rng: None
-
-    def start(root, state, budget, rng):
-        if root.kind == HALVING:
-            start_halving(state.halving, budget, halving_rounds(state.gumbels.shape[0]), rng)
-        else:
-            draw_gumbels(state.gumbels, rng)
-            considered_visits(min(root.m, state.gumbels.shape[0]), budget, state.considered)
-
-    return start
+    return lambda root, state, budget, rng: _by_kind(root, _halving_start, _gumbel_start,
+                                                     (state, budget, rng))
 
 
 def root_child(root, state, stats, rewards, playout):
@@ -215,15 +219,8 @@ def root_child(root, state, stats, rewards, playout):
 def _root_child(root, state, stats, rewards, playout):
     if not _rooted(root):
         return lambda root, state, stats, rewards, playout: 0
-
-    def child(root, state, stats, rewards, playout):
-        if root.kind == HALVING:
-            return state.halving.step[ARM]
-        gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale,
-                      state.root_value, state.scores)
-        return best_considered(stats, state.scores, state.considered[playout - 1])
-
-    return child
+    return lambda root, state, stats, rewards, playout: _by_kind(
+        root, _halving_child, _gumbel_child, (state, stats, rewards, playout))
 
 
 def observe_root(root, state, child, reward, rng):
@@ -236,12 +233,8 @@ def observe_root(root, state, child, reward, rng):
 def _observe_root(root, state, child, reward, rng):
     if not _rooted(root):
         return lambda root, state, child, reward, rng: None
-
-    def observe(root, state, child, reward, rng):
-        if root.kind == HALVING:
-            halving_observe(state.halving, child, reward, rng)
-
-    return observe
+    return lambda root, state, child, reward, rng: _by_kind(
+        root, _halving_observe, _gumbel_observe, (state, child, reward, rng))
 
 
 def root_finished(root, state):
@@ -254,7 +247,7 @@ def root_finished(root, state):
 def _root_finished(root, state):
     if not _rooted(root):
         return lambda root, state: False
-    return lambda root, state: root.kind == HALVING and state.halving.step[ARM] == FINISHED
+    return lambda root, state: _by_kind(root, _halving_finished, _gumbel_finished, (state,))
 
 
 def root_choice(root, state, stats, rewards, proven, rng, scratch):
@@ -276,12 +269,7 @@ def _root_choice(root, state, stats, rewards, proven, rng, scratch):
 
     def choice(root, state, stats, rewards, proven, rng, scratch):
         b = state.gumbels.shape[0]
-        if root.kind == HALVING:
-            pick = halving_choice(state.halving)
-        else:
-            gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale,
-                          state.root_value, state.scores)
-            pick = best_considered(stats, state.scores, most_root_visits(stats, b))
+        pick = _by_kind(root, _halving_pick, _gumbel_pick, (state, stats, rewards))
         first = stats[0, FIRST_CHILD]
         for k in range(b):
             scratch[k] = stats[first + k, VISITS]
@@ -289,3 +277,89 @@ def _root_choice(root, state, stats, rewards, proven, rng, scratch):
         return preferred_child(proven, first, b, rng, scratch)
 
     return choice
+
+
+# --- each kind's steps, and the one place a kernel reads the kind --------------------------
+# A step is ``step(root, args)``, ``args`` the hook's arguments but the record. Inlined in
+# numba's IR into ``_by_kind``, itself inlined into the hook: a step is then a direct call,
+# no function passed as a pointer (which numba could not cache).
+
+
+@njit(inline="always")  # into its hook (per playout, or once per search)
+def _by_kind(root, halving, gumbel, args):
+    """``halving(root, args)`` or ``gumbel(root, args)``, by ``root.kind``."""
+    if root.kind == HALVING:
+        return halving(root, args)
+    if root.kind == GUMBEL:
+        return gumbel(root, args)
+    raise ValueError("unknown root policy kind: make the record with parse_root")
+
+
+@njit(inline="always")  # into new_root_state's call, once per search
+def _halving_slots(root, args):
+    return 1  # v(s) unused
+
+
+@njit(inline="always")  # into new_root_state's call, once per search
+def _gumbel_slots(root, args):
+    return args[0]  # v(s): one a playout
+
+
+@njit(inline="always")  # into start_root's call, once per search
+def _halving_start(root, args):
+    state, budget, rng = args
+    start_halving(state.halving, budget, halving_rounds(state.gumbels.shape[0]), rng)
+
+
+@njit(inline="always")  # into start_root's call, once per search
+def _gumbel_start(root, args):
+    state, budget, rng = args
+    draw_gumbels(state.gumbels, rng)
+    considered_visits(min(root.m, state.gumbels.shape[0]), budget, state.considered)
+
+
+@njit(inline="always")  # per playout: the arm of the round's turn
+def _halving_child(root, args):
+    return args[0].halving.step[ARM]
+
+
+@njit(inline="always")  # per playout: argmax of g + logits + sigma(q-hat) by v(s)
+def _gumbel_child(root, args):
+    state, stats, rewards, playout = args
+    gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale, state.root_value,
+                  state.scores)
+    return best_considered(stats, state.scores, state.considered[playout - 1])
+
+
+@njit(inline="always")  # per playout: the pull counted in the round
+def _halving_observe(root, args):
+    state, child, reward, rng = args
+    halving_observe(state.halving, child, reward, rng)
+
+
+@njit(inline="always")  # per playout: nothing (the tree's statistics are the Gumbel root's)
+def _gumbel_observe(root, args):
+    return None
+
+
+@njit(inline="always")  # per playout
+def _halving_finished(root, args):
+    return args[0].halving.step[ARM] == FINISHED
+
+
+@njit(inline="always")  # per playout: its schedule spends the whole budget
+def _gumbel_finished(root, args):
+    return False
+
+
+@njit(inline="always")  # into root_choice's call, once per search: the last child left
+def _halving_pick(root, args):
+    return halving_choice(args[0].halving)
+
+
+@njit(inline="always")  # into root_choice's call, once per search: among the most visited
+def _gumbel_pick(root, args):
+    state, stats, rewards = args
+    gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale, state.root_value,
+                  state.scores)
+    return best_considered(stats, state.scores, most_root_visits(stats, state.gumbels.shape[0]))
