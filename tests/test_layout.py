@@ -1,5 +1,6 @@
-"""docs/design.md's layout table against the packages on disk: a row for every package the
-distribution installs, and every subpackage named in its package's row."""
+"""The docs as the code is: docs/design.md's layout table against the packages on disk (a row
+for every package the distribution installs, every subpackage named in its package's row), and
+one figure for a kernel's compile cost wherever the docs give it."""
 
 import re
 import tomllib
@@ -44,3 +45,16 @@ def test_a_missing_package_or_subpackage_is_found():
     text = "## 1. Layout\n| package | holds |\n|---|---|\n| `mcts` | engines (`core`) |\n## 2."
     assert _mismatches(text, {"mcts": ["core", "games"], "trees": []}) == [
         "no row for trees", "mcts.games not named in its row"]
+
+
+COMPILE_FIGURE = re.compile(r"(\d+-\d+) CPU-seconds each")
+
+
+def test_the_docs_quote_one_compile_figure():
+    """README, CONTRIBUTING, docs/usage.md and docs/extending.md give a kernel's compile cost
+    as docs/performance.md measured it."""
+    measured = COMPILE_FIGURE.findall((ROOT / "docs" / "performance.md").read_text())
+    assert len(measured) == 1, measured
+    for name in ("README.md", "CONTRIBUTING.md", "docs/usage.md", "docs/extending.md"):
+        text = " ".join((ROOT / name).read_text().split())  # lines joined
+        assert COMPILE_FIGURE.findall(text) == measured, name
