@@ -1,4 +1,20 @@
-"""Search engines: the compiled batched MCTS for synthetic trees."""
+"""Search engines, each with its entry point (the synthetic engine's names are handed on here;
+the others' modules are imported when used, as the games' compiled rules are):
+
+- synthetic trees, compiled, many runs per call: ``run_searches`` (a block of runs' failure
+  curves), ``search`` (one run), ``trace_runs``/``trace_search`` (runs watched by ``mctslab
+  inspect``), configured by ``SearchConfig`` on ``tree_arrays`` of an instance (``synthetic``);
+- the compiled two-player games: ``mcts.games.search`` with a ``GameSearchConfig``, a player's
+  spec read by ``mcts.players.parse_player``;
+- the one-player chance games (Pig, Can't Stop, Dominion) with seed 003's variance reduction:
+  ``mcts.stochastic.search`` and ``play`` with a ``StochasticConfig``;
+- OpenSpiel's games, in Python: ``mcts.generic.generic_search``;
+- the baselines on synthetic trees, alpha-beta and flat Monte-Carlo:
+  ``mcts.baselines.run_baseline``.
+
+They share one selection (``child_indices``), solver (``solver``), backup (``backup``) and tie
+rule (``ties``).
+"""
 
 import bandits.kernel_cache  # noqa: F401  (first: where the kernels below are cached)
 

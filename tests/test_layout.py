@@ -58,3 +58,18 @@ def test_the_docs_quote_one_compile_figure():
     for name in ("README.md", "CONTRIBUTING.md", "docs/usage.md", "docs/extending.md"):
         text = " ".join((ROOT / name).read_text().split())  # lines joined
         assert COMPILE_FIGURE.findall(text) == measured, name
+
+
+def test_the_engines_face_names_entry_points_that_exist():
+    """``mcts``'s docstring lists each engine's entry point; every one it names resolves."""
+    import importlib
+
+    import mcts
+
+    named = re.findall(r"``(mcts\.[\w.]+)``", mcts.__doc__)
+    assert {"mcts.games.search", "mcts.stochastic.search", "mcts.generic.generic_search",
+            "mcts.baselines.run_baseline"} <= set(named)
+    for dotted in named:
+        module, _, name = dotted.rpartition(".")
+        assert callable(getattr(importlib.import_module(module), name)), dotted
+    assert all(callable(getattr(mcts, name)) for name in ("run_searches", "search", "trace_runs"))
