@@ -280,12 +280,13 @@ def _root_choice(root, state, stats, rewards, proven, rng, scratch):
 
 
 # --- each kind's steps, and the one place a kernel reads the kind --------------------------
-# A step is ``step(root, args)``, ``args`` the hook's arguments but the record. Inlined in
-# numba's IR into ``_by_kind``, itself inlined into the hook: a step is then a direct call,
-# no function passed as a pointer (which numba could not cache).
+# A step is ``step(root, args)``, ``args`` the hook's arguments but the record. ``_by_kind``
+# takes the steps as functions and is inlined in numba's IR into its hook, so that each step
+# is a direct call (a function passed to a call numba does not inline is a pointer, which it
+# cannot cache); the steps run per playout are inlined too, the others called.
 
 
-@njit(inline="always")  # into its hook (per playout, or once per search)
+@njit(inline="always")  # into its hook: its steps are passed as functions (above)
 def _by_kind(root, halving, gumbel, args):
     """``halving(root, args)`` or ``gumbel(root, args)``, by ``root.kind``."""
     if root.kind == HALVING:
@@ -295,23 +296,23 @@ def _by_kind(root, halving, gumbel, args):
     raise ValueError("unknown root policy kind: make the record with parse_root")
 
 
-@njit(inline="always")  # into new_root_state's call, once per search
+@njit  # once per search: a call
 def _halving_slots(root, args):
     return 1  # v(s) unused
 
 
-@njit(inline="always")  # into new_root_state's call, once per search
+@njit  # once per search: a call
 def _gumbel_slots(root, args):
     return args[0]  # v(s): one a playout
 
 
-@njit(inline="always")  # into start_root's call, once per search
+@njit  # once per search: a call
 def _halving_start(root, args):
     state, budget, rng = args
     start_halving(state.halving, budget, halving_rounds(state.gumbels.shape[0]), rng)
 
 
-@njit(inline="always")  # into start_root's call, once per search
+@njit  # once per search: a call
 def _gumbel_start(root, args):
     state, budget, rng = args
     draw_gumbels(state.gumbels, rng)
@@ -323,7 +324,7 @@ def _halving_child(root, args):
     return args[0].halving.step[ARM]
 
 
-@njit(inline="always")  # per playout: argmax of g + logits + sigma(q-hat) by v(s)
+@njit(inline="always")  # per playout: argmax of g + sigma(q-hat) among the considered
 def _gumbel_child(root, args):
     state, stats, rewards, playout = args
     gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale, state.root_value,
@@ -352,12 +353,12 @@ def _gumbel_finished(root, args):
     return False
 
 
-@njit(inline="always")  # into root_choice's call, once per search: the last child left
+@njit  # once per search, a call: the last child left
 def _halving_pick(root, args):
     return halving_choice(args[0].halving)
 
 
-@njit(inline="always")  # into root_choice's call, once per search: among the most visited
+@njit  # once per search, a call: among the most visited
 def _gumbel_pick(root, args):
     state, stats, rewards = args
     gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale, state.root_value,
