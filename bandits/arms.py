@@ -1,5 +1,5 @@
 """The arms of a stochastic bandit: reward laws on [0, 1], their compiled draws, and the
-divergence that sets the Lai-Robbins lower bound (issue 45).
+divergence that sets the Lai-Robbins lower bound.
 
 A problem is written as a spec of the lab's grammar (``specs``): ``bernoulli(0.9,0.8,0.8)``
 (arm i pays 1 with probability mu_i, else 0) or ``beta(0.9,0.8,s=4)`` (arm i pays a draw of

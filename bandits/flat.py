@@ -1,4 +1,4 @@
-"""A policy on a plain stochastic bandit (issue 45): the same compiled records the trees use,
+"""A policy on a plain stochastic bandit: the same compiled records the trees use,
 on K arms whose rewards are drawn from ``bandits.arms``, for a horizon of N pulls.
 
 At time t = 0, 1, ..., N - 1 (t pulls done) the policy's record for this pull is

@@ -1,4 +1,4 @@
-"""Best-arm identification at a fixed budget T (issue 45): three allocation rules that spend
+"""Best-arm identification at a fixed budget T: three allocation rules that spend
 exactly T pulls (or fewer, by rounding) on the arms of ``bandits.arms`` and recommend one arm.
 
 * uniform: arm t mod K at pull t (each arm floor(T / K) or one more pulls), then the arm of best

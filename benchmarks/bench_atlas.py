@@ -1,4 +1,4 @@
-"""What ``mctslab compare --preset atlas`` costs (issue 29: the quick atlas in <= 10 minutes
+"""What ``mctslab compare --preset atlas`` costs (the quick atlas in <= 10 minutes
 on 2 cores, cold compile included, >= 200 runs per cell; the full one sized for a cluster).
 
 Per policy x adjuster, on one thread: the first search (the kernel's compilation from a cold

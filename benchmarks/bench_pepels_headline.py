@@ -1,4 +1,4 @@
-"""Seed 000's headline check (issue 37): ``uct+qb(a=online)`` against ``uct`` in Breakthrough at
+"""Seed 000's headline check: ``uct+qb(a=online)`` against ``uct`` in Breakthrough at
 1,000 playouts a move over 200 games (seats swapped every game) wins at least 70%.
 
 The paper (seed 000, Table 3, Breakthrough, a') reports 74.8% and 76.3% at 1 s and 5 s of

@@ -1,5 +1,5 @@
 """Search speed on other tree models than seed 001's, against Random(4,3) with the same policy
-(issue 28: a P-game or a trap tree of b=4, d=8 at >= 0.7x its playouts/s).
+(a P-game or a trap tree of b=4, d=8 at >= 0.7x its playouts/s).
 
 Runs of ``--playouts`` playouts, b = 4, d = 8, tree seed 0, plain adjuster, single thread
 (``NUMBA_NUM_THREADS=1``), trees and policies interleaved run by run so that load from other

@@ -1,5 +1,5 @@
 """Alpha-beta with iterative deepening on synthetic trees, a baseline at MCTS's budget
-(issue 43, item 4; Kocsis & Szepesvari 2006, Sect. 4 and Fig. 2; Ramanujan, Sabharwal &
+(Kocsis & Szepesvari 2006, Sect. 4 and Fig. 2; Ramanujan, Sabharwal &
 Selman, ICAPS 2010 and 2011).
 
 The budget unit is the **leaf evaluated**, the unit of a playout: MCTS spends one terminal

@@ -1,4 +1,4 @@
-"""Players beside MCTS on synthetic trees (issue 43, item 4): flat Monte-Carlo
+"""Players beside MCTS on synthetic trees: flat Monte-Carlo
 (``mcts.flat_mc``) and alpha-beta with iterative deepening (``mcts.alphabeta``), each named
 where a bandit policy is (``Curve.policy``, ``--policy``, study files, compare grids) and run
 at the same budget, a playout or a leaf evaluated.

@@ -1,4 +1,4 @@
-"""The final move of the synthetic engine, as a rule read at run time (DESIGN.md §3, issue 43).
+"""The final move of the synthetic engine, as a rule read at run time (DESIGN.md §3).
 
 Every rule keeps the solver's exceptions (``mcts.solver.preferred_child``): a root child proven
 won is played; children proven lost are passed over unless all are. Among the others:

@@ -1,4 +1,4 @@
-"""Flat Monte-Carlo on synthetic trees, a baseline at MCTS's budget (issue 43, item 4; the
+"""Flat Monte-Carlo on synthetic trees, a baseline at MCTS's budget (the
 "MC" of Kocsis & Szepesvari 2006, Fig. 2).
 
 Playout t (t = 1 .. budget) starts with root move ``order[(t - 1) mod b]``, where ``order``

@@ -1,4 +1,4 @@
-"""The reward a playout backs up, as a rule of its terminal's score (DESIGN.md §3, issue 43):
+"""The reward a playout backs up, as a rule of its terminal's score (DESIGN.md §3):
 max's reward r(s, theta) in [0, 1] of a terminal of score s, under the effective threshold
 theta the playout is scored at (0 for a terminal reached inside the search tree).
 

@@ -430,7 +430,7 @@ def run_searches(game, config, budget, seeds, tables, policy):
     return failed, played
 
 
-# Watched runs (``mcts.tracing``, issue 44): the loop of _playouts with the root recorded at
+# Watched runs (``mcts.tracing``): the loop of _playouts with the root recorded at
 # chosen playout counts, a kernel apart so that the engine's costs nothing more.
 
 

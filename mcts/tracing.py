@@ -1,4 +1,4 @@
-"""What a watched synthetic search records (issue 44, ``mctslab inspect``).
+"""What a watched synthetic search records (``mctslab inspect``).
 
 ``mcts.synthetic.trace_search`` runs the search of ``mcts.synthetic.search`` (same seed, same
 random stream, same tree) and after each playout count t of a sorted ``grid`` records here

@@ -1,4 +1,4 @@
-"""Figures of a comparison of policies and adjusters across tree configurations (issues 29, 36).
+"""Figures of a comparison of policies and adjusters across tree configurations.
 
 Every function reads one tidy table of the comparison's statistics; a method is
 ``f"{policy}+{adjuster}"``, drawn in its policy's colour and its adjuster's line style on every

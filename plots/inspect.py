@@ -1,4 +1,4 @@
-"""One run seen from inside, and the anatomy of a curve's failures (issue 44), drawn from the
+"""One run seen from inside, and the anatomy of a curve's failures, drawn from the
 tables of ``experiments.inspect``: a run's trace (``trace_frame``), its playout log
 (``log_frame``) and a failure anatomy (``failure_anatomy``)."""
 

@@ -1,4 +1,4 @@
-"""A comparison grid: tree specs x policies x adjusters (issues 29, 36).
+"""A comparison grid: tree specs x policies x adjusters.
 
 Every cell of the grid is a :class:`Curve`; every policy and adjuster on a tree configuration
 (spec, b, d) searches the same ``trees_per_model`` instances (tree instance j derives from the

@@ -1,4 +1,4 @@
-"""From each cell of a comparison to its failure anatomy (issue 44 item 3): the ``mctslab
+"""From each cell of a comparison to its failure anatomy: the ``mctslab
 inspect`` command that recomputes the cell's own runs, watched, and writes its anatomy
 (``experiments.inspect.failure_anatomy``: which wrong root move its failing runs chose, its
 exact value, its win rate against the optimal move's).

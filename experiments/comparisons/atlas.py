@@ -1,9 +1,8 @@
-"""The presets of ``mctslab compare --preset``: the atlas (issue 29) and the trap study
-(issue 43, item 6)."""
+"""The presets of ``mctslab compare --preset``: the atlas and the trap study."""
 
 from __future__ import annotations
 
-# The atlas (issues 29, 36): how each policy's cost grows with bias, on seed 001's biased trees,
+# The atlas: how each policy's cost grows with bias, on seed 001's biased trees,
 # a P-game with Kocsis & Szepesvari's values [0, 127] and a trap tree (all with int16 scores:
 # one kernel per policy).
 ATLAS_TREES = (
@@ -13,9 +12,9 @@ ATLAS_TREES = (
     "pgame(127)",
     "random(4,3)+trap(3,0.2)",
 )
-# maxfreq with exact re-scoring beside the paper's method (issue 29 item 6)
+# maxfreq with exact re-scoring beside the paper's method
 ATLAS_ADJUSTERS = ("plain", "maxfreq", "maxfreq(rescore=1)", "static")
-# the root policies built for the simple regret (issue 45), UCB1 below the root
+# the root policies built for the simple regret, UCB1 below the root
 ATLAS_ROOTS = ("ucb1(root=sh)", "ucb1(root=gumbel)")
 
 # The trap study (Ramanujan, Sabharwal & Selman 2010): UCT against alpha-beta and flat

@@ -1,5 +1,5 @@
 """The store of a comparison's cells: every run of a cell kept under a key of everything that
-determines its numbers, so a comparison grows (issue 36 item 5).
+determines its numbers, so a comparison grows.
 
 A cell's identity is its curve without the run counts (tree spec, b, d, policy and its
 parameters, adjuster and its options, re-scoring, budgets 2^0 .. max_budget), the grid's seed

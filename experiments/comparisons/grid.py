@@ -1,4 +1,4 @@
-"""The comparison grid (issue 29): tree specs x policies x adjusters, its entries' spelling and
+"""The comparison grid: tree specs x policies x adjusters, its entries' spelling and
 its sizes per scale. Every cell of the grid is a :class:`Curve` of one study, so every policy and
 adjuster on a tree configuration (spec, b, d) searches the same ``trees_per_model`` instances."""
 
@@ -20,7 +20,7 @@ GRID_FILE = "compare.json"  # a comparison's grid, in its folder
 SCALES = ("quick", "full")
 DEFAULT_SEED = 2029
 # Sizes per scale: quick gives 8 x 25 = 200 runs per cell at budgets up to 2^14, where seed 001's
-# biased trees separate (issue 36; docs/performance.md); full gives 20 x 100 = 2,000 runs per
+# biased trees separate (docs/performance.md); full gives 20 x 100 = 2,000 runs per
 # cell up to 2^14, over 20 instances: the atlas is core-hours, for a Dask cluster.
 SIZES = {
     "quick": {"runs": 25, "trees_per_model": 8, "max_budget": 2**14, "block": 25},

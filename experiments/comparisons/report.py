@@ -1,4 +1,4 @@
-"""The report of a comparison (issues 29, 36): figures, CSV tables, ``report.md`` and a
+"""The report of a comparison: figures, CSV tables, ``report.md`` and a
 self-contained ``report.html`` (figures embedded as base64 PNG, no external asset).
 
 The report is a list of blocks, rendered once as Markdown and once as HTML, so that both say

@@ -1,4 +1,4 @@
-"""Estimates of a policy comparison (issues 29, 36): failure curves with Wilson intervals, the
+"""Estimates of a policy comparison: failure curves with Wilson intervals, the
 playouts needed to reach a failure rate and the area under the failure curve with intervals
 from a bootstrap that respects the nesting of runs in instances, and rliable-style aggregates
 across tree configurations (Agarwal et al. 2021, "Deep RL at the edge of the statistical

@@ -1,4 +1,4 @@
-"""Hypothesis tests of a policy comparison whose unit is the run (issue 36 item 3).
+"""Hypothesis tests of a policy comparison whose unit is the run.
 
 The runs are the independent samples; they are nested in tree instances (every method of a
 configuration searches the same instances), so each test is stratified by instance: it compares

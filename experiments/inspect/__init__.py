@@ -1,4 +1,4 @@
-"""Inside one search (issue 44): a curve's run watched on a grid of playouts (``traced``), its
+"""Inside one search: a curve's run watched on a grid of playouts (``traced``), its
 search tree as a picture (``picture``), the anatomy of a curve's failures (``anatomy``), one
 position of a real game searched on a grid of playouts (``position``) and the page that shows
 them (``page``). On ``curves``."""

@@ -1,4 +1,4 @@
-"""The anatomy of a curve's failures (issue 44): of the runs that fail at budget t, which root
+"""The anatomy of a curve's failures: of the runs that fail at budget t, which root
 move they chose, what it is worth exactly, and how its subtree's win rate under uniform
 playouts compares with the optimal move's (seed 001, Eq. 5's Delta, move by move): a wrong
 move whose win rate is above the optimal one's is chosen by the bias of the playouts, one

@@ -1,4 +1,4 @@
-"""One self-contained HTML page per inspection (issue 44): the trace figure, the tree picture
+"""One self-contained HTML page per inspection: the trace figure, the tree picture
 and the failure anatomy, each embedded (figures as base64 images, no external asset), with
 the tables beside them; the comparison report's look (``comparisons.report.STYLE``)."""
 

@@ -1,4 +1,4 @@
-"""The search tree as a picture (issue 44): its top plies as Graphviz DOT, drawn by Graphviz's
+"""The search tree as a picture: its top plies as Graphviz DOT, drawn by Graphviz's
 ``dot`` when it is installed (as OpenSpiel's ``treeviz`` and mctx's demo draw theirs).
 
 A node's area grows with its visits, its colour is its mover's mean reward (red 0, yellow 1/2,

@@ -1,4 +1,4 @@
-"""One position of a real game searched on a grid of playouts (issue 44 item 4), shown as a
+"""One position of a real game searched on a grid of playouts, shown as a
 synthetic run is: the root's children, their visits, shares, mean values and proven values at
 each grid point.
 

@@ -1,4 +1,4 @@
-"""One run of a curve, watched (issue 44): run r on tree instance j of a curve is the run that
+"""One run of a curve, watched: run r on tree instance j of a curve is the run that
 ``experiments.curves.failure`` simulates for it (same instance, same seed, same configuration),
 traced (``mcts.synthetic.trace_search``, ``mcts.tracing``) on a log-spaced grid of playouts;
 :func:`trace` is its tidy table.

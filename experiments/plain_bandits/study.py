@@ -1,4 +1,4 @@
-"""The selection policies on plain stochastic bandits (issue 45): cumulative regret against
+"""The selection policies on plain stochastic bandits: cumulative regret against
 time beside its bounds, and the probability of recommending a wrong arm, with the fixed-budget
 pure-exploration baselines beside it.
 

@@ -1,5 +1,5 @@
 """``mctslab bandit``: the selection policies on plain stochastic bandits, regret against its
-bounds and best-arm identification beside the pure-exploration baselines (issue 45)."""
+bounds and best-arm identification beside the pure-exploration baselines."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``mctslab compare``: a grid of tree specs x policies x adjusters, run or resumed (issue 29)."""
+"""``mctslab compare``: a grid of tree specs x policies x adjusters, run or resumed."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from mcts.synthetic import FAILURES
 
 # Single-thread cost of one playout per policy, ns, on b = 4, d = 8 trees at budget 2^10: the
 # median over the atlas's 13 trees and 3 adjusters (4 runs each) of
-# `python benchmarks/bench_atlas.py --sample 4`, 2-core dev machine, 2026-11-24 (issue 29),
+# `python benchmarks/bench_atlas.py --sample 4`, 2-core dev machine, 2026-11-24,
 # under a load of about 4 from other jobs (the process had ~0.6 of a core): about 1.7x the idle
 # cost, so the projection errs high. A policy not listed (a plug-in) counts as the median.
 PLAYOUT_NS = {

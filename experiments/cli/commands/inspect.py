@@ -1,4 +1,4 @@
-"""``mctslab inspect``: one run of a failure-rate curve seen from inside (issue 44): the root's
+"""``mctslab inspect``: one run of a failure-rate curve seen from inside: the root's
 children against playouts, the threshold, the search tree as a picture, and with ``--anatomy``
 which wrong moves the curve's failing runs chose and what they are worth; ``mctslab inspect
 GAME``: one position of a real game searched the same way (``experiments.inspect.position``)."""

@@ -10,10 +10,10 @@ from scipy import stats
 
 from .study import METHODS, PANELS
 
-# The random-pick level at B=2 that issue 43 quotes for the paper's figure. It was not read
-# from the paper here (neither its figure nor its text is in any corpus this lab could search):
-# it is the issue's number, compared with the level our trees give exactly.
-ISSUE_RANDOM_PICK_B2 = 0.493
+# The random-pick level at B=2 quoted for the paper's Fig. 2 (alpha-beta's flat line). It was
+# not read from the paper here (neither its figure nor its text was in any corpus this lab
+# could search): a quoted number, compared with the level our trees give exactly.
+QUOTED_RANDOM_PICK_B2 = 0.493
 # the searches that found neither the paper's Fig. 2 nor its text (the ``search`` tool,
 # corpora pages, docs and code, 2026-11-27 and 2026-11-28)
 SEARCHED = ('"Bandit based Monte-Carlo planning" P-game UCT failure rate alpha-beta; '
@@ -47,37 +47,37 @@ def _pct(x: float) -> str:
     return "-" if np.isnan(x) else f"{x:.4f}"
 
 
-def issue_b2_markdown(level: dict) -> str:
-    """Our B=2 level beside the issue's 0.493, which means a tie of the two root moves' best
+def quoted_b2_markdown(level: dict) -> str:
+    """Our B=2 level beside the quoted 0.493, which means a tie of the two root moves' best
     scores on q = 2 (0.5 - 0.493) = 1.4% of the trees: how likely our count of ties is if q
     is the true tie rate (binomial tails)."""
     trees = level["trees"]
     ties = level["tied_roots"]
-    rate = 2 * (0.5 - ISSUE_RANDOM_PICK_B2)
+    rate = 2 * (0.5 - QUOTED_RANDOM_PICK_B2)
     low, high = stats.binom.cdf(ties, trees, rate), stats.binom.sf(ties - 1, trees, rate)
-    return (f"{ISSUE_RANDOM_PICK_B2} (ours - it = "
-            f"{level['score_level'] - ISSUE_RANDOM_PICK_B2:+.4f}; {ties} ties in {trees} "
+    return (f"{QUOTED_RANDOM_PICK_B2} (ours - it = "
+            f"{level['score_level'] - QUOTED_RANDOM_PICK_B2:+.4f}; {ties} ties in {trees} "
             f"roots; at its tie rate {rate:.3f}, P(<= {ties}) = {low:.2f}, "
             f"P(>= {ties}) = {high:.2f})")
 
 
 def levels_markdown(levels: list[dict], summary: pd.DataFrame) -> str:
     """The random-pick levels per panel, exactly from the trees, beside the failure of UCT
-    after one iteration (one root move visited, so a uniform pick) and, at B=2, the issue's
+    after one iteration (one root move visited, so a uniform pick) and, at B=2, the quoted
     0.493."""
     lines = [("| panel | trees | best-score moves (mean) | optimal-outcome moves (mean) | "
               "random pick, score failure (exact) | random pick, outcome failure (exact) | "
-              "UCT at t=1 (measured, 95%) | issue 43's value |"),
+              "UCT at t=1 (measured, 95%) | the quoted value |"),
              "|---|---:|---:|---:|---:|---:|---:|---|"]
     for level in levels:
         first = summary[(summary["panel"] == level["panel"]) & (summary["method"] == "uct")
                         & (summary["budget"] == 1)]
         measured = ("-" if first.empty else f"{first['failure_rate'].iloc[0]:.3f} "
                     f"[{first['ci_low'].iloc[0]:.3f}, {first['ci_high'].iloc[0]:.3f}]")
-        issue = issue_b2_markdown(level) if level["branching"] == 2 else "-"
+        quoted = quoted_b2_markdown(level) if level["branching"] == 2 else "-"
         lines.append(f"| {level['panel']} | {level['trees']} | {level['best_moves']:.3f} | "
                      f"{level['optimal_moves']:.3f} | {_pct(level['score_level'])} | "
-                     f"{_pct(level['outcome_level'])} | {measured} | {issue} |")
+                     f"{_pct(level['outcome_level'])} | {measured} | {quoted} |")
     return "\n".join(lines)
 
 
@@ -167,9 +167,9 @@ the paper's figure shows. What can be computed is below.
 ### The random-pick level
 
 A move drawn uniformly at the root fails with probability 1 - (best-score moves) / B on a tree;
-its mean over the study's trees is exact (no search). Issue 43 says the paper's curves start
-from 0.493 at B=2 (one best-score move per tree but for about 1.4% ties); that value is the
-issue's, not read here; the table gives how likely our count of tied roots would be at the
+its mean over the study's trees is exact (no search). The paper's curves are quoted as starting
+from 0.493 at B=2 (one best-score move per tree but for about 1.4% ties); that value is a
+quotation, not read here; the table gives how likely our count of tied roots would be at the
 tie rate it implies. UCT after one iteration has visited one root move, drawn uniformly, so
 it picks at random: its measured failure must agree with the exact level.
 
