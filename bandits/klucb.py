@@ -47,7 +47,7 @@ def bernoulli_kl(p, q):
     return value
 
 
-@njit(inline="always")  # per arm of a caller's index loop (exported; no engine calls it)
+@njit  # exported, no compiled caller: nothing to inline into
 def klucb_bound(log_t, c):
     """Right-hand side ln t + c ln ln t of Eq. 2 (``IndexTables.log_log`` caches ln ln t)."""
     return log_t + c * math.log(max(log_t, 1.0))
@@ -108,7 +108,7 @@ def _far_root(p, level):
     return 1.0 - r * (1.0 + step * (1.0 + step * (0.5 + step * (1.0 / 6.0))))
 
 
-@njit(inline="always")  # per arm of a caller's index loop (exported; no engine calls it)
+@njit  # exported, no compiled caller: nothing to inline into
 def klucb_value(mean, bound, explore_count):
     """The largest q >= mean with T'_i kl(mean, q) <= bound (+inf when T'_i = 0)."""
     if explore_count <= 0:

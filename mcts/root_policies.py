@@ -110,8 +110,9 @@ def root_name(root: NoRoot | RootPolicy) -> str:
 def root_spec(root: NoRoot | RootPolicy) -> str:
     """The canonical spelling of ``root`` ("" for the plain search; parameters at their
     defaults left out)."""
-    if root_name(root) != "gumbel":
-        return root_name(root)
+    name = root_name(root)
+    if name != "gumbel":
+        return name
     changed = [f"{key}={getattr(root, key)!r}" for key, default in _DEFAULTS["gumbel"].items()
                if getattr(root, key) != default]  # repr: read back to the same bits
     return f"gumbel({','.join(changed)})" if changed else "gumbel"
