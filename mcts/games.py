@@ -1,6 +1,7 @@
 """Compiled MCTS for the real games (DESIGN §6, §9; seed 000, Algorithm 1), one search per call.
 
-One iteration (seed 000, Algorithm 1): select from the root by the bandit policy to a leaf of
+One iteration (seed 000, Algorithm 1; the one search loop, ``mcts.search_loop``, with this
+engine's steps): select from the root by the bandit policy to a leaf of
 the search tree; a leaf on its first visit is played out from directly, a leaf visited before
 (and the root) is expanded (all its moves added) and a playout starts from one of its children,
 drawn uniformly; playouts are ``mcts.playouts`` (uniform, the game's policy, or MAST
@@ -42,7 +43,6 @@ from bandits.hooks import INDEX
 from bandits.rng import randint, seed_state
 from games import Game, State, compiled
 
-from .backup import back_up, node_gain
 from .child_indices import index_children
 from .game_tree import ACTION, MOVER, N_CHILDREN, GameChildren, GameGains
 from .growth import grown
@@ -53,12 +53,10 @@ from .root_policies import (
     NoRoot,
     has_root,
     new_root_state,
-    observe_root,
     root_child,
     root_choice,
-    root_finished,
-    start_root,
 )
+from .search_loop import make_search_loop
 from .search_tree import FIRST_CHILD, REWARD_SUM, VISITS
 from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
 from .ties import pick_best
@@ -136,100 +134,179 @@ def search(game: Game, state: State | np.ndarray, budget: int,
                         proven[children].copy(), int(playouts))
 
 
+class GameSearch(NamedTuple):
+    """One search as a domain of the one search loop (``mcts.search_loop``): the game, the
+    root's position and player, the options, the reward's bound and clip, the policy's tables,
+    the root policy and its state, and the scratch the steps share."""
+
+    gid: int
+    position: np.ndarray
+    me: int  # the root's player
+    config: GameSearchConfig
+    budget: int
+    bound: float
+    clip: float
+    tables: np.ndarray
+    root: tuple
+    roots: tuple
+    second_moment: bool
+    path: np.ndarray
+    state: np.ndarray  # the position of the playout
+    scratch: np.ndarray  # a position an expansion tries moves on
+    out: np.ndarray  # legal moves
+    values: np.ndarray  # float64 [3, max actions]: a selection's indices (row INDEX), MAST's
+    scores: np.ndarray  # its row INDEX
+    no_columns: np.ndarray  # the policy's columns: none kept (``GameChildren``)
+    moments: np.ndarray  # the shaping's statistics (``mcts.rewards``): [bonus, winner, 3]
+    sums: np.ndarray  # [bonus, 5]
+    used: np.ndarray  # MAST's table's slots in use (``mcts.playouts``)
+
+
+class GameWalk(NamedTuple):
+    """What a search carries from one playout to the next: the tree's arrays (``game_tree``'s
+    layout, grown as it fills), its node count, MAST's table and the last playout's moves."""
+
+    moves: np.ndarray
+    stats: np.ndarray
+    rewards: np.ndarray
+    proven: np.ndarray
+    n_nodes: int
+    keys: np.ndarray
+    table: np.ndarray
+    trail: np.ndarray
+
+
 @njit(cache=True)
-def _search(gid, root, max_actions, budget, config, bound, clip, tables, rng):
+def _search(gid, position, max_actions, budget, config, bound, clip, tables, rng):
     capacity = 1024
-    second_moment = reads_second_moment(config.policy)
     moves = np.full((capacity, 3), -1, dtype=np.int64)  # mcts.game_tree's layout
     stats = np.zeros((capacity, 2), dtype=np.int32)
     stats[:, FIRST_CHILD] = NO_CHILD
+    second_moment = reads_second_moment(config.policy)
     rewards = np.zeros((capacity, 2 if second_moment else 1))
     proven = np.zeros(capacity, dtype=np.int8)
-    no_columns = np.zeros((1, 1))  # the policy's columns: none kept (``GameChildren``)
-    me = compiled.current_player(gid, root)
+    me = compiled.current_player(gid, position)
     moves[0, MOVER], moves[0, N_CHILDREN] = 1 - me, 0
     n_nodes = 1
     out = np.empty(max_actions, dtype=np.int64)
-    # scratch: a selection's indices (row INDEX), a MAST step's move values, the final move's
     values = np.empty((3, max_actions))
-    scores = values[INDEX]
     path = np.empty(budget + 2, dtype=np.int64)
-    moments = np.zeros((2, 2, 3))  # [bonus RB/QB, winner, count/mean/M2]
-    sums = np.zeros((2, 5))  # [bonus, n / sum Y / sum Y^2 / sum Y^w / sum Y^w Y]
     keys, table, used = new_table()
-    trail = np.empty(256, dtype=np.int64)
-    state = root.copy()
-    scratch = root.copy()
-    playouts = 0
-    rooted = has_root(config.root)
-    if rooted:  # every playout passes through a child of the root policy's choosing
+    scratch = position.copy()
+    if has_root(config.root):  # every playout passes through a child of the root policy's choosing
         moves, stats, rewards, proven, n_nodes, pick = _expand(
-            gid, moves, stats, rewards, proven, n_nodes, 0, root, out, scratch, rng)
+            gid, moves, stats, rewards, proven, n_nodes, 0, position, out, scratch, rng)
         if proven[pick] == WIN:  # a move that wins at once proves the root (MCTS-Solver)
             path[0], path[1] = 0, pick
             prove(proven, path, 1, WIN, stats[:, FIRST_CHILD], moves[:, N_CHILDREN])
     roots = new_root_state(config.root, moves[0, N_CHILDREN], budget, 0.0)  # 0: rewards' middle
-    start_root(config.root, roots, budget, rng)
-    while playouts < budget and proven[0] == UNPROVEN:
-        if root_finished(config.root, roots):  # sequential halving's rounding
-            break
-        state[:] = root
-        node, depth = 0, 0
-        path[0] = 0
-        while stats[node, FIRST_CHILD] != NO_CHILD:
-            if depth == 0 and rooted:
-                node = stats[0, FIRST_CHILD] + root_child(config.root, roots, stats, rewards,
-                                                          playouts + 1)
-            else:
-                node = _select(moves, stats, rewards, proven, no_columns, node, config, bound,
-                               tables, rng, values)
-            compiled.apply_action(gid, state, moves[node, ACTION])
-            depth += 1
-            path[depth] = node
-        terminal = compiled.is_terminal(gid, state)
-        if not terminal and (node == 0 or stats[node, VISITS] > 0):
-            moves, stats, rewards, proven, n_nodes, node = _expand(
-                gid, moves, stats, rewards, proven, n_nodes, node, state, out, scratch, rng)
-            compiled.apply_action(gid, state, moves[node, ACTION])
-            depth += 1
-            path[depth] = node
-            terminal = compiled.is_terminal(gid, state)
-        length = 0
-        if terminal:
-            prove(proven, path, depth, _outcome_value(moves[node, MOVER],
-                                                      compiled.winner(gid, state)),
-                  stats[:, FIRST_CHILD], moves[:, N_CHILDREN])
-        else:
-            length, trail = playout(gid, state, out, scores, rng, config.playout, config.epsilon,
-                                    keys, table, trail)
-        w = compiled.winner(gid, state)
-        reward = 0.0
-        if w >= 0:
-            reward = winner_reward(config, moments, sums, w, me, depth + length,
-                                   compiled.quality(gid, state), playouts >= WARMUP * budget)
-            reward = min(max(reward, -clip), clip)
-        gains = GameGains(reward, w, moves, bound)
-        back_up(stats, rewards, path, depth, gains, second_moment)
-        if rooted:
-            observe_root(config.root, roots, path[1] - stats[0, FIRST_CHILD],
-                         node_gain(gains, 1, path[1])[0], rng)
-        if config.playout == MAST:
-            for ply in range(1, depth + 1):
-                at = path[ply]
-                keys, table = mast_update(keys, table, used,
-                                          mast_key(moves[at, ACTION], moves[at, MOVER]),
-                                          _outcome(moves[at, MOVER], w))
-            for i in range(length):
-                keys, table = mast_update(keys, table, used, trail[i], _outcome(trail[i] & 1, w))
-        playouts += 1
+    domain = GameSearch(gid, position, me, config, budget, bound, clip, tables, config.root, roots,
+                        second_moment, path, position.copy(), scratch, out, values,
+                        values[INDEX], np.zeros((1, 1)), np.zeros((2, 2, 3)), np.zeros((2, 5)),
+                        used)
+    walk, playouts = _search_loop(domain, GameWalk(moves, stats, rewards, proven, n_nodes, keys,
+                                                   table, np.empty(256, dtype=np.int64)), rng)
+    moves, stats, rewards, proven = walk.moves, walk.stats, walk.rewards, walk.proven
     first, count = stats[0, FIRST_CHILD], moves[0, N_CHILDREN]
-    if rooted and proven[0] == UNPROVEN:
-        action = moves[first + root_choice(config.root, roots, stats, rewards, proven, rng,
-                                           scores), ACTION]
+    if has_root(config.root) and proven[0] == UNPROVEN:
+        choice = root_choice(config.root, roots, stats, rewards, proven, rng, values[INDEX])
     else:
-        action = moves[first + final_move(proven, stats[:, VISITS], first, count, rng, scores),
-                       ACTION]
-    return moves, stats, rewards, proven, playouts, action
+        choice = final_move(proven, stats[:, VISITS], first, count, rng, values[INDEX])
+    return moves, stats, rewards, proven, playouts, moves[first + choice, ACTION]
+
+
+@njit(inline="always")  # per playout: a step of the search loop
+def _stopped(domain, walk, t):
+    return (t >= domain.budget) | (walk.proven[0] != UNPROVEN)  # no branch (a step is inlined)
+
+
+@njit(inline="always")  # per playout: a step of the search loop
+def _descend(domain, walk, t, rng):
+    """Select from the root's position down to a leaf of the search tree, the root's child by
+    the root policy if there is one; expand a leaf visited before (and the root) and step to
+    the child ``_expand`` picks. Returns the walk and the leaf: its node, depth and whether its
+    position ends the game."""
+    gid, config, state, path = domain.gid, domain.config, domain.state, domain.path
+    moves, stats, rewards, proven, n_nodes = (walk.moves, walk.stats, walk.rewards, walk.proven,
+                                              walk.n_nodes)
+    state[:] = domain.position
+    node, depth = 0, 0
+    path[0] = 0
+    while stats[node, FIRST_CHILD] != NO_CHILD:
+        if depth == 0 and has_root(config.root):
+            node = stats[0, FIRST_CHILD] + root_child(config.root, domain.roots, stats, rewards,
+                                                      t)
+        else:
+            node = _select(moves, stats, rewards, proven, domain.no_columns, node, config,
+                           domain.bound, domain.tables, rng, domain.values)
+        compiled.apply_action(gid, state, moves[node, ACTION])
+        depth += 1
+        path[depth] = node
+    terminal = compiled.is_terminal(gid, state)
+    if not terminal and (node == 0 or stats[node, VISITS] > 0):
+        moves, stats, rewards, proven, n_nodes, node = _expand(
+            gid, moves, stats, rewards, proven, n_nodes, node, state, domain.out,
+            domain.scratch, rng)
+        compiled.apply_action(gid, state, moves[node, ACTION])
+        depth += 1
+        path[depth] = node
+        terminal = compiled.is_terminal(gid, state)
+    walk = GameWalk(moves, stats, rewards, proven, n_nodes, walk.keys, walk.table, walk.trail)
+    return walk, (node, depth, terminal)
+
+
+@njit(inline="always")  # per playout: a step of the search loop
+def _evaluate(domain, walk, leaf, t, rng):
+    """Prove a terminal leaf, else play out from it (``mcts.playouts``); reward the winner
+    (``mcts.rewards``, clipped to the policy's range)."""
+    gid, config, state = domain.gid, domain.config, domain.state
+    node, depth, terminal = leaf
+    moves, trail = walk.moves, walk.trail
+    length = 0
+    if terminal:
+        prove(walk.proven, domain.path, depth,
+              _outcome_value(moves[node, MOVER], compiled.winner(gid, state)),
+              walk.stats[:, FIRST_CHILD], moves[:, N_CHILDREN])
+    else:
+        length, trail = playout(gid, state, domain.out, domain.scores, rng,
+                                config.playout, config.epsilon, walk.keys, walk.table, trail)
+    w = compiled.winner(gid, state)
+    reward = 0.0
+    if w >= 0:
+        reward = winner_reward(config, domain.moments, domain.sums, w, domain.me, depth + length,
+                               compiled.quality(gid, state), t - 1 >= WARMUP * domain.budget)
+        reward = min(max(reward, -domain.clip), domain.clip)
+    walk = GameWalk(moves, walk.stats, walk.rewards, walk.proven, walk.n_nodes, walk.keys,
+                    walk.table, trail)
+    return walk, (w, length), depth, GameGains(reward, w, moves, domain.bound)
+
+
+@njit(inline="always")  # per playout: a step of the search loop
+def _statistics(domain, walk):
+    return walk.stats, walk.rewards
+
+
+@njit(inline="always")  # per playout: a step of the search loop
+def _learn(domain, walk, evaluation, depth, gains, t, rng):
+    """MAST's update (``mcts.playouts``): every move of the path and of the playout, with the
+    outcome for its mover."""
+    if domain.config.playout != MAST:
+        return walk
+    w, length = evaluation
+    moves, path, keys, table = walk.moves, domain.path, walk.keys, walk.table
+    for ply in range(1, depth + 1):
+        at = path[ply]
+        keys, table = mast_update(keys, table, domain.used,
+                                  mast_key(moves[at, ACTION], moves[at, MOVER]),
+                                  _outcome(moves[at, MOVER], w))
+    for i in range(length):
+        keys, table = mast_update(keys, table, domain.used, walk.trail[i],
+                                  _outcome(walk.trail[i] & 1, w))
+    return GameWalk(moves, walk.stats, walk.rewards, walk.proven, walk.n_nodes, keys, table,
+                    walk.trail)
+
+
+_search_loop = make_search_loop(_stopped, _descend, _evaluate, _statistics, _learn)
 
 
 @njit(inline="always")  # per node and move of a MAST update

@@ -1,6 +1,7 @@
 """Compiled MCTS on synthetic trees, many independent runs per call (DESIGN.md §3-5).
 
-One iteration (``_playouts``): descend from the root by the bandit policy to a leaf of the
+One iteration (``_playouts``: the one search loop, ``mcts.search_loop``, with this engine's
+steps): descend from the root by the bandit policy to a leaf of the
 search tree (``_descend``, ``_select``); a leaf visited before is expanded (all b children) and
 one child, drawn uniformly, is played out (``_grow``); uniformly random playout to a terminal
 (``_playout``), rewarded by the reward rule (``mcts.score_reward``: the outcome against the
@@ -42,7 +43,7 @@ from bandits.rng import randint, seed_state
 from enhancements.adjusters import next_threshold, observe_playout, reads_scores, start_adjuster
 from enhancements.thresholds import effective_threshold
 
-from .backup import Discount, PlayoutValue, back_up, node_gain, reads_end
+from .backup import Discount, PlayoutValue, reads_end
 from .child_indices import INDEX, after_backup, index_children
 from .final_move import MOST_VISITS
 from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
@@ -50,14 +51,12 @@ from .root_policies import (
     NoRoot,
     has_root,
     new_root_state,
-    observe_root,
     root_child,
     root_choice,
-    root_finished,
-    start_root,
     state_bytes,
 )
 from .score_reward import ScoreReward, is_outcome, playout_reward
+from .search_loop import make_search_loop
 from .search_tree import (
     BASE_EPOCH,
     CHILD_BASE,
@@ -65,6 +64,7 @@ from .search_tree import (
     PARENT_BASE,
     VISITS,
     ChildrenView,
+    SearchTree,
     chosen_move,
     new_tree,
     node_capacity,
@@ -323,90 +323,177 @@ def _workspace(config, budget, index_columns, second_moment):
             new_root_state(config.root, len(config.children), budget, MIDDLE_REWARD))
 
 
+class SyntheticSearch(NamedTuple):
+    """One run as a domain of the one search loop (``mcts.search_loop``): its preallocated
+    tree, path, selection scratch (``values``), score histograms (``mcts.rescoring``) and
+    shaping statistics, the instance, the options and the policy, the failure record, the root
+    policy and its state, the watch of ``mctslab inspect`` (None: not watched) and what the
+    steps read of the options once per search."""
+
+    tree: SearchTree
+    path: np.ndarray
+    values: np.ndarray
+    game: TreeArrays
+    config: SearchConfig
+    budget: int
+    tables: np.ndarray
+    policy: NamedTuple
+    failed: np.ndarray
+    histograms: np.ndarray
+    statistics: tuple
+    root: tuple
+    roots: tuple
+    watch: object
+    last: int  # the playouts it makes: the budget, or a watched run's stop
+    second_moment: bool
+    stop_at_proven: bool  # a playout ends at a proven node (``_reads_terminal``)
+    span: int  # the scores' range, a shaped reward's scale
+
+
+class Walk(NamedTuple):
+    """What a run carries from one playout to the next: the adjuster's threshold and state,
+    the effective threshold, the playouts under it and its epoch (t_c of seed 001's Eqs. 6-8),
+    the nodes in the tree, the next failure record and its playout count, and whether the root
+    is solved."""
+
+    theta: float
+    state: tuple
+    theta_eff: float
+    since_change: int
+    epoch: int
+    n_nodes: int
+    record: int
+    next_record: int
+    solved: bool
+
+
 # Compiled without reference counting (numba's private ``_nrt`` flag): it allocates nothing, and
 # the increfs numba's pruning leaves in its loops are pure cost.
 @njit(cache=True, _nrt=False, error_model="numpy")
 def _playouts(tree, path, values, theta, state, statistics, rng, game, config, budget, tables,
               policy, failed, histograms, roots, watch):
-    """The playouts of :func:`search` into its preallocated tree, path, selection scratch,
-    score histograms (``mcts.rescoring``) and root policy's state (``roots``), from the
-    adjuster's first ``theta`` and ``state`` and the shaping's ``statistics``; a run
-    ``watch``ed by ``mctslab inspect`` (``mcts.tracing.Watch``, None: not watched, its hooks
-    compiled away) records at its grid points and may stop before its budget. Under a root
-    policy the failure is recorded once, into ``failed[0]``, after the budget (its schedule
-    reads the budget, so a curve makes one search per budget)."""
-    b, adjuster = len(config.children), config.adjuster
-    theta_eff = effective_threshold(theta)
+    """The playouts of :func:`search` (``mcts.search_loop``, its steps below) into its
+    preallocated tree, path, selection scratch, score histograms (``mcts.rescoring``) and root
+    policy's state (``roots``), from the adjuster's first ``theta`` and ``state`` and the
+    shaping's ``statistics``; a run ``watch``ed by ``mctslab inspect`` (``mcts.tracing.Watch``,
+    None: not watched, its hooks compiled away) records at its grid points and may stop before
+    its budget. Under a root policy the failure is recorded once, into ``failed[0]``, after the
+    budget (its schedule reads the budget, so a curve makes one search per budget)."""
+    b = len(config.children)
     # typed, not literal, so that numba compiles each callee once (for int64), not also for
     # the literal first value
-    since_change, epoch = np.int64(0), np.int64(0)
-    n_nodes, record, next_record = np.int64(1), 0, 1
-    span = config.score_high - config.score_low + 1
-    stop_at_proven = not _reads_terminal(config)
-    rooted = has_root(config.root)
-    if rooted:  # every playout passes through a child of the root policy's choosing
+    n_nodes, epoch = np.int64(1), np.int64(0)
+    if has_root(config.root):  # every playout passes through a child of the root policy's choosing
         n_nodes = _expand(tree, 0, n_nodes, b, epoch, config.restart)
-        start_root(config.root, roots, budget, rng)
-    for t in range(1, last_playout(watch, budget) + 1):
-        if root_finished(config.root, roots):
-            break
-        node, depth, tree_node = _descend(tree, path, config, epoch, rng, tables, policy, values,
-                                          stop_at_proven, roots, t)
-        score, in_tree = 0, False  # the terminal's score; did the search tree reach it?
-        moves, scored_at = 0, 0.0  # the playout's moves; the threshold it is scored at
-        stopped = stop_at_proven and tree.proven[ix(node)] != UNPROVEN
-        if stopped:
-            reward = _proven_reward(tree.proven[node], depth)
-        else:
-            node, depth, tree_node, n_nodes = _grow(tree, path, node, depth, tree_node, n_nodes,
-                                                    game, config, epoch, rng)
-            in_tree = game.terminal[ix(tree_node)]
-            score, moves = _playout(game, tree_node, b, rng)
-            at_zero = in_tree and not config.terminals_at_threshold  # its true value
-            scored_at = 0.0 if at_zero else theta_eff
-            reward = playout_reward(config.reward, score, scored_at, config.score_low,
-                                    config.score_high)
-            if config.rescore:
-                record_playout(histograms, path, depth, score, at_zero)
-        value = max_value(config.shaping, statistics, policy, reward, score - scored_at, span,
-                          depth + moves, t - 1, budget)
-        gains = PlayoutValue(value, depth + moves, config.backup)
-        back_up(tree.stats, tree.rewards, path, depth, gains, reads_second_moment(policy))
-        if rooted:
-            observe_root(config.root, roots, path[1] - tree.stats[0, FIRST_CHILD],
-                         node_gain(gains, 1, path[1])[0], rng)
-        log_playout(watch, t, score, reward, theta_eff)
-        if config.solver and not stopped and in_tree:
-            _prove(tree, path, depth, score, b)
-            if tree.proven[0] != UNPROVEN:  # solved: the chosen move cannot change
-                chosen = chosen_move(tree, b, config.final_move, rng, values)
-                failed[record:] = not game.correct[chosen]
-                watch_root(watch, t, tree, config, tables, policy, rng, values, chosen, theta,
-                           theta_eff, True)
-                return
-        after_backup(tree, path, depth, b, config.restart, config.cache_indices, epoch,
-                     policy, tables)
-        before = theta_eff
-        theta, state, theta_eff, since_change, epoch = _adjust(
-            adjuster, state, theta, theta_eff, since_change, epoch, score, reward, config.freeze)
-        log_playout(watch, t, score, reward, theta_eff)  # the threshold after the playout
-        if config.rescore:
-            rescore_tree(histograms, tree, n_nodes, b, before, theta_eff,
-                         reads_second_moment(policy),
-                         config.cache_indices and cache_columns(policy) > 0, policy)
-        if t == next_record and not rooted:
-            chosen = chosen_move(tree, b, config.final_move, rng, values)
-            failed[record] = not game.correct[chosen]
-            record += 1
-            next_record *= 2
-            watch_root(watch, t, tree, config, tables, policy, rng, values, chosen, theta,
-                       theta_eff, False)
-        else:
-            watch_between(watch, t, tree, config, tables, policy, rng, values, theta,
-                          theta_eff)
-    if rooted:
+    domain = SyntheticSearch(tree, path, values, game, config, budget, tables, policy, failed,
+                             histograms, statistics, config.root, roots, watch,
+                             last_playout(watch, budget), reads_second_moment(policy),
+                             not _reads_terminal(config),
+                             config.score_high - config.score_low + 1)
+    walk, _ = _search_loop(domain, Walk(theta, state, effective_threshold(theta), np.int64(0),
+                                       epoch, n_nodes, np.int64(0), np.int64(1), False), rng)
+    if has_root(config.root) and not walk.solved:
         failed[0] = not game.correct[root_choice(config.root, roots, tree.stats, tree.rewards,
                                                  tree.proven, rng, values[INDEX])]
+
+
+@njit(inline="always")  # per playout: a step of the search loop
+def _stopped(domain, walk, t):
+    return (t >= domain.last) | walk.solved  # no branch (a step is inlined)
+
+
+@njit(inline="always")  # per playout: a step of the search loop
+def _descend_step(domain, walk, t, rng):
+    return walk, _descend(domain.tree, domain.path, domain.config, walk.epoch, rng,
+                          domain.tables, domain.policy, domain.values, domain.stop_at_proven,
+                          domain.roots, t)
+
+
+@njit(inline="always")  # per playout: a step of the search loop
+def _evaluate(domain, walk, leaf, t, rng):
+    """Reward a playout stopped at a proven node by its proof; else grow the tree at the leaf
+    and play out to a terminal, rewarded at the effective threshold (a terminal inside the
+    tree: at 0, its true value). Max's value of it (``mcts.shaping``) is what is backed up."""
+    tree, game, config = domain.tree, domain.game, domain.config
+    node, depth, tree_node = leaf
+    n_nodes = walk.n_nodes
+    score, in_tree = 0, False  # the terminal's score; did the search tree reach it?
+    moves, scored_at = 0, 0.0  # the playout's moves; the threshold it is scored at
+    stopped = domain.stop_at_proven and tree.proven[ix(node)] != UNPROVEN
+    if stopped:
+        reward = _proven_reward(tree.proven[node], depth)
+    else:
+        node, depth, tree_node, n_nodes = _grow(tree, domain.path, node, depth, tree_node,
+                                                n_nodes, game, config, walk.epoch, rng)
+        in_tree = game.terminal[ix(tree_node)]
+        score, moves = _playout(game, tree_node, len(config.children), rng)
+        at_zero = in_tree and not config.terminals_at_threshold  # its true value
+        scored_at = 0.0 if at_zero else walk.theta_eff
+        reward = playout_reward(config.reward, score, scored_at, config.score_low,
+                                config.score_high)
+        if config.rescore:
+            record_playout(domain.histograms, domain.path, depth, score, at_zero)
+    value = max_value(config.shaping, domain.statistics, domain.policy, reward,
+                      score - scored_at, domain.span, depth + moves, t - 1, domain.budget)
+    walk = Walk(walk.theta, walk.state, walk.theta_eff, walk.since_change, walk.epoch, n_nodes,
+                walk.record, walk.next_record, walk.solved)
+    return (walk, (np.int64(score), reward, in_tree and not stopped), depth,
+            PlayoutValue(value, depth + moves, config.backup))
+
+
+@njit(inline="always")  # per playout: a step of the search loop
+def _statistics(domain, walk):
+    return domain.tree.stats, domain.tree.rewards
+
+
+@njit(inline="always")  # per playout: a step of the search loop
+def _learn(domain, walk, evaluation, depth, gains, t, rng):
+    """Prove a terminal the tree reached (a solved root ends the run, its move recorded for
+    every budget left), update the policy's cached indices, let the adjuster observe the
+    playout, re-score the tree after a change of threshold, and record the chosen move after
+    playout 2^k (a watched run: at its grid points too)."""
+    tree, game, config, policy = domain.tree, domain.game, domain.config, domain.policy
+    tables, values, watch, path = domain.tables, domain.values, domain.watch, domain.path
+    b = len(config.children)
+    score, reward, reached = evaluation
+    theta, theta_eff, epoch, record = walk.theta, walk.theta_eff, walk.epoch, walk.record
+    log_playout(watch, t, score, reward, theta_eff)
+    if config.solver and reached:
+        _prove(tree, path, depth, score, b)
+        if tree.proven[0] != UNPROVEN:  # solved: the chosen move cannot change
+            chosen = chosen_move(tree, b, config.final_move, rng, values)
+            domain.failed[record:] = not game.correct[chosen]
+            watch_root(watch, t, tree, config, tables, policy, rng, values, chosen, theta,
+                       theta_eff, True)
+            return Walk(theta, walk.state, theta_eff, walk.since_change, epoch, walk.n_nodes,
+                        record, walk.next_record, True)
+    after_backup(tree, path, depth, b, config.restart, config.cache_indices, epoch, policy,
+                 tables)
+    before = theta_eff
+    theta, state, theta_eff, since_change, epoch = _adjust(
+        config.adjuster, walk.state, theta, theta_eff, walk.since_change, epoch, score, reward,
+        config.freeze)
+    log_playout(watch, t, score, reward, theta_eff)  # the threshold after the playout
+    if config.rescore:
+        rescore_tree(domain.histograms, tree, walk.n_nodes, b, before, theta_eff,
+                     domain.second_moment,
+                     config.cache_indices and cache_columns(policy) > 0, policy)
+    next_record = walk.next_record
+    if t == next_record and not has_root(config.root):
+        chosen = chosen_move(tree, b, config.final_move, rng, values)
+        domain.failed[record] = not game.correct[chosen]
+        record += 1
+        next_record *= 2
+        watch_root(watch, t, tree, config, tables, policy, rng, values, chosen, theta,
+                   theta_eff, False)
+    else:
+        watch_between(watch, t, tree, config, tables, policy, rng, values, theta, theta_eff)
+    return Walk(theta, state, theta_eff, since_change, epoch, walk.n_nodes, record, next_record,
+                False)
+
+
+_search_loop = make_search_loop(_stopped, _descend_step, _evaluate, _statistics, _learn,
+                                _nrt=False, error_model="numpy")
 
 
 @njit(cache=True, nogil=True)

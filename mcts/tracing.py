@@ -120,8 +120,9 @@ def log_playout(watch, t, score, reward, threshold):
     raise NotImplementedError("log_playout runs inside compiled kernels only")
 
 
-# inlined in numba's IR: per playout; compiled away when unwatched
-@overload(log_playout, inline="always", jit_options={"cache": True})
+# a call, per playout (LLVM drops it when unwatched): inlined in numba's IR inside a step of
+# the search loop, numba dropped its writes
+@overload(log_playout, jit_options={"cache": True})
 def _log_playout(watch, t, score, reward, threshold):
     if not _watched(watch):
         return lambda watch, t, score, reward, threshold: None

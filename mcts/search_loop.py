@@ -1,0 +1,67 @@
+"""The one search loop of the compiled engines (DESIGN.md §3): seed 000's Algorithm 1 and
+Kocsis & Szepesvari's UCT, written once, each engine a *domain* that supplies its steps.
+
+As mctx's ``search`` takes a ``recurrent_fn`` and OpenSpiel's ``mcts_search`` an evaluator,
+the loop of :func:`make_search_loop` takes a domain record (a NamedTuple: the search's options
+and its arrays, updated in place) and a walk (a NamedTuple: what the engine carries from one
+playout to the next, such as its node count, its threshold or its grown arrays), and runs
+
+    while not stopped:  descend (select, the root policy at the root; expand)
+                        evaluate (prove a terminal, play out, reward)
+                        back up (``mcts.backup``); the root policy observes the root's child
+                        learn (the solver's proofs, adjusters, records, MAST)
+
+A domain has the fields ``root`` and ``roots`` (the root policy and its state,
+``mcts.root_policies``), ``budget``, ``path`` (the nodes of the playout's path, [0] the root)
+and ``second_moment`` (whether the nodes keep squared rewards). The final move is the
+engine's, after the loop: it reads what its domain has recorded.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .backup import back_up, node_gain
+from .root_policies import has_root, observe_root, root_finished, start_root
+from .search_tree import FIRST_CHILD
+
+
+def make_search_loop(stopped, descend, evaluate, statistics, learn, **jit_options):
+    """The search loop of a domain whose steps are these compiled functions:
+
+    - ``stopped(domain, walk, t)``: whether the search stops after ``t`` playouts (its budget
+      spent, its root solved), before the root policy's schedule is asked;
+    - ``descend(domain, walk, t, rng)``: playout ``t``'s selection from the root to a leaf of
+      the search tree, the root's child by the root policy if there is one, and the leaf's
+      expansion: (walk, leaf), the leaf a tuple of the domain's own;
+    - ``evaluate(domain, walk, leaf, t, rng)``: the leaf's value, proven, or played out and
+      rewarded: (walk, evaluation, the path's depth, the gains ``mcts.backup.back_up`` reads);
+    - ``statistics(domain, walk)``: the tree's statistics and rewards (``mcts.search_tree``);
+    - ``learn(domain, walk, evaluation, depth, gains, t, rng)``: what the search learns from
+      playout ``t`` once it is backed up: the walk.
+    """
+
+    # once per search: a call from the engine's kernel, compiled with its options (the
+    # synthetic engine's counts no references); its steps are inlined into it. Inlined into
+    # the kernel as well, numba lost the tree's first expansion (tests/test_golden.py).
+    @njit(**jit_options)
+    def search_loop(domain, walk, rng):
+        """Run the playouts of one search: the walk after the last, and their number."""
+        root, roots, path = domain.root, domain.roots, domain.path
+        start_root(root, roots, domain.budget, rng)
+        t = 0
+        while not stopped(domain, walk, t):
+            if root_finished(root, roots):  # sequential halving's rounding
+                break
+            t += 1
+            walk, leaf = descend(domain, walk, t, rng)
+            walk, evaluation, depth, gains = evaluate(domain, walk, leaf, t, rng)
+            stats, rewards = statistics(domain, walk)
+            back_up(stats, rewards, path, depth, gains, domain.second_moment)
+            if has_root(root):
+                observe_root(root, roots, path[1] - stats[0, FIRST_CHILD],
+                             node_gain(gains, 1, path[1])[0], rng)
+            walk = learn(domain, walk, evaluation, depth, gains, t, rng)
+        return walk, t
+
+    return search_loop
