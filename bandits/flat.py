@@ -62,7 +62,7 @@ def best_arm(values, rng):
 def _with_range(record, sums, counts):
     """``record`` with PUCT's Q-transform range when it asks for one (``bandits.with_q_range``):
     the parent's value is the mean reward of all pulls, the range that of the pulled arms'
-    means, as ``mcts.child_indices`` gives it in a tree; any other record as it is."""
+    means, as ``mcts.core.child_indices`` gives it in a tree; any other record as it is."""
     if not wants_q_range(record):
         return record
     low, high, total, pulls = np.inf, -np.inf, 0.0, 0

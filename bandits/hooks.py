@@ -22,9 +22,9 @@ signatures (all compiled by ``@njit``, inlined in numba's IR or not):
   its path whose parent's next selection reads indices; ``k`` is the node's place among
   ``view``'s children.
 * ``invalidate(policy, cache, row)``: the rewards of the node at ``row`` moved without a
-  visit (``mcts.rescoring``): make its columns match no statistics.
+  visit (``mcts.synthetic.rescoring``): make its columns match no statistics.
 
-Every compiled engine's selection calls them (``mcts.child_indices``); the compiled games
+Every compiled engine's selection calls them (``mcts.core.child_indices``); the compiled games
 engine (``mcts.games``) keeps no columns, so there a policy with columns has its index read
 over every child's Arm, as in the Python engine (``mcts.generic``): a policy's hooks must
 choose as its index would.

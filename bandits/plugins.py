@@ -2,7 +2,7 @@
 importable module and named ``package.module:object``, compiled into every engine at first use
 and cached like the built-ins (docs/extending.md). This module holds what every kind of
 plug-in shares; each registry loads its own kind (``bandits.registry.load_policy``,
-``enhancements.registry.load_adjuster``, ``mcts.backup.load_backup``).
+``enhancements.registry.load_adjuster``, ``mcts.core.backup.load_backup``).
 
 The compiled engines dispatch on a record's class, and numba's disk cache names that class in
 its index of every kernel's signatures. So a plug-in's record is rebuilt here as a class of this

@@ -5,7 +5,7 @@ once per policy with only that policy's index in its inner loop; ``policy_value(
 tables, rng)`` dispatches on the type at compile time to the policy's index over an
 :class:`Arm`, the view of one child's statistics. A record may declare ``hooks``
 (``bandits.hooks``: columns kept per child and its own ways to index the children) and
-``raw_rewards`` (it reads rewards on the outcome's scale; ``mcts.reward_scale``).
+``raw_rewards`` (it reads rewards on the outcome's scale; ``mcts.core.reward_scale``).
 """
 
 from __future__ import annotations

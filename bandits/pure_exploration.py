@@ -11,7 +11,7 @@ exactly T pulls (or fewer, by rounding) on the arms of ``bandits.arms`` and reco
   pulls each of the |S_r| remaining arms t_r = floor(T / (|S_r| ceil(log2 K))) times and keeps
   the ceil(|S_r| / 2) of best average over that round's pulls (their p-hat_i^r); the last one
   left is recommended. Its schedule is ``bandits.sequential_halving``, which the trees'
-  sequential-halving root (``mcts.root_policies``) runs too.
+  sequential-halving root (``mcts.core.root_policies``) runs too.
 
 Every comparison breaks ties uniformly at random: the arms are ranked by (empirical mean, an
 independent uniform key), which orders each group of equal means uniformly. Each run owns one

@@ -1,6 +1,6 @@
 """Sequential halving (Karnin, Koren & Somekh 2013, Algorithm 1) one pull at a time: the one
 schedule of the flat bandits' fixed-budget identification (``bandits.pure_exploration``) and
-of the trees' sequential-halving root (``mcts.root_policies``: H-MCTS, Pepels, Cazenave,
+of the trees' sequential-halving root (``mcts.core.root_policies``: H-MCTS, Pepels, Cazenave,
 Winands & Lanctot 2014; SHOT, Cazenave 2014), so that both make the same pulls.
 
 With K arms and budget T: ceil(log2 K) rounds; round r pulls each of the |S_r| remaining arms
@@ -18,7 +18,7 @@ index order). A round with t_r = 0 (T < K ceil(log2 K)) pulls nothing and keeps 
 alone. The last arm left is recommended; at most T pulls are made (the rounding may leave some).
 
 Its functions are compiled apart, never inlined in numba's IR (``@njit`` alone): so inlined
-into a loop that also inlined ``mcts.score_reward.playout_reward``, the kept arms came out
+into a loop that also inlined ``mcts.synthetic.score_reward.playout_reward``, the kept arms came out
 wrong (numba 0.68; tests/test_root_policies.py's flat driver showed it), and a call per pull
 costs nothing measurable.
 """

@@ -51,7 +51,7 @@ def ours_mcts(n: int, seed: int, uniform: bool = True) -> float:
     """Simulations per second of our compiled UCT (mcts.games) from the start, with uniformly
     random playouts (as OpenSpiel's ``RandomRolloutEvaluator``) or the game's playout policy."""
     from mcts.games import GameSearchConfig, search
-    from mcts.playouts import POLICY, UNIFORM
+    from mcts.games.playouts import POLICY, UNIFORM
 
     config = GameSearchConfig(playout=UNIFORM if uniform else POLICY)
     start = time.perf_counter()

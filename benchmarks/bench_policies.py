@@ -30,7 +30,7 @@ from bandits import POLICIES, index_tables, make_policy
 from experiments.comparisons.grid import method_fields
 from experiments.curves.curve import Curve
 from experiments.curves.failure import search_config, tree_instance
-from mcts.search_tree import VISITS
+from mcts.core.search_tree import VISITS
 from mcts.synthetic import search, tree_arrays
 
 

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from numba import njit
 
-from mcts.backup import Backup
+from mcts.core.backup import Backup
 
 
 class ShrinkingWins(NamedTuple):

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from numba import njit
 
-from mcts.score_reward import RewardRule
+from mcts.synthetic.score_reward import RewardRule
 
 
 class Margin(NamedTuple):

@@ -12,8 +12,9 @@ the others' modules are imported when used, as the games' compiled rules are):
 - the baselines on synthetic trees, alpha-beta and flat Monte-Carlo:
   ``mcts.baselines.run_baseline``.
 
-They share one selection (``child_indices``), solver (``solver``), backup (``backup``) and tie
-rule (``ties``).
+The compiled synthetic and games engines run one search loop (``core.search_loop``), and every
+engine shares one selection (``core.child_indices``), solver (``core.solver``), backup
+(``core.backup``) and tie rule (``core.ties``): the package ``core``, which imports no engine.
 """
 
 import bandits.kernel_cache  # noqa: F401  (first: where the kernels below are cached)

@@ -4,8 +4,8 @@ n players, chance nodes, returns on any scale.
 
 One iteration: from the root, a decision node picks a child by the highest index of the
 selection policy (any record of ``bandits.make_policy``: the one selection of
-``mcts.child_indices``, the policy's hooks included, over this engine's :class:`FlatChildren`, in
-one compiled call) and a chance node samples an outcome by its probabilities; a node met
+``mcts.core.child_indices``, the policy's hooks included, over this engine's :class:`FlatChildren`,
+in one compiled call) and a chance node samples an outcome by its probabilities; a node met
 for the first time is expanded (all moves added) and a uniformly random playout runs from one
 child drawn uniformly at random. Each edge keeps the visits and the sum of the rewards of the
 player who made its move (and of their squares, for policies reading the second moment), a return
@@ -31,13 +31,13 @@ from bandits.hooks import INDEX, child_count, child_lost, child_mean, child_rewa
 from bandits.indexing import ix
 from bandits.rng import seed_state
 
-from .child_indices import index_children
-from .children import child_arm, child_sibling, implements
-from .games import GameSearchConfig
-from .playouts import MAST
-from .reward_scale import reads_raw_rewards
-from .root_policies import NoRoot
-from .ties import argmax_at_random
+from .core.child_indices import index_children
+from .core.children import child_arm, child_sibling, implements
+from .core.reward_scale import reads_raw_rewards
+from .core.root_policies import NoRoot
+from .core.ties import argmax_at_random
+from .games.engine import GameSearchConfig
+from .games.playouts import MAST
 
 
 @dataclass(frozen=True)
@@ -152,7 +152,7 @@ def _choose(node: _Node, selection: _Selection, rng: np.random.Generator) -> int
 
 class FlatChildren(NamedTuple):
     """One node's children in this engine's arrays, as the one selection reads them
-    (``mcts.children``, ``bandits.hooks``): child k's visits ``counts[k]``, reward sums
+    (``mcts.core.children``, ``bandits.hooks``): child k's visits ``counts[k]``, reward sums
     ``sums[k]`` and squares ``squares[k]`` (zeros unless the policy reads the second moment);
     no child is ever out of the choice (no solver), and no policy columns are kept."""
 
@@ -207,7 +207,7 @@ def _child_sibling(view, k, tables):
 
 @njit(cache=True)
 def _indices(policy, sums, squares, counts, parent_count, tables, rng):
-    """The index of every child of one selection (``mcts.child_indices``, the policy's hooks
+    """The index of every child of one selection (``mcts.core.child_indices``, the policy's hooks
     included, over :class:`FlatChildren`); the kernel stream ``rng`` (uint64 [4]) advances."""
     values = np.empty((3, sums.shape[0]))
     view = FlatChildren(sums, squares, counts, np.zeros((1, 1)), 0, sums.shape[0], parent_count)

@@ -18,12 +18,12 @@ part is the selection policy, the others enhancements, each at most once:
 | ``mast`` | MAST epsilon-greedy playouts | eps (the game's, else 0.1) |
 | ``random`` | uniformly random playouts (no decisive moves, no MAST) | none |
 
-Without ``mast`` or ``random`` a player uses the game's playout policy (``mcts.presets``).
+Without ``mast`` or ``random`` a player uses the game's playout policy (``mcts.games.presets``).
 ``uct(root=sh)+qb`` puts sequential halving at the root (H-MCTS), ``uct(root=gumbel(m=8))``
-the Gumbel root (``mcts.root_policies``; the same spelling as ``mctslab compare``'s entries).
+the Gumbel root (``mcts.core.root_policies``; the same spelling as ``mctslab compare``'s entries).
 OpenSpiel games (``openspiel:NAME``) take the selection policy only (``mcts.generic``).
 The spec is read by ``specs.parse_spec`` and every value is checked against its domain (the
-policy registry's, ``mcts.shaping.BONUS_DOMAINS``, eps in [0, 1]); anything else is a
+policy registry's, ``mcts.synthetic.shaping.BONUS_DOMAINS``, eps in [0, 1]); anything else is a
 ``ValueError`` of one line naming the part or parameter and what is allowed.
 """
 
@@ -39,14 +39,14 @@ from games import Game
 from games.openspiel import PREFIX
 from specs import Part, between, check_value, check_values, parse_spec, parse_value
 
-from .games import GameSearchConfig, SearchResult, search
+from .core.options import check_exclusions
+from .core.reward_scale import reads_raw_rewards
+from .core.root_policies import minimum_budget, parse_root
+from .games.engine import GameSearchConfig, SearchResult, search
+from .games.playouts import MAST, UNIFORM
+from .games.presets import preset
 from .generic import GenericResult, check_config, generic_search
-from .options import check_exclusions
-from .playouts import MAST, UNIFORM
-from .presets import preset
-from .reward_scale import reads_raw_rewards
-from .root_policies import minimum_budget, parse_root
-from .shaping import BONUS_DOMAINS
+from .synthetic.shaping import BONUS_DOMAINS
 
 _ALIASES = {"uct": "ucb1"}  # the seed's name for UCB1 in trees
 _ENHANCEMENTS = {"rb": ("k", "a"), "qb": ("k", "a"), "quality": (), "mast": ("eps",),
@@ -145,7 +145,7 @@ def _policy(name: str, params: dict, game: str) -> NamedTuple:
 
 
 def _root(name: str, params: dict) -> NamedTuple:
-    """The root policy of the policy part's ``root=`` (``mcts.root_policies``; none: the
+    """The root policy of the policy part's ``root=`` (``mcts.core.root_policies``; none: the
     policy at the root too)."""
     spec = params.get("root", "")
     if not isinstance(spec, str):

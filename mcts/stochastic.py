@@ -5,9 +5,9 @@ The tree holds decision states; an edge (s, a) keeps the moments of the returns 
 score, point scale) and control variates Y of the trajectories through it, and its children are
 the distinct states its chance outcomes led to. One simulation: from the root, UCB (Eq. 1: X_bar
 + c sqrt(log T_s / T_{s,a}), ``bandits.UCB1``'s index on the point scale through the one
-selection of ``mcts.child_indices``, unexplored actions first, ties at random) picks the action;
-its chance outcomes (one or several in a row) are drawn and the trajectory moves to the matching
-child. A state not yet in the tree is added (expansion, one node per simulation), its first
+selection of ``mcts.core.child_indices``, unexplored actions first, ties at random) picks the
+action; its chance outcomes (one or several in a row) are drawn and the trajectory moves to the
+matching child. A state not yet in the tree is added (expansion, one node per simulation), its first
 action and the rest of the trajectory follow the default policy (rollout). Backup: every edge of
 the tree on the trajectory observes (X, Y), Y being the sum of I[b] - P[b] over the chance
 events after it (Eq. 4).
@@ -36,10 +36,10 @@ from bandits.rng import next_u64, randint, seed_state
 from enhancements.variance import MOMENTS, N, chance_stream, estimate, observe
 from games import SolitaireGame, SolitaireState, chance
 
-from .child_indices import index_children
-from .children import child_arm, implements
-from .growth import grown
-from .ties import pick_best
+from .core.child_indices import index_children
+from .core.children import child_arm, implements
+from .core.growth import grown
+from .core.ties import pick_best
 
 NO_CHILD = -1
 
@@ -214,7 +214,7 @@ def _search(gid, root, max_actions, budget, config, marks, tables, rng):
 
 
 class EdgeChildren(NamedTuple):
-    """A decision node's edges as the one selection reads them (``mcts.child_indices``): edge k
+    """A decision node's edges as the one selection reads them (``mcts.core.child_indices``): edge k
     is row ``first + k`` of ``moments`` (``enhancements.variance``), valued by its estimate
     (Eq. 1's X_bar, or the control-variate estimate of Eq. 2/3); no edge is out of the choice
     and no policy columns are kept. It implements what UCB1, this engine's policy, reads."""
@@ -243,8 +243,8 @@ def _child_arm(view, k, tables, policy):
 def _select(moments, no_columns, first, count, config, tables, rng, values):
     """Eq. 1: the largest UCB1 index (``bandits.UCB1``: estimate + c sqrt(ln T_s / T_{s,a}), the
     estimate on the point scale, T_s the sum of the T_{s,a}; unexplored actions first, their
-    index being +inf), by the one selection (``mcts.child_indices``); ties uniformly at random
-    (``mcts.ties``); ``values`` (float64 [3, max actions]) is scratch."""
+    index being +inf), by the one selection (``mcts.core.child_indices``); ties uniformly at random
+    (``mcts.core.ties``); ``values`` (float64 [3, max actions]) is scratch."""
     total = 0
     for e in range(first, first + count):
         total += np.int64(moments[e, N])

@@ -157,7 +157,7 @@ def methods(frame) -> list[tuple[str, str]]:
         policies = [entry(name, params) for name, params in zip(policies, frame["policy_params"])]
     if "adjuster_params" not in frame:
         return list(zip(policies, adjusters))
-    from mcts.options import ADJUSTER_FLAGS
+    from mcts.core.options import ADJUSTER_FLAGS
 
     rows = zip(adjusters, frame["adjuster_params"],
                zip(*(frame[flag] if flag in frame else [False] * len(frame)

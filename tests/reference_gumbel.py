@@ -1,7 +1,7 @@
 """Plain-Python transcription of mctx's Gumbel root (Danihelka et al. 2022; mctx's
 ``gumbel_muzero_policy`` with a uniform prior and ``qtransform_completed_by_mix_value``), on
 top of the reference MCTS (``reference_mcts``, UCB1 below the root): an oracle for
-``mcts.root_policies``' Gumbel root written apart from it, lists and loops as mctx's are."""
+``mcts.core.root_policies``' Gumbel root written apart from it, lists and loops as mctx's are."""
 
 from __future__ import annotations
 

@@ -24,12 +24,13 @@ UCT" baseline of the speed benchmark, so it follows the lab's fixed decisions (D
 * Playouts are uniformly random; their reward uses the current effective threshold.
 * Threshold adjusters: plain, static (the oracle threshold of Eq. 5), score and value situational
   (Algorithms 1-2) and Maximum Frequency (Algorithm 3), with the 10-playout freeze.
-* Reward shaping (seed 000, Eqs. 4-10; DESIGN.md §6), a spec as ``mcts.shaping`` reads it: the
+* Reward shaping (seed 000, Eqs. 4-10; DESIGN.md §6), a spec as ``mcts.synthetic.shaping`` reads it:
+the
   Relative Bonus on d = the depth of the terminal a playout reaches, the Qualitative Bonus on
   q = |score - threshold| / (score range + 1), b(lambda) = tanh(k lambda / 2), a fixed or
   |Cov(Y^w, Y) / Var(Y)|, per-winner statistics of the earlier playouts, none in the first 5%
   of the budget; max's value (r' + 1) / 2 for UCB1, (r' + R) / (2R) clipped to [0, 1] else.
-* A discount gamma per ply (``discount``, ``mcts.backup``): the node at depth p of a playout
+* A discount gamma per ply (``discount``, ``mcts.core.backup``): the node at depth p of a playout
   ending at depth L keeps 1/2 + gamma^(L - p) (r - 1/2) of its mover's reward r.
 * Optionally (``rescore``, an ablation of DESIGN.md §5) each node keeps the scores of the playouts
   through it, and on every threshold change its reward sum is recomputed from them at the new
@@ -48,8 +49,8 @@ from collections.abc import Callable, Iterable
 import numpy as np
 from scipy import special
 
-from mcts.rewards import ONLINE
-from mcts.shaping import parse_shaping
+from mcts.core.rewards import ONLINE
+from mcts.synthetic.shaping import parse_shaping
 from trees import TreeInstance, analyze
 
 WIN, DRAW, LOSS = 1, 0, -1  # proven values, from the view of the player who moved into the node

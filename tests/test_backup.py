@@ -1,4 +1,4 @@
-"""The backup step (``mcts.backup``): the discount by hand, against the plain-Python reference,
+"""The backup step (``mcts.core.backup``): the discount by hand, against the plain-Python reference,
 a user's rule, and the options' errors."""
 
 import numpy as np
@@ -9,8 +9,8 @@ from reference_mcts import reference_failure_rate
 from experiments import Curve, failure_block
 from experiments.cli import main
 from experiments.curves.failure import tree_instance
-from mcts.backup import Discount, PlayoutValue, back_up, load_backup
-from mcts.search_tree import REWARD_SUM, SQUARE_SUM, VISITS, new_tree
+from mcts.core.backup import Discount, PlayoutValue, back_up, load_backup
+from mcts.core.search_tree import REWARD_SUM, SQUARE_SUM, VISITS, new_tree
 
 
 @njit
@@ -97,7 +97,7 @@ def test_a_users_backup_rule_runs_and_is_its_own_kernel(monkeypatch):
     (["--discount", "1.5"], "discount 1.5 must lie in (0, 1]"),
     (["--discount", "nan"], "must lie in (0, 1]"),
     (["--discount", "0.9", "--rescore", "--adjuster", "maxfreq"], "exclude each other"),
-    (["--backup", "my_ucb1:policy"], "not a backup rule: define it as mcts.backup.Backup"),
+    (["--backup", "my_ucb1:policy"], "not a backup rule: define it as mcts.core.backup.Backup"),
     (["--backup", "my_backup:nothing"], "has no object 'nothing'"),
     (["--backup", "shrink"], "is not of the form package.module:object"),
     (["--backup", "my_backup:rule", "--discount", "0.9"],

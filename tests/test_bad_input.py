@@ -77,7 +77,7 @@ policy = Policy("typo_ucb1", TypoUCB1, index)
 TYPO_BACKUP = '''
 from typing import NamedTuple
 from numba import njit
-from mcts.backup import Backup
+from mcts.core.backup import Backup
 
 class ShrinkingWins(NamedTuple):
     w: float = 0.9

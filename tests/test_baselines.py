@@ -14,7 +14,7 @@ from bandits.rng import seed_state
 from experiments.cli import main
 from experiments.comparisons.grid import Grid
 from experiments.curves.curve import Curve
-from mcts.alphabeta import (
+from mcts.baselines.alphabeta import (
     DRAW_LEAF,
     EXPANDED,
     HEURISTIC_LEAF,
@@ -23,7 +23,7 @@ from mcts.alphabeta import (
     deepening,
     iteration,
 )
-from mcts.flat_mc import flat_search
+from mcts.baselines.flat_mc import flat_search
 from trees import TREE_MODELS, TreeInstance, analyze, make_tree, parse_tree_spec
 
 NO_VALUES = np.zeros(0, np.int64)

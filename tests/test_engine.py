@@ -11,8 +11,8 @@ from reference_mcts import reference_failure_rate
 from bandits import index_tables, make_policy
 from experiments import Curve, failure_block, failure_rate
 from experiments.curves.failure import search_config, tree_instance
-from mcts.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
-from mcts.solver import DRAW, LOSS, WIN
+from mcts.core.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
+from mcts.core.solver import DRAW, LOSS, WIN
 from mcts.synthetic import search, tree_arrays
 from trees import analyze, make_tree, node_count
 
@@ -57,8 +57,8 @@ AGREEMENT_CASES = [
     # terminal) is exercised
     ("constant(1,3)", "thompson", "plain", {"max_budget": 256}),
     ("random(2,1)", "ucb1", "value", {"branching": 2, "depth": 6, "max_budget": 256}),
-    # exact re-scoring (mcts.rescoring): at b=4, d=4 it lowers maxfreq's failure rate at 32
-    # playouts by about 0.2 (constant) and 0.1 (random), well beyond these tests' 4 sigma
+    # exact re-scoring (mcts.synthetic.rescoring): at b=4, d=4 it lowers maxfreq's failure rate at
+    # 32 playouts by about 0.2 (constant) and 0.1 (random), well beyond these tests' 4 sigma
     ("constant(1,3)", "ucb1", "maxfreq", {"rescore": True}),
     ("random(3,2)", "ucb1", "maxfreq", {"rescore": True}),
 ])

@@ -1,5 +1,6 @@
-"""The final move and the failure as data (``mcts.final_move``, ``mcts.synthetic.tree_arrays``):
-the rules by hand, against the plain-Python reference, and the options' errors."""
+"""The final move and the failure as data (``mcts.core.final_move``,
+``mcts.synthetic.tree_arrays``): the rules by hand, against the plain-Python reference, and the
+options' errors."""
 
 import numpy as np
 import pytest
@@ -10,8 +11,8 @@ from bandits.rng import seed_state
 from experiments import Curve, failure_block
 from experiments.cli import main
 from experiments.curves.failure import tree_instance
-from mcts.final_move import BEST_MEAN, MOST_VISITS, ROBUST_MAX, choose_final
-from mcts.solver import LOSS, UNPROVEN, WIN
+from mcts.core.final_move import BEST_MEAN, MOST_VISITS, ROBUST_MAX, choose_final
+from mcts.core.solver import LOSS, UNPROVEN, WIN
 from mcts.synthetic import tree_arrays
 
 

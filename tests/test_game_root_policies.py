@@ -20,8 +20,8 @@ from experiments.inspect.position import one_search
 from experiments.tournaments.match import play_game
 from experiments.tournaments.tournament import Tournament
 from games import get_game
+from mcts.core.solver import WIN
 from mcts.players import parse_player
-from mcts.solver import WIN
 
 GAME = "breakthrough"
 

@@ -5,7 +5,7 @@ import pytest
 from bandits import make_policy
 from games import get_game
 from mcts.games import LOSS, ONLINE, WIN, GameSearchConfig, search
-from mcts.playouts import MAST, UNIFORM
+from mcts.games.playouts import MAST, UNIFORM
 
 KLUCB, THOMPSON = make_policy("klucb"), make_policy("thompson")
 

@@ -5,7 +5,7 @@ from test_games_mcts import board
 
 from bandits.rng import seed_state
 from games import compiled, get_game
-from mcts.playouts import (
+from mcts.games.playouts import (
     EMPTY,
     MAST,
     mast_action,

@@ -6,9 +6,9 @@ import pytest
 from bandits import KLUCB, MOSS, POLICIES, PUCT, UCB1, UCBV, Thompson, UCB1Tuned
 from experiments.tournaments.match import play_game
 from games import get_game
+from mcts.core.rewards import ONLINE
+from mcts.games.playouts import MAST, POLICY, UNIFORM
 from mcts.players import parse_player
-from mcts.playouts import MAST, POLICY, UNIFORM
-from mcts.rewards import ONLINE
 
 
 def test_plain_uct_takes_the_games_defaults():

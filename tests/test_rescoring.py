@@ -1,5 +1,5 @@
-"""Exact re-scoring of stored rewards (mcts.rescoring): a scripted tree checked by hand, the
-engine's tree against the re-scoring of its own histograms, and the option's interface."""
+"""Exact re-scoring of stored rewards (mcts.synthetic.rescoring): a scripted tree checked by hand,
+the engine's tree against the re-scoring of its own histograms, and the option's interface."""
 
 import json
 import tomllib
@@ -15,9 +15,9 @@ from experiments import Curve
 from experiments.cli import main
 from experiments.comparisons.study_files import read_study
 from experiments.curves.failure import memory_per_curve_run, search_config, tree_instance
-from mcts.rescoring import new_histograms, record_playout, rescore_tree
-from mcts.search_tree import FIRST_CHILD, REWARD_SUM, SQUARE_SUM, VISITS, new_tree
-from mcts.synthetic import _playouts, _workspace, tree_arrays
+from mcts.core.search_tree import FIRST_CHILD, REWARD_SUM, SQUARE_SUM, VISITS, new_tree
+from mcts.synthetic.engine import _playouts, _workspace, tree_arrays
+from mcts.synthetic.rescoring import new_histograms, record_playout, rescore_tree
 
 
 @njit

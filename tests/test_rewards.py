@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
+from mcts.core.rewards import ONLINE, QB, RB, reward_bound, unit_mean, winner_reward
 from mcts.games import GameSearchConfig
-from mcts.rewards import ONLINE, QB, RB, reward_bound, unit_mean, winner_reward
 
 
 def fresh():

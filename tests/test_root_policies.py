@@ -1,4 +1,4 @@
-"""Root policies built for the simple regret (``mcts.root_policies``, issue 45): sequential
+"""Root policies built for the simple regret (``mcts.core.root_policies``, issue 45): sequential
 halving at the root makes flat sequential halving's pulls, the Gumbel root agrees with a
 plain-Python transcription of mctx's, and the options' errors. The kernels are those of
 tests/test_final_move.py (UCB1, b = 4, random(3,2) at depth 4): a root policy is data."""
@@ -27,12 +27,12 @@ from experiments.comparisons.atlas import preset_lists
 from experiments.comparisons.grid import method_fields
 from experiments.curves.failure import search_config, simulate_block, tree_instance
 from experiments.studies.study import read_curves
-from mcts.gumbel_root import considered_visits
-from mcts.root_policies import parse_root, root_spec
-from mcts.score_reward import playout_reward
-from mcts.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
-from mcts.solver import LOSS, UNPROVEN
+from mcts.core.gumbel_root import considered_visits
+from mcts.core.root_policies import parse_root, root_spec
+from mcts.core.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
+from mcts.core.solver import LOSS, UNPROVEN
 from mcts.synthetic import search, tree_arrays
+from mcts.synthetic.score_reward import playout_reward
 
 _SHAPE = {"branching": 4, "depth": 4}
 

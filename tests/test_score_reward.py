@@ -1,5 +1,5 @@
-"""The playout's reward of its terminal's score (``mcts.score_reward``): the rules by hand,
-the linear rule against the exact analysis and the plain-Python reference, a user's rule, and
+"""The playout's reward of its terminal's score (``mcts.synthetic.score_reward``): the rules by
+hand, the linear rule against the exact analysis and the plain-Python reference, a user's rule, and
 the options' errors."""
 
 import numpy as np
@@ -10,15 +10,15 @@ from reference_mcts import reference_failure_rate
 from experiments import Curve, failure_block
 from experiments.cli import main
 from experiments.curves.failure import search_config, tree_instance
-from mcts.score_reward import (
+from mcts.core.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
+from mcts.synthetic import search, tree_arrays
+from mcts.synthetic.score_reward import (
     LINEAR,
     ScoreReward,
     check_reward_range,
     load_reward,
     playout_reward,
 )
-from mcts.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
-from mcts.synthetic import search, tree_arrays
 from trees import analyze
 
 
@@ -111,7 +111,7 @@ def test_a_users_reward_rule_runs(monkeypatch):
 _OUTSIDE = '''
 from typing import NamedTuple
 from numba import njit
-from mcts.score_reward import RewardRule
+from mcts.synthetic.score_reward import RewardRule
 
 class Raw(NamedTuple):
     unused: float = 0.0

@@ -1,5 +1,5 @@
-"""Reward shaping on synthetic trees (``mcts.shaping``; seed 000, Eqs. 4-10; DESIGN.md §6):
-specs, bonus values by hand, agreement with the plain-Python reference, and what the Relative
+"""Reward shaping on synthetic trees (``mcts.synthetic.shaping``; seed 000, Eqs. 4-10; DESIGN.md
+§6): specs, bonus values by hand, agreement with the plain-Python reference, and what the Relative
 Bonus can and cannot change."""
 
 import json
@@ -15,10 +15,17 @@ from experiments import Curve, failure_block
 from experiments.cli import main
 from experiments.comparisons.study_files import read_study
 from experiments.curves.failure import search_config, tree_instance
-from mcts.rewards import ONLINE
-from mcts.search_tree import REWARD_SUM
-from mcts.shaping import Bonuses, NoShaping, max_value, parse_shaping, shaping_spec, start_shaping
+from mcts.core.rewards import ONLINE
+from mcts.core.search_tree import REWARD_SUM
 from mcts.synthetic import search, tree_arrays
+from mcts.synthetic.shaping import (
+    Bonuses,
+    NoShaping,
+    max_value,
+    parse_shaping,
+    shaping_spec,
+    start_shaping,
+)
 
 UCB1, THOMPSON = make_policy("ucb1"), make_policy("thompson")
 

@@ -1,4 +1,4 @@
-"""The one MCTS-Solver (``mcts.solver``) on hand-built trees, and on scripted positions of a
+"""The one MCTS-Solver (``mcts.core.solver``) on hand-built trees, and on scripted positions of a
 synthetic tree and a real game, whose engines both call it."""
 
 import math
@@ -12,10 +12,8 @@ from bandits.rng import seed_state
 from experiments import Curve
 from experiments.curves.failure import search_config
 from games import get_game
-from mcts.games import GameSearchConfig
-from mcts.games import search as game_search
-from mcts.search_tree import FIRST_CHILD, VISITS
-from mcts.solver import (
+from mcts.core.search_tree import FIRST_CHILD, VISITS
+from mcts.core.solver import (
     DRAW,
     LOSS,
     NO_CHILD,
@@ -26,6 +24,8 @@ from mcts.solver import (
     solver_choice,
     value_from_children,
 )
+from mcts.games import GameSearchConfig
+from mcts.games import search as game_search
 from mcts.synthetic import search, tree_arrays
 from trees import make_tree, solve_minimax
 

@@ -13,8 +13,8 @@ from reference_mcts import reference_failure_rate
 from bandits import index_tables, make_policy
 from experiments import Curve, failure_block, failure_rate
 from experiments.curves.failure import search_config, tree_instance
-from mcts.search_tree import FIRST_CHILD, VISITS
-from mcts.solver import DRAW, LOSS, UNPROVEN, WIN
+from mcts.core.search_tree import FIRST_CHILD, VISITS
+from mcts.core.solver import DRAW, LOSS, UNPROVEN, WIN
 from mcts.synthetic import search, tree_arrays
 from trees import make_tree
 

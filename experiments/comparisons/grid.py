@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from mcts.baselines import is_baseline
-from mcts.options import ADJUSTER_FLAGS
+from mcts.core.options import ADJUSTER_FLAGS
 from specs import FLAG, check_value, parse_spec, parse_value
 
 from ..curves.curve import Curve
@@ -44,7 +44,7 @@ def method_fields(policy: str, adjuster: str) -> dict:
     policy, policy_params, adjuster, adjuster_params, rescore and terminals_at_threshold,
     which an adjuster's ``rescore=1`` and ``terminals_at_threshold=1`` ask for (exact
     re-scoring; the tree's terminals rewarded at its threshold), and root, the root policy a
-    policy's ``root=sh`` or ``root=gumbel`` puts above it (``mcts.root_policies``)."""
+    policy's ``root=sh`` or ``root=gumbel`` puts above it (``mcts.core.root_policies``)."""
     policy_name, policy_params = parse_entry(policy, "policy")
     adjuster_name, adjuster_params = parse_entry(adjuster, "adjuster")
     flags = {flag: check_value(adjuster_name, flag, adjuster_params.pop(flag, False), FLAG)
@@ -210,7 +210,7 @@ class Grid:
     @property
     def playouts(self) -> int:
         """Playouts the whole grid spends at most: every run searches up to ``max_budget``,
-        a root policy's once per budget 2^k (2 max_budget - 1, ``mcts.root_policies``)."""
+        a root policy's once per budget 2^k (2 max_budget - 1, ``mcts.core.root_policies``)."""
         return sum(self.trees_per_model * self.runs
                    * (2 * self.max_budget - 1 if curve.root else self.max_budget)
                    for curve in self.curves())

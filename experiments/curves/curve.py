@@ -7,14 +7,14 @@ import json
 from dataclasses import asdict, dataclass, field
 
 from enhancements import get_adjuster, make_adjuster
-from mcts.backup import load_backup
 from mcts.baselines import check_baseline, is_baseline, player_info
-from mcts.final_move import FINAL_MOVES
-from mcts.options import check_exclusions
-from mcts.root_policies import check_root_budget, parse_root, root_spec
-from mcts.score_reward import load_reward
-from mcts.shaping import parse_shaping, shaping_spec
+from mcts.core.backup import load_backup
+from mcts.core.final_move import FINAL_MOVES
+from mcts.core.options import check_exclusions
+from mcts.core.root_policies import check_root_budget, parse_root, root_spec
 from mcts.synthetic import FAILURES
+from mcts.synthetic.score_reward import load_reward
+from mcts.synthetic.shaping import parse_shaping, shaping_spec
 from specs import between
 from trees import check_shape, parse_tree_spec
 
@@ -44,21 +44,21 @@ class Curve:
     ``restart`` switches the exploration restart of seed 001, Eqs. 6-8 (None: on for maxfreq
     only); ``freeze`` is the number of playouts a threshold must stay before it may change;
     ``search_depth`` stops expansion at that depth (1: the one-ply search of Sect. IV-A).
-    ``shaping`` is seed 000's reward shaping, e.g. ``rb(k=8)+qb(k=2,a=online)`` (``mcts.shaping``;
-    "" none), kept in its canonical spelling.
+    ``shaping`` is seed 000's reward shaping, e.g. ``rb(k=8)+qb(k=2,a=online)``
+    (``mcts.synthetic.shaping``; "" none), kept in its canonical spelling.
     ``rescore`` re-scores the rewards stored in the tree exactly after a threshold change (an
-    ablation, ``mcts.rescoring``; off: the paper's method).
+    ablation, ``mcts.synthetic.rescoring``; off: the paper's method).
     ``discount`` is the backup's gamma per ply between a node and the playout's terminal
-    (``mcts.backup``; 1: the paper's search); ``backup`` a user's backup rule
+    (``mcts.core.backup``; 1: the paper's search); ``backup`` a user's backup rule
     ``package.module:object`` instead ("" the built-in).
-    ``reward`` is the playout's reward of its terminal's score (``mcts.score_reward``:
+    ``reward`` is the playout's reward of its terminal's score (``mcts.synthetic.score_reward``:
     ``outcome``, the paper's; ``linear``; or a user's rule ``package.module:object``);
-    ``final_move`` the rule of the move played (``mcts.final_move``: ``visits``, the paper's;
+    ``final_move`` the rule of the move played (``mcts.core.final_move``: ``visits``, the paper's;
     ``mean``; ``robust``); ``failure`` the set of correct root moves (``mcts.synthetic``:
     ``outcome``, the optimal outcome's, the paper's; ``score``, the best minimax score's).
-    ``solver`` switches the MCTS-Solver (``mcts.solver``; off: no node is proven, Kocsis &
+    ``solver`` switches the MCTS-Solver (``mcts.core.solver``; off: no node is proven, Kocsis &
     Szepesvari's UCT, for the best-score failure the outcome solver bends).
-    ``root`` is a root policy built for the simple regret (``mcts.root_policies``: ``sh``,
+    ``root`` is a root policy built for the simple regret (``mcts.core.root_policies``: ``sh``,
     ``gumbel(m=16,c_visit=50,c_scale=1)``; "" none, the paper's search), kept in its canonical
     spelling; it plays its own move, so it takes the default final move.
     ``terminals_at_threshold`` rewards a terminal reached inside the tree at the effective

@@ -20,12 +20,12 @@ from cachetools import LRUCache, cached
 from bandits import index_tables, make_policy
 from enhancements import engine_adjuster, make_adjuster
 from mcts import SearchConfig, memory_per_run, run_searches, tree_arrays
-from mcts.backup import Discount, load_backup
 from mcts.baselines import baseline_memory, is_baseline, run_baseline
-from mcts.final_move import FINAL_MOVES
-from mcts.root_policies import parse_root
-from mcts.score_reward import check_reward_range, load_reward
-from mcts.shaping import engine_shaping, parse_shaping
+from mcts.core.backup import Discount, load_backup
+from mcts.core.final_move import FINAL_MOVES
+from mcts.core.root_policies import parse_root
+from mcts.synthetic.score_reward import check_reward_range, load_reward
+from mcts.synthetic.shaping import engine_shaping, parse_shaping
 from trees import TreeInstance, analyze, make_tree
 
 from .curve import Curve

@@ -4,7 +4,7 @@ workers never compile the same kernel twice at once and its progress says what i
 
 A kernel is compiled per policy, branching factor and integer type of the tree's scores, and
 per plug-in adjuster, backup rule or reward rule, and apart under a root policy (one for every
-root policy: ``mcts.root_policies``) (docs/performance.md); compiled once, it is
+root policy: ``mcts.core.root_policies``) (docs/performance.md); compiled once, it is
 loaded from numba's cache in about 0.3 s.
 """
 
@@ -23,7 +23,7 @@ from .plugin_check import plugin_errors, plugin_specs
 def kernel_key(curve: Curve) -> tuple:
     """What selects ``curve``'s kernel: the policy, b, the scores' integer type, the
     plug-in adjuster, backup rule and reward rule if any, and whether a root policy chooses
-    at the root (``mcts.root_policies``: one kernel for all of them)."""
+    at the root (``mcts.core.root_policies``: one kernel for all of them)."""
     dtype = tree_instance(curve.tree, curve.branching, curve.depth, 0, 0).path_score.dtype
     plugin = curve.adjuster if ":" in curve.adjuster else ""
     reward = curve.reward if ":" in curve.reward else ""

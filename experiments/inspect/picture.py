@@ -18,8 +18,8 @@ import numpy as np
 from matplotlib import colormaps
 from matplotlib.colors import to_hex
 
-from mcts.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
-from mcts.solver import NO_CHILD
+from mcts.core.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
+from mcts.core.solver import NO_CHILD
 
 from .traced import PROVEN, RunTrace
 

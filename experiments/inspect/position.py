@@ -7,7 +7,7 @@ the same seed (``mcts.players.Player.search``: ``mcts.games`` for the lab's game
 ``mcts.generic`` for OpenSpiel's). A search's random stream does not depend on its budget (the
 index tables and the stream are the same for every budget, and the final move is drawn after
 the last playout) unless the seed's bonuses shape the rewards: their warm-up is the first
-``mcts.rewards.WARMUP`` share of the budget. So without bonuses (rb, qb; ``quality`` is
+``mcts.core.rewards.WARMUP`` share of the budget. So without bonuses (rb, qb; ``quality`` is
 unshaped) the grid is one search watched after t playouts, its last point that search bit for
 bit; with bonuses, or a root policy (whose schedule reads the budget), each point is its own
 search of budget t (``one_search`` False says so).
@@ -22,9 +22,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from mcts.core.root_policies import NoRoot
+from mcts.core.solver import DRAW, LOSS, WIN
 from mcts.players import Player
-from mcts.root_policies import NoRoot
-from mcts.solver import DRAW, LOSS, WIN
 
 from .traced import playout_grid
 

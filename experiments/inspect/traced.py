@@ -1,7 +1,7 @@
 """One run of a curve, watched: run r on tree instance j of a curve is the run that
 ``experiments.curves.failure`` simulates for it (same instance, same seed, same configuration),
-traced (``mcts.synthetic.trace_search``, ``mcts.tracing``) on a log-spaced grid of playouts;
-:func:`trace` is its tidy table.
+traced (``mcts.synthetic.trace_search``, ``mcts.synthetic.tracing``) on a log-spaced grid of
+playouts; :func:`trace` is its tidy table.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import pandas as pd
 
 from bandits import index_tables, make_policy
 from mcts import trace_runs, trace_search, tree_arrays
-from mcts.search_tree import SearchTree
-from mcts.solver import DRAW, LOSS, WIN
-from mcts.tracing import PlayoutLog, RootTrace, new_log, new_root_trace
+from mcts.core.search_tree import SearchTree
+from mcts.core.solver import DRAW, LOSS, WIN
+from mcts.synthetic.tracing import PlayoutLog, RootTrace, new_log, new_root_trace
 from trees import Minimax, TreeInstance, solve_minimax
 
 from ..curves.curve import Curve
@@ -37,8 +37,8 @@ def playout_grid(max_budget: int, per_octave: int = 4, stop: int | None = None) 
 @dataclass(frozen=True)
 class RunTrace:
     """Run ``run`` on tree instance ``tree_index`` of ``curve`` (seed ``seed``), watched at
-    ``grid`` and stopped after ``stop`` playouts: the root (``mcts.tracing.RootTrace``, one
-    run), every playout (``PlayoutLog``), the search tree then, the instance and its exact
+    ``grid`` and stopped after ``stop`` playouts: the root (``mcts.synthetic.tracing.RootTrace``,
+    one run), every playout (``PlayoutLog``), the search tree then, the instance and its exact
     minimax."""
 
     curve: Curve

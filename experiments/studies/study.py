@@ -24,10 +24,10 @@ A study file::
 Curve keys are the fields of ``Curve``: tree, policy, policy_params, adjuster, adjuster_params,
 restart, freeze, branching, depth, runs, trees, max_budget, search_depth, shaping (e.g.
 ``shaping = "rb(k=8)"``, seed 000's reward shaping), rescore, discount (the backup's gamma per
-ply, ``mcts.backup``), backup, reward (``mcts.score_reward``), final_move (``mcts.final_move``),
-failure (``outcome`` or ``score``), solver (false: no MCTS-Solver), root (``sh``, ``gumbel``),
-terminals_at_threshold (the tree's terminals rewarded at the threshold, an ablation). Results
-come back as one tidy table (``load_results``).
+ply, ``mcts.core.backup``), backup, reward (``mcts.synthetic.score_reward``), final_move
+(``mcts.core.final_move``), failure (``outcome`` or ``score``), solver (false: no MCTS-Solver), root
+(``sh``, ``gumbel``), terminals_at_threshold (the tree's terminals rewarded at the threshold, an
+ablation). Results come back as one tidy table (``load_results``).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ import sys
 from experiments.cli.params import COUNT, PROBABILITY, SEED
 from experiments.comparisons.atlas import ATLAS_ADJUSTERS, PRESETS, TRAP_POLICIES
 from experiments.comparisons.grid import SIZES
-from mcts.final_move import FINAL_MOVES
+from mcts.core.final_move import FINAL_MOVES
 from mcts.synthetic import FAILURES
 
 # Single-thread cost of one playout per policy, ns, on b = 4, d = 8 trees at budget 2^10: the

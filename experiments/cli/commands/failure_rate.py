@@ -12,7 +12,7 @@ from experiments.comparisons.grid import method_fields
 from experiments.curves.curve import Curve
 from experiments.curves.failure import memory_per_curve_run
 from experiments.curves.rates import curve_frame, failure_counts, rates
-from mcts.final_move import FINAL_MOVES
+from mcts.core.final_move import FINAL_MOVES
 from mcts.synthetic import FAILURES
 
 

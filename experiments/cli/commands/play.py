@@ -82,7 +82,7 @@ def move_rows(ply: int, seat: int, state, result) -> list[tuple]:
     """A row per root child of one move's search (``TRACE_COLUMNS``): its action and its name,
     visits, the mover's mean value, proven value (won, draw, lost for the mover, else ""),
     whether it was played, and the search's playouts."""
-    from mcts.solver import DRAW, LOSS, UNPROVEN, WIN
+    from mcts.core.solver import DRAW, LOSS, UNPROVEN, WIN
 
     named = {UNPROVEN: "", WIN: "won", DRAW: "draw", LOSS: "lost"}
     return [(ply, seat + 1, int(action), state.action_to_string(int(action)),

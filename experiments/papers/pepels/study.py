@@ -17,7 +17,7 @@ Matches, per game (enhanced player = A, ``uct`` = B, seats swapped every game):
 | ``rb-k2-0.25``, ``rb-k1.4-0.25`` | ``uct+rb(k=2,a=0.25)``, ``uct+rb(k=1.4,a=0.25)`` | Table 2 (CadiaPlayer), lower budget, Checkers, Breakthrough, Chinese Checkers |
 | ``qb-k<k>-0.25`` | ``uct+qb(k=<k>,a=0.25)`` | the k figure, lower budget, Breakthrough |
 
-k of each bonus and UCT C are the game's (``mcts.presets``, the paper's Tables 1 and 3).
+k of each bonus and UCT C are the game's (``mcts.games.presets``, the paper's Tables 1 and 3).
 The paper gives each player a search *time* (1 s and 5 s on a 2.2 GHz Opteron); we give both
 players the same number of playouts per move instead, so results do not depend on the machine
 and a player whose enhancement is slower is not penalised for it (the paper's are; see
@@ -59,7 +59,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcts.presets import preset
+from mcts.games.presets import preset
 
 from ...tournaments.tournament import Tournament
 
@@ -199,7 +199,7 @@ PAPER = {
                       (27.0, 3.9, _n)],
     },
 }
-# The paper's k column (Tables 1 and 3): (k_RB, k_QB); ``mcts.presets`` must agree (tested)
+# The paper's k column (Tables 1 and 3): (k_RB, k_QB); ``mcts.games.presets`` must agree (tested)
 PAPER_K = {"amazons": (2.2, 1.6), "breakthrough": (8.0, 2.0), "cannon": (3.0, 4.0),
            "checkers": (2.8, 2.0), "chinesecheckers": (1.2, 2.8), "pentalath": (1.0, 1.6)}
 K = {game: (preset(game).rb_k, preset(game).qb_k) for game in GAMES}  # what our players use

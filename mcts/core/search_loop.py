@@ -8,11 +8,11 @@ playout to the next, such as its node count, its threshold or its grown arrays),
 
     while not stopped:  descend (select, the root policy at the root; expand)
                         evaluate (prove a terminal, play out, reward)
-                        back up (``mcts.backup``); the root policy observes the root's child
+                        back up (``mcts.core.backup``); the root policy observes the root's child
                         learn (the solver's proofs, adjusters, records, MAST)
 
 A domain has the fields ``root`` and ``roots`` (the root policy and its state,
-``mcts.root_policies``), ``budget``, ``path`` (the nodes of the playout's path, [0] the root)
+``mcts.core.root_policies``), ``budget``, ``path`` (the nodes of the playout's path, [0] the root)
 and ``second_moment`` (whether the nodes keep squared rewards). The final move is the
 engine's, after the loop: it reads what its domain has recorded.
 """
@@ -35,8 +35,8 @@ def make_search_loop(stopped, descend, evaluate, statistics, learn, **jit_option
       the search tree, the root's child by the root policy if there is one, and the leaf's
       expansion: (walk, leaf), the leaf a tuple of the domain's own;
     - ``evaluate(domain, walk, leaf, t, rng)``: the leaf's value, proven, or played out and
-      rewarded: (walk, evaluation, the path's depth, the gains ``mcts.backup.back_up`` reads);
-    - ``statistics(domain, walk)``: the tree's statistics and rewards (``mcts.search_tree``);
+      rewarded: (walk, evaluation, the path's depth, the gains ``mcts.core.backup.back_up`` reads);
+    - ``statistics(domain, walk)``: the tree's statistics and rewards (``mcts.core.search_tree``);
     - ``learn(domain, walk, evaluation, depth, gains, t, rng)``: what the search learns from
       playout ``t`` once it is backed up: the walk.
     """

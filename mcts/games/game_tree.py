@@ -1,17 +1,17 @@
-"""The games engine's tree (``mcts.games``) in the one layout of ``mcts.search_tree``, and the
-children view through which the one selection (``mcts.child_indices``) reads it.
+"""The games engine's tree (``mcts.games``) in the one layout of ``mcts.core.search_tree``, and the
+children view through which the one selection (``mcts.core.child_indices``) reads it.
 
 The engine keeps the layout's arrays: ``stats`` int32 [capacity, 2] (VISITS, FIRST_CHILD),
 ``rewards`` float64 [capacity, 1, 2 for a policy reading the second moment] (REWARD_SUM,
 SQUARE_SUM) and ``proven`` int8 [capacity], beside ``moves`` int64 [capacity, 3] (ACTION,
 N_CHILDREN, MOVER), what a game adds: a node's children are consecutive rows, as many as its
 position has moves. It keeps them in variables of their own, not in a ``SearchTree`` record
-(``mcts.growth`` says why); a selection reads them through :class:`GameChildren`.
+(``mcts.core.growth`` says why); a selection reads them through :class:`GameChildren`.
 
 Rewards are kept on the game's scale, m in [-R, R] for the mover (seed 000, Algorithm 1), their
-squares on the unit scale p = (m + R) / (2R) (``mcts.rewards.unit_mean``). A policy's index reads
-a child's mean as it is when its record declares ``raw_rewards`` (UCB1: the seed's UCT), else on
-the unit scale; an unvisited child's mean is 0 on the game's scale.
+squares on the unit scale p = (m + R) / (2R) (``mcts.core.rewards.unit_mean``). A policy's index
+reads a child's mean as it is when its record declares ``raw_rewards`` (UCB1: the seed's UCT), else
+on the unit scale; an unvisited child's mean is 0 on the game's scale.
 """
 
 from __future__ import annotations
@@ -26,18 +26,18 @@ from bandits import Arm, reads_second_moment
 from bandits.hooks import child_count, child_lost, child_mean, child_reward_sum, child_visits
 from bandits.indexing import ix
 
-from .backup import node_gain
-from .children import child_arm, child_sibling, implements
-from .reward_scale import reads_raw_rewards
-from .rewards import unit_mean
-from .search_tree import REWARD_SUM, SQUARE_SUM, VISITS
-from .solver import LOSS
+from ..core.backup import node_gain
+from ..core.children import child_arm, child_sibling, implements
+from ..core.reward_scale import reads_raw_rewards
+from ..core.rewards import unit_mean
+from ..core.search_tree import REWARD_SUM, SQUARE_SUM, VISITS
+from ..core.solver import LOSS
 
 ACTION, N_CHILDREN, MOVER = 0, 1, 2  # columns of ``moves``
 
 
 class GameGains(NamedTuple):
-    """What the games engine backs up (``mcts.backup.back_up``): the ``reward`` R' of a game
+    """What the games engine backs up (``mcts.core.backup.back_up``): the ``reward`` R' of a game
     won by ``winner`` (-1: a draw, 0 for both), kept as +R' by the nodes whose mover won and as
     -R' by the others (``moves[:, MOVER]``); squares on the unit scale of the ``bound``."""
 
@@ -79,7 +79,7 @@ class GameChildren(NamedTuple):
 
 
 # The accessors whose mean has a branch (an unvisited child) are left to LLVM to inline, as in
-# ``mcts.search_tree``: inlined in numba's IR inside a hook they trip numba's scope check.
+# ``mcts.core.search_tree``: inlined in numba's IR inside a hook they trip numba's scope check.
 
 
 def on_index_scale(policy, mean, bound):

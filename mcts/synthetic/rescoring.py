@@ -16,7 +16,7 @@ The engine's ``SearchConfig.rescore`` is a flag read at run time (one kernel for
   tree. Those are scored at threshold 0 (the game's true value, which the solver proves) and
   are never re-scored. Only scores between a and c change their reward, so the sums are moved
   by sum_{a <= s <= c} count_v(s) (r_v(s, c) - r_v(s, a)), counted in integer half points:
-  no rounding. Re-scoring assumes the undiscounted backup (``mcts.backup``, gamma = 1).
+  no rounding. Re-scoring assumes the undiscounted backup (``mcts.core.backup``, gamma = 1).
 
 What is exact, and what is not: after every change, each node's reward sum (and its sum of
 squared rewards, which UCB1-Tuned and UCB-V read) is exactly what the same playouts,
@@ -41,8 +41,8 @@ from numba import njit
 
 from bandits.indexing import ix
 
-from .child_indices import invalidate
-from .search_tree import (
+from ..core.child_indices import invalidate
+from ..core.search_tree import (
     FIRST_CHILD,
     NO_CHILD,
     REWARD_SUM,

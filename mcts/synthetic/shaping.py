@@ -1,5 +1,5 @@
 """Shaped rewards on synthetic trees (seed 000, Sect. 4-5; DESIGN.md §6): the Relative and the
-Qualitative Bonus of the game engine (``mcts.rewards``, seed 000 Eqs. 4-10) as an option of the
+Qualitative Bonus of the game engine (``mcts.core.rewards``, seed 000 Eqs. 4-10) as an option of the
 synthetic engine (``mcts.synthetic``).
 
 A playout that max (w = 0) or min (w = 1) wins has
@@ -11,20 +11,20 @@ A playout that max (w = 0) or min (w = 1) wins has
   theta lies among the scores (Qualitative Bonus, Eq. 7: lambda_q = (q - mean_Q[w]) / sd_Q[w]).
   lambda and the online weight a' are invariant to the scale of q and d, so the normaliser
   only keeps q where seed 000 has it.
-The winner's reward is ``mcts.rewards.bonus_reward`` = 1 + a b(lambda) per bonus (Eqs. 5, 6,
+The winner's reward is ``mcts.core.rewards.bonus_reward`` = 1 + a b(lambda) per bonus (Eqs. 5, 6,
 8), a fixed or online (a' of Eqs. 9-10, the searching player being max), the statistics per
 winner, updated after use, per search (one run); the first ``WARMUP`` share of the run's
 budget is not shaped (statistics still collected): on a failure curve, budgets below
 ``WARMUP * max_budget`` show a search not yet shaping. A draw has no bonus and leaves the
 statistics alone. So max's reward is r' = +-(1 + bonuses) or 0, in [-R, R] (R =
-``mcts.rewards.bonus_bound``).
+``mcts.core.rewards.bonus_bound``).
 
 Scale: the plain engine backs up max's reward (r + 1) / 2 in {0, 1/2, 1} (r in {-1, 0, 1}).
-Shaped, it backs up (``mcts.backup``; the same map as the game engine's):
+Shaped, it backs up (``mcts.core.backup``; the same map as the game engine's):
 - for a policy whose record declares ``raw_rewards`` (UCB1): (r' + 1) / 2, the seed's scale:
   a plain win is still 1 and a loss 0, the bonus moves them by +-a b / 2, and c keeps its
   meaning (the game engine's UCT also reads the raw r');
-- every other policy (rewards in [0, 1]): p = (r' + R) / (2R) (``mcts.rewards.unit_mean``,
+- every other policy (rewards in [0, 1]): p = (r' + R) / (2R) (``mcts.core.rewards.unit_mean``,
   clipped to [0, 1] for an online a' > 1), so a draw is 1/2 and a plain win 1/2 + 1/(2R).
 The mover into a min node gets 1 minus max's value.
 
@@ -44,8 +44,8 @@ from numba import njit
 
 from specs import Domain, above, check_values, parse_spec, parse_value
 
-from .reward_scale import reads_raw_rewards
-from .rewards import ONLINE, WARMUP, bonus_bound, bonus_reward, unit_mean
+from ..core.reward_scale import reads_raw_rewards
+from ..core.rewards import ONLINE, WARMUP, bonus_bound, bonus_reward, unit_mean
 
 __all__ = ["BONUS_DOMAINS", "Bonuses", "NoShaping", "engine_shaping", "max_value",
            "parse_shaping", "shapes", "shaping_spec", "start_shaping"]
@@ -115,7 +115,7 @@ def shapes(shaping):
 @njit(cache=True)
 def start_shaping(shaping):
     """A search's statistics: moments [2 bonuses, 2 winners, 3] and sums [2 bonuses, 5] of
-    ``mcts.rewards``."""
+    ``mcts.core.rewards``."""
     return np.zeros((2, 2, 3)), np.zeros((2, 5))
 
 

@@ -1,10 +1,10 @@
 """The final move of the synthetic engine, as a rule read at run time (DESIGN.md §3).
 
-Every rule keeps the solver's exceptions (``mcts.solver.preferred_child``): a root child proven
+Every rule keeps the solver's exceptions (``mcts.core.solver.preferred_child``): a root child proven
 won is played; children proven lost are passed over unless all are. Among the others:
 
 - ``visits`` (the default, seed 001; Coulom 2006's robust child): the most visited,
-  ``mcts.solver.final_move`` itself.
+  ``mcts.core.solver.final_move`` itself.
 - ``mean``: the best mean reward (Browne et al. 2012, Sect. 3.3.3, max child; the rule of
   Kocsis & Szepesvari 2006's P-game experiment, "the move of best average"); a child never
   visited ranks below every visited one.
@@ -14,7 +14,7 @@ won is played; children proven lost are passed over unless all are. Among the ot
   reward sum n_i m_i (the most wins), which weighs both and is the max-robust child whenever
   that exists.
 
-Ties are broken uniformly at random (``mcts.ties``).
+Ties are broken uniformly at random (``mcts.core.ties``).
 """
 
 from __future__ import annotations

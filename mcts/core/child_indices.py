@@ -4,7 +4,7 @@ cached roots, Bayes-UCB's cached quantiles, Thompson's draws of the winless chil
 else the policy's index of each child not proven lost (``bandits.policy_value`` over the
 view's ``child_arm``); after a backup, the policy's ``after_backup`` hook on the path's
 nodes; after a re-scoring, its ``invalidate`` hook on the nodes whose rewards moved. Every
-engine's selection calls them through its own children view (``mcts.children``: the synthetic
+engine's selection calls them through its own children view (``mcts.core.children``: the synthetic
 engine's ``search_tree.ChildrenView``, the games engine's ``game_tree.GameChildren``); the
 hooks are chosen at typing time, so a policy's kernel holds none of the others' code.
 """
@@ -89,7 +89,8 @@ def _index_of_record(policy, arm, tables, rng):
 
 @njit(inline="always")  # per child of PUCT's range of Q
 def _sibling(children, k):
-    """Child ``k`` of the view in ``children`` as PUCT's Q range reads it (``mcts.q_range``)."""
+    """Child ``k`` of the view in ``children`` as PUCT's Q range reads it
+    (``mcts.core.q_range``)."""
     view, tables = children
     return child_sibling(view, k, tables)
 
@@ -133,7 +134,7 @@ def _after_backup(tree, path, depth, b, restart, cached, epoch, policy, tables):
 
 def invalidate(policy, cache, node):
     """The policy's ``invalidate`` hook on ``node``'s columns, whose rewards moved without a
-    visit (``mcts.rescoring``); nothing for a policy without one (compiled code only)."""
+    visit (``mcts.synthetic.rescoring``); nothing for a policy without one (compiled code only)."""
     raise NotImplementedError("invalidate runs inside compiled kernels only")
 
 

@@ -1,7 +1,7 @@
 """The layout of the compiled engines' search trees, and the synthetic engine's views of its
 tree that selection reads (DESIGN.md §3-4): nodes in creation order, a node's children in
 consecutive rows. The synthetic engine keeps a :class:`SearchTree` record; the compiled games
-keep the same columns in arrays of their own (``mcts.game_tree``).
+keep the same columns in arrays of their own (``mcts.games.game_tree``).
 
 The exploration restart (seed 001, Eqs. 6-8) keeps a snapshot of the counts at each node's last
 threshold change: t' = t - PARENT_BASE and T'_i = T_i - CHILD_BASE.
@@ -33,10 +33,10 @@ class SearchTree(NamedTuple):
     # visits it is read with, as the restart reads them together)
     stats: np.ndarray
     # float64 [capacity, 1, 2 for a policy reading the second moment]; REWARD_SUM, SQUARE_SUM:
-    # the mover's sum of backed-up rewards (``mcts.backup``) and of their squares. Sums of 0,
+    # the mover's sum of backed-up rewards (``mcts.core.backup``) and of their squares. Sums of 0,
     # 1/2 and 1 are exact in float64, so the plain search's numbers are those of integer counts.
     rewards: np.ndarray
-    proven: np.ndarray  # int8 [capacity]; ``mcts.solver``'s values for the node's mover
+    proven: np.ndarray  # int8 [capacity]; ``mcts.core.solver``'s values for the node's mover
     snapshot: np.ndarray  # int32 [capacity or 1, 2]; BASE_EPOCH, PARENT_BASE
     # float64 [capacity or 1, the policy's ``bandits.cache_columns`` or 1]: the columns the
     # policy keeps per node (``bandits.hooks``: KL-UCB's roots, Bayes-UCB's points), zeros at
@@ -72,7 +72,7 @@ def new_tree(capacity, restart, index_columns, second_moment):
 # final-move rules beneath) into every policy's kernel cost seconds of each cold compile.
 @njit(cache=True)
 def chosen_move(tree, b, rule, rng, values):
-    """The move played under the final-move ``rule`` (``mcts.final_move``, ``values`` [3, b]
+    """The move played under the final-move ``rule`` (``mcts.core.final_move``, ``values`` [3, b]
     its scratch); random before the root's expansion."""
     first = tree.stats[0, FIRST_CHILD]
     if first == NO_CHILD:

@@ -4,8 +4,8 @@ a node by its own record, ``node_gain``), and the synthetic engine's plug point 
 one's own.
 
 A playout ends on a terminal at depth L (``end``) with max's value v on the policy's reward
-scale (the outcome 1, 1/2 or 0, or seed 000's shaped reward: ``mcts.shaping``). The mover into
-the node at ply p (max at odd plies) receives u_p = v or 1 - v (negamax), and the backup rule
+scale (the outcome 1, 1/2 or 0, or seed 000's shaped reward: ``mcts.synthetic.shaping``). The mover
+into the node at ply p (max at odd plies) receives u_p = v or 1 - v (negamax), and the backup rule
 maps it to the reward the node keeps. The built-in rule is a discount per ply (mctx's
 ``children_discounts``, on a terminal reward):
 
@@ -68,7 +68,7 @@ def load_backup(spec: str) -> NamedTuple:
     if ":" not in spec:
         raise ValueError(f"backup rule {spec!r} is not of the form package.module:object "
                          "(the built-in rule is --discount; docs/extending.md)")
-    _, record, (reward,) = load_plugin(spec, "backup rule", Backup, "mcts.backup.Backup",
+    _, record, (reward,) = load_plugin(spec, "backup rule", Backup, "mcts.core.backup.Backup",
                                        "--discount", ("reward",))
     register_backup(record, reward)
     return record()
@@ -110,7 +110,7 @@ def _node_reward(rule, u, ply, end):
         reward = _RULES[rule.instance_class]
     except KeyError:
         raise TypeError(f"{rule.instance_class.__name__} is not a registered backup rule "
-                        "(mcts.backup.register_backup)") from None
+                        "(mcts.core.backup.register_backup)") from None
     return lambda rule, u, ply, end: reward(rule, u, ply, end)
 
 
@@ -146,9 +146,9 @@ def _playout_gain(gains, ply, node):
 
 @njit(inline="always")  # once per playout
 def back_up(stats, rewards, path, depth, gains, second_moment):
-    """The one backup of the compiled engines' trees (``mcts.search_tree``'s columns): visits +1
-    along ``path[0..depth]``; each non-root node adds the reward its record ``gains`` gives
-    (``node_gain``: negamax of a playout's value here, ``mcts.game_tree.GameGains`` in the
+    """The one backup of the compiled engines' trees (``mcts.core.search_tree``'s columns): visits
+    +1 along ``path[0..depth]``; each non-root node adds the reward its record ``gains`` gives
+    (``node_gain``: negamax of a playout's value here, ``mcts.games.game_tree.GameGains`` in the
     games) and, with ``second_moment``, its square."""
     stats[ix(path[0]), VISITS] += 1
     for ply in range(1, depth + 1):

@@ -12,7 +12,7 @@ apart (per policy and b), their kind and parameters read at run time.
   the first round (:func:`minimum_budget`); below that it runs as Karnin's algorithm does with
   t_r = 0: a round without playouts keeps children drawn uniformly.
 - ``gumbel(m=16, c_visit=50, c_scale=1)``: the Gumbel root of Danihelka et al. 2022
-  (``mcts.gumbel_root``), mctx's ``gumbel_muzero_policy`` with a uniform prior.
+  (``mcts.core.gumbel_root``), mctx's ``gumbel_muzero_policy`` with a uniform prior.
 
 Each kind is a set of compiled steps (start, the child of a playout, its observation, the end
 of the schedule, the child played); ``_by_kind`` is the one place the kernels read the kind,
@@ -146,7 +146,7 @@ def state_bytes(root: NoRoot | RootPolicy, branching: int, budget: int) -> int:
 class RootState(NamedTuple):
     """One search's root schedule: sequential halving's, the Gumbel variables, mctx's
     considered visit counts v(s) (int64 [n] for the Gumbel root, else [1]), scratch, and the
-    root's raw value v of the completed Q (``mcts.gumbel_root``: the middle of the engine's
+    root's raw value v of the completed Q (``mcts.core.gumbel_root``: the middle of the engine's
     reward range)."""
 
     halving: Halving
@@ -211,7 +211,7 @@ def _start_root(root, state, budget, rng):
 
 def root_child(root, state, stats, rewards, playout):
     """The offset of the root child that playout ``playout`` (from 1) descends into, from the
-    tree's ``stats`` and ``rewards`` (``mcts.search_tree``'s columns, as in every engine)."""
+    tree's ``stats`` and ``rewards`` (``mcts.core.search_tree``'s columns, as in every engine)."""
     raise NotImplementedError("root_child runs inside compiled kernels only")
 
 
@@ -254,7 +254,7 @@ def _root_finished(root, state):
 def root_choice(root, state, stats, rewards, proven, rng, scratch):
     """The offset of the root child played: the policy's (the last left, or the Gumbel root's
     argmax of g + sigma(q-hat) among the most visited) under the solver's rules
-    (``mcts.solver.preferred_child``, the other children ranked by visits): a child proven
+    (``mcts.core.solver.preferred_child``, the other children ranked by visits): a child proven
     won first, and never one proven lost while some child is not. A schedule keeps a child it
     has ranked on means taken before its proof (a trap looks best until its loss is proven),
     so without that rule the root policies played proven losses on the atlas's trap tree.

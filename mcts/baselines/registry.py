@@ -1,7 +1,7 @@
 """Players beside MCTS on synthetic trees: flat Monte-Carlo
-(``mcts.flat_mc``) and alpha-beta with iterative deepening (``mcts.alphabeta``), each named
-where a bandit policy is (``Curve.policy``, ``--policy``, study files, compare grids) and run
-at the same budget, a playout or a leaf evaluated.
+(``mcts.baselines.flat_mc``) and alpha-beta with iterative deepening (``mcts.baselines.alphabeta``),
+each named where a bandit policy is (``Curve.policy``, ``--policy``, study files, compare grids) and
+run at the same budget, a playout or a leaf evaluated.
 
     flatmc                          round-robin playouts from the root moves, best mean
     alphabeta                       horizon leaves evaluate to a draw (score 0)

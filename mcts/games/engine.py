@@ -1,17 +1,17 @@
 """Compiled MCTS for the real games (DESIGN §6, §9; seed 000, Algorithm 1), one search per call.
 
-One iteration (seed 000, Algorithm 1; the one search loop, ``mcts.search_loop``, with this
+One iteration (seed 000, Algorithm 1; the one search loop, ``mcts.core.search_loop``, with this
 engine's steps): select from the root by the bandit policy to a leaf of
 the search tree; a leaf on its first visit is played out from directly, a leaf visited before
 (and the root) is expanded (all its moves added) and a playout starts from one of its children,
-drawn uniformly; playouts are ``mcts.playouts`` (uniform, the game's policy, or MAST
-epsilon-greedy); the reward (``mcts.rewards``: outcome, quality bonuses, or terminal quality) is
-backed up negamax (each node keeps the sum of rewards of the player who made its move).
-MCTS-Solver with draws (``mcts.solver``, as in every engine): a terminal reached in the tree is
+drawn uniformly; playouts are ``mcts.games.playouts`` (uniform, the game's policy, or MAST
+epsilon-greedy); the reward (``mcts.core.rewards``: outcome, quality bonuses, or terminal quality)
+is backed up negamax (each node keeps the sum of rewards of the player who made its move).
+MCTS-Solver with draws (``mcts.core.solver``, as in every engine): a terminal reached in the tree is
 proven, and here also every child that ends the game when its parent is expanded (the seed's
 framework; a child that wins at once is then the one played out); a solved root stops the
 search. The move played is the solver's final move: a proven win, else the most visited root
-child not proven lost. A root policy (``GameSearchConfig.root``, ``mcts.root_policies``:
+child not proven lost. A root policy (``GameSearchConfig.root``, ``mcts.core.root_policies``:
 sequential halving or the Gumbel root) chooses the root's children over the whole budget, the
 policy below: the root is expanded before the first playout (a move that wins at once proves
 it), each playout's reward for the root's player is the one its child keeps (0, the middle of
@@ -21,11 +21,11 @@ solver's rules (``root_policies.root_choice``: never a proven loss while a move 
 Selection policies are the registered bandit records of ``bandits`` (DESIGN §4, §10), each
 compiled into its own kernel: once per selection ``begin_selection`` gives the record that
 indexes the children, and ``policy_value`` reads each child's :class:`bandits.Arm`: its mean on
-p = (m + R) / (2R) in [0, 1] (``mcts.rewards.unit_mean``; these policies' rewards are clipped to
-[-R, R]), the mean of its squared rewards on that scale (kept only for policies that read it),
+p = (m + R) / (2R) in [0, 1] (``mcts.core.rewards.unit_mean``; these policies' rewards are clipped
+to [-R, R]), the mean of its squared rewards on that scale (kept only for policies that read it),
 its visits T_i, its parent's t and the number of children K. A policy whose record declares
 ``raw_rewards`` (UCB1) keeps the seed's framework's scale instead: UCT m + C sqrt(ln t / T_i) on
-the unclipped rewards, C = the record's c (the game's C, ``mcts.presets``). Each policy rates
+the unclipped rewards, C = the record's c (the game's C, ``mcts.games.presets``). Each policy rates
 unvisited children itself (UCB1: first; Thompson: a Beta(1, 1) draw). Ties are broken uniformly
 at random.
 """
@@ -43,23 +43,23 @@ from bandits.hooks import INDEX
 from bandits.rng import randint, seed_state
 from games import Game, State, compiled
 
-from .child_indices import index_children
-from .game_tree import ACTION, MOVER, N_CHILDREN, GameChildren, GameGains
-from .growth import grown
-from .playouts import MAST, POLICY, mast_key, mast_update, new_table, playout
-from .reward_scale import reads_raw_rewards
-from .rewards import ONLINE, WARMUP, reward_bound, winner_reward
-from .root_policies import (
+from ..core.child_indices import index_children
+from ..core.growth import grown
+from ..core.reward_scale import reads_raw_rewards
+from ..core.rewards import ONLINE, WARMUP, reward_bound, winner_reward
+from ..core.root_policies import (
     NoRoot,
     has_root,
     new_root_state,
     root_child,
     root_choice,
 )
-from .search_loop import make_search_loop
-from .search_tree import FIRST_CHILD, REWARD_SUM, VISITS
-from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
-from .ties import pick_best
+from ..core.search_loop import make_search_loop
+from ..core.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
+from ..core.solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
+from ..core.ties import pick_best
+from .game_tree import ACTION, MOVER, N_CHILDREN, GameChildren, GameGains
+from .playouts import MAST, POLICY, mast_key, mast_update, new_table, playout
 
 # The version of the game engines' random streams (this one's and ``mcts.generic``'s;
 # ``mcts.STREAM_VERSION`` is the synthetic engine's), stored with every tournament block: a
@@ -91,9 +91,9 @@ class GameSearchConfig(NamedTuple):
     qb_k: float = 0.0  # Qualitative Bonus slope (seed 000 Table 3: 2.0 for Breakthrough)
     qb_a: float = 0.25
     quality: bool = False  # reward = terminal quality q alone (seed 000 Table 4)
-    playout: int = POLICY  # mcts.playouts.UNIFORM, POLICY or MAST
+    playout: int = POLICY  # mcts.games.playouts.UNIFORM, POLICY or MAST
     epsilon: float = 1.0  # MAST: probability of a move of the game's own playout policy
-    # ``mcts.root_policies``: sequential halving or the Gumbel root choosing the root's
+    # ``mcts.core.root_policies``: sequential halving or the Gumbel root choosing the root's
     # children over the whole budget (a kernel apart); NoRoot: the policy at the root too
     root: tuple = NoRoot()
 
@@ -135,7 +135,7 @@ def search(game: Game, state: State | np.ndarray, budget: int,
 
 
 class GameSearch(NamedTuple):
-    """One search as a domain of the one search loop (``mcts.search_loop``): the game, the
+    """One search as a domain of the one search loop (``mcts.core.search_loop``): the game, the
     root's position and player, the options, the reward's bound and clip, the policy's tables,
     the root policy and its state, and the scratch the steps share."""
 
@@ -157,9 +157,9 @@ class GameSearch(NamedTuple):
     values: np.ndarray  # float64 [3, max actions]: a selection's indices (row INDEX), MAST's
     scores: np.ndarray  # its row INDEX
     no_columns: np.ndarray  # the policy's columns: none kept (``GameChildren``)
-    moments: np.ndarray  # the shaping's statistics (``mcts.rewards``): [bonus, winner, 3]
+    moments: np.ndarray  # the shaping's statistics (``mcts.core.rewards``): [bonus, winner, 3]
     sums: np.ndarray  # [bonus, 5]
-    used: np.ndarray  # MAST's table's slots in use (``mcts.playouts``)
+    used: np.ndarray  # MAST's table's slots in use (``mcts.games.playouts``)
 
 
 class GameWalk(NamedTuple):
@@ -179,7 +179,7 @@ class GameWalk(NamedTuple):
 @njit(cache=True)
 def _search(gid, position, max_actions, budget, config, bound, clip, tables, rng):
     capacity = 1024
-    moves = np.full((capacity, 3), -1, dtype=np.int64)  # mcts.game_tree's layout
+    moves = np.full((capacity, 3), -1, dtype=np.int64)  # mcts.games.game_tree's layout
     stats = np.zeros((capacity, 2), dtype=np.int32)
     stats[:, FIRST_CHILD] = NO_CHILD
     second_moment = reads_second_moment(config.policy)
@@ -257,8 +257,8 @@ def _descend(domain, walk, t, rng):
 
 @njit(inline="always")  # per playout: a step of the search loop
 def _evaluate(domain, walk, leaf, t, rng):
-    """Prove a terminal leaf, else play out from it (``mcts.playouts``); reward the winner
-    (``mcts.rewards``, clipped to the policy's range)."""
+    """Prove a terminal leaf, else play out from it (``mcts.games.playouts``); reward the winner
+    (``mcts.core.rewards``, clipped to the policy's range)."""
     gid, config, state = domain.gid, domain.config, domain.state
     node, depth, terminal = leaf
     moves, trail = walk.moves, walk.trail
@@ -288,7 +288,7 @@ def _statistics(domain, walk):
 
 @njit(inline="always")  # per playout: a step of the search loop
 def _learn(domain, walk, evaluation, depth, gains, t, rng):
-    """MAST's update (``mcts.playouts``): every move of the path and of the playout, with the
+    """MAST's update (``mcts.games.playouts``): every move of the path and of the playout, with the
     outcome for its mover."""
     if domain.config.playout != MAST:
         return walk
@@ -318,9 +318,9 @@ def _outcome(player, w):
 @njit(cache=True)
 def _select(moves, stats, rewards, proven, no_columns, parent, config, bound, tables, rng,
             values):
-    """The child of ``parent`` to descend to: the solver's choice (``mcts.solver``), else the
-    best index among the children not proven lost (``mcts.child_indices``, the policy's hooks
-    included); ties uniformly at random (``mcts.ties``); ``values`` (float64 [3, max
+    """The child of ``parent`` to descend to: the solver's choice (``mcts.core.solver``), else the
+    best index among the children not proven lost (``mcts.core.child_indices``, the policy's hooks
+    included); ties uniformly at random (``mcts.core.ties``); ``values`` (float64 [3, max
     actions]) is scratch, its row INDEX the children's indices."""
     first, count = stats[parent, FIRST_CHILD], moves[parent, N_CHILDREN]
     pick, losses, open_child = solver_choice(proven, first, count, rng)

@@ -1,8 +1,8 @@
 """Ties broken uniformly at random, one rule for every engine: among the candidates whose value
 equals the best, one is drawn uniformly, by one draw and only when there are several.
 
-Compiled (``mcts.synthetic``, ``mcts.games``, ``mcts.stochastic``, ``mcts.solver``,
-``mcts.playouts``): :func:`pick_best` over an array of values, filled in first (a
+Compiled (``mcts.synthetic``, ``mcts.games``, ``mcts.stochastic``, ``mcts.core.solver``,
+``mcts.games.playouts``): :func:`pick_best` over an array of values, filled in first (a
 selection's indices, the solver's proven values, the root's visits). The engine's random stream
 thus does not depend on the order in which values were met, nor on how many were computed (a
 policy's cache may leave some at -inf unseen).

@@ -1,33 +1,33 @@
 """Compiled MCTS on synthetic trees, many independent runs per call (DESIGN.md §3-5).
 
-One iteration (``_playouts``: the one search loop, ``mcts.search_loop``, with this engine's
+One iteration (``_playouts``: the one search loop, ``mcts.core.search_loop``, with this engine's
 steps): descend from the root by the bandit policy to a leaf of the
 search tree (``_descend``, ``_select``); a leaf visited before is expanded (all b children) and
 one child, drawn uniformly, is played out (``_grow``); uniformly random playout to a terminal
-(``_playout``), rewarded by the reward rule (``mcts.score_reward``: the outcome against the
-current effective threshold, the linear score, or a user's rule; terminals reached inside the
+(``_playout``), rewarded by the reward rule (``mcts.synthetic.score_reward``: the outcome against
+the current effective threshold, the linear score, or a user's rule; terminals reached inside the
 tree: threshold 0, and proven; ``terminals_at_threshold``: at the effective threshold too, an
 ablation); a node ends the game where the instance's ``terminal`` says, at any depth; max's
-value of the playout (its reward, or seed 000's shaped reward: ``mcts.shaping``) backed up
-along the path by the backup rule (``mcts.backup``: negamax, a discount per ply or a user's
-rule); MCTS-Solver with draws (``mcts.solver``: a solved root ends the run); then the threshold
+value of the playout (its reward, or seed 000's shaped reward: ``mcts.synthetic.shaping``) backed up
+along the path by the backup rule (``mcts.core.backup``: negamax, a discount per ply or a user's
+rule); MCTS-Solver with draws (``mcts.core.solver``: a solved root ends the run); then the threshold
 adjuster (``_adjust``), and with ``config.rescore`` the exact re-scoring of the stored rewards
-(``mcts.rescoring``; an ablation, DESIGN.md §5). After playout t = 2^k the final move is the
-chosen move (``search_tree.chosen_move``, ``mcts.final_move``: a root child proven won, else
-the most visited, the best mean or the max-robust child not proven lost); the run fails when it
+(``mcts.synthetic.rescoring``; an ablation, DESIGN.md §5). After playout t = 2^k the final move is
+the chosen move (``search_tree.chosen_move``, ``mcts.core.final_move``: a root child proven won,
+else the most visited, the best mean or the max-robust child not proven lost); the run fails when it
 is outside the instance's set of correct moves (``tree_arrays``: the optimal outcome's moves,
 or the best minimax score's). A run watched by ``mctslab inspect`` is the same loop, its
-records hooks compiled away when off (``mcts.tracing``).
+records hooks compiled away when off (``mcts.synthetic.tracing``).
 
 Options are data: the built-in adjusters and their parameters, the restart, the freeze, the
 shaping, the re-scoring, the discount, the built-in reward rules, the final-move rule and the
 failure's set of correct moves are values read at run time, so a kernel is compiled per policy
 record and b (and the integer type of the tree's scores), and per plug-in adjuster, backup
-rule or reward rule (docs/performance.md lists them); a root policy (``mcts.root_policies``:
+rule or reward rule (docs/performance.md lists them); a root policy (``mcts.core.root_policies``:
 sequential halving or the Gumbel root choosing the root's children) has a kernel apart, so
 the plain search's compiles its hooks away. The tree and its views
-are ``mcts.search_tree``; the children's indices, by the policy's hooks where it has them
-(``bandits.hooks``: KL-UCB's and Bayes-UCB's caches, Thompson's draws), ``mcts.child_indices``.
+are ``mcts.core.search_tree``; the children's indices, by the policy's hooks where it has them
+(``bandits.hooks``: KL-UCB's and Bayes-UCB's caches, Thompson's draws), ``mcts.core.child_indices``.
 """
 
 from __future__ import annotations
@@ -43,11 +43,10 @@ from bandits.rng import randint, seed_state
 from enhancements.adjusters import next_threshold, observe_playout, reads_scores, start_adjuster
 from enhancements.thresholds import effective_threshold
 
-from .backup import Discount, PlayoutValue, reads_end
-from .child_indices import INDEX, after_backup, index_children
-from .final_move import MOST_VISITS
-from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
-from .root_policies import (
+from ..core.backup import Discount, PlayoutValue, reads_end
+from ..core.child_indices import INDEX, after_backup, index_children
+from ..core.final_move import MOST_VISITS
+from ..core.root_policies import (
     NoRoot,
     has_root,
     new_root_state,
@@ -55,9 +54,8 @@ from .root_policies import (
     root_choice,
     state_bytes,
 )
-from .score_reward import ScoreReward, is_outcome, playout_reward
-from .search_loop import make_search_loop
-from .search_tree import (
+from ..core.search_loop import make_search_loop
+from ..core.search_tree import (
     BASE_EPOCH,
     CHILD_BASE,
     FIRST_CHILD,
@@ -70,9 +68,11 @@ from .search_tree import (
     node_capacity,
     parent_count,
 )
+from ..core.solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, prove, solver_choice
+from ..core.ties import pick_best
+from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
+from .score_reward import ScoreReward, is_outcome, playout_reward
 from .shaping import Bonuses, max_value, shapes, start_shaping
-from .solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, prove, solver_choice
-from .ties import pick_best
 from .tracing import (
     last_playout,
     log_playout,
@@ -86,9 +86,9 @@ from .tracing import (
 # The version of the engines' random streams (every engine's), stored with every result: a
 # change that moves any run's numbers (another draw, another order of draws) bumps it and
 # regenerates tests/golden, so that stored results of two versions are never mixed.
-# 2: ties by one rule in every engine (mcts.ties), the final move too; 3: sequential halving
+# 2: ties by one rule in every engine (mcts.core.ties), the final move too; 3: sequential halving
 # pulls the arms of a round in turns (``bandits.sequential_halving``), and a root policy's
-# move keeps the solver's rules (``mcts.root_policies.root_choice``)
+# move keeps the solver's rules (``mcts.core.root_policies.root_choice``)
 STREAM_VERSION = 3
 
 
@@ -101,7 +101,7 @@ class TreeArrays(NamedTuple):
 
 
 # the middle of the playout rewards' range [0, 1]: the root's raw value v of the Gumbel root's
-# completed Q (``mcts.gumbel_root``)
+# completed Q (``mcts.core.gumbel_root``)
 MIDDLE_REWARD = 0.5
 FAILURES = ("outcome", "score")  # the failure's sets of correct root moves, by name
 
@@ -132,19 +132,19 @@ class SearchConfig(NamedTuple):
     freeze: int  # playouts under a threshold before it may change
     score_low: int  # bounds of every terminal score
     score_high: int
-    shaping: tuple = Bonuses()  # ``mcts.shaping``: seed 000's bonuses (k = 0: none)
-    rescore: bool = False  # ``mcts.rescoring``: re-score stored rewards exactly (an ablation)
-    backup: tuple = Discount()  # ``mcts.backup``: the rule (gamma = 1: seed 001's backup)
+    shaping: tuple = Bonuses()  # ``mcts.synthetic.shaping``: seed 000's bonuses (k = 0: none)
+    rescore: bool = False  # ``mcts.synthetic.rescoring``: stored rewards re-scored exactly
+    backup: tuple = Discount()  # ``mcts.core.backup``: the rule (gamma = 1: seed 001's backup)
     # the policy's columns kept in the tree between selections (``bandits.hooks``: KL-UCB's
     # roots, Bayes-UCB's points; False: every index computed at every selection, what the
     # caches must equal)
     cache_indices: bool = True
-    reward: tuple = ScoreReward()  # ``mcts.score_reward``: the rule (default: the outcome)
-    final_move: int = MOST_VISITS  # ``mcts.final_move``: the rule of the move played
+    reward: tuple = ScoreReward()  # ``mcts.synthetic.score_reward``: the rule (the outcome)
+    final_move: int = MOST_VISITS  # ``mcts.core.final_move``: the rule of the move played
     # MCTS-Solver on (the default); off, no node is ever proven: Kocsis & Szepesvari's UCT,
     # whose best-score failure an outcome solver would bend (docs/design.md)
     solver: bool = True
-    # ``mcts.root_policies``: sequential halving or the Gumbel root choosing the root's
+    # ``mcts.core.root_policies``: sequential halving or the Gumbel root choosing the root's
     # children over the whole budget (a kernel apart); NoRoot: the policy at the root too
     root: tuple = NoRoot()
     # a terminal reached inside the tree rewarded at the effective threshold, as a playout's
@@ -164,7 +164,7 @@ def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
 @njit(inline="always")  # per selection
 def _select(tree, parent, depth, first, config, epoch, rng, tables, policy, values):
     """Child of an expanded ``parent`` at ``depth``, whose children start at row ``first``, by
-    the solver (``mcts.solver.solver_choice``), then the policy (ties at random; its record
+    the solver (``mcts.core.solver.solver_choice``), then the policy (ties at random; its record
     for the depth, ``bandits.at_depth``); ``values`` (float64 [3, b]) is scratch, its row INDEX
     the children's indices."""
     b, stats = len(config.children), tree.stats
@@ -211,7 +211,7 @@ def _playout(game, tree_node, b, rng):
 
 @njit(inline="always")  # per playout that reaches a terminal in the tree
 def _prove(tree, path, depth, score, b):
-    """Prove the terminal at the end of ``path`` with its true value (``mcts.solver.prove``):
+    """Prove the terminal at the end of ``path`` with its true value (``mcts.core.solver.prove``):
     the mover into it at ``depth`` (max at odd depths) wins if the score is on its side."""
     leaf = DRAW if score == 0 else WIN if (score > 0) == (depth % 2 == 1) else LOSS
     prove(tree.proven, path, depth, leaf, tree.stats[:, FIRST_CHILD], b)
@@ -229,7 +229,7 @@ def _proven_reward(value, depth):
 def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_proven, roots, t):
     """Select from the root down to a leaf of the search tree, or with ``stop_at_proven`` to
     the first proven node, keeping the path; the root's child of playout ``t`` by the root
-    policy if there is one (``mcts.root_policies``, its state ``roots``). Returns the node, its
+    policy if there is one (``mcts.core.root_policies``, its state ``roots``). Returns the node, its
     depth and its place in the game tree."""
     b = len(config.children)
     node, depth, tree_node = np.int64(0), 0, np.int64(0)  # typed: one compile of _select
@@ -312,7 +312,7 @@ def _workspace(config, budget, index_columns, second_moment):
     node, ``index_columns`` of them, none for 0; a column of squared rewards if
     ``second_moment``), the selection path, the selection scratch, the adjuster's first
     threshold and state, the shaping's statistics, the nodes' score histograms (of one cell
-    unless the config re-scores) and the root policy's state (``mcts.root_policies``)."""
+    unless the config re-scores) and the root policy's state (``mcts.core.root_policies``)."""
     capacity = node_capacity(len(config.children), budget)
     tree = new_tree(capacity, config.restart, index_columns, second_moment)
     path = np.zeros(config.depth + 1, np.int64)
@@ -324,8 +324,8 @@ def _workspace(config, budget, index_columns, second_moment):
 
 
 class SyntheticSearch(NamedTuple):
-    """One run as a domain of the one search loop (``mcts.search_loop``): its preallocated
-    tree, path, selection scratch (``values``), score histograms (``mcts.rescoring``) and
+    """One run as a domain of the one search loop (``mcts.core.search_loop``): its preallocated
+    tree, path, selection scratch (``values``), score histograms (``mcts.synthetic.rescoring``) and
     shaping statistics, the instance, the options and the policy, the failure record, the root
     policy and its state, the watch of ``mctslab inspect`` (None: not watched) and what the
     steps read of the options once per search."""
@@ -372,13 +372,14 @@ class Walk(NamedTuple):
 @njit(cache=True, _nrt=False, error_model="numpy")
 def _playouts(tree, path, values, theta, state, statistics, rng, game, config, budget, tables,
               policy, failed, histograms, roots, watch):
-    """The playouts of :func:`search` (``mcts.search_loop``, its steps below) into its
-    preallocated tree, path, selection scratch, score histograms (``mcts.rescoring``) and root
-    policy's state (``roots``), from the adjuster's first ``theta`` and ``state`` and the
-    shaping's ``statistics``; a run ``watch``ed by ``mctslab inspect`` (``mcts.tracing.Watch``,
-    None: not watched, its hooks compiled away) records at its grid points and may stop before
-    its budget. Under a root policy the failure is recorded once, into ``failed[0]``, after the
-    budget (its schedule reads the budget, so a curve makes one search per budget)."""
+    """The playouts of :func:`search` (``mcts.core.search_loop``, its steps below) into its
+    preallocated tree, path, selection scratch, score histograms (``mcts.synthetic.rescoring``) and
+    root policy's state (``roots``), from the adjuster's first ``theta`` and ``state`` and the
+    shaping's ``statistics``; a run ``watch``ed by ``mctslab inspect``
+    (``mcts.synthetic.tracing.Watch``, None: not watched, its hooks compiled away) records at its
+    grid points and may stop before its budget. Under a root policy the failure is recorded once,
+    into ``failed[0]``, after the budget (its schedule reads the budget, so a curve makes one search
+    per budget)."""
     b = len(config.children)
     # typed, not literal, so that numba compiles each callee once (for int64), not also for
     # the literal first value
@@ -413,7 +414,8 @@ def _descend_step(domain, walk, t, rng):
 def _evaluate(domain, walk, leaf, t, rng):
     """Reward a playout stopped at a proven node by its proof; else grow the tree at the leaf
     and play out to a terminal, rewarded at the effective threshold (a terminal inside the
-    tree: at 0, its true value). Max's value of it (``mcts.shaping``) is what is backed up."""
+    tree: at 0, its true value). Max's value of it (``mcts.synthetic.shaping``) is what is backed
+    up."""
     tree, game, config = domain.tree, domain.game, domain.config
     node, depth, tree_node = leaf
     n_nodes = walk.n_nodes
@@ -517,7 +519,7 @@ def run_searches(game, config, budget, seeds, tables, policy):
     return failed, played
 
 
-# Watched runs (``mcts.tracing``): the loop of _playouts with the root recorded at
+# Watched runs (``mcts.synthetic.tracing``): the loop of _playouts with the root recorded at
 # chosen playout counts, a kernel apart so that the engine's costs nothing more.
 
 
@@ -525,8 +527,8 @@ def run_searches(game, config, budget, seeds, tables, policy):
 def trace_search(game, config, budget, seed, tables, policy, grid, root, run, log, stop):
     """:func:`search` (same arguments, its ``failed`` record left out) watched at the playout
     counts of ``grid`` (int64 [g], increasing, within 1..stop) into row ``run`` of ``root``
-    (``mcts.tracing.new_root_trace``), and every playout into ``log``
-    (``mcts.tracing.new_log``, or length 0), stopped after playout ``stop`` <= budget (the
+    (``mcts.synthetic.tracing.new_root_trace``), and every playout into ``log``
+    (``mcts.synthetic.tracing.new_log``, or length 0), stopped after playout ``stop`` <= budget (the
     budget still sets what depends on it, as seed 000's warm-up). Returns the search tree
     then."""
     tree, path, values, (theta, state), statistics, histograms, roots = _workspace(

@@ -3,8 +3,8 @@
 UCT C and the bonus slopes k_RB / k_QB are those of DESIGN §9 (seed 000 Tables 1 and 3; C as in
 the seed's framework ``tpepels/mcts_gameframe``, tuned without enhancements). Playouts: MAST with
 epsilon-greedy in Amazons and Breakthrough (epsilon = share of the game's own policy moves, the
-rest greedy on MAST: 0.3 and 0.7, see ``mcts.playouts``); Breakthrough's own policy always plays
-decisive and anti-decisive moves and prefers captures (``games.breakthrough.policy_action``);
+rest greedy on MAST: 0.3 and 0.7, see ``mcts.games.playouts``); Breakthrough's own policy always
+plays decisive and anti-decisive moves and prefers captures (``games.breakthrough.policy_action``);
 uniformly random moves in Checkers (its own policy). Pentalath: MAST with the framework's
 ``mastEps`` 0.95 over uniform placements; Cannon and Chinese Checkers: their own policies, which
 always play decisive moves (``games.cannon``, ``games.chinese_checkers``). Games without an
@@ -26,7 +26,7 @@ class GamePreset:
     c: float = 0.8  # UCT C on rewards in [-1, 1]
     rb_k: float = 2.0  # Relative Bonus slope
     qb_k: float = 2.0  # Qualitative Bonus slope
-    playout: int = POLICY  # mcts.playouts.POLICY or MAST
+    playout: int = POLICY  # mcts.games.playouts.POLICY or MAST
     epsilon: float = 1.0  # MAST's share of the game's own policy moves
 
 

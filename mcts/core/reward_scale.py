@@ -1,8 +1,8 @@
 """The reward scale a policy's index reads, the one place every engine asks it (DESIGN.md §4):
 by default rewards mapped onto [0, 1]; a record declaring ``raw_rewards = True`` (UCB1, whose
 c is set for the outcome's own scale) reads them as they are: a tree's win 1 and loss 0 with
-shaped rewards beyond them (``mcts.shaping``), a game's [-1, 1] (``mcts.games``), its c the
-game's C (``mcts.players``; halved for the generic engine's [0, 1] returns, ``mcts.generic``).
+shaped rewards beyond them (``mcts.synthetic.shaping``), a game's [-1, 1] (``mcts.games``), its c
+the game's C (``mcts.players``; halved for the generic engine's [0, 1] returns, ``mcts.generic``).
 """
 
 from __future__ import annotations

@@ -69,7 +69,8 @@ def considered_visits(considered, budget, out):
 @njit(cache=True)
 def gumbel_scores(stats, rewards, gumbels, c_visit, c_scale, root_value, scores):
     """g(a) + sigma(q-hat(a)) of every root child into ``scores`` (float64 [K]), from the
-    tree's ``stats`` and ``rewards`` (``mcts.search_tree``'s columns) and v = ``root_value``."""
+    tree's ``stats`` and ``rewards`` (``mcts.core.search_tree``'s columns) and v =
+    ``root_value``."""
     sums, b = rewards[:, REWARD_SUM], gumbels.shape[0]
     first = stats[0, FIRST_CHILD]
     total, visited, q_sum, most = 0, 0, 0.0, 0

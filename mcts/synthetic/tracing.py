@@ -29,8 +29,8 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from .child_indices import INDEX, index_children
-from .search_tree import (
+from ..core.child_indices import INDEX, index_children
+from ..core.search_tree import (
     FIRST_CHILD,
     REWARD_SUM,
     VISITS,
@@ -38,7 +38,7 @@ from .search_tree import (
     chosen_move,
     parent_count,
 )
-from .solver import LOSS, NO_CHILD
+from ..core.solver import LOSS, NO_CHILD
 
 
 class RootTrace(NamedTuple):
@@ -49,7 +49,7 @@ class RootTrace(NamedTuple):
     visits: np.ndarray  # int64 [g, b]; the root children's visits
     reward_sums: np.ndarray  # float64 [g, b]; the children's mover's reward sums
     indices: np.ndarray  # float64 [g, b]; the policy's index (-inf: skipped, nan: unexpanded)
-    proven: np.ndarray  # int8 [g, b]; ``mcts.solver`` values for the child's mover (max)
+    proven: np.ndarray  # int8 [g, b]; ``mcts.core.solver`` values for the child's mover (max)
     chosen: np.ndarray  # int64 [g]; the move played if the run stopped there
     theta: np.ndarray  # float64 [g]; the adjuster's threshold
     threshold: np.ndarray  # float64 [g]; the effective threshold playouts are scored at

@@ -13,7 +13,7 @@ rule of one's own is a NamedTuple record and a compiled ``reward(rule, score, th
 high) -> float``, registered with :func:`register_reward` (``load_reward``: a
 ``package.module:object`` naming a :class:`RewardRule`), checked to stay in [0, 1]
 (:func:`check_reward_range`); the engine compiles a kernel for its record type, as for a
-backup rule (``mcts.backup``).
+backup rule (``mcts.core.backup``).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def load_reward(spec: str) -> NamedTuple:
         raise ValueError(f"reward rule {spec!r} is neither built in ({', '.join(REWARDS)}) nor "
                          "of the form package.module:object (docs/extending.md)")
     _, record, (reward,) = load_plugin(spec, "reward rule", RewardRule,
-                                       "mcts.score_reward.RewardRule", ", ".join(REWARDS),
+                                       "mcts.synthetic.score_reward.RewardRule", ", ".join(REWARDS),
                                        ("reward",))
     register_reward(record, reward)
     return record()
@@ -123,7 +123,7 @@ def _playout_reward(rule, score, theta, low, high):
         reward = _RULES[rule.instance_class]
     except KeyError:
         raise TypeError(f"{rule.instance_class.__name__} is not a registered reward rule "
-                        "(mcts.score_reward.register_reward)") from None
+                        "(mcts.synthetic.score_reward.register_reward)") from None
     return lambda rule, score, theta, low, high: reward(rule, score, theta, low, high)
 
 

@@ -1,0 +1,22 @@
+"""The compiled engine for synthetic trees, many runs per call (``engine``), with what only it
+reads: the reward of a terminal's score (``score_reward``), seed 000's shaping as an option
+(``shaping``), the exact re-scoring ablation (``rescoring``) and the watched runs of
+``mctslab inspect`` (``tracing``).
+"""
+
+from .engine import (
+    FAILURES,
+    STREAM_VERSION,
+    SearchConfig,
+    TreeArrays,
+    memory_per_run,
+    node_capacity,
+    run_searches,
+    search,
+    trace_runs,
+    trace_search,
+    tree_arrays,
+)
+
+__all__ = ["FAILURES", "STREAM_VERSION", "SearchConfig", "TreeArrays", "memory_per_run",
+           "node_capacity", "run_searches", "search", "trace_runs", "trace_search", "tree_arrays"]
