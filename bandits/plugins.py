@@ -19,8 +19,10 @@ import hashlib
 import importlib
 import inspect
 import sys
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from specs import Domain
@@ -71,14 +73,90 @@ def compiled_record(record: type, *hooks) -> type:
     return rebuilt
 
 
+@dataclass(frozen=True)
+class StoredPlugin:
+    """A plug-in as the results computed with it record it: its name, its parameters'
+    defaults and, for an adjuster, whether the exploration restart is on by default. Reading
+    stored results (:func:`reading_stored_results`) takes it in place of the plug-in, whose
+    module is not imported; the values stored with it were checked when they were computed."""
+
+    name: str
+    defaults: Mapping = field(default_factory=dict)
+    restart: bool = False
+
+    @property
+    def label(self) -> str:
+        return self.name
+
+    def check(self, values: Mapping) -> dict:
+        return dict(values)
+
+    def stored(self, values: Mapping) -> dict:
+        return dict(values)
+
+
+class PluginNotImported(ValueError):
+    """A plug-in named by stored results, which reading them does not import."""
+
+
+# None: plug-ins are imported; else (the file read, its recorded plug-ins by kind and name)
+_READING: ContextVar[tuple[str, Mapping] | None] = ContextVar("reading_stored_results",
+                                                               default=None)
+
+
+@contextmanager
+def reading_stored_results(source: str, plugins: Mapping | None,
+                           trusted: bool = False) -> Iterator[None]:
+    """Within it, the plug-ins that the file ``source`` names are read from ``plugins`` (its
+    record, ``{kind: {name: {"defaults": ..., "restart": ...}}}``), never imported: a stored
+    file must not run code (a ``study.json`` naming ``evil:rule`` beside an ``evil.py``). A
+    plug-in it does not record is a :class:`PluginNotImported` naming the module that would
+    run. ``trusted``: the user has said the plug-ins may be imported."""
+    token = _READING.set(None if trusted else (source, plugins or {}))
+    try:
+        yield
+    finally:
+        _READING.reset(token)
+
+
+def reading() -> bool:
+    """Whether stored results are being read (:func:`reading_stored_results`)."""
+    return _READING.get() is not None
+
+
+def recorded_plugin(kind: str, spec: str) -> StoredPlugin | None:
+    """The record of the plug-in ``spec`` of ``kind`` while stored results are read, else
+    None (the plug-in is imported as usual)."""
+    state = _READING.get()
+    if state is None:
+        return None
+    source, plugins = state
+    entry = plugins.get(kind, {}).get(spec)
+    if entry is None:
+        raise _not_imported(source, kind, spec)
+    return StoredPlugin(spec, dict(entry.get("defaults", {})), bool(entry.get("restart", False)))
+
+
+def _not_imported(source: str, kind: str, spec: str) -> PluginNotImported:
+    module = spec.partition(":")[0]
+    return PluginNotImported(
+        f"{source} names the {kind} plug-in {spec!r}, and reading stored results runs no code: "
+        f"this would import module {module!r}; if you trust it, pass --trust-plugins "
+        f"(Python: trust_plugins=True)")
+
+
 def load_object(spec: str, kind: str, expected: type, public_name: str, built_in: str):
     """The object ``spec`` = ``package.module:name`` of type ``expected`` (which users know
     as ``public_name``); any failure is a one-line ValueError naming the problem and the fix.
-    ``built_in`` says where the built-in ones are, e.g. "`mctslab policies list`"."""
+    ``built_in`` says where the built-in ones are, e.g. "`mctslab policies list`". While
+    stored results are read (:func:`reading_stored_results`) nothing is imported."""
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise ValueError(f"{kind} {spec!r} is neither built in ({built_in}) nor of the form "
                          f"package.module:object")
+    state = _READING.get()
+    if state is not None:
+        raise _not_imported(state[0], kind, spec)
     try:
         module = importlib.import_module(module_name)
     except Exception as error:  # noqa: BLE001 (any error of the plug-in's import, in one line)

@@ -10,7 +10,7 @@ from typing import NamedTuple
 from specs import NUMBER, Domain, above, at_least, between, check_values
 
 from .hooks import SIGNATURES, PolicyHooks, check_hooks
-from .plugins import Policy, load_plugin, plugin_domains, settable_parameters
+from .plugins import Policy, load_plugin, plugin_domains, recorded_plugin, settable_parameters
 from .policies import (
     KLUCB,
     MOSS,
@@ -123,7 +123,7 @@ def get_policy(name: str) -> PolicyInfo:
     """The registered policy ``name``, or the plug-in ``package.module:object``
     (``bandits.plugins``); an unknown name is a one-line ValueError."""
     if ":" in name:
-        return load_policy(name)
+        return recorded_plugin("policy", name) or load_policy(name)
     if name not in POLICIES:
         raise ValueError(f"unknown policy {name!r}: use one of {', '.join(POLICIES)} "
                          "(see `mctslab policies list`)")

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from bandits.plugins import load_plugin, plugin_domains, settable_parameters
+from bandits.plugins import load_plugin, plugin_domains, recorded_plugin, settable_parameters
 from specs import NUMBER, Domain, at_least, between, check_values
 
 from .adjusters import MaxFrequency, Score, Static, Value, register_hooks
@@ -93,7 +93,7 @@ def get_adjuster(name: str) -> AdjusterInfo:
     """The registered adjuster ``name``, or the plug-in ``package.module:object``
     (``enhancements.plugins``); an unknown name is a one-line ValueError."""
     if ":" in name:
-        return load_adjuster(name)
+        return recorded_plugin("adjuster", name) or load_adjuster(name)
     if name not in ADJUSTERS:
         raise ValueError(f"unknown adjuster {name!r}: use one of {', '.join(ADJUSTERS)} "
                          "(see `mctslab adjusters list`)")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,10 +122,15 @@ def look_of(frame) -> Look:
 
 def _registered_info(name: str, kind: str):
     """The registry's (or a plug-in's) record of policy or adjuster ``name``, or None when it
-    cannot be found here (a plug-in not on the path)."""
+    cannot be found here. A figure imports no code: a plug-in's record is the one of its module
+    already loaded, or the one the results being read record
+    (``bandits.plugins.reading_stored_results``)."""
+    from bandits.plugins import reading
     from enhancements import get_adjuster
     from mcts.baselines import player_info
 
+    if ":" in name and not reading() and name.partition(":")[0] not in sys.modules:
+        return None
     try:
         return (player_info if kind == "policy" else get_adjuster)(name)
     except (ValueError, ImportError, AttributeError):

@@ -68,3 +68,12 @@ def parse_sprt(text: str) -> tuple[float, float]:
         raise argparse.ArgumentTypeError(
             f"{text!r} must be two finite Elo differences ELO0,ELO1 with ELO0 < ELO1, e.g. 0,20")
     return values
+
+
+def trust_option(parser) -> None:
+    """``--trust-plugins``: a command that reads stored results imports the plug-ins they name
+    only when the user says so (``bandits.plugins.reading_stored_results``)."""
+    parser.add_argument("--trust-plugins", action="store_true",
+                        help="import the plug-in modules the stored files name (they run as "
+                             "code: only for results you trust); by default reading imports "
+                             "none, and a plug-in the files do not record is refused")

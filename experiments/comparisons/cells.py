@@ -45,7 +45,7 @@ from ..curves.kernels import KernelProgress
 from ..runtime.pool import check_options, completed
 from ..runtime.store import CELLS_FILE, KeyedStore, claim
 from ..studies.execution import RunSummary, kernel_order, on_one_thread
-from .grid import Grid, cell_labels, damaged_file, open_grid
+from .grid import Grid, cell_labels, damaged_file, open_grid, reading_grid
 from .stats import RUN_COLUMNS, failure_bits
 
 CELL_FOLDER = "cells"
@@ -120,7 +120,8 @@ def claim_cells(folder: str | Path, grid: Grid) -> Path:
     when refused."""
     folder = Path(folder)
     wanted = {"seed": grid.seed, "layout": LAYOUT}
-    earlier = open_grid(folder) if folder.is_dir() else None
+    with reading_grid(folder):  # a stored grid's plug-ins are not imported
+        earlier = open_grid(folder) if folder.is_dir() else None
     if earlier is not None and earlier.seed != grid.seed:
         raise ValueError(_refusal(folder, "seed", earlier.seed, grid.seed))
 

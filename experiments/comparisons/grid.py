@@ -5,14 +5,17 @@ adjuster on a tree configuration (spec, b, d) searches the same ``trees_per_mode
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
+from bandits.plugins import PluginNotImported, reading_stored_results
 from mcts.baselines import is_baseline
 from mcts.core.options import ADJUSTER_FLAGS
 from specs import FLAG, check_value, parse_spec, parse_value
 
-from ..curves.curve import Curve
+from ..curves.curve import Curve, recorded_plugins
 from ..studies.study import Study
 
 GRID_FILE = "compare.json"  # a comparison's grid, in its folder
@@ -216,25 +219,44 @@ class Grid:
                    for curve in self.curves())
 
     def to_dict(self) -> dict:
-        """The fields; the rules are left out at their defaults, as older grids were stored."""
-        return {key: list(value) if isinstance(value, tuple) else value
-                for key, value in asdict(self).items()
-                if not (key in _RULES and value == _RULES[key])}
+        """The fields; the rules are left out at their defaults, as older grids were stored.
+        With plug-ins, what reading the grid needs of them (``recorded_plugins``)."""
+        plugins = recorded_plugins(self.curves())
+        return {**{key: list(value) if isinstance(value, tuple) else value
+                   for key, value in asdict(self).items()
+                   if not (key in _RULES and value == _RULES[key])},
+                **({"plugins": plugins} if plugins else {})}
 
     @classmethod
     def from_dict(cls, data: dict) -> Grid:
-        return cls(**data)
+        return cls(**{key: value for key, value in data.items() if key != "plugins"})
 
 
 def open_grid(folder: str | Path) -> Grid | None:
-    """The grid stored in ``folder/compare.json`` by ``run_compare``, or None."""
+    """The grid stored in ``folder/compare.json`` by ``run_compare``, or None. Read within
+    :func:`reading_grid`, its plug-ins are the ones the file records, not imported."""
     path = Path(folder) / GRID_FILE
     if not path.is_file():
         return None
     try:
         return Grid.from_dict(json.loads(path.read_text()))
+    except PluginNotImported:
+        raise
     except (OSError, ValueError, TypeError) as error:
         raise damaged_file(path, f"damaged ({error})") from None
+
+
+@contextmanager
+def reading_grid(folder: str | Path, trust_plugins: bool = False) -> Iterator[None]:
+    """Read the comparison in ``folder`` importing none of the plug-ins its ``compare.json``
+    names (``bandits.plugins.reading_stored_results``), unless ``trust_plugins``."""
+    path = Path(folder) / GRID_FILE
+    try:
+        plugins = json.loads(path.read_text()).get("plugins")
+    except (OSError, ValueError, AttributeError):  # none, or damaged: the reader says which
+        plugins = None
+    with reading_stored_results(str(path), plugins, trust_plugins):
+        yield
 
 
 def damaged_file(path: Path, what: str) -> ValueError:

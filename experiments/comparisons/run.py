@@ -11,9 +11,9 @@ import pandas as pd
 
 from ..studies.shards import plan_shards
 from ..studies.store import read_shard
-from ..studies.study import open_study
+from ..studies.study import open_study, reading_study
 from .cells import GrowSummary, grow, run_table
-from .grid import DEFAULT_SEED, GRID_FILE, Grid, cell_labels, open_grid
+from .grid import DEFAULT_SEED, GRID_FILE, Grid, cell_labels, open_grid, reading_grid
 from .stats import instances_from_runs
 
 INSTANCES_FILE = "instances.parquet"
@@ -84,21 +84,25 @@ def write_comparison(grid: Grid, out: str | Path, command: str | None = None,
     return tables
 
 
-def instance_table(folder: str | Path) -> pd.DataFrame:
+def instance_table(folder: str | Path, trust_plugins: bool = False) -> pd.DataFrame:
     """The stored results of the comparison in ``folder``, one row per (config, policy,
     adjuster, tree_index, budget) with ``runs`` and ``failures`` (an instance whose runs are
     not all stored is left out). ``config`` reads ``SPEC b=B d=D``; ``policy`` and ``adjuster``
     are the grid's entries (with their non-default parameters). A folder written before the
-    cell store (``study.json`` and ``shards/``, no ``cells.json``) is read from its shards."""
+    cell store (``study.json`` and ``shards/``, no ``cells.json``) is read from its shards.
+    It imports none of the plug-ins the folder names unless ``trust_plugins``
+    (``reading_grid``, ``reading_study``)."""
     from .cells import CELLS_FILE
 
     if not (Path(folder) / CELLS_FILE).exists() and (Path(folder) / "study.json").exists():
-        return _instance_table_of_shards(folder)
-    grid = open_grid(folder)
-    if grid is None:
-        raise ValueError(f"{folder} holds no comparison ({GRID_FILE} is missing): run "
-                         f"`mctslab compare ... --out {folder}` first")
-    return instances_from_runs(run_table(grid, folder))
+        with reading_study(folder, trust_plugins):
+            return _instance_table_of_shards(folder)
+    with reading_grid(folder, trust_plugins):
+        grid = open_grid(folder)
+        if grid is None:
+            raise ValueError(f"{folder} holds no comparison ({GRID_FILE} is missing): run "
+                             f"`mctslab compare ... --out {folder}` first")
+        return instances_from_runs(run_table(grid, folder))
 
 
 def _instance_table_of_shards(folder: str | Path) -> pd.DataFrame:

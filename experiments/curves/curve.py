@@ -6,6 +6,7 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 
+from bandits.plugins import reading
 from enhancements import get_adjuster, make_adjuster
 from mcts.baselines import check_baseline, is_baseline, player_info
 from mcts.core.backup import load_backup
@@ -92,8 +93,11 @@ class Curve:
     terminals_at_threshold: bool = False
 
     def __post_init__(self) -> None:
-        spec = parse_tree_spec(self.tree)
-        object.__setattr__(self, "tree", spec.text)
+        # stored results are read without their plug-ins (``bandits.plugins``): a stored
+        # curve's names and values were checked when it was computed
+        stored = reading()
+        if not (stored and ":" in self.tree):
+            object.__setattr__(self, "tree", parse_tree_spec(self.tree).text)
         check_shape(self.branching, self.depth)
         policy_info, adjuster_info = player_info(self.policy), get_adjuster(self.adjuster)
         for name, value in (("runs", self.runs), ("trees", self.trees)):
@@ -115,7 +119,8 @@ class Curve:
         checked = policy_info.check(policy)  # the values' domains (specs.check_value)
         policy = {key: checked[key] if isinstance(value, str) else value  # words as numbers
                   for key, value in policy.items()}
-        make_adjuster(self.adjuster, **adjuster)  # checks the values
+        if not (stored and ":" in self.adjuster):
+            make_adjuster(self.adjuster, **adjuster)  # checks the values
         object.__setattr__(self, "policy_params", policy_info.stored(policy))
         object.__setattr__(self, "adjuster_params", adjuster)
         if self.restart is None:
@@ -145,9 +150,10 @@ class Curve:
             ("root", self.root), ("final_move", self.final_move != "visits"))
             if chosen})
         check_root_budget(root, self.branching, self.max_budget)
-        if self.backup:
+        if self.backup and not stored:
             load_backup(self.backup)  # checks it
-        load_reward(self.reward)  # checks it
+        if not (stored and ":" in self.reward):
+            load_reward(self.reward)  # checks it
         if is_baseline(self.policy):
             check_baseline(self.policy, self.policy_params, self.branching, self.max_budget,
                            {option for option, chosen in (
@@ -182,7 +188,17 @@ class Curve:
     @property
     def key(self) -> str:
         """A stable digest of the configuration (equal curves, equal keys). Settings equal to
-        their defaults are left out, so adding a setting later keeps stored keys valid."""
+        their defaults are left out, so adding a setting later keeps stored keys valid. A curve
+        read from stored results keeps the key it was read with (its plug-ins' defaults are
+        those recorded, ``bandits.plugins.reading_stored_results``)."""
+        if "_stored_key" in self.__dict__:
+            return self.__dict__["_stored_key"]
+        key = self._digest()
+        if reading():
+            object.__setattr__(self, "_stored_key", key)
+        return key
+
+    def _digest(self) -> str:
         baseline = Curve(self.tree, self.policy, self.adjuster, branching=self.branching,
                          depth=self.depth).to_dict()
         identity = ("tree", "policy", "adjuster", "branching", "depth", "runs", "trees",
@@ -242,3 +258,20 @@ def standard_error(rate, runs):
     import numpy as np
 
     return np.sqrt(rate * (1.0 - rate) / np.maximum(np.asarray(runs) - 1, 1))
+
+
+def recorded_plugins(curves) -> dict:
+    """What stored results record of the plug-ins of ``curves`` so that reading them imports
+    none (``bandits.plugins.reading_stored_results``): by kind and name, a policy's
+    parameter defaults, an adjuster's and whether it restarts by default. Empty without
+    plug-ins."""
+    plugins: dict = {}
+    for curve in curves:
+        if ":" in curve.policy:
+            plugins.setdefault("policy", {})[curve.policy] = {
+                "defaults": player_info(curve.policy).defaults}
+        if ":" in curve.adjuster:
+            info = get_adjuster(curve.adjuster)
+            plugins.setdefault("adjuster", {})[curve.adjuster] = {
+                "defaults": info.defaults, "restart": bool(info.restart)}
+    return plugins

@@ -145,11 +145,14 @@ def write_table(frame: pd.DataFrame, path: str | Path) -> Path:
 
 
 def claim(folder: str | Path, manifest: str, content: dict, *,
-          read: Callable[[Path], Any], refusal: Callable[[Any], str]) -> Path:
+          read: Callable[[Path], Any], refusal: Callable[[Any], str],
+          records: tuple[str, ...] = ()) -> Path:
     """Make ``folder`` the home of ``content``: create it and its JSON file ``manifest`` (one
     of ``FOLDER_KINDS``), or check that the one there describes the same thing. ``read(folder)``
     returns the stored manifest (or raises ValueError); when it differs,
-    ``ValueError(refusal(stored))``. A folder that holds another kind is refused."""
+    ``ValueError(refusal(stored))``. A folder that holds another kind is refused. The keys
+    ``records`` are records beside the description, not part of it (what a study records of
+    its plug-ins): a manifest stored without them, or with others, is written anew."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"--out {folder} is a file, not a folder: choose a folder name")
@@ -160,14 +163,22 @@ def claim(folder: str | Path, manifest: str, content: dict, *,
                          f"{FOLDER_KINDS[manifest]}: choose another --out folder")
     text = json.dumps(content, indent=1, sort_keys=True) + "\n"
     if (folder / manifest).exists():
-        stored = read(folder)
-        if stored != json.loads(text):
+        stored, wanted = read(folder), json.loads(text)
+        if _described(stored, records) != _described(wanted, records):
             raise ValueError(refusal(stored))
         check_writable(folder)
+        if stored != wanted:
+            write_atomically(folder / manifest, text.encode())
     else:
         check_writable(folder)
         write_atomically(folder / manifest, text.encode())
     return folder
+
+
+def _described(manifest, records: tuple[str, ...]):
+    if not isinstance(manifest, dict):
+        return manifest
+    return {key: value for key, value in manifest.items() if key not in records}
 
 
 @dataclass(frozen=True)

@@ -13,12 +13,14 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from bandits.plugins import PluginNotImported, reading_stored_results
+
 from ..curves.curve import Curve
 from ..runtime.lock import writing
 from ..runtime.store import write_atomically
 from .shards import plan_shards
 from .store import STUDY_FILE, shard_store
-from .study import DEFAULT_BLOCK, Study, describe, open_study
+from .study import DEFAULT_BLOCK, Study, describe, open_study, reading_study
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,8 @@ def study_from_shards(folder: str | Path) -> tuple[Study, int]:
         block = _infer_block(metadata)
         study = Study(tuple(sorted(curves.values(), key=describe)), seeds.pop(), block,
                       folder.resolve().name)
+    except PluginNotImported:
+        raise
     except (KeyError, TypeError, ValueError, ZeroDivisionError) as error:
         raise ValueError(f"cannot rebuild {STUDY_FILE} from the shards in {folder} ({error}): "
                          f"give the study file with --study") from None
@@ -93,25 +97,33 @@ def _foreign(folder: Path, study: Study) -> list[str]:
     return foreign
 
 
-def repair_study(folder: str | Path, study: Study | None = None) -> Repair:
+def repair_study(folder: str | Path, study: Study | None = None,
+                 trust_plugins: bool = False) -> Repair:
     """Write ``folder/study.json`` for ``study`` (every shard stored must be one of its
     shards), or without one for the study the shards describe (``study_from_shards``). A
     ``study.json`` that reads as a study is replaced only when ``study`` is given; the one
-    replaced is kept beside (``study.json.damaged``, or ``.replaced`` if it was sound)."""
+    replaced is kept beside (``study.json.damaged``, or ``.replaced`` if it was sound).
+    The plug-ins the stored files name are not imported unless ``trust_plugins``: the shards
+    do not record them, so rebuilding a study of plug-ins from its shards alone needs it."""
     folder = Path(folder)
     if not folder.is_dir():
         raise ValueError(f"{folder} is not a folder: give a study's results folder")
     with writing(folder, can_wait=False):
         sound = True
         try:
-            open_study(folder)
+            with reading_study(folder, trust_plugins):
+                open_study(folder)
+        except PluginNotImported:
+            raise
         except ValueError:
             sound = False
         if sound and study is None:
             raise ValueError(f"{folder / STUDY_FILE} is sound: nothing to repair (give "
                              f"--study STUDY.toml to describe the shards by that file)")
         if study is None:
-            study, count = study_from_shards(folder)
+            with reading_stored_results(f"the shards in {folder}", None, trust_plugins):
+                study, count = study_from_shards(folder)
+                text = json.dumps(study.to_dict(), indent=1, sort_keys=True) + "\n"
         else:
             foreign = _foreign(folder, study)
             if foreign:
@@ -120,10 +132,10 @@ def repair_study(folder: str | Path, study: Study | None = None) -> Repair:
                     f"(e.g. {foreign[0]}): check the study file, or rebuild from the shards "
                     f"alone (no --study)")
             count = len(_stored_metadata(folder))
+            text = json.dumps(study.to_dict(), indent=1, sort_keys=True) + "\n"
         path, kept = folder / STUDY_FILE, None
         if path.exists():
             kept = path.with_name(f"{STUDY_FILE}.{'replaced' if sound else 'damaged'}")
             path.replace(kept)
-        text = json.dumps(study.to_dict(), indent=1, sort_keys=True) + "\n"
         write_atomically(path, text.encode())
     return Repair(study, count, kept)

@@ -42,7 +42,8 @@ def claim_folder(folder: str | Path, study: dict) -> Path:
         refusal=lambda stored: (
             f"{folder} holds another study ({stored.get('name')!r}, seed {stored.get('seed')}):"
             f" choose another --out folder (if its shards are this study's, `mctslab study "
-            f"repair {folder} --study STUDY.toml` makes the folder this study's)"))
+            f"repair {folder} --study STUDY.toml` makes the folder this study's)"),
+        records=("plugins",))
     shard_store(home).check_writable()
     return home
 

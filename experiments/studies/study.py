@@ -34,13 +34,17 @@ from __future__ import annotations
 
 import itertools
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ..curves.curve import Curve, curve_columns, rate_columns
+from bandits.plugins import PluginNotImported, reading_stored_results
+
+from ..curves.curve import Curve, curve_columns, rate_columns, recorded_plugins
 from .shards import Shard, plan_shards
 from .store import damaged, read_shard, read_study_file, shard_path
 from .tables import (
@@ -116,11 +120,15 @@ class Study:
         return [s for curve in self.curves for s in plan_shards(curve, self.block, self.seed)]
 
     def to_dict(self) -> dict:
+        """The study as ``study.json`` stores it, with what it records of its plug-ins
+        (``recorded_plugins``: none, the key left out)."""
+        plugins = recorded_plugins(self.curves)
         return {
             "name": self.name,
             "seed": self.seed,
             "block": self.block,
             "curves": [curve.to_dict() for curve in self.curves],
+            **({"plugins": plugins} if plugins else {}),
         }
 
     @classmethod
@@ -207,17 +215,38 @@ def read_curves(path: str | Path) -> Study:
 
 
 def open_study(folder: str | Path) -> Study:
-    """The study that owns ``folder`` (from its ``study.json``)."""
+    """The study that owns ``folder`` (from its ``study.json``); read within
+    :func:`reading_study`, its plug-ins are the ones the file records, not imported."""
     data = read_study_file(folder)
     try:
         return Study.from_dict(data)
+    except PluginNotImported:
+        raise
     except (KeyError, TypeError, ValueError) as error:
         raise damaged(folder, f"damaged ({type(error).__name__}: {error})") from None
 
 
-def study_status(folder: str | Path) -> pd.DataFrame:
+@contextmanager
+def reading_study(folder: str | Path, trust_plugins: bool = False) -> Iterator[None]:
+    """Read the study in ``folder`` importing none of the plug-ins its ``study.json`` names
+    (``bandits.plugins.reading_stored_results``), unless ``trust_plugins``."""
+    try:
+        plugins = read_study_file(folder).get("plugins")
+    except ValueError:  # no study, or a damaged one: the reader says which
+        plugins = None
+    with reading_stored_results(f"{Path(folder) / 'study.json'}", plugins, trust_plugins):
+        yield
+
+
+def study_status(folder: str | Path, trust_plugins: bool = False) -> pd.DataFrame:
     """Per curve of the study in ``folder``: shards and runs planned, stored and damaged
-    (files present but unreadable or not the shard's, recomputed by the next run)."""
+    (files present but unreadable or not the shard's, recomputed by the next run). It imports
+    no plug-in unless ``trust_plugins`` (:func:`reading_study`)."""
+    with reading_study(folder, trust_plugins):
+        return _status(folder)
+
+
+def _status(folder: str | Path) -> pd.DataFrame:
     study = open_study(folder)
     rows = []
     for curve in study.curves:
@@ -268,7 +297,7 @@ def _curve_columns(curve: Curve) -> dict:
     return {**curve_columns(curve), "label": describe(curve)}
 
 
-def load_results(folder: str | Path) -> pd.DataFrame:
+def load_results(folder: str | Path, trust_plugins: bool = False) -> pd.DataFrame:
     """The stored results of the study in ``folder`` as one tidy table, a row per curve and
     budget: the curve's configuration, ``budget``, ``failures``, ``runs`` (stored so far; a
     curve with none is left out), ``failure_rate`` = failures / runs, ``std`` (sample standard
@@ -278,7 +307,15 @@ def load_results(folder: str | Path) -> pd.DataFrame:
     Two curves at a budget compare with Welch's test,
     ``scipy.stats.ttest_ind_from_stats(m1, s1, n1, m2, s2, n2, equal_var=False)`` on
     (failure_rate, std, runs).
+
+    Reading imports none of the plug-ins the folder names unless ``trust_plugins``
+    (:func:`reading_study`): its ``study.json`` records what a curve needs of them.
     """
+    with reading_study(folder, trust_plugins):
+        return _results(folder)
+
+
+def _results(folder: str | Path) -> pd.DataFrame:
     study = open_study(folder)
     parts = []
     for curve in study.curves:

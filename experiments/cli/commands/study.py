@@ -6,7 +6,7 @@ from __future__ import annotations
 import shlex
 import sys
 
-from experiments.cli.params import COUNT
+from experiments.cli.params import COUNT, trust_option
 
 
 def register(subparsers) -> None:
@@ -28,6 +28,7 @@ def register(subparsers) -> None:
 
     status_parser = actions.add_parser("status", help="shards and runs stored per curve")
     status_parser.add_argument("folder", metavar="DIR", help="folder of a study's results")
+    trust_option(status_parser)
     status_parser.set_defaults(run=status)
 
     repair_parser = actions.add_parser(
@@ -36,6 +37,7 @@ def register(subparsers) -> None:
     repair_parser.add_argument("--study", metavar="STUDY.toml",
                                help="the study file the shards were computed from (default: "
                                     "rebuild from the shards alone)")
+    trust_option(repair_parser)
     repair_parser.set_defaults(run=repair)
 
 
@@ -84,12 +86,13 @@ def _check(study, args) -> None:
 
 
 def status(args) -> int:
-    from experiments.studies.study import open_study, study_status
+    from experiments.studies.study import open_study, reading_study, study_status
 
-    if _compare_status(args.folder):
+    if _compare_status(args.folder, args.trust_plugins):
         return 0
-    study = open_study(args.folder)
-    table = study_status(args.folder)
+    with reading_study(args.folder, args.trust_plugins):
+        study = open_study(args.folder)
+    table = study_status(args.folder, args.trust_plugins)
     width = max(table["label"].str.len().max(), 5)
     done, total = table["shards_done"].sum(), table["shards"].sum()
     print(f"study {study.name} (seed {study.seed}, {study.block} runs per shard) in {args.folder}: "
@@ -106,16 +109,20 @@ def status(args) -> int:
     return 0
 
 
-def _compare_status(folder) -> bool:
+def _compare_status(folder, trust_plugins: bool) -> bool:
     """Print the state of the comparison stored in ``folder`` as cells; False if it holds none."""
     from pathlib import Path
 
     from experiments.comparisons import open_grid, plan_blocks
     from experiments.comparisons.cells import CELLS_FILE
+    from experiments.comparisons.grid import reading_grid
 
-    if not (Path(folder) / CELLS_FILE).exists() or (grid := open_grid(folder)) is None:
+    if not (Path(folder) / CELLS_FILE).exists():
         return False
-    stored, missing = plan_blocks(grid, folder)
+    with reading_grid(folder, trust_plugins):
+        if (grid := open_grid(folder)) is None:
+            return False
+        stored, missing = plan_blocks(grid, folder)
     total = len(stored) + len(missing)
     print(f"comparison {grid.name} (seed {grid.seed}) in {folder}: {grid.cells} cells, "
           f"{len(stored)}/{total} blocks of runs stored")
@@ -128,7 +135,8 @@ def repair(args) -> int:
     from experiments.comparisons.study_files import read_study
     from experiments.studies.repair import repair_study
 
-    done = repair_study(args.folder, read_study(args.study) if args.study else None)
+    done = repair_study(args.folder, read_study(args.study) if args.study else None,
+                        args.trust_plugins)
     study = done.study
     source = args.study or "the shards alone"
     kept = f"; the previous one is kept as {done.kept}" if done.kept else ""
