@@ -12,7 +12,7 @@ from .domains import (
     check_value,
     check_values,
 )
-from .grammar import Part, parse_assignments, parse_spec, parse_value
+from .grammar import Part, parse_assignments, parse_spec, parse_value, sweep
 
 __all__ = [
     "FLAG",
@@ -27,4 +27,5 @@ __all__ = [
     "parse_assignments",
     "parse_spec",
     "parse_value",
+    "sweep",
 ]

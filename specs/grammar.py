@@ -5,8 +5,13 @@
     spec  = part ("+" part)*
     part  = name ["(" [arg ("," arg)*] ")"]
     arg   = [key "="] value
-    value = word | part        (a part as a value: ``root=gumbel(m=4)``)
+    value = word | part | "[" value ("," value)* "]"
+                               (a part as a value: ``root=gumbel(m=4)``; a list: a sweep)
     name  = identifier ("." identifier)* [":" identifier] ["'"]
+
+A keyword argument's list sweeps it: :func:`sweep` turns ``ucb1(c=[0.25,0.5,1])`` into the
+specs ``ucb1(c=0.25)``, ``ucb1(c=0.5)`` and ``ucb1(c=1)`` (every combination when several
+arguments are lists), as ``compare``'s entries and a study file's policy and adjuster read it.
 
 Blanks are ignored. A value is kept as text here; :func:`parse_value` reads it as a number
 (an int when it is written as one) or leaves a word (``online``). Every error is one
@@ -16,6 +21,7 @@ argument, a key given twice).
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -93,13 +99,13 @@ def _part(compact: str, start: int, text: str, what: str) -> tuple[Part, int]:
 def _arguments(compact: str, start: int) -> tuple[list[str], int]:
     """The comma-separated arguments of the parenthesis opened at ``start`` and the position
     of its ``)`` (-1: not closed). A value may itself be a part with its own parenthesis
-    (``root=gumbel(m=4)``): commas inside it do not separate."""
+    (``root=gumbel(m=4)``) or a list (``c=[0.25,0.5]``): commas inside them do not separate."""
     items, depth, begin = [], 0, start + 1
     for position in range(start + 1, len(compact)):
         char = compact[position]
-        if char == "(":
+        if char in "([":
             depth += 1
-        elif char == ")" and depth > 0:
+        elif char in ")]" and depth > 0:
             depth -= 1
         elif char == ")" or (char == "," and depth == 0):
             items.append(compact[begin:position])
@@ -107,6 +113,49 @@ def _arguments(compact: str, start: int) -> tuple[list[str], int]:
             if char == ")":
                 return ([] if items == [""] else items), position
     return [], -1
+
+
+def sweep(text: str, what: str) -> list[str]:
+    """The specs a sweep stands for: ``ucb1(c=[0.25,0.5])+qb`` -> ``["ucb1(c=0.25)+qb",
+    "ucb1(c=0.5)+qb"]``, every combination of the lists of keyword arguments, in the order
+    written (the last list innermost); a spec without a list is itself. An empty list or a
+    list in a positional argument is a one-line ValueError."""
+    parts = parse_spec(text, what)
+    choices = []
+    for part in parts:
+        if any(value.startswith("[") for value in part.args):
+            raise ValueError(f"bad {what} {text!r}: a list sweeps a named argument; write "
+                             f"{part.name}(key=[...])")
+        options = []
+        for key, value in part.kwargs:
+            if value.startswith("["):
+                if not value.endswith("]") or not value[1:-1]:
+                    raise ValueError(f"bad {what} {text!r}: {key}={value} is not a list "
+                                     f"[value,...] of at least one value")
+                options.append([(key, item) for item in _list_items(value[1:-1])])
+            elif "[" in value:  # a part as a value, with a sweep of its own
+                options.append([(key, item) for item in sweep(value, what)])
+            else:
+                options.append([(key, value)])
+        choices.append([_text(part, dict(pairs)) for pairs in itertools.product(*options)])
+    return ["+".join(combination) for combination in itertools.product(*choices)]
+
+
+def _list_items(inside: str) -> list[str]:
+    """The values of a list's inside, split at its top-level commas."""
+    items, depth, begin = [], 0, 0
+    for position, char in enumerate(inside):
+        depth += (char in "([") - (char in ")]")
+        if char == "," and depth == 0:
+            items.append(inside[begin:position])
+            begin = position + 1
+    return [*items, inside[begin:]]
+
+
+def _text(part: Part, kwargs: dict[str, str]) -> str:
+    if not part.brackets:
+        return part.name
+    return f"{part.name}({','.join([*part.args, *(f'{k}={v}' for k, v in kwargs.items())])})"
 
 
 def parse_value(text: str) -> int | float | str:

@@ -24,7 +24,7 @@ from enhancements.thresholds import effective_threshold
 from experiments import Curve, failure_block
 from experiments.cli import main
 from experiments.comparisons.atlas import preset_lists
-from experiments.comparisons.grid import method_fields
+from experiments.curves.entries import method_fields
 from experiments.curves.failure import search_config, simulate_block, tree_instance
 from experiments.studies.study import read_curves
 from mcts.core.gumbel_root import considered_visits

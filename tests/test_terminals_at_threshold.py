@@ -8,7 +8,8 @@ from reference_mcts import reference_failure_rate
 
 from experiments import Curve, failure_block
 from experiments.cli import main
-from experiments.comparisons.grid import cell_labels, method_fields
+from experiments.comparisons.grid import cell_labels
+from experiments.curves.entries import method_fields
 from experiments.curves.failure import tree_instance
 
 # a tree ending early at every depth (terminals inside the tree from the first playouts) whose

@@ -13,9 +13,10 @@ from pathlib import Path
 from bandits.plugins import PluginNotImported, reading_stored_results
 from mcts.baselines import is_baseline
 from mcts.core.options import ADJUSTER_FLAGS
-from specs import FLAG, check_value, parse_spec, parse_value
+from specs import sweep
 
 from ..curves.curve import Curve, recorded_plugins
+from ..curves.entries import method_fields, parse_entry
 from ..studies.study import Study
 
 GRID_FILE = "compare.json"  # a comparison's grid, in its folder
@@ -29,35 +30,6 @@ SIZES = {
     "quick": {"runs": 25, "trees_per_model": 8, "max_budget": 2**14, "block": 25},
     "full": {"runs": 100, "trees_per_model": 20, "max_budget": 2**14, "block": 50},
 }
-
-
-def parse_entry(text: str, kind: str) -> tuple[str, dict]:
-    """(name, parameters) of a grid entry ``name`` or ``name(k=v,...)`` (``specs.parse_spec``);
-    ``kind`` is "policy" or "adjuster" (for the message). The name and the values are
-    checked by ``Curve`` (the registries' domains)."""
-    parts = parse_spec(text, kind)
-    if len(parts) > 1 or parts[0].args:
-        raise ValueError(f"cannot read {kind} {text!r}: write a name such as ucb1, or "
-                         f"name(key=value,...), or package.module:object")
-    return parts[0].name, {key: parse_value(value) for key, value in parts[0].kwargs}
-
-
-def method_fields(policy: str, adjuster: str) -> dict:
-    """The ``Curve`` fields of a policy entry and an adjuster entry (``parse_entry``):
-    policy, policy_params, adjuster, adjuster_params, rescore and terminals_at_threshold,
-    which an adjuster's ``rescore=1`` and ``terminals_at_threshold=1`` ask for (exact
-    re-scoring; the tree's terminals rewarded at its threshold), and root, the root policy a
-    policy's ``root=sh`` or ``root=gumbel`` puts above it (``mcts.core.root_policies``)."""
-    policy_name, policy_params = parse_entry(policy, "policy")
-    adjuster_name, adjuster_params = parse_entry(adjuster, "adjuster")
-    flags = {flag: check_value(adjuster_name, flag, adjuster_params.pop(flag, False), FLAG)
-             for flag in ADJUSTER_FLAGS}
-    root = policy_params.pop("root", "")
-    if not isinstance(root, str):
-        raise ValueError(f"policy {policy!r}: root={root} is not a root policy: use root=sh "
-                         "or root=gumbel(m=16,c_visit=50,c_scale=1)")
-    return {"policy": policy_name, "policy_params": policy_params, "adjuster": adjuster_name,
-            "adjuster_params": adjuster_params, **flags, "root": root}
 
 
 def engine_flags(curve: Curve) -> dict:
@@ -134,6 +106,8 @@ class Grid:
             value = (value,) if isinstance(value, str) else tuple(value)
             if not value:
                 raise ValueError(f"the grid has no {key}: give at least one (--{key})")
+            if key != "trees":  # a sweep, ucb1(c=[0.25,0.5]), is an entry per value
+                value = tuple(one for entry in value for one in sweep(entry, key[:-1]))
             object.__setattr__(self, key, value)
         if self.scale not in SCALES:
             raise ValueError(f"unknown scale {self.scale!r}: use quick or full")

@@ -131,7 +131,7 @@ class BanditStudy:
 
 def _policy(entry: str):
     """The record of a policy entry (``ucb1``, ``ucb1(c=0.5)``, ``package.module:object``)."""
-    from ..comparisons.grid import parse_entry
+    from ..curves.entries import parse_entry
 
     name, params = parse_entry(entry, "policy")
     return make_policy(name, **params)

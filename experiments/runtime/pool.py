@@ -220,6 +220,9 @@ def _processes(function: Callable, jobs: Sequence[tuple],
                     yield from _hand_out(futures[future], future.result())
         except KeyboardInterrupt:
             _kill_workers(pool)
+            # before handing out: a caller may leave this generator suspended, and its pool's
+            # thread, still closing, raced the interpreter's exit hook into a traceback
+            pool.shutdown(wait=True, cancel_futures=True)
             with _HeldInterrupt():  # arrived before the interrupt: the caller stores them
                 for future, index in futures.items():
                     if (future not in handed and future.done() and not future.cancelled()

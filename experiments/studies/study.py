@@ -43,8 +43,11 @@ import numpy as np
 import pandas as pd
 
 from bandits.plugins import PluginNotImported, reading_stored_results
+from mcts.core.options import ADJUSTER_FLAGS
+from specs import sweep
 
 from ..curves.curve import Curve, curve_columns, rate_columns, recorded_plugins
+from ..curves.entries import method_fields
 from .shards import Shard, plan_shards
 from .store import damaged, read_shard, read_study_file, shard_path
 from .tables import (
@@ -151,6 +154,47 @@ def _expand(where: str, entry: dict) -> list[dict]:
     return [dict(zip(choices, combination)) for combination in itertools.product(*choices.values())]
 
 
+def _methods(config: dict) -> list[dict]:
+    """A curve's fields with its policy and adjuster read as ``compare`` reads its entries
+    (``curves.entries``): ``policy = "ucb1(c=0.25,root=sh)"``, an adjuster's engine flags,
+    and sweeps, ``"ucb1(c=[0.25,0.5])"`` or ``policy_params = { c = [0.25, 0.5] }``, one
+    curve per value (every combination, in the order written)."""
+    entries = [sweep(config[key], key) if key in config else [None]
+               for key in ("policy", "adjuster")]
+    params = [_swept(config.get(f"{key}_params", {})) for key in ("policy", "adjuster")]
+    curves = []
+    for policy, adjuster, policy_params, adjuster_params in itertools.product(*entries, *params):
+        fields = {**config, "policy_params": policy_params, "adjuster_params": adjuster_params}
+        method = method_fields(policy or "ucb1", adjuster or "plain")
+        for key, entry in (("policy", policy), ("adjuster", adjuster)):
+            if entry is None:
+                continue
+            fields[key] = method[key]
+            given = method[f"{key}_params"]
+            twice = sorted(set(given) & set(fields[f"{key}_params"]))
+            if twice:
+                raise ValueError(f"{key} parameter {twice[0]!r} is given twice, in {key} = "
+                                 f"{entry!r} and in {key}_params: give it once")
+            fields[f"{key}_params"] = {**fields[f"{key}_params"], **given}
+        for option in ("root", *ADJUSTER_FLAGS):
+            if method[option]:
+                if config.get(option):
+                    raise ValueError(f"{option} is given twice, as a key and in an entry's "
+                                     f"{option}=...: give it once")
+                fields[option] = method[option]
+        curves.append(fields)
+    return curves
+
+
+def _swept(params: dict) -> list[dict]:
+    """The parameter tables a table with list values stands for, every combination."""
+    choices = [[(key, one) for one in value] if isinstance(value, list) else [(key, value)]
+               for key, value in params.items()]
+    if any(not options for options in choices):
+        raise ValueError(f"a parameter list is empty in {params}: give at least one value")
+    return [dict(combination) for combination in itertools.product(*choices)]
+
+
 def read_study_document(path: str | Path) -> dict:
     """The parsed TOML of a study file; a missing, unreadable or malformed file is a one-line
     ValueError."""
@@ -200,7 +244,7 @@ def read_curves(path: str | Path) -> Study:
             raise ValueError(f"{where} must be a table: write it as [[curves]]")
         for config in _expand(where, {**defaults, **entry}):
             try:
-                curves.append(Curve(**config))
+                curves += [Curve(**fields) for fields in _methods(config)]
             except ValueError as error:
                 raise ValueError(f"{where}: {error}") from None
     try:

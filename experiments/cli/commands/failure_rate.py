@@ -8,8 +8,8 @@ from pathlib import Path
 
 from experiments.cli.limits import check_curve
 from experiments.cli.params import COUNT, SEED, check_figure_path, parse_params
-from experiments.comparisons.grid import method_fields
 from experiments.curves.curve import Curve
+from experiments.curves.entries import method_fields
 from experiments.curves.failure import memory_per_curve_run
 from experiments.curves.rates import curve_frame, failure_counts, rates
 from mcts.core.final_move import FINAL_MOVES

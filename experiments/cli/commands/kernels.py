@@ -17,8 +17,9 @@ DEFAULT_TREES = ("constant(1,5)", "pgame(127)")
 def register(subparsers) -> None:
     p = subparsers.add_parser("compile", help="compile the search kernels ahead of a command")
     p.add_argument("--policies", nargs="+", metavar="P",
-                   help="policies or baseline players such as alphabeta (default: every "
-                        "built-in policy)")
+                   help="policy entries as compare takes them, ucb1(c=0.5) or ucb1(root=sh), "
+                        "or baseline players such as alphabeta (default: every built-in "
+                        "policy)")
     p.add_argument("--trees", nargs="+", default=list(DEFAULT_TREES), metavar="SPEC",
                    help="tree specs whose score types to cover (default: constant(1,5) "
                         "pgame(127))")
@@ -39,16 +40,22 @@ def run(args) -> int:
     from bandits import POLICIES
     from bandits.kernel_cache import cache_root
     from experiments.curves.curve import Curve
+    from experiments.curves.entries import method_fields
     from experiments.curves.kernels import distinct_kernels, kernel_name, prepare_kernels
     from experiments.plain_bandits.study import prepare_flat_kernel
     from experiments.runtime.pool import completed
+    from specs import sweep
 
     if args.workers < 1:
         raise ValueError(f"--workers {args.workers} must be at least 1")
+    policies = [one for entry in (args.policies or list(POLICIES))
+                for one in sweep(entry, "policy")]  # entries as compare spells them
+    adjusters = [one for entry in args.adjusters for one in sweep(entry, "adjuster")]
     curves = distinct_kernels(
-        Curve(tree, policy, adjuster, branching=b, depth=args.depth, runs=1,
-              max_budget=1 << b.bit_length())  # > b: what alpha-beta needs (mcts.baselines)
-        for policy in (args.policies or list(POLICIES)) for adjuster in args.adjusters
+        Curve(tree, branching=b, depth=args.depth, runs=1,
+              max_budget=1 << b.bit_length(),  # > b: what alpha-beta needs (mcts.baselines)
+              **method_fields(policy, adjuster))
+        for policy in policies for adjuster in adjusters
         for b in args.branching for tree in args.trees)
     print(f"compiling {len(curves)} kernel{'s' * (len(curves) != 1)} on {args.workers} "
           f"process{'es' * (args.workers != 1)} (cached under "
