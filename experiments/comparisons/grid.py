@@ -13,10 +13,9 @@ from pathlib import Path
 from bandits.plugins import PluginNotImported, reading_stored_results
 from mcts.baselines import is_baseline
 from mcts.core.options import ADJUSTER_FLAGS
-from specs import sweep
 
 from ..curves.curve import Curve, recorded_plugins
-from ..curves.entries import method_fields, parse_entry
+from ..curves.entries import method_fields, parse_entry, swept
 from ..studies.study import Study
 
 GRID_FILE = "compare.json"  # a comparison's grid, in its folder
@@ -107,7 +106,7 @@ class Grid:
             if not value:
                 raise ValueError(f"the grid has no {key}: give at least one (--{key})")
             if key != "trees":  # a sweep, ucb1(c=[0.25,0.5]), is an entry per value
-                value = tuple(one for entry in value for one in sweep(entry, key[:-1]))
+                value = tuple(one for entry in value for one in swept(entry, key[:-1]))
             object.__setattr__(self, key, value)
         if self.scale not in SCALES:
             raise ValueError(f"unknown scale {self.scale!r}: use quick or full")

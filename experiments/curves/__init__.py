@@ -7,7 +7,7 @@ from ..exports import lazy_exports
 
 __all__, __getattr__ = lazy_exports(__name__, {
     ".curve": ("Curve", "curve_columns", "rate_columns"),
-    ".entries": ("method_fields", "parse_entry"),
+    ".entries": ("method_fields", "parse_entry", "swept"),
     ".failure": ("CHUNK_RUNS", "failure_block", "memory_per_curve_run", "simulate_block",
                  "tree_instance"),
     ".kernels": ("KernelProgress", "check_plugins", "kernel_name", "prepare_kernels"),

@@ -6,14 +6,16 @@ adjuster's engine flags included; a list, ``ucb1(c=[0.25,0.5])``, is a sweep
 from __future__ import annotations
 
 from mcts.core.options import ADJUSTER_FLAGS
-from specs import FLAG, check_value, parse_spec, parse_value
+from specs import FLAG, check_value, parse_spec, parse_value, sweep
+
+_LISTS = {"policy": "policies", "adjuster": "adjusters"}  # the commands that list them
 
 
 def parse_entry(text: str, kind: str) -> tuple[str, dict]:
     """(name, parameters) of a grid entry ``name`` or ``name(k=v,...)`` (``specs.parse_spec``);
     ``kind`` is "policy" or "adjuster" (for the message). The name and the values are
     checked by ``Curve`` (the registries' domains)."""
-    parts = parse_spec(text, kind)
+    parts = _read(parse_spec, text, kind)
     if len(parts) > 1 or parts[0].args:
         raise ValueError(f"cannot read {kind} {text!r}: write a name such as ucb1, or "
                          f"name(key=value,...), or package.module:object")
@@ -36,3 +38,21 @@ def method_fields(policy: str, adjuster: str) -> dict:
                          "or root=gumbel(m=16,c_visit=50,c_scale=1)")
     return {"policy": policy_name, "policy_params": policy_params, "adjuster": adjuster_name,
             "adjuster_params": adjuster_params, **flags, "root": root}
+
+
+def swept(text: str, kind: str) -> list[str]:
+    """The entries the entry ``text`` of ``kind`` stands for: itself, or one per value of a
+    sweep, ``ucb1(c=[0.25,0.5])`` (``specs.sweep``)."""
+    return _read(sweep, text, kind)
+
+
+def _read(reader, text: str, kind: str):
+    """``reader(text, kind)``; a malformed name is the registry's message, which names the
+    command that lists the built-in ones (the grammar's says where a parenthesis goes wrong)."""
+    try:
+        return reader(text, kind)
+    except ValueError:
+        if "(" in str(text):
+            raise
+        raise ValueError(f"{kind} {text!r} is neither built in (`mctslab {_LISTS[kind]} "
+                         f"list`) nor of the form package.module:object") from None

@@ -44,10 +44,9 @@ import pandas as pd
 
 from bandits.plugins import PluginNotImported, reading_stored_results
 from mcts.core.options import ADJUSTER_FLAGS
-from specs import sweep
 
 from ..curves.curve import Curve, curve_columns, rate_columns, recorded_plugins
-from ..curves.entries import method_fields
+from ..curves.entries import method_fields, swept
 from .shards import Shard, plan_shards
 from .store import damaged, read_shard, read_study_file, shard_path
 from .tables import (
@@ -159,7 +158,7 @@ def _methods(config: dict) -> list[dict]:
     (``curves.entries``): ``policy = "ucb1(c=0.25,root=sh)"``, an adjuster's engine flags,
     and sweeps, ``"ucb1(c=[0.25,0.5])"`` or ``policy_params = { c = [0.25, 0.5] }``, one
     curve per value (every combination, in the order written)."""
-    entries = [sweep(config[key], key) if key in config else [None]
+    entries = [swept(config[key], key) if key in config else [None]
                for key in ("policy", "adjuster")]
     params = [_swept(config.get(f"{key}_params", {})) for key in ("policy", "adjuster")]
     curves = []

@@ -40,17 +40,16 @@ def run(args) -> int:
     from bandits import POLICIES
     from bandits.kernel_cache import cache_root
     from experiments.curves.curve import Curve
-    from experiments.curves.entries import method_fields
+    from experiments.curves.entries import method_fields, swept
     from experiments.curves.kernels import distinct_kernels, kernel_name, prepare_kernels
     from experiments.plain_bandits.study import prepare_flat_kernel
     from experiments.runtime.pool import completed
-    from specs import sweep
 
     if args.workers < 1:
         raise ValueError(f"--workers {args.workers} must be at least 1")
     policies = [one for entry in (args.policies or list(POLICIES))
-                for one in sweep(entry, "policy")]  # entries as compare spells them
-    adjusters = [one for entry in args.adjusters for one in sweep(entry, "adjuster")]
+                for one in swept(entry, "policy")]  # entries as compare spells them
+    adjusters = [one for entry in args.adjusters for one in swept(entry, "adjuster")]
     curves = distinct_kernels(
         Curve(tree, branching=b, depth=args.depth, runs=1,
               max_budget=1 << b.bit_length(),  # > b: what alpha-beta needs (mcts.baselines)
