@@ -35,8 +35,9 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=SEED, default=0, help="seed of the runs (default 0)")
     p.add_argument("--workers", type=COUNT, metavar="N", help="threads (default: all cores)")
     p.add_argument("--out", metavar="DIR",
-                   help="results folder (default results/bandit-PRESET or results/bandit): "
-                   "table, figures, report.md; a rerun computes only what it lacks")
+                   help="results folder (default results/bandit-PRESET, or "
+                   "results/bandit-arms with --arms): table, figures, report.md; a rerun "
+                   "computes only what it lacks")
     p.add_argument("--format", default="png,pdf", metavar="png|pdf|svg",
                    help="figure files, several joined by commas (default png,pdf)")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
