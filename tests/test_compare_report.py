@@ -78,7 +78,7 @@ def _aggregates() -> pd.DataFrame:
 def _budget_tests() -> pd.DataFrame:
     from experiments.comparisons.tests import BUDGET_TEST_COLUMNS, CMH
 
-    family = "constant(1,3) b=4 d=4, budget 64: each method vs ucb1+plain"
+    family = "constant(1,3) b=4 d=4, every budget: each method vs ucb1+plain"
     nan = float("nan")
     rows = [(CONFIGS[0], 64, "ucb1+maxfreq", "ucb1+plain", CMH, family, 4, 160, 0.05, 0.4, 0.08,
              0.03, 0.21, 30.1, 0.004, 0.008, True, ""),
@@ -218,7 +218,10 @@ def test_report_states_the_settings_and_names_every_figure(tmp_path, saved_figur
               "- runs stored per cell and budget: 40 to 40", SETTINGS["command"],
               ("1 of 2 tests reject equal failure rates after Holm's correction; 1 budgets had "
               "no test"), "unit: the run", ("Family: every method against the baseline "
-              "ucb1+plain on one tree configuration at one budget"), "Normalised area: ",
+              "ucb1+plain on one tree configuration, at every budget; Holm's correction "
+              "across the family's budgets and methods"),
+              "the test of whole curves above is the primary one",
+              "the Holm-adjusted p depends on the family", "Normalised area: ",
               "Playouts to epsilon: ", "Lower is better", "two-stage"]
     rows = ["| random(4,3) b=2 d=4 | thompson+plain | 0.05 | not reached | [256, not reached] |",
             "| constant(1,3) b=4 d=4 | ucb1+maxfreq | 64 | - | - | 0.08 [0.03, 0.21] at 64 |",

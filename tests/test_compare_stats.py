@@ -375,21 +375,22 @@ def test_budget_tests_state_the_baseline_family_and_the_budgets_without_a_test()
     tests = budget_tests(instances, baseline="a+plain")
     first = tests[(tests.budget == 1) & (tests.method == "b+plain")].iloc[0]
     assert first["statistic"] == pytest.approx(2.25)  # the tables above
-    assert first["family"] == "c, budget 1: each method vs a+plain"
+    assert first["family"] == "c, every budget: each method vs a+plain"
     assert first["rate"] == pytest.approx(1 / 8) and first["baseline_rate"] == pytest.approx(5 / 8)
     # the tables above with the rows swapped: the odds ratio 1/17, its interval inverted
     _, low, high = mantel_haenszel_by_hand([[[3, 1], [1, 3]], [[2, 2], [0, 4]]])
     assert first[["odds_ratio", "odds_ratio_low", "odds_ratio_high"]].tolist() == pytest.approx(
         [1 / 17, 1 / high, 1 / low])
-    # budget 1's family holds two tests: Holm multiplies the smaller p by 2
-    assert first["p_holm"] == pytest.approx(min(1, 2 * first["p_value"]))
+    # the family is config c at every budget: the three tests with a p, Holm across them
+    # (statsmodels' implementation), so a claim at one budget pays for the budgets looked at
+    done = tests.dropna(subset="p_value")
+    assert len(done) == 3
+    np.testing.assert_allclose(done["p_holm"],
+                               multipletests(done["p_value"], method="holm")[1])
     none = tests[(tests.budget == 2) & (tests.method == "b+plain")].iloc[0]
     assert math.isnan(none["p_value"]) and not none["reject"] and none["note"].startswith(
         "no test: both fail none or all")
     assert math.isnan(none["odds_ratio"])
-    # c at budget 2 is alone in its family: its p is not adjusted
-    alone = tests[(tests.budget == 2) & (tests.method == "c+plain")].iloc[0]
-    assert alone["p_holm"] == alone["p_value"]
     assert set(budget_tests(instances)["baseline"]) == {"a+plain"}  # default: the first
     with pytest.raises(ValueError, match=r"^--baseline z\+plain names no method of the grid: "
                        r"use one of a\+plain, b\+plain, c\+plain$"):
@@ -431,6 +432,26 @@ def test_the_area_difference_interval_pairs_the_instances():
     assert test["area_difference"] == pytest.approx(test["area"] - test["baseline_area"])
     assert test[["area_difference", "difference_low", "difference_high"]].tolist() == (
         pytest.approx([-0.1] * 3))
+
+
+def test_a_pairs_p_and_interval_do_not_move_when_the_grid_grows():
+    """Growing the grid by two methods, a plug-in among them, leaves the first pair's
+    unadjusted p-value and bootstrap interval as they were (large enough that both are drawn
+    at random); its Holm-adjusted p grows with the family."""
+    rng = np.random.default_rng(11)
+    instances = [rng.uniform(0, 1, 30) for _ in range(4)]
+    base, method = area_rows("a", instances), area_rows("b", [a * 0.9 for a in instances])
+    pair = pd.concat([base, method])
+    grown = pd.concat([base, area_rows("c", [areas * 1.1 for areas in instances]),  # before b
+                       area_rows("my_ucb1:policy", [areas[::-1] for areas in instances]),
+                       method])
+    small, large = (curve_tests(frame, "a+plain", n_permutations=199, n_boot=300)
+                    for frame in (pair, grown))
+    first = large[large["method"] == "b+plain"].iloc[0]
+    columns = ["p_value", "difference_low", "difference_high", "permutations"]
+    assert not small["exact"].iloc[0]
+    assert first[columns].tolist() == small.iloc[0][columns].tolist()
+    assert first["p_holm"] >= small["p_holm"].iloc[0]
 
 
 def test_the_area_difference_interval_of_one_instance_is_the_normal_one():
@@ -511,8 +532,8 @@ def holm_by_hand(p_values):
     return adjusted
 
 
-def test_holm_corrects_within_each_config_and_budget():
-    # four methods against a on two configs at two budgets: four families of four tests
+def test_holm_corrects_within_each_config_across_its_budgets():
+    # four methods against a on two configs at two budgets: two families of eight tests
     failures = {"a": [5, 6, 4], "b": [2, 3, 1], "c": [4, 5, 4], "d": [1, 0, 1], "e": [7, 6, 6]}
     instances = pd.concat([instance_rows(policy, np.minimum(np.add(counts, shift), 10), 10,
                                          budget=budget, config=config)
@@ -520,8 +541,8 @@ def test_holm_corrects_within_each_config_and_budget():
                            for budget in (1, 2)
                            for policy, counts in failures.items()], ignore_index=True)
     tests = budget_tests(instances, baseline="a+plain")
-    families = tests.groupby(["config", "budget"])
-    assert families.size().tolist() == [4, 4, 4, 4]
+    families = tests.groupby("config")
+    assert families.size().tolist() == [8, 8]
     for _, family in families:
         assert family["p_holm"].to_numpy() == pytest.approx(
             holm_by_hand(family["p_value"].to_numpy()))

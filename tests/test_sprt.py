@@ -96,3 +96,14 @@ def test_a_tournament_stops_when_the_sprt_decides_and_says_why(capsys):
     assert report["games"] % 5 == 0 and report["games"] < 100
     assert main([*argv, "--alpha", "0.01"]) == 0
     assert "accepted H0 after" in capsys.readouterr().out
+
+
+def test_a_stopped_sprt_says_its_estimates_are_biased_and_an_open_one_does_not():
+    from experiments.tournaments.report import sprt_line
+
+    stopped = {"elo0": 0, "elo1": 10, "alpha": 0.05, "beta": 0.05, "llr": 2.95, "lower": -2.94,
+               "upper": 2.94, "games": 212}
+    lines = {decision: sprt_line({**stopped, "decision": decision})
+             for decision in ("H1", "H0", None)}
+    assert all("biases them toward that bound's hypothesis" in lines[d] for d in ("H1", "H0"))
+    assert "biases" not in lines[None] and "no decision after 212 games" in lines[None]

@@ -139,10 +139,12 @@ def _budget_tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
     rejected = done[done["reject"].astype(bool)]
     blocks = [("p", (f"Test: {tests['test'].iloc[0]} (Mantel & Haenszel 1959), on the 2 x 2 "
                "tables (method, baseline) x (failed, not failed), one per tree instance both "
-               "searched; unit: the run. Family: every method against the baseline "
-               f"{baseline} on one tree configuration at one budget; Holm's correction within "
-               "the family, alpha = 0.05. An instance where both fail none or all of their "
-               "runs carries no information and is left out.")),
+               "searched; unit: the run. These tests show where the curves part; the test of "
+               "whole curves above is the primary one. Family: every method against the "
+               f"baseline {baseline} on one tree configuration, at every budget; Holm's "
+               "correction across the family's budgets and methods, alpha = 0.05, so that a "
+               "claim at one budget is corrected for the budgets looked at. An instance where "
+               "both fail none or all of their runs carries no information and is left out.")),
               ("p", ("Effect size: the Mantel-Haenszel common odds ratio of failing, method "
                "against baseline, over the same instances (below 1: the method fails less), "
                "with its 95% interval (Robins, Breslow & Greenland 1986); the table gives it "
@@ -195,7 +197,9 @@ def _curve_tests_blocks(tests: pd.DataFrame | None,
                f"baseline's runs are permuted within each tree instance ({how}); two-sided, "
                "on the difference of the mean areas; unit: the run. Family: every method "
                f"against the baseline {baseline} on one tree configuration; Holm's correction "
-               "within the family, alpha = 0.05.")),
+               "within the family, alpha = 0.05. A pair's p and interval depend on that pair "
+               "alone (its random draws are seeded by its names); the Holm-adjusted p depends "
+               "on the family, and changes when methods are added to the grid.")),
               ("p", ("Effect size: the difference of the mean areas, method minus baseline "
                "(below 0: the method's failure curve lies lower), with its 95% interval from a "
                "two-stage bootstrap paired by instance: the instances drawn with replacement "
@@ -320,10 +324,10 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict,
                       ("Mean and IQM of the normalised area under the failure curve, the "
                        "methods by their IQM, the lowest (best) on top"), formats)
 
-    blocks += [("h2", "Tests at each budget (unit: the run)"),
-               *_budget_tests_blocks(get("budget_tests")),
-               ("h2", "Tests of whole curves (unit: the run)"),
-               *_curve_tests_blocks(get("curve_tests"), get("cell_areas"))]
+    blocks += [("h2", "Tests of whole curves (unit: the run)"),
+               *_curve_tests_blocks(get("curve_tests"), get("cell_areas")),
+               ("h2", "Tests at each budget (unit: the run)"),
+               *_budget_tests_blocks(get("budget_tests"))]
     blocks += [("h2", "Failure curves"),
                *_figure(folder, "failure_curves", get("curves"),
                         lambda t: failure_panels(t, look=shared)[0].figure,

@@ -6,14 +6,20 @@ two methods within each instance and pools the evidence, never treating instance
 samples. Each method is tested against one baseline; the family of a test, within which Holm's
 correction (Holm 1979) holds the family-wise error at alpha, is stated in its ``family`` column:
 
-- ``budget_tests``: per (config, budget), the Cochran-Mantel-Haenszel test (Mantel & Haenszel
-  1959) of the 2 x 2 tables (method, baseline) x (failed, not failed), one per instance; family:
-  the methods against the baseline on one config at one budget. Effect size: the
+- ``curve_tests`` (the primary test): per config, a permutation test of the normalised area
+  under each run's failure curve, method labels permuted within each instance; family: the
+  methods against the baseline on one config. Effect size: the difference of the mean areas,
+  with a 95% interval from a two-stage bootstrap paired by instance.
+- ``budget_tests`` (where the curves part): per (config, budget), the Cochran-Mantel-Haenszel
+  test (Mantel & Haenszel 1959) of the 2 x 2 tables (method, baseline) x (failed, not failed),
+  one per instance; family: the methods against the baseline on one config at every budget,
+  so that a claim at one budget is corrected for the budgets looked at. Effect size: the
   Mantel-Haenszel common odds ratio of failing, with its 95% interval.
-- ``curve_tests``: per config, a permutation test of the normalised area under each run's
-  failure curve, method labels permuted within each instance; family: the methods against the
-  baseline on one config. Effect size: the difference of the mean areas, with a 95% interval
-  from a two-stage bootstrap paired by instance.
+
+A pair's unadjusted p-value and interval depend on that pair alone: the random draws of a
+permutation test and its bootstrap are seeded by the seed and the pair's names
+(``pair_seed``), not by the pair's place in the table. Holm's adjusted p-values depend on the
+family, and change when methods are added to it.
 
 Input tables: ``instances`` (config, policy, adjuster, tree_index, budget, runs, failures) and
 ``run_areas`` (config, policy, adjuster, tree_index, run, area); a method is
@@ -22,6 +28,7 @@ Input tables: ``instances`` (config, policy, adjuster, tree_index, budget, runs,
 
 from __future__ import annotations
 
+import hashlib
 import math
 from itertools import combinations, product
 
@@ -165,11 +172,11 @@ def budget_tests(instances: pd.DataFrame, baseline: str | None = None,
                  alpha: float = 0.05) -> pd.DataFrame:
     """Every method against ``baseline`` (default: the first method listed) at every budget of
     every config, by the CMH test (``cmh_test``) over the instances both searched; Holm within
-    (config, budget). ``rate`` and ``baseline_rate`` are the pooled failure rates (lower is
-    better); ``odds_ratio`` with ``odds_ratio_low`` and ``odds_ratio_high`` the common odds
-    ratio of failing, method against baseline, and its 1 - alpha interval
-    (``common_odds_ratio``). A budget where both fail none or all of their runs on every
-    instance has no test (p NaN, left out of the family; ``note`` says why).
+    the config, across its budgets and methods. ``rate`` and ``baseline_rate`` are the pooled
+    failure rates (lower is better); ``odds_ratio`` with ``odds_ratio_low`` and
+    ``odds_ratio_high`` the common odds ratio of failing, method against baseline, and its
+    1 - alpha interval (``common_odds_ratio``). A budget where both fail none or all of their
+    runs on every instance has no test (p NaN, left out of the family; ``note`` says why).
     Columns: BUDGET_TEST_COLUMNS."""
     baseline = check_baseline(methods_of(instances), baseline)
     rows = []
@@ -192,13 +199,13 @@ def budget_tests(instances: pd.DataFrame, baseline: str | None = None,
                 statistic, p_value = result if result is not None else (np.nan, np.nan)
                 ratio = common_odds_ratio(tables, alpha) if result is not None else None
                 rows.append((config, int(budget), method, baseline, CMH,
-                             f"{config}, budget {budget}: each method vs {baseline}",
+                             f"{config}, every budget: each method vs {baseline}",
                              int(shared.sum()), int(na.sum()), fa.sum() / max(na.sum(), 1),
                              fb.sum() / max(nb.sum(), 1),
                              *(ratio if ratio is not None else (np.nan,) * 3), statistic,
                              p_value, note))
     columns = [c for c in BUDGET_TEST_COLUMNS if c not in ("p_holm", "reject")]
-    tests = _holm(pd.DataFrame(rows, columns=columns), ["config", "budget"], alpha)
+    tests = _holm(pd.DataFrame(rows, columns=columns), ["config"], alpha)
     return tests[BUDGET_TEST_COLUMNS]
 
 
@@ -273,6 +280,13 @@ def difference_interval(strata: list[tuple[np.ndarray, np.ndarray]], n_boot: int
                                                                          1 - alpha / 2))
 
 
+def pair_seed(seed: int, config: str, method: str, baseline: str) -> list[int]:
+    """The words that seed a pair's random draws: ``seed`` and four 32-bit words of the SHA-256
+    of the pair's names, the same whatever else the grid holds."""
+    digest = hashlib.sha256(f"{config}\n{method}\n{baseline}".encode()).digest()
+    return [seed, *(int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4))]
+
+
 def curve_tests(run_areas: pd.DataFrame, baseline: str | None = None, alpha: float = 0.05,
                 n_permutations: int = 9999, seed: int = 0, n_boot: int = 2000) -> pd.DataFrame:
     """Every method against ``baseline`` on every config by ``stratified_permutation_test`` of
@@ -281,8 +295,8 @@ def curve_tests(run_areas: pd.DataFrame, baseline: str | None = None, alpha: flo
     is area - baseline_area, with its ``difference_interval`` (``n_boot`` replicates)
     ``difference_low`` and ``difference_high``; ``permutations`` is the number of
     relabellings the p-value counts, ``exact`` whether that was all of them. The Monte Carlo
-    draws come from ``np.random.default_rng([seed, k])`` and the bootstrap's from
-    ``np.random.default_rng([seed, k, 1])``, k the test's place in the table.
+    draws come from ``np.random.default_rng([*pair_seed(seed, config, method, baseline), 0])``
+    and the bootstrap's from the same with 1: a pair's numbers do not depend on the others.
     Columns: CURVE_TEST_COLUMNS."""
     frame = run_areas.assign(method=methods_of(run_areas))
     baseline = check_baseline(frame["method"], baseline)
@@ -303,11 +317,11 @@ def curve_tests(run_areas: pd.DataFrame, baseline: str | None = None, alpha: flo
                 rows.append((config, method, baseline, PERMUTATION, family, 0, 0,
                              *(np.nan,) * 5, 0, False, np.nan, "no test: no shared instance"))
                 continue
-            rng = np.random.default_rng([seed, len(rows)])
-            difference, p, count, exact = stratified_permutation_test(strata, n_permutations,
-                                                                      rng)
+            words = pair_seed(seed, config, method, baseline)
+            difference, p, count, exact = stratified_permutation_test(
+                strata, n_permutations, np.random.default_rng([*words, 0]))
             low, high = difference_interval(strata, n_boot,
-                                            np.random.default_rng([seed, len(rows), 1]), alpha)
+                                            np.random.default_rng([*words, 1]), alpha)
             x = np.concatenate([s[0] for s in strata])
             y = np.concatenate([s[1] for s in strata])
             note = "" if np.ptp(np.concatenate([x, y])) > 0 else "every run has the same area"

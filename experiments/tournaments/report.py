@@ -17,6 +17,13 @@ RATINGS_NOTE = ("Elo: Bradley-Terry (draws count half a win, one virtual draw pe
                 "mean 0; intervals: bootstrap 95%, games resampled within pairings")
 
 
+# after a sequential stop the fixed-sample estimates are biased (Whitehead 1986, "On the bias
+# of maximum likelihood estimation following a sequential test"): say so where they are printed
+STOPPED_NOTE = ("; the win rate, Elo and intervals are computed as if the number of games had "
+                "been fixed, and stopping when the LLR crossed a bound biases them toward that "
+                "bound's hypothesis (Whitehead 1986): read them as descriptive")
+
+
 def sprt_line(sequential: dict) -> str:
     """When and why a sequential test stopped (or did not)."""
     head = (f"SPRT of A's Elo over B's, H0 {sequential['elo0']:g} against H1 "
@@ -25,10 +32,10 @@ def sprt_line(sequential: dict) -> str:
     llr, lower, upper = sequential["llr"], sequential["lower"], sequential["upper"]
     if sequential["decision"] == "H1":
         return (head + f"accepted H1 after {sequential['games']} games: LLR {llr:.3f} reached "
-                f"the upper bound {upper:.3f}")
+                f"the upper bound {upper:.3f}{STOPPED_NOTE}")
     if sequential["decision"] == "H0":
         return (head + f"accepted H0 after {sequential['games']} games: LLR {llr:.3f} reached "
-                f"the lower bound {lower:.3f}")
+                f"the lower bound {lower:.3f}{STOPPED_NOTE}")
     return (head + f"no decision after {sequential['games']} games (--games): LLR {llr:.3f} "
             f"within ({lower:.3f}, {upper:.3f})")
 
