@@ -294,6 +294,14 @@ CASES = [
      None),
     (["analyze", "bad_fill:model(2)"], "bad_fill.py): fill raised KeyError", None),
     (["analyze", "bad_fill:model(nan)"], "tree bad_fill:model parameter k = nan", None),
+    # what a researcher tripped on: an option a baseline ignores, a size numba overflows, an
+    # empty --out (the current folder), a policy named twice
+    (FR + ["--policy", "flatmc", "--root", "sh"], "flatmc is not an MCTS search: root does not",
+     None),
+    (FR + ["--root", "gumbel(m=1e21)"], "gumbel parameter m = 1e+21: must be an integer in",
+     None),
+    (FR[:-1] + [""], "--out is empty: name a folder", None),
+    (BANDIT + ["--policies", "ucb1", "ucb1"], "policy ucb1 is given twice", None),
     # issue 46, item 6: the command that lists the built-in ones, or the built-in option
     (STUDY, "policy ':x' is neither built in (`mctslab policies list`) nor of the form",
      CURVES + 'policy = ":x"\n'),

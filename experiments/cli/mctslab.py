@@ -42,6 +42,10 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as done:  # --help, or a usage error already printed in one line
         return done.code
+    if getattr(args, "out", None) == "":  # else the current folder would take the results
+        print(f"mctslab {args.command}: error: --out is empty: name a folder, e.g. --out "
+              "results/run", file=sys.stderr)
+        return 2
     try:
         return args.run(args) or 0
     except ValueError as error:

@@ -163,7 +163,7 @@ class Curve:
                                ("backup", self.backup),
                                ("reward", self.reward != "outcome"),
                                ("final_move", self.final_move != "visits"),
-                               ("solver", not self.solver),
+                               ("solver", not self.solver), ("root", self.root),
                                ("terminals_at_threshold", self.terminals_at_threshold),
                                ("search_depth", self.search_depth != self.depth)) if chosen})
 

@@ -118,6 +118,11 @@ class BanditStudy:
                                  "--budgets, or run no baseline (--baselines with no name)")
         for entry in self.policies:
             _policy(entry)
+        for kind, names in (("policy", self.policies), ("baseline", self.baselines),
+                            ("problem", self.problems)):
+            twice = sorted({name for name in names if names.count(name) > 1})
+            if twice:
+                raise ValueError(f"{kind} {twice[0]} is given twice: give each once")
 
     def baseline_budgets(self, arms: Arms) -> np.ndarray:
         """The budgets the baselines run at on ``arms``."""

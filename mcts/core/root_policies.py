@@ -42,7 +42,7 @@ from bandits.sequential_halving import (
     new_halving,
     start_halving,
 )
-from specs import at_least, check_values, parse_spec, parse_value
+from specs import at_least, between, check_values, parse_spec, parse_value
 
 from .gumbel_root import (
     best_considered,
@@ -57,7 +57,10 @@ from .solver import preferred_child
 HALVING, GUMBEL = 1, 2
 ROOT_POLICIES = {"sh": HALVING, "gumbel": GUMBEL}
 _DEFAULTS = {"sh": {}, "gumbel": {"m": 16, "c_visit": 50.0, "c_scale": 1.0}}
-_DOMAINS = {"m": at_least(1, "integer"), "c_visit": at_least(0), "c_scale": at_least(0)}
+# m is compared with the children's count in compiled int64 code: bounded, so that a huge
+# value is refused in one line rather than overflowing there
+_DOMAINS = {"m": between(1, 2**31 - 1, "integer"), "c_visit": at_least(0),
+            "c_scale": at_least(0)}
 
 
 class NoRoot(NamedTuple):
