@@ -35,6 +35,7 @@ from .core.child_indices import index_children
 from .core.children import child_arm, child_sibling, implements
 from .core.reward_scale import reads_raw_rewards
 from .core.root_policies import NoRoot
+from .core.solver import UNPROVEN
 from .core.ties import argmax_at_random
 from .games.engine import GameSearchConfig
 from .games.playouts import MAST
@@ -49,6 +50,8 @@ class GenericResult:
     visits: np.ndarray  # float64 [children]
     values: np.ndarray  # float64 [children]; mean reward in [0, 1] of the root player
     playouts: int
+    # int8 [children]; all UNPROVEN: this engine proves nothing (the games engine's field)
+    proven: np.ndarray
 
 
 class _Selection(NamedTuple):
@@ -108,7 +111,8 @@ def generic_search(game, state, budget: int, config: GameSearchConfig,
     pick = argmax_at_random(root.counts, rng)
     visits = root.counts.astype(np.float64)
     return GenericResult(int(root.actions[pick]), root.actions.copy(), visits,
-                         root.sums / np.maximum(visits, 1.0), budget)
+                         root.sums / np.maximum(visits, 1.0), budget,
+                         np.full(len(visits), UNPROVEN, np.int8))
 
 
 def _iterate(root: _Node, state, selection: _Selection, rng, low, span) -> None:

@@ -89,3 +89,31 @@ def test_same_legal_moves_along_random_games(name, spiel_name, params, moves, n_
             for action in other[key]:
                 theirs.apply_action(action)
     assert positions > 100
+
+
+def test_play_traces_an_openspiel_game(tmp_path, capsys):
+    """`play --trace` of a game the generic engine searches: its roots, no child proven (the
+    generic engine proves nothing), where it raised AttributeError after the game."""
+    import pandas as pd
+
+    from experiments.cli import main
+
+    trace = tmp_path / "trace.csv"
+    assert main(["play", "openspiel:tic_tac_toe", "--player1", "uct", "--player2", "uct",
+                 "--playouts", "20", "--trace", str(trace)]) == 0
+    rows = pd.read_csv(trace, keep_default_na=False)
+    assert rows["proven"].eq("").all() and rows.groupby("ply")["chosen"].sum().eq(1).all()
+    assert f"wrote the root of every move to {trace}" in capsys.readouterr().out
+
+
+def test_a_move_proven_won_before_any_playout_says_so():
+    from experiments.cli.commands.play import search_summary
+    from mcts.games import LOSS, UNPROVEN, WIN, SearchResult
+
+    actions = np.array([3, 5, 8])
+    proven = np.array([UNPROVEN, WIN, LOSS], np.int8)
+    found = SearchResult(5, actions, np.zeros(3), np.zeros(3), proven, 0)
+    assert search_summary(found) == "proven won before any playout"
+    searched = SearchResult(3, actions, np.array([6.0, 3.0, 1.0]), np.array([0.5, 0.2, 0.0]),
+                            proven, 10)
+    assert search_summary(searched) == "visits 6/10, value +0.500"

@@ -53,10 +53,8 @@ def run(args) -> int:
         nonlocal ply
         ply += 1
         rows.extend(move_rows(ply, seat, state, result))
-        chosen = int(np.flatnonzero(result.actions == result.action)[0])
         print(f"\n{ply}. player{seat + 1} ({specs[seat]}): {state.action_to_string(result.action)}"
-              f"  (visits {result.visits[chosen]:.0f}/{result.playouts}, "
-              f"value {result.values[chosen]:+.3f})")
+              f"  ({search_summary(result)})")
         print(state.child(result.action).render())
 
     record = play_game(game, players, args.playouts,
@@ -74,6 +72,20 @@ def run(args) -> int:
         write_table(pd.DataFrame(rows, columns=TRACE_COLUMNS), args.trace)
         print(f"wrote the root of every move to {args.trace}")
     return 0
+
+
+def search_summary(result) -> str:
+    """What one move's search found of the move played: its visits and value, or that the
+    solver proved it won before any playout (a move that wins at once, found on expanding the
+    root)."""
+    from mcts.core.solver import WIN
+
+    chosen = int(np.flatnonzero(result.actions == result.action)[0])
+    if result.playouts == 0:
+        return ("proven won before any playout" if result.proven[chosen] == WIN
+                else "no playout")
+    return (f"visits {result.visits[chosen]:.0f}/{result.playouts}, "
+            f"value {result.values[chosen]:+.3f}")
 
 
 TRACE_COLUMNS = ("ply", "player", "action", "move", "visits", "value", "proven", "chosen",
