@@ -28,6 +28,8 @@ import matplotlib.pyplot as plt
 from matplotlib.colors import to_hex, to_rgb
 from statsmodels.stats.proportion import proportion_confint
 
+from specs import NUMBER
+
 RC = {"figure.dpi": 120, "savefig.dpi": 200, "axes.grid": True, "grid.alpha": 0.3, "font.size": 9}
 FORMATS = ("png", "pdf", "svg")
 BAND = "bands: Wilson 95% intervals"
@@ -145,7 +147,8 @@ def entry(name: str, params: str | dict | None = None, kind: str = "policy") -> 
         params = json.loads(params) if params else {}
     info = _registered_info(name, kind)
     defaults = info.defaults if info is not None else {}
-    changed = [f"{key}={value:g}" if isinstance(value, (int, float)) else f"{key}={value}"
+    domains = getattr(info, "domains", None) or {}
+    changed = [f"{key}={domains.get(key, NUMBER).spell(value)}"
                for key, value in (params or {}).items() if defaults.get(key) != value]
     return f"{name}({','.join(changed)})" if changed else name
 

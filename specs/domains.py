@@ -51,6 +51,14 @@ class Domain:
         words = "".join(f" or {word}" for word, _ in self.words)
         return f"{noun}{span}{words}"
 
+    def spell(self, value) -> str:
+        """``value`` as a user writes it: the word that stands for it (``playout``), else the
+        number (``0.5``)."""
+        if isinstance(value, str):
+            return value
+        word = next((word for word, number in self.words if number == value), None)
+        return word if word is not None else format(value, "g")
+
     def admits(self, value) -> bool:
         """Whether ``value`` (a number, already typed) lies in the domain."""
         if self.low is not None and (value <= self.low if self.low_open else value < self.low):

@@ -292,3 +292,20 @@ def test_the_compile_command_prepares_the_players(capsys):
                  "--workers", "1"]) == 0
     out = capsys.readouterr().out
     assert "the flatmc search kernel (b=4)" in out and "the alphabeta search kernel" in out
+
+
+def test_a_label_spells_a_parameter_by_its_word_and_reads_back():
+    """alphabeta(leaf=playout) was labelled alphabeta(leaf=1) in tables and figures."""
+    from experiments.comparisons.grid import cell_labels
+    from experiments.curves.entries import method_fields
+    from plots.style import entry
+
+    for policy, params, label in (("alphabeta", {"leaf": "playout"}, "alphabeta(leaf=playout)"),
+                                  ("puct", {"qtransform": "parent_and_siblings"},
+                                   "puct(qtransform=parent_and_siblings)"),
+                                  ("ucb1", {"c": 0.5}, "ucb1(c=0.5)")):
+        curve = Curve("constant(1,3)", policy, "plain", policy_params=params)
+        assert cell_labels(curve)[1] == label
+        assert entry(policy, curve.policy_params) == label
+        again = Curve("constant(1,3)", **method_fields(label, "plain"))
+        assert again.key == curve.key

@@ -13,6 +13,7 @@ from pathlib import Path
 from bandits.plugins import PluginNotImported, reading_stored_results
 from mcts.baselines import is_baseline
 from mcts.core.options import ADJUSTER_FLAGS
+from specs import NUMBER
 
 from ..curves.curve import Curve, recorded_plugins
 from ..curves.entries import method_fields, parse_entry, swept
@@ -42,11 +43,21 @@ def _is_baseline(policy: str) -> bool:
     return is_baseline(parse_entry(policy, "policy")[0])
 
 
-def entry_label(name: str, params: dict, defaults: dict) -> str:
-    """``name``, followed by the parameters that differ from ``defaults``: ``ucb1(c=0.5)``."""
-    changed = [f"{key}={value if isinstance(value, str) else format(value, 'g')}"
+def entry_label(name: str, params: dict, defaults: dict, domains: dict | None = None) -> str:
+    """``name``, followed by the parameters that differ from ``defaults``: ``ucb1(c=0.5)``; a
+    value that a word of its domain stands for is written as that word, as the user wrote it
+    (``alphabeta(leaf=playout)``, not ``leaf=1``)."""
+    changed = [f"{key}={(domains or {}).get(key, NUMBER).spell(value)}"
                for key, value in params.items() if defaults.get(key) != value]
     return f"{name}({','.join(changed)})" if changed else name
+
+
+def _spelled(value, domain) -> str:
+    if isinstance(value, str):
+        return value
+    word = next((word for word, number in getattr(domain, "words", ()) if number == value),
+                None)
+    return word if word is not None else format(value, "g")
 
 
 def config_label(tree: str, branching: int, depth: int) -> str:
@@ -61,10 +72,11 @@ def cell_labels(curve: Curve) -> tuple[str, str, str]:
     from mcts.baselines import player_info
 
     root = {"root": curve.root} if curve.root else {}
-    policy = entry_label(curve.policy, {**curve.policy_params, **root},
-                         player_info(curve.policy).defaults)
+    player, adjusting = player_info(curve.policy), get_adjuster(curve.adjuster)
+    policy = entry_label(curve.policy, {**curve.policy_params, **root}, player.defaults,
+                         getattr(player, "domains", None))
     adjuster = entry_label(curve.adjuster, {**curve.adjuster_params, **engine_flags(curve)},
-                           get_adjuster(curve.adjuster).defaults)
+                           adjusting.defaults, getattr(adjusting, "domains", None))
     return config_label(curve.tree, curve.branching, curve.depth), policy, adjuster
 
 
