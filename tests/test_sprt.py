@@ -107,3 +107,13 @@ def test_a_stopped_sprt_says_its_estimates_are_biased_and_an_open_one_does_not()
              for decision in ("H1", "H0", None)}
     assert all("biases them toward that bound's hypothesis" in lines[d] for d in ("H1", "H0"))
     assert "biases" not in lines[None] and "no decision after 212 games" in lines[None]
+
+
+def test_negative_elo_bounds_are_read_as_the_sprts_value():
+    """--sprt -10,10, the engine testers' usual bounds: argparse took "-10,10" for an option."""
+    from experiments.cli.mctslab import _with_negative_values, build_parser
+
+    argv = ["tournament", "breakthrough", "--a", "uct", "--b", "uct(c=0.5)", "--games", "2",
+            "--playouts", "8", "--sprt", "-10,10"]
+    assert build_parser().parse_args(_with_negative_values(argv)).sprt == (-10.0, 10.0)
+    assert main([*argv[:-1], "10,-10"]) == 2  # still checked: ELO0 < ELO1

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import re
 import signal
 import sys
 import traceback
@@ -37,9 +38,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# a value that starts with "-" but is no negative number argparse knows, taken as the option's
+# value rather than as an option: --sprt -10,10 (argparse reads "-10,10" as an unknown flag)
+_NEGATIVE_PAIR = re.compile(r"-\d*\.?\d+,-?\d*\.?\d+")
+
+
+def _with_negative_values(argv: list[str]) -> list[str]:
+    """``argv`` with ``--option -a,b`` written ``--option=-a,b``."""
+    joined: list[str] = []
+    for word in argv:
+        if (_NEGATIVE_PAIR.fullmatch(word) and joined and joined[-1].startswith("--")
+                and "=" not in joined[-1]):
+            joined[-1] = f"{joined[-1]}={word}"
+        else:
+            joined.append(word)
+    return joined
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(
+            _with_negative_values(sys.argv[1:] if argv is None else argv))
     except SystemExit as done:  # --help, or a usage error already printed in one line
         return done.code
     if getattr(args, "out", None) == "":  # else the current folder would take the results
