@@ -410,3 +410,18 @@ def test_the_grid_gives_every_cell_its_rules():
     assert not {"reward", "final_move", "failure"} & set(plain.to_dict())
     with pytest.raises(ValueError, match="final move 'max' is not one of visits, mean, robust"):
         Grid(TREES, ("ucb1",), ("plain",), final_move="max")
+
+
+def test_compare_runs_every_mcts_cell_without_the_solver_when_asked():
+    """compare --no-solver, as failure-rate's: the MCTS cells' curves drop the solver (a
+    baseline's, which proves nothing, keep it); a grid at the default stores as before."""
+    from experiments.cli.commands.compare import grid_from_args
+    from experiments.cli.mctslab import build_parser
+
+    words = ["compare", "--trees", "constant(1,3)", "--policies", "ucb1", "flatmc",
+             "--adjusters", "plain"]
+    grid = grid_from_args(build_parser().parse_args([*words, "--no-solver"]))
+    assert [(curve.policy, curve.solver) for curve in grid.curves()] == [("ucb1", False),
+                                                                         ("flatmc", True)]
+    assert grid.to_dict()["solver"] is False
+    assert "solver" not in grid_from_args(build_parser().parse_args(words)).to_dict()

@@ -80,7 +80,8 @@ def cell_labels(curve: Curve) -> tuple[str, str, str]:
     return config_label(curve.tree, curve.branching, curve.depth), policy, adjuster
 
 
-_RULES = {"reward": "outcome", "final_move": "visits", "failure": "outcome"}  # their defaults
+# every cell's rules and their defaults (seed 001's); left out of compare.json at them
+_RULES = {"reward": "outcome", "final_move": "visits", "failure": "outcome", "solver": True}
 
 
 @dataclass(frozen=True)
@@ -90,8 +91,8 @@ class Grid:
     per cell), budgets 2^0 .. ``max_budget``. ``epsilon`` is the failure rate the report asks
     the playouts to reach and ``baseline`` the method (``policy+adjuster``, default the first)
     every other is tested against; neither changes what is computed. ``block``: runs per
-    stored block (``experiments.comparisons.cells``). ``reward``, ``final_move`` and
-    ``failure`` are every cell's rules (``experiments.Curve``; defaults: seed 001's)."""
+    stored block (``experiments.comparisons.cells``). ``reward``, ``final_move``, ``failure``
+    and ``solver`` are every cell's rules (``experiments.Curve``; defaults: seed 001's)."""
 
     trees: tuple[str, ...]
     policies: tuple[str, ...]
@@ -110,6 +111,7 @@ class Grid:
     reward: str = "outcome"  # every cell's rules (``experiments.Curve``)
     final_move: str = "visits"
     failure: str = "outcome"
+    solver: bool = True  # MCTS-Solver in every MCTS cell (False: Kocsis & Szepesvari's UCT)
 
     def __post_init__(self) -> None:
         for key in ("trees", "policies", "adjusters"):
@@ -176,6 +178,7 @@ class Grid:
         return Curve(tree=tree, branching=self.branching, depth=self.depth, runs=self.runs,
                      trees=self.trees_per_model, max_budget=self.max_budget,
                      reward=self.reward, final_move=self.final_move, failure=self.failure,
+                     solver=self.solver or _is_baseline(policy),  # a baseline proves nothing
                      **method_fields(policy, adjuster))
 
     def study(self) -> Study:

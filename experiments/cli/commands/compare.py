@@ -65,6 +65,9 @@ def register(subparsers) -> None:
                    help="every cell's move played: visits (default), mean or robust")
     p.add_argument("--failure", choices=FAILURES,
                    help="every cell's failure: outcome (default) or score")
+    p.add_argument("--no-solver", action="store_true",
+                   help="every MCTS cell searches without the MCTS-Solver (Kocsis & "
+                        "Szepesvari's UCT), as failure-rate's --no-solver")
     p.add_argument("--out", metavar="DIR",
                    help="results folder (default results/NAME-SCALE); a grid run into it again "
                    "computes only the runs it lacks (new cells, runs, instances)")
@@ -101,7 +104,8 @@ def grid_from_args(args):
                            trees_per_model=args.trees_per_model, max_budget=args.max_budget,
                            epsilon=args.epsilon, baseline=args.baseline, seed=args.seed,
                            branching=args.branching, depth=args.depth, reward=args.reward,
-                           final_move=args.final_move, failure=args.failure)
+                           final_move=args.final_move, failure=args.failure,
+                           solver=False if args.no_solver else None)
 
 
 def core_hours(grid) -> float:
