@@ -413,7 +413,7 @@ def test_memory_limit_reads_the_environment(monkeypatch):
     assert memory_limit()[0] > 0
 
 
-@pytest.mark.parametrize("text", ["inf", "-4G", "nan", "0", "1e400"])
+@pytest.mark.parametrize("text", ["inf", "-4G", "nan", "0", "1e400", "B"])
 def test_the_memory_limit_must_be_a_positive_size(text, monkeypatch, capsys):
     """Issue 46, item 3: an infinite, negative or zero limit is refused in one line."""
     monkeypatch.setenv("MCTSLAB_MEMORY_LIMIT", text)

@@ -116,3 +116,25 @@ def test_beta_kinf_lies_between_the_bernoulli_kl_and_a_beta_above_the_best(mean,
 def test_bernoulli_arms_have_the_bernoulli_divergence():
     arms = parse_arms("bernoulli(0.9,0.8,0.9)")
     assert arms.divergences() == pytest.approx([0, bernoulli_kl(0.8, 0.9), 0])
+
+
+def test_a_second_writer_is_refused_without_advising_a_wait_bandit_lacks(tmp_path, capsys):
+    import subprocess
+    import sys
+
+    from experiments.cli import main
+
+    folder = tmp_path / "bandit"
+    script = ("import time\nfrom experiments.runtime.lock import writing\n"
+              f"with writing({str(folder)!r}):\n    print('held', flush=True)\n    time.sleep(60)")
+    holder = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        code = main(["bandit", "--arms", "bernoulli(0.9,0.8)", "--horizon", "10", "--runs", "2",
+                     "--out", str(folder)])
+    finally:
+        holder.kill()
+        holder.wait()
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert "--wait" not in err

@@ -425,3 +425,16 @@ def test_compare_runs_every_mcts_cell_without_the_solver_when_asked():
                                                                          ("flatmc", True)]
     assert grid.to_dict()["solver"] is False
     assert "solver" not in grid_from_args(build_parser().parse_args(words)).to_dict()
+
+
+def test_cells_of_another_layout_name_no_option_that_does_not_exist(tmp_path):
+    import json
+
+    from experiments.comparisons.cells import CELLS_FILE, LAYOUT, claim_cells
+    from experiments.comparisons.grid import Grid
+
+    grid = Grid(trees=("constant(1,3)",), policies=("ucb1",), adjusters=("plain",))
+    (tmp_path / CELLS_FILE).write_text(json.dumps({"seed": grid.seed, "layout": LAYOUT + 1}))
+    with pytest.raises(ValueError, match=f"holds cells of layout {LAYOUT + 1}") as refused:
+        claim_cells(tmp_path, grid)
+    assert "--layout" not in str(refused.value)

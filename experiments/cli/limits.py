@@ -30,9 +30,10 @@ NODE_BYTES = 2 * (32 + 24 + 1)  # a game-tree row (nodes, stats, proven), its ca
 
 def memory_limit() -> tuple[int, str]:
     """(bytes, where the figure comes from)."""
-    text = os.environ.get(ENV, "").strip().upper().removesuffix("B")
-    if text:
-        unit = text[-1] if text[-1] in _UNITS else ""
+    given = os.environ.get(ENV, "").strip()
+    if given:  # "B" alone is no size: refused below, not read as unset
+        text = given.upper().removesuffix("B")
+        unit = text[-1] if text and text[-1] in _UNITS else ""
         try:
             number = float(text.removesuffix(unit)) * _UNITS[unit]
         except ValueError:

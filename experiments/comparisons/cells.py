@@ -142,6 +142,9 @@ def claim_cells(folder: str | Path, grid: Grid) -> Path:
 
 
 def _refusal(folder: Path, field: str, stored, wanted) -> str:
+    if field == "layout":  # no option sets it: the folder is of another version of the lab
+        return (f"{folder} holds cells of layout {stored}, this version of the lab writes "
+                f"layout {wanted}: use another --out folder (or the lab's version that wrote it)")
     return (f"{folder} holds cells of {field} {stored}, this grid asks {field} {wanted}: "
             f"{field} differs; use --{field} {stored}, or another --out folder")
 

@@ -73,7 +73,7 @@ def run(args) -> int:
     if args.workers:
         numba.set_num_threads(min(args.workers, numba.config.NUMBA_NUM_THREADS))
     out = args.out or f"results/bandit-{args.preset or 'arms'}"
-    with writing(out) as folder:
+    with writing(out, can_wait=False) as folder:  # bandit has no --wait
         store = KeyedStore(folder / "results")
         store.check_writable()
         store.remove_temporary_files()
