@@ -84,3 +84,17 @@ def test_the_plain_python_reference_covers_every_registered_name():
     registry's names: a new built-in without a reference fails here."""
     assert set(reference_mcts.POLICIES) == set(POLICIES)
     assert set(reference_mcts.ADJUSTERS) == set(ADJUSTERS)
+
+
+def test_roots_list_names_every_root_policy_with_the_records_defaults(capsys):
+    """The root policies were in no list command; their defaults are the parser's."""
+    from mcts.core.root_policies import ROOT_POLICIES, RootPolicy, parse_root
+
+    assert main(["roots", "list", "--json"]) == 0
+    records = {record["name"]: record for record in json.loads(capsys.readouterr().out)}
+    assert list(records) == list(ROOT_POLICIES)
+    assert all(record["description"] and record["citation"] for record in records.values())
+    gumbel = parse_root("gumbel")
+    assert records["gumbel"]["params"] == {key: getattr(gumbel, key)
+                                           for key in ("m", "c_visit", "c_scale")}
+    assert records["sh"]["params"] == {} and RootPolicy._fields[0] == "kind"

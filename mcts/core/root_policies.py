@@ -77,6 +77,26 @@ class RootPolicy(NamedTuple):
     c_scale: float = 1.0
 
 
+# what ``mctslab roots list`` says of each (module docstring)
+_ABOUT = {
+    "sh": (("sequential halving at the root over the whole budget, the policy below it; the "
+           "move played is the last child left (needs K ceil(log2 K) playouts)"),
+           "Karnin, Koren & Somekh 2013; Pepels, Cazenave, Winands & Lanctot 2014 (H-MCTS)"),
+    "gumbel": (("the Gumbel root: m children sampled by Gumbel-top-k, sequential halving on "
+               "g + sigma(q-hat), a uniform prior (mctx's gumbel_muzero_policy)"),
+               "Danihelka, Guez, Schrittwieser & Silver 2022"),
+}
+
+
+def root_records() -> list[dict]:
+    """Each root policy as the registries list theirs (``mctslab roots list``): name,
+    parameters with defaults, their domains, description and citation."""
+    return [{"name": name, "params": dict(_DEFAULTS[name]),
+             "domains": {key: _DOMAINS[key].describe() for key in _DEFAULTS[name]},
+             "description": _ABOUT[name][0], "citation": _ABOUT[name][1]}
+            for name in ROOT_POLICIES]
+
+
 def parse_root(spec: str) -> NoRoot | RootPolicy:
     """The record of a spec: "" or ``none`` (the plain search), ``sh``, ``gumbel`` or
     ``gumbel(m=16,c_visit=50,c_scale=1)``; one-line ``ValueError`` otherwise."""

@@ -1,7 +1,8 @@
-"""``mctslab policies list``, ``mctslab adjusters list``, ``mctslab trees list`` and
-``mctslab baselines list``: the registered selection policies, threshold adjusters, tree
-models and baseline players (``mcts.baselines``, named where a policy is), with their
-parameters, a one-line description and a citation (and, for trees, an example spec)."""
+"""``mctslab policies list``, ``mctslab adjusters list``, ``mctslab trees list``,
+``mctslab baselines list`` and ``mctslab roots list``: the registered selection policies,
+threshold adjusters, tree models, baseline players (``mcts.baselines``, named where a policy
+is) and root policies (``--root``, a policy entry's ``root=``), with their parameters, a
+one-line description and a citation (and, for trees, an example spec)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import json
 def register(subparsers) -> None:
     for noun, what in (("policies", "selection policies"), ("adjusters", "threshold adjusters"),
                        ("trees", "tree models"),
-                       ("baselines", "baseline players (--policy flatmc, alphabeta)")):
+                       ("baselines", "baseline players (--policy flatmc, alphabeta)"),
+                       ("roots", "root policies (--root sh, gumbel)")):
         p = subparsers.add_parser(noun, help=f"list the {what}")
         sub = p.add_subparsers(dest=f"{noun}_command", required=True)
         listing = sub.add_parser("list", help=f"the {what}: name, parameters, citation")
@@ -21,6 +23,10 @@ def register(subparsers) -> None:
 
 
 def _records(noun: str) -> list[dict]:
+    if noun == "roots":
+        from mcts.core.root_policies import root_records
+
+        return root_records()
     if noun == "policies":
         from bandits import POLICIES as registry
     elif noun == "adjusters":
