@@ -5,6 +5,7 @@ the Beta arms' lower-bound divergence."""
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,10 @@ def test_report_figures_and_a_rerun_that_computes_nothing(tmp_path, saved_figure
     assert main([*ARGS, "--out", str(out)]) == 0
     report = (out / "report.md").read_text()
     assert "## bernoulli(0.7,0.5,0.4)" in report and "## beta(0.6,0.5,s=4)" in report
+    # the parameters, defaults included, and each policy's regret against the first's
+    assert "- policy parameters: ucb1(c=1.41421,depth_exponent=0), klucb(c=0)" in report
+    assert "| klucb | ucb1 | 300 |" in report and "regret difference [95% interval]" in report
+    assert not re.search(r"\de-1\d", report)  # a rounding residue is written 0
     table = pd.read_csv(out / "bandit.csv")
     assert set(table["method"]) == {"ucb1", "klucb", "egreedy", "uniform", "successive_rejects",
                                     "sequential_halving", "Lai-Robbins",
@@ -138,3 +143,22 @@ def test_a_second_writer_is_refused_without_advising_a_wait_bandit_lacks(tmp_pat
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1, err
     assert "--wait" not in err
+
+
+def test_the_regret_difference_interval_is_welchs():
+    """Against statsmodels' Welch interval of the difference of two means, from the runs."""
+    from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
+
+    from experiments.plain_bandits.report import difference_table
+
+    rng = np.random.default_rng(4)
+    samples = {"ucb1": rng.normal(5.0, 1.0, 20), "klucb": rng.normal(4.0, 2.5, 30)}
+    frame = pd.DataFrame([{"problem": "p", "kind": "policy", "method": name, "measure": "regret",
+                           "t": 100, "runs": x.size, "estimate": x.mean(),
+                           "stderr": x.std(ddof=1) / np.sqrt(x.size)}
+                          for name, x in samples.items()])
+    shown = difference_table(frame, "p", 100).iloc[0]["regret difference [95% interval]"]
+    low, high = CompareMeans(DescrStatsW(samples["klucb"]), DescrStatsW(samples["ucb1"])
+                             ).tconfint_diff(usevar="unequal")
+    difference = samples["klucb"].mean() - samples["ucb1"].mean()
+    assert shown == f"{difference:.3g} [{low:.3g}, {high:.3g}]"

@@ -47,8 +47,54 @@ def _show(value) -> str:
     return str(value)
 
 
+def _number(value: float) -> str:
+    """Three significant digits; a rounding residue (|value| < 1e-12, as an interval of a regret
+    that is exactly 0 in every run) is 0."""
+    return "0" if abs(value) < 1e-12 else f"{value:.3g}"
+
+
 def _interval(row) -> str:
-    return f"{row.estimate:.3g} [{row.ci_low:.3g}, {row.ci_high:.3g}]"
+    return f"{_number(row.estimate)} [{_number(row.ci_low)}, {_number(row.ci_high)}]"
+
+
+def parameters_line(policies) -> str:
+    """Every policy entry with all its parameters, defaults included: ``klucb(c=0)``."""
+    from experiments.curves.entries import parse_entry
+    from mcts.baselines import player_info
+
+    shown = []
+    for entry in policies:
+        name, given = parse_entry(entry, "policy")
+        info = player_info(name)
+        values = {**info.defaults, **info.check(given)}
+        shown.append(f"{name}({','.join(f'{k}={v:g}' for k, v in values.items())})"
+                     if values else name)
+    return ", ".join(shown)
+
+
+def difference_table(frame: pd.DataFrame, problem: str, horizon: int) -> pd.DataFrame:
+    """Each policy's regret at the horizon minus the first policy's, with a Welch 95% interval
+    from the two means' standard errors over their runs (the runs taken as independent)."""
+    from scipy import stats
+
+    rows = frame[(frame["problem"] == problem) & (frame["measure"] == "regret")
+                 & (frame["kind"] == "policy") & (frame["t"] == horizon)]
+    table = []
+    for row in rows.iloc[1:].itertuples():
+        first = rows.iloc[0]
+        variances = np.array([row.stderr, first.stderr]) ** 2
+        runs = np.array([row.runs, first.runs], dtype=float)
+        se = math.sqrt(variances.sum())
+        df = (variances.sum() ** 2 / np.sum(variances**2 / (runs - 1))
+              if se > 0 else float(runs.sum() - 2))
+        half = stats.t.ppf(0.975, df) * se
+        difference = row.estimate - first.estimate
+        table.append({"method": row.method, "minus": first.method, "t": horizon,
+                      "regret difference [95% interval]":
+                      f"{_number(difference)} [{_number(difference - half)}, "
+                      f"{_number(difference + half)}]"})
+    return pd.DataFrame(table, columns=["method", "minus", "t",
+                                        "regret difference [95% interval]"])
 
 
 def _nearest(rows: pd.DataFrame, t: int) -> pd.Series:
@@ -66,9 +112,10 @@ def regret_table(frame: pd.DataFrame, problem: str, points: list[int]) -> pd.Dat
         for t in points:
             row = group.loc[t]
             bound = lai.loc[t]
-            interval = _interval(row) if row.kind == "policy" else f"{row.estimate:.3g}"
-            ratio = (f"{row.estimate / bound:.3g} [{row.ci_low / bound:.3g}, "
-                     f"{row.ci_high / bound:.3g}]" if row.kind == "policy" and bound > 0 else "")
+            interval = _interval(row) if row.kind == "policy" else _number(row.estimate)
+            ratio = (f"{_number(row.estimate / bound)} [{_number(row.ci_low / bound)}, "
+                     f"{_number(row.ci_high / bound)}]"
+                     if row.kind == "policy" and bound > 0 else "")
             table.append({"method": method, "t": t, "regret [95% interval]": interval,
                           "regret / Lai-Robbins": ratio})
     return pd.DataFrame(table)
@@ -86,6 +133,11 @@ def identification_table(frame: pd.DataFrame, problem: str, points: list[int]) -
             table.append({"method": method, "rule": rule, "t": int(row.t),
                           "P(wrong) [95% interval]": _interval(row)})
     return pd.DataFrame(table)
+
+
+def _shown(table: pd.DataFrame) -> list[str]:
+    """The report's lines of ``table``: none when it is empty (one policy: no difference)."""
+    return [] if table.empty else [_markdown(table), ""]
 
 
 def _markdown(frame: pd.DataFrame) -> str:
@@ -108,7 +160,8 @@ def write_report(folder: str | Path, frame: pd.DataFrame, settings: dict,
     frame.to_csv(folder / TABLE_FILE, index=False)
     points = report_points(int(settings["horizon"]))
     lines = ["# Policies on plain stochastic bandits", "",
-             *(f"- {key}: {_show(value)}" for key, value in settings.items()), "",
+             *(f"- {key}: {_show(value)}" for key, value in settings.items()),
+             f"- policy parameters: {parameters_line(settings['policies'])}", "",
              "## What is measured", "", *(f"- {text}" for text in METHOD_TEXT)]
     for index, problem in enumerate(dict.fromkeys(frame["problem"])):
         stem = _file_name(index, problem)
@@ -117,6 +170,7 @@ def write_report(folder: str | Path, frame: pd.DataFrame, settings: dict,
                 formats)
         lines += ["", f"## {problem}", "", f"![regret](regret_{stem}.png)", "",
                   _markdown(regret_table(frame, problem, points)), "",
+                  *_shown(difference_table(frame, problem, points[-1])),
                   f"![identification](identification_{stem}.png)", "",
                   _markdown(identification_table(frame, problem, points))]
     path = folder / "report.md"
