@@ -302,6 +302,10 @@ CASES = [
      None),
     (FR[:-1] + [""], "--out is empty: name a folder", None),
     (BANDIT + ["--policies", "ucb1", "ucb1"], "policy ucb1 is given twice", None),
+    (["bandit", "--arms", "beta(0.9,0.8,s=1e308)", *BANDIT[3:]],
+     "beta parameter s = 1e+308: must be a finite number in (0, 1000000]", None),
+    (TOUR + ["--a", "uct", "--sprt", "0,100000"], "beyond +-1000 is out of the test's model",
+     None),
     # issue 46, item 6: the command that lists the built-in ones, or the built-in option
     (STUDY, "policy ':x' is neither built in (`mctslab policies list`) nor of the form",
      CURVES + 'policy = ":x"\n'),

@@ -117,3 +117,19 @@ def test_negative_elo_bounds_are_read_as_the_sprts_value():
             "--playouts", "8", "--sprt", "-10,10"]
     assert build_parser().parse_args(_with_negative_values(argv)).sprt == (-10.0, 10.0)
     assert main([*argv[:-1], "10,-10"]) == 2  # still checked: ELO0 < ELO1
+
+
+def test_elo_bounds_the_model_cannot_hold_are_refused_and_those_it_can_warn_nothing():
+    """--sprt 0,100000 printed NaN warnings: an expected score of 1.0 degenerates the
+    trinomial. Bounds up to the limit give finite LLRs without a warning."""
+    import warnings
+
+    from experiments.tournaments.sprt import ELO_LIMIT
+
+    with pytest.raises(ValueError, match=r"beyond \+-1000 is out of the test's model"):
+        Sprt(0, 100000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        test = Sprt(-ELO_LIMIT, ELO_LIMIT)
+        assert all(np.isfinite(test.llr(*games))
+                   for games in [(10, 0, 0), (0, 0, 10), (5, 5, 5), (0, 3, 0), (3, 0, 100)])

@@ -30,6 +30,9 @@ from scipy.optimize import brentq
 
 SCORES = np.array([0.0, 0.5, 1.0])  # loss, draw, win
 FLOOR = 1e-3
+# beyond it the expected score lies within 0.0032 of 0 or 1 and the constrained trinomial
+# degenerates (logs of 0); engine tests use bounds of a few Elo
+ELO_LIMIT = 1000.0
 
 
 def expected_score(elo: float) -> float:
@@ -63,6 +66,10 @@ class Sprt:
                 and self.elo0 < self.elo1):
             raise ValueError(f"--sprt {self.elo0:g},{self.elo1:g}: give two finite Elo "
                              f"differences ELO0,ELO1 with ELO0 < ELO1, e.g. --sprt 0,20")
+        if max(abs(self.elo0), abs(self.elo1)) > ELO_LIMIT:
+            raise ValueError(f"--sprt {self.elo0:g},{self.elo1:g}: an Elo difference beyond "
+                             f"+-{ELO_LIMIT:g} is out of the test's model; give bounds such as "
+                             "0,20 or -10,10")
         for name in ("alpha", "beta"):
             value = getattr(self, name)
             if not 0 < value < 0.5:
