@@ -1,4 +1,4 @@
-"""Root policies built for the simple regret (``mcts.core.root_policies``, issue 45): sequential
+"""Root policies built for the simple regret (``mcts.core.root_policies``): sequential
 halving at the root makes flat sequential halving's pulls, the Gumbel root agrees with a
 plain-Python transcription of mctx's, and the options' errors. The kernels are those of
 tests/test_final_move.py (UCB1, b = 4, random(3,2) at depth 4): a root policy is data."""

@@ -123,7 +123,6 @@ def repair_study(folder: str | Path, study: Study | None = None,
         if study is None:
             with reading_stored_results(f"the shards in {folder}", None, trust_plugins):
                 study, count = study_from_shards(folder)
-                text = json.dumps(study.to_dict(), indent=1, sort_keys=True) + "\n"
         else:
             foreign = _foreign(folder, study)
             if foreign:
@@ -132,7 +131,9 @@ def repair_study(folder: str | Path, study: Study | None = None,
                     f"(e.g. {foreign[0]}): check the study file, or rebuild from the shards "
                     f"alone (no --study)")
             count = len(_stored_metadata(folder))
-            text = json.dumps(study.to_dict(), indent=1, sort_keys=True) + "\n"
+        # outside the reading: a study rebuilt from the shards without --trust-plugins has no
+        # plug-in (one would have been refused), with it or from --study its plug-ins may load
+        text = json.dumps(study.to_dict(), indent=1, sort_keys=True) + "\n"
         path, kept = folder / STUDY_FILE, None
         if path.exists():
             kept = path.with_name(f"{STUDY_FILE}.{'replaced' if sound else 'damaged'}")
