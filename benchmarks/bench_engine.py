@@ -1,4 +1,4 @@
-"""Speed of the compiled synthetic-tree engine (issue: >= 10 M playouts/s for the whole
+"""Speed of the compiled synthetic-tree engine (target: >= 10 M playouts/s for the whole
 ``mctslab failure-rate`` command on Constant(1,5), b=4, d=8, 2,000 runs x 16,384 playouts;
 >= 150x a plain-Python UCT of the same search; KL-UCB and Thompson within 2x of UCB1).
 

@@ -1,4 +1,4 @@
-"""Projected wall time of ``mctslab reproduce imagawa --scale paper`` (issue: under 45 minutes
+"""Projected wall time of ``mctslab reproduce imagawa --scale paper`` (target: under 45 minutes
 on 2 cores for about 2.2e10 playouts).
 
 Runs a fixed sample of ``--sample`` runs of every curve of the paper-scale study on all cores

@@ -1,6 +1,6 @@
 """Bad input to the ``mctslab`` command: each row is one case (the arguments, a fragment of the
 one line on stderr); every case exits with code 2, prints exactly one line, and leaves the
-folder it names as it was (issue 38, items 1, 2, 5 and 8). The CLI runs in this process
+folder it names as it was. The CLI runs in this process
 through ``experiments.cli.main``; sizes are checked against a small injected memory limit."""
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def index(policy, arm, tables, rng):
 
 policy = Policy("nojit", NoJit, index)
 '''
-# examples/my_ucb1.py and my_backup.py, each with one attribute misspelt (issue 46, item 1)
+# examples/my_ucb1.py and my_backup.py, each with one attribute misspelt
 TYPO_POLICY = '''
 from typing import NamedTuple
 import numpy as np
@@ -99,7 +99,7 @@ model = Model(fill, {"k": 1})
 
 # (argv, fragment of the line, study file text or None)
 CASES = [
-    # item 1: parameters outside their domain, on the command line
+    # parameters outside their domain, on the command line
     (FR + ["--policy-param", "c=nan"], "ucb1 parameter c = nan: must be a finite number >= 0",
      None),
     (FR + ["--policy-param", "c=inf"], "ucb1 parameter c = inf: must be a finite number", None),
@@ -135,13 +135,13 @@ CASES = [
      None),
     (FR + ["--adjuster", "value", "--adjuster-param", "x_lo=0.9", "--adjuster-param",
            "x_hi=0.1"], "x_lo < x_hi", None),
-    # item 8: duplicate parameters, malformed ones
+    # duplicate parameters, malformed ones
     (FR + ["--policy-param", "c=1", "--policy-param", "c=2"],
      "--policy-param c is given twice", None),
     (FR + ["--adjuster", "maxfreq", "--adjuster-param", "offset=0", "--adjuster-param",
            "offset=0.5"], "--adjuster-param offset is given twice", None),
     (FR + ["--policy-param", "c"], "--policy-param 'c' is not NAME=VALUE", None),
-    # issue 46, item 6: a spec's parameters are checked as the options' are
+    # a spec's parameters are checked as the options' are
     (FR + ["--policy", "ucb1(c=0.5)", "--policy-param", "c=1"],
      "--policy-param c is given twice: also in --policy ucb1(c=0.5)", None),
     (FR + ["--policy", "ucb1(c=nan)"], "ucb1 parameter c = nan", None),
@@ -156,7 +156,7 @@ CASES = [
     (FR + ["--shaping", "rb(k=1"], "the parenthesis after 'rb' is not closed", None),
     (FR + ["--shaping", "rb+rb"], "rb is given twice", None),
     (FR + ["--shaping", "rb(k=1,k=2)"], "k is given twice in rb(...)", None),
-    # item 2 and 8: tree specs through the one grammar
+    # tree specs through the one grammar
     (["failure-rate", "--tree", "constant(1", "--out", "{tmp}/c.csv"],
      "the parenthesis after 'constant' is not closed", None),
     (FR[:2] + ["constant(1,nan)"] + FR[3:], "tree constant parameter b = nan", None),
@@ -175,7 +175,7 @@ CASES = [
     (FR + ["--workers", "0"], "argument --workers: 0 must be an integer >= 1", None),
     (["analyze", "constant(1,5)", "--tree-seed", "-1"], "argument --tree-seed: -1", None),
     (["games", "perft", "breakthrough", "--depth", "-1"], "argument --depth: -1", None),
-    # item 8: a figure path that is a folder is refused, not reported as written
+    # a figure path that is a folder is refused, not reported as written
     (["analyze", "constant(1,5)", "--plot", "{tmp}"], "is a folder: give a file name", None),
     (["analyze", "constant(1,5)", "--plot", "{tmp}/figure.txt"], "use a figure file name",
      None),
@@ -188,7 +188,7 @@ CASES = [
      "of MCTSLAB_MEMORY_LIMIT: lower --runs", None),
     (["games", "solve", "pig", "--turns", "300"], "solving Pig for 300 turns needs about", None),
     (["games", "perft", "breakthrough", "--depth", "99"], "perft allows: use --depth", None),
-    # issue 46, item 4: a tree too wide at every depth names the branching that fits
+    # a tree too wide at every depth names the branching that fits
     (FR + ["--branching", "10000"], ("depth 2 with branching 10000 needs 100,010,001 nodes, "
      "more than the 33,554,432 stored trees allow: use --branching 5792 or less"), None),
     (["analyze", "constant(1,5)", "--branching", "10000", "--depth", "4"],
@@ -244,7 +244,7 @@ CASES = [
      "argument --games: 0", None),
     (["play", "breakthrough", "--player1", "uct(c=nan)", "--player2", "uct"],
      "ucb1 parameter c = nan", None),
-    # issue 45: plain bandits
+    # plain bandits (mctslab bandit)
     (BANDIT[:1] + ["--arms", "bernoulli(1.2,0.5)", "--out", "{tmp}/bandit"],
      "bernoulli arm 1 parameter mean = 1.2: must be a finite number in [0, 1]", None),
     (BANDIT[:1] + ["--arms", "beta(0.5,1)", "--out", "{tmp}/bandit"],
@@ -264,7 +264,7 @@ CASES = [
     (BANDIT + ["--preset", "garivier-cappe"], "give --arms or --preset, not both", None),
     (BANDIT[:1] + ["--arms", "bernoulli(0.5,0.4,0.3,0.2)", "--horizon", "5", "--out",
                    "{tmp}/bandit"], "horizon 5 is below the smallest budget", None),
-    # tournaments (issue 46): sizes (2^30 playouts grew to 9.2 GB before), players
+    # tournaments: sizes (2^30 playouts grew to 9.2 GB before), players
     (TOUR[:5] + ["10000000000000", "--a", "uct", *TOUR[6:]],
      "1 pairing of 10,000,000,000,000 games (1,000,000,000,000 blocks) needs about", None),
     (TOUR[:7] + ["1073741824", "--a", "uct", *TOUR[8:]],
@@ -289,7 +289,7 @@ CASES = [
     (TOUR + ["--a", "uct+qb", "--beta", "0.1"], "--alpha and --beta are the error rates", None),
     (TOUR[:2] + ["--players", "uct", "uct+qb", "uct+rb", "--sprt", "0,10", *TOUR[4:]],
      "--sprt tests two players, not 3", None),
-    # item 5: plug-ins
+    # plug-ins
     (FR + ["--policy", "nojit_policy:policy"], "nojit_policy.py): its index is not compiled",
      None),
     (["analyze", "bad_fill:model(2)"], "bad_fill.py): fill raised KeyError", None),
@@ -306,14 +306,14 @@ CASES = [
      "beta parameter s = 1e+308: must be a finite number in (0, 1000000]", None),
     (TOUR + ["--a", "uct", "--sprt", "0,100000"], "beyond +-1000 is out of the test's model",
      None),
-    # issue 46, item 6: the command that lists the built-in ones, or the built-in option
+    # the command that lists the built-in ones, or the built-in option
     (STUDY, "policy ':x' is neither built in (`mctslab policies list`) nor of the form",
      CURVES + 'policy = ":x"\n'),
     (STUDY, "adjuster 'x:' is neither built in (`mctslab adjusters list`) nor of the form",
      CURVES + 'adjuster = "x:"\n'),
     (FR + ["--backup", ":rule"], "backup rule ':rule' is neither built in (--discount) nor",
      None),
-    # issue 46, item 1: a numba typing error in a plug-in, under every command that compiles
+    # a numba typing error in a plug-in, under every command that compiles
     (FR + ["--policy", "typo_policy:policy"],
      "typo_policy.py, line 14) does not compile: Unknown attribute 'sqrt_lgo'", None),
     (FR + ["--backup", "typo_backup:rule"],
@@ -321,7 +321,7 @@ CASES = [
     (["compile", "--policies", "typo_policy:policy", "--trees", "constant(1,1)", "--workers",
       "1"], "typo_policy.py, line 14) does not compile", None),
     (STUDY, "typo_backup.py, line 11) does not compile", CURVES + 'backup = "typo_backup:rule"\n'),
-    # issue 46, item 5: a refusal inside a folder's lock leaves no lock file or folder behind
+    # a refusal inside a folder's lock leaves no lock file or folder behind
     (["reproduce", "imagawa", "--format", "gif", "--out", "{tmp}/repro"],
      "--format 'gif': use png, pdf or svg", None),
     (["study", "repair", "{tmp}"], "holds no readable shard file", None),
@@ -365,7 +365,7 @@ GROW = [*CMP, "--policies", "ucb1", "--adjusters", "plain", "--runs", "2", "--tr
 
 
 def test_damaged_comparison_files_name_the_file_to_delete(tmp_path, capsys):
-    """Issue 46, item 5: a damaged cells.json or compare.json is one line naming that file
+    """A damaged cells.json or compare.json is one line naming that file
     (not the folder, whose blocks are reused), and doing what it says works."""
     grid = [arg.replace("{tmp}", str(tmp_path)) for arg in GROW]
     assert main(grid) == 0
@@ -382,7 +382,7 @@ def test_damaged_comparison_files_name_the_file_to_delete(tmp_path, capsys):
 
 
 def test_compare_and_study_run_refuse_each_others_folders(tmp_path, capsys):
-    """Issue 46, item 5: a comparison's folder is not a study's, nor the other way round: one
+    """A comparison's folder is not a study's, nor the other way round: one
     line, and the folder is left as it was but for the lock file's record of its last writer
     (the last --out is the one taken)."""
     (tmp_path / "study.toml").write_text(textwrap.dedent(CURVES))
@@ -419,7 +419,7 @@ def test_memory_limit_reads_the_environment(monkeypatch):
 
 @pytest.mark.parametrize("text", ["inf", "-4G", "nan", "0", "1e400", "B"])
 def test_the_memory_limit_must_be_a_positive_size(text, monkeypatch, capsys):
-    """Issue 46, item 3: an infinite, negative or zero limit is refused in one line."""
+    """An infinite, negative or zero limit is refused in one line."""
     monkeypatch.setenv("MCTSLAB_MEMORY_LIMIT", text)
     code = main(["failure-rate", "--tree", "constant(1,1)", "--depth", "2", "--runs", "1",
                  "--max-budget", "2"])

@@ -1,5 +1,5 @@
 """Errors on the output side, one row per case: the command, its exit code, a fragment of the one
-line it prints on stderr, and the files that must not change (issue 38 items 3-7).
+line it prints on stderr, and the files that must not change.
 
 Every row runs the CLI's entry function in this process, with the engine replaced by a function
 that fails the test if called: an output that cannot be written must be refused before anything

@@ -1,4 +1,4 @@
-"""``mctslab bandit`` end to end (issue 45): the report and its figures, a rerun that computes
+"""``mctslab bandit`` end to end: the report and its figures, a rerun that computes
 nothing, more runs that compute only the new ones, a plug-in policy run by the same loop, and
 the Beta arms' lower-bound divergence."""
 

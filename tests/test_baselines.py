@@ -1,4 +1,4 @@
-"""Baseline players (issue 43, item 4): alpha-beta with iterative deepening is exact at full
+"""Baseline players: alpha-beta with iterative deepening is exact at full
 depth on every tree model and spends the hand-counted leaves on a hand-built tree; flat
 Monte-Carlo pulls the root moves uniformly; both run through ``mctslab failure-rate`` and
 ``compare``, and bad input is one line, exit 2."""

@@ -51,7 +51,7 @@ def test_table_csv_and_plot(tmp_path, capsys, saved_figures):
 
 
 def test_the_curve_carries_what_out_stores_and_plots_as_it_is(tmp_path):
-    """issue 36 item 7: the Python API's curve has the columns ``--out`` writes (less the
+    """The Python API's curve has the columns ``--out`` writes (less the
     JSON config), and ``plot_failure_curves`` draws it without any column added."""
     from plots.failure import plot_failure_curves
     from plots.style import BAND
@@ -101,8 +101,8 @@ def test_bad_input_is_one_line_exit_2(extra, words, capsys):
 
 
 def test_policy_and_adjuster_take_compares_spec(capsys):
-    """Issue 46, item 6: `--policy "ucb1(c=0.5)"` and `--adjuster "maxfreq(offset=-0.5,
-    rescore=1)"` are read as `compare` reads its entries: the curve of the options."""
+    """`--policy "ucb1(c=0.5)"` and `--adjuster "maxfreq(offset=-0.5,rescore=1)"` are read as
+    `compare` reads its entries: the curve of the options."""
     runs = []
     for options in (["--policy", "ucb1(c=0.5)", "--adjuster", "maxfreq(offset=-0.5,rescore=1)"],
                     ["--policy-param", "c=0.5", "--adjuster", "maxfreq", "--adjuster-param",

@@ -1,4 +1,4 @@
-"""The comparison grid (issues 29, 36): its cells, its per-instance table, pairing by instance,
+"""The comparison grid: its cells, its per-instance table, pairing by instance,
 the same numbers on one worker and on a Dask cluster, resuming and growing, the atlas preset,
 the study-file kind and the command's one-line refusals. Few policies and small budgets: the
 engine compiles one kernel per policy x adjuster (about 20 s each from a cold cache)."""
@@ -84,7 +84,7 @@ def test_the_report_is_written_beside_the_results(stored):
 
 def test_each_cells_anatomy_command_reproduces_the_cells_runs(stored, tmp_path, capsys):
     """The report's command of a cell is the cell's curve under its seeds: run, its failure
-    anatomy's counts add up to the cell's stored failures at every budget (issue 44)."""
+    anatomy's counts add up to the cell's stored failures at every budget."""
     import shlex
 
     from experiments.cli.commands.failure_rate import curve_from_args

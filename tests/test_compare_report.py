@@ -1,4 +1,4 @@
-"""The comparison's figures and report (issue 29) from small hand-made tables, and the report
+"""The comparison's figures and report from small hand-made tables, and the report
 opened in a real browser (headless chromium) to check that every figure renders."""
 
 import re
@@ -264,7 +264,7 @@ def test_report_gives_each_cells_anatomy_command_and_marks_the_worst(tmp_path):
 
 
 def test_a_rerun_into_the_folder_leaves_no_stale_figure(tmp_path):
-    """A comparison grown in its folder (issue 46): the figures of the earlier report that the
+    """A comparison grown in its folder: the figures of the earlier report that the
     new one does not write (another format, a figure no longer drawn) are gone, and only
     those: the new report's figures, and a file of the user's, stay."""
     write_report(tmp_path, _tables(), SETTINGS, formats=("png", "svg"))

@@ -162,9 +162,9 @@ def test_budget_to_epsilon_of_one_instance_resamples_its_runs():
 
 
 def test_four_alike_instances_give_no_zero_width_interval():
-    # issue 36: "512 [512, 512]". Every instance fails 4, 2, 1 of 50 runs at 256, 512, 1024:
-    # resampling instances alone gives 512 in every replicate; resampling their runs too puts
-    # the rate at 512 above 0.05 in about a quarter of the replicates (1024 then)
+    # the report once gave "512 [512, 512]". Every instance fails 4, 2, 1 of 50 runs at 256,
+    # 512, 1024: resampling instances alone gives 512 in every replicate; resampling their runs
+    # too puts the rate at 512 above 0.05 in about a quarter of the replicates (1024 then)
     failures = [50] * 8 + [4, 2, 1]
     runs = runs_of(*(run_rows("ucb1", j, failures, runs=50) for j in range(4)))
     result = budget_to_epsilon(runs, n_boot=2000).iloc[0]
@@ -304,7 +304,7 @@ def test_comparison_tables_feed_the_report(tmp_path):
     assert all((tmp_path / f"{name}.csv").exists() for name in tables)
 
 
-# --- tests whose unit is the run (issue 36 item 3) ---
+# --- tests whose unit is the run ---
 
 def test_cmh_by_hand_and_against_statsmodels():
     # stratum 1: n = 8, rows 4 / 4, failures column 4: E a = 2, V = 4 4 4 4 / (64 7) = 256/448

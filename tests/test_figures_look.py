@@ -1,4 +1,4 @@
-"""One look across the lab's figures (issue 36 item 4): a method's colour and line style do
+"""One look across the lab's figures: a method's colour and line style do
 not depend on the order of a table's rows, every band is the Wilson 95% interval, the atlas's
 headline figure has a panel per adjuster and marks what is not reached, and figures come in
 the formats asked for."""
@@ -103,7 +103,7 @@ def _hue_apart(first: str, second: str) -> float:
 
 
 def test_variants_of_a_policy_are_told_apart():
-    """ucb1, two variants of it and a plug-in drawn together (issue 46): each variant has
+    """ucb1, two variants of it and a plug-in drawn together: each variant has
     ucb1's hue, clearly darker or lighter than ucb1 and than each other, and the plug-in a hue
     of its own, not another blue."""
     entries = ["ucb1", "ucb1(c=0.5)", "ucb1(c=2)", "my:policy"]
@@ -130,7 +130,7 @@ def test_a_comparisons_curves_table_plots_as_it_is():
 
 
 def test_the_panels_titles_of_mctslab_plot_do_not_overlap():
-    """A panel per policy whose curves share a long label (issue 46): every title fits beside
+    """A panel per policy whose curves share a long label: every title fits beside
     the others and inside the figure."""
     tree = "random(4,3)+trap(3,0.2)"
     label = "{} {} {} relative(k=2) rescored gamma=0.99"

@@ -1,4 +1,4 @@
-"""The root policies in the games engine (issue 45 item 3): sequential halving and the Gumbel
+"""The root policies in the games engine: sequential halving and the Gumbel
 root above UCT in ``mcts.games``, from player specs such as ``uct(root=sh)+qb``.
 
 The root's visits are a function of the schedule alone, so they are checked against the

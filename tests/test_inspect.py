@@ -1,4 +1,4 @@
-"""``mctslab inspect`` (issue 44): the traced run is the engine's run (its tree, its failures),
+"""``mctslab inspect``: the traced run is the engine's run (its tree, its failures),
 its threshold is the reference's, options reach it, the failure anatomy adds up to the curve,
 the tree's DOT parses, the page renders, and bad input is one line."""
 

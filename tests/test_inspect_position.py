@@ -1,4 +1,4 @@
-"""``mctslab inspect GAME`` (issue 44 item 4): a position of a real game searched on a grid of
+"""``mctslab inspect GAME``: a position of a real game searched on a grid of
 playouts; its last point is one search bit for bit, without bonuses the grid is one search
 watched, the page renders, and bad input is one line."""
 

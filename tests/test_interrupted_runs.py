@@ -1,4 +1,4 @@
-"""Concurrent and interrupted runs keep what was computed (issue 38 items 3-4, issue 36 item 6):
+"""Concurrent and interrupted runs keep what was computed:
 one writer per folder, Ctrl-C stores every finished shard and stops at once, workers die with
 their parent, files are readable by others under the usual umask."""
 
@@ -192,7 +192,7 @@ def test_the_lock_is_one_per_folder_and_reentrant(tmp_path):
 
 
 def test_a_busy_folder_names_wait_only_where_the_command_has_it(tmp_path, capsys):
-    """Issue 46, item 6: `study repair` and `reproduce` have no --wait, so their refusal of a
+    """`study repair` and `reproduce` have no --wait, so their refusal of a
     folder another process writes does not suggest one; `study run` has it, and does."""
     folder = tmp_path / "busy"
     code = ("import sys; from experiments.runtime.lock import writing\n"
@@ -277,7 +277,7 @@ runs = 4000
 def test_ctrl_c_of_a_one_worker_run_is_one_line(tmp_path):
     """With one worker the shards are computed in the main process, in numba's kernel, which
     turns a Ctrl-C that comes while it runs into a SystemError when it next calls back into
-    Python (issue 46, item 2): still the one line and exit code of a run on two workers, and
+    Python: still the one line and exit code of a run on two workers, and
     the shards kept."""
     (tmp_path / "many.toml").write_text(MANY)
     folder = tmp_path / "one"
@@ -291,8 +291,7 @@ def test_ctrl_c_of_a_one_worker_run_is_one_line(tmp_path):
 @pytest.mark.parametrize("library", ["numpy", "llvmlite", "numba"])
 def test_ctrl_c_while_the_program_starts_is_one_line(library, study_file, tmp_path):
     """A Ctrl-C while the program still imports its modules (its first second), once it has
-    loaded ``library``'s compiled code: one line, exit code 130, nothing written (issue 46,
-    item 2)."""
+    loaded ``library``'s compiled code: one line, exit code 130, nothing written."""
     folder = tmp_path / "early"
     code, err = _interrupt_when(
         _command(study_file, folder, "--workers", "1"),

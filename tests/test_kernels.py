@@ -1,4 +1,4 @@
-"""Kernels: one per policy, b and score type, whatever the options (issue: compile once), and
+"""Kernels: one per policy, b and score type, whatever the options (each compiled once), and
 ``mctslab compile``."""
 
 import numpy as np
@@ -56,7 +56,7 @@ def test_the_compile_command_prepares_a_kernel(capsys):
 
 def test_a_study_says_what_it_compiles_and_times_search_apart(tmp_path, capsys):
     """While a kernel is first used the progress bar names it; the summary counts search
-    seconds and kernel seconds apart (issue 35, honest progress)."""
+    seconds and kernel seconds apart."""
     study = Study((Curve("constant(1,3)", "ucb1tuned", "plain", depth=4, max_budget=64,
                          runs=8),), seed=3, block=4)
     summary = run_study(study, tmp_path / "s", workers=1, progress=True)
@@ -69,7 +69,7 @@ def test_a_study_says_what_it_compiles_and_times_search_apart(tmp_path, capsys):
 
 
 def test_the_atlas_and_the_main_job_share_one_kernel_per_policy(monkeypatch, capsys):
-    """Issue 46, item 7: seed 001's trees and the atlas's P-game share one score type, so
+    """Seed 001's trees and the atlas's P-game share one score type, so
     `mctslab compile --policies ucb1 klucb` prepares two kernels, not two per score type."""
     from experiments.comparisons.atlas import ATLAS_TREES
     from experiments.curves.kernels import distinct_kernels

@@ -1,4 +1,4 @@
-"""PUCT's Q transform (issue 36 item 9): raw by default, bit for bit today's search; mctx's
+"""PUCT's Q transform: raw by default, bit for bit today's search; mctx's
 ``qtransform_by_parent_and_siblings`` by hand, against the plain-Python reference (written as
 mctx writes it), in the game engines, and its bad values."""
 

@@ -55,7 +55,7 @@ def test_matches_cover_tables_1_to_4_and_the_k_figure():
 
 
 def test_quick_scale_keeps_its_matches_and_games_and_fits_12_minutes_on_2_cores():
-    """Issue 37: at least the matches and games of the quick scale before it (40 a match, 80
+    """At least the matches and games of the quick scale before it (40 a match, 80
     for reward = quality, Table 2 and each k), and the cost table's projection leaves 290 of
     the 1,440 core-seconds of 12 minutes on 2 cores for compiling (about 75 s a worker), the
     cost table's error (9% low) and the last blocks."""
@@ -142,7 +142,7 @@ def _stored_games(folder):
 
 def test_cli_reproduce_pepels_on_a_dask_local_cluster_stores_a_local_runs_results(
         tmp_path, monkeypatch, capsys):
-    """Issue 37: the blocks go to 2 Dask workers and come back in completion order; results.csv
+    """The blocks go to 2 Dask workers and come back in completion order; results.csv
     and every stored block's games equal those of a run in this process."""
     tiny = dict(TINY, budgets=(5, 10), game_list=("checkers",), games=2, quality_games=2,
                 table2_games=2)

@@ -1,4 +1,4 @@
-"""Issue 28's acceptance checks of the tree models, against brute force in plain Python that
+"""Acceptance checks of the tree models, against brute force in plain Python that
 reads only an instance's ``edge_value`` and ``terminal``: minimax values and optimal root
 moves, the exact analysis against enumeration of every playout, traps that are real level-k
 traps and leave the base tree's optimal moves alone, and variable-depth terminals."""
@@ -179,10 +179,10 @@ def _subtree(tree, node):
 
 
 def _expected_trap_roots(base, k):
-    """The moves trap(k, 1) turns into traps, from the issue's rule: top-down, every move that
-    is strictly worse for its mover than the node it leaves (outcomes at threshold 0 in the
-    base tree), from a node that is reachable, not terminal and inside no earlier trap, such
-    that the trap ends by ply d."""
+    """The moves trap(k, 1) turns into traps, from the rule of ``trees/traps.py``: top-down,
+    every move that is strictly worse for its mover than the node it leaves (outcomes at
+    threshold 0 in the base tree), from a node that is reachable, not terminal and inside no
+    earlier trap, such that the trap ends by ply d."""
     outcome = {node: _outcome(value) for node, value in _brute_minimax(base).items()}
     roots, inside = [], set()
     level = [0]

@@ -35,7 +35,7 @@ PINNED = [
 @pytest.mark.parametrize("spec, b, d, seed, digest", PINNED)
 def test_seed001_instances_are_byte_identical_to_before_the_registry(spec, b, d, seed, digest):
     tree = make_tree(spec, b, d, seed)
-    scores = tree.path_score.astype(np.int8)  # stored as int16 since issue 46; values fit int8
+    scores = tree.path_score.astype(np.int8)  # stored as int16 since 4820fdf; values fit int8
     assert np.array_equal(scores, tree.path_score)
     data = tree.edge_value.tobytes() + tree.optimal_child.tobytes() + scores.tobytes()
     assert hashlib.sha256(data).hexdigest()[:16] == digest

@@ -1,4 +1,4 @@
-"""Issue 28's acceptance checks of the search on the new tree models: the engine's solver
+"""Acceptance checks of the search on the tree models beyond seed 001's: the engine's solver
 proves P-games, trap and variable-depth trees to their brute-force minimax outcome, the kernel
 agrees with the plain-Python reference, and failure curves reach 0 on small trees of every
 model. One kernel per policy, adjuster and b: UCB1 and plain only, at b = 2 and 4."""
