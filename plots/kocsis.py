@@ -1,6 +1,7 @@
 """Kocsis & Szepesvari (2006), Fig. 2 from computed results (``experiments.papers.kocsis``):
 one panel per P-game shape, failure rate against iterations on log-log axes, each method with
-its 95% interval over trees, and the random-pick level as a dashed line."""
+its 95% interval over trees, the paper's curve of the same method dashed beside it (read from
+the paper's PDF), and the random-pick level as a dotted line."""
 
 from __future__ import annotations
 
@@ -9,26 +10,43 @@ import pandas as pd
 
 from .style import new_figure
 
-METHOD_STYLE = {"uct": ("UCT", "C0", "o"), "uct+solver": ("UCT + outcome solver", "C0", "x"),
-                "alphabeta": ("alpha-beta (playout leaves)", "C3", "s"),
-                "flatmc": ("flat Monte-Carlo", "C2", "^")}
+# method -> (label, colour, marker)
+METHOD_STYLE = {
+    "uct-paper": ("UCT, the paper's set-up", "C0", "o"),
+    "alphabeta": ("alpha-beta (playout leaves)", "C3", "s"),
+    "flatmc": ("Monte-Carlo (flat)", "C2", "^"),
+    "mmmc": ("MMMC", "C4", "v"),
+    "uct": ("UCT, the lab's", "C1", "o"),
+    "uct+sum": ("+ summed scores, c = 1", "C5", "D"),
+    "uct+episodes": ("+ episodes stored", "C6", "P"),
+    "uct+stop": ("+ episodes stopped", "C8", "X"),
+    "uct+solver": ("+ outcome solver", "C7", "x"),
+}
+FIG2_METHODS = ("uct-paper", "alphabeta", "flatmc", "mmmc")
+ABLATION_METHODS = ("uct", "uct+sum", "uct+episodes", "uct+stop", "uct+solver", "uct-paper")
 
 
-def plot_panel(table: pd.DataFrame, title: str, random_pick: float | None = None, ax=None):
-    """One panel (one shape's rows of ``over_trees``): failure rate against iterations; rates
-    of 0 cannot show on a log axis and are left out of the lines."""
+def plot_panel(table: pd.DataFrame, title: str, random_pick: float | None = None, ax=None,
+               methods=FIG2_METHODS, paper: pd.DataFrame | None = None):
+    """One panel (one shape's rows of ``over_trees``): failure rate against iterations for
+    ``methods``; ``paper`` (rows method, iterations, failure_rate of the paper's curves) dashed
+    in the same colours. Rates of 0 cannot show on a log axis and are left out of the lines."""
     if ax is None:
         ax = new_figure()[1]
-    for method, (label, colour, marker) in METHOD_STYLE.items():
+    for method in methods:
+        label, colour, marker = METHOD_STYLE[method]
         rows = table[table["method"] == method].sort_values("budget")
         rows = rows[rows["failure_rate"] > 0]
-        if rows.empty:
-            continue
-        dashed = "--" if method == "uct+solver" else "-"
-        ax.plot(rows["budget"], rows["failure_rate"], dashed, marker=marker, markersize=3,
-                color=colour, label=label)
-        low = np.maximum(rows["ci_low"], rows["failure_rate"] / 10)  # a log axis has no 0
-        ax.fill_between(rows["budget"], low, rows["ci_high"], color=colour, alpha=0.12, lw=0)
+        if not rows.empty:
+            ax.plot(rows["budget"], rows["failure_rate"], "-", marker=marker, markersize=3,
+                    color=colour, label=label)
+            low = np.maximum(rows["ci_low"], rows["failure_rate"] / 10)  # a log axis has no 0
+            ax.fill_between(rows["budget"], low, rows["ci_high"], color=colour, alpha=0.12,
+                            lw=0)
+        theirs = None if paper is None else paper[paper["method"] == method]
+        if theirs is not None and not theirs.empty:
+            ax.plot(theirs["iterations"], theirs["failure_rate"], "--", color=colour, lw=1.2,
+                    label=f"{label}: the paper's")
     if random_pick is not None:
         ax.axhline(random_pick, color="grey", ls=":", lw=1, label="random pick (exact)")
     ax.set_xscale("log", base=2)
@@ -40,9 +58,13 @@ def plot_panel(table: pd.DataFrame, title: str, random_pick: float | None = None
     return ax
 
 
-def plot_fig2(summary: pd.DataFrame, levels: dict[str, float]):
-    """Both panels side by side, in the order of ``levels`` (panel name -> random-pick level)."""
-    fig, axes = new_figure(1, len(levels), figsize=(5 * len(levels), 4), squeeze=False)
+def plot_fig2(summary: pd.DataFrame, levels: dict[str, float], paper: pd.DataFrame | None = None,
+              methods=FIG2_METHODS):
+    """Both panels side by side, in the order of ``levels`` (panel name -> random-pick level),
+    with the paper's curves (``paper``: rows panel, method, iterations, failure_rate)."""
+    fig, axes = new_figure(1, len(levels), figsize=(5.5 * len(levels), 4.5), squeeze=False)
     for (panel, level), ax in zip(levels.items(), axes[0]):
-        plot_panel(summary[summary["panel"] == panel], f"P-game {panel}", level, ax=ax)
+        theirs = None if paper is None else paper[paper["panel"] == panel]
+        plot_panel(summary[summary["panel"] == panel], f"P-game {panel}", level, ax=ax,
+                   methods=methods, paper=theirs)
     return fig

@@ -17,8 +17,14 @@ UCT" baseline of the speed benchmark, so it follows the lab's fixed decisions (D
 * The move played is the most visited (``final_move="visits"``), the best mean (``"mean"``)
   or the max-robust child (``"robust"``: most visited and best mean, else the largest reward
   sum), after a root move proven won and passing over those proven lost.
-* The playout's reward is the outcome (``reward="outcome"``) or its score mapped linearly
-  onto [0, 1] over the tree's terminal scores (``"linear"``).
+* The playout's reward is the outcome (``reward="outcome"``), its score mapped linearly
+  onto [0, 1] over the tree's terminal scores (``"linear"``) or the score itself (``"sum"``,
+  Kocsis & Szepesvari 2006).
+* Kocsis & Szepesvari's episodes: with ``store_episodes`` every node the descent reaches is
+  expanded and selected through, down to a terminal; with ``stop_episodes`` the descent stops
+  at a node of n visits with probability 1/n (always at n = 0) and plays out from there. The
+  ``"minimax"`` final move plays the root child of best negamax value over the tree, leaves
+  valued by their mean (their MMMC), computed here by recursion.
 * UCB1 with ``depth_exponent`` 1: the bias c (ln t' / T')^((D + d) / (2D + d)) at a node of
   depth d, D the tree's depth (Kocsis & Szepesvari 2006).
 * Playouts are uniformly random; their reward uses the current effective threshold.
@@ -510,7 +516,8 @@ class ReferenceSearch:
                  freeze: int = 10, rescore: bool = False,
                  rng: random.Random | int | None = None, shaping: str = "", budget: int = 1,
                  discount: float = 1.0, reward: str = "outcome", final_move: str = "visits",
-                 terminals_at_threshold: bool = False):
+                 terminals_at_threshold: bool = False, store_episodes: bool = False,
+                 stop_episodes: bool = False):
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r}: use one of {', '.join(POLICIES)}")
         self.branching = instance.branching
@@ -533,11 +540,13 @@ class ReferenceSearch:
         self.final: int | None = None  # the move chosen once the root is solved
         self.shaping = Shaping(instance, shaping, policy, budget)
         self.discount = discount
-        if reward not in ("outcome", "linear"):
-            raise ValueError(f"unknown reward {reward!r}: use outcome or linear")
-        if final_move not in ("visits", "mean", "robust"):
-            raise ValueError(f"unknown final move {final_move!r}: use visits, mean or robust")
-        self.linear = reward == "linear"
+        if reward not in ("outcome", "linear", "sum"):
+            raise ValueError(f"unknown reward {reward!r}: use outcome, linear or sum")
+        if final_move not in ("visits", "mean", "robust", "minimax"):
+            raise ValueError(f"unknown final move {final_move!r}: use visits, mean, robust or "
+                             "minimax")
+        self.reward_rule = reward
+        self.store_episodes, self.stop_episodes = store_episodes, stop_episodes
         self.final_move = final_move
         scores = instance.path_score[instance.terminals()[0]]
         self.score_low, self.score_high = int(scores.min()), int(scores.max())
@@ -551,7 +560,8 @@ class ReferenceSearch:
             return
         path, score = self._select()
         leaf = path[-1]
-        if not self.terminal[leaf.index] and leaf.visits >= 1:
+        if (not self.terminal[leaf.index] and leaf.visits >= 1 and leaf.children is None
+                and not self.store_episodes):
             leaf = self._expand(leaf)
             path.append(leaf)
             score += self.edges[leaf.index]
@@ -573,9 +583,20 @@ class ReferenceSearch:
             self._rescore(self.root)
 
     def _select(self) -> tuple[list[Node], int]:
-        """Descend while the node is expanded; returns the path and the score along it."""
+        """Descend while the node is expanded (storing episodes: while it is not a terminal;
+        stopping episodes: until a stop is drawn); returns the path and the score along it."""
         node, score, path = self.root, 0, [self.root]
-        while node.children is not None:
+        while True:
+            if self.stop_episodes and (node.visits == 0
+                                       or self.rng.random() * node.visits < 1.0):
+                break
+            if node.children is None:
+                if not self.store_episodes or self.terminal[node.index]:
+                    break
+                node.snap_epoch, node.parent_base = self.schedule.epoch, 0
+                first = node.index * self.branching + 1
+                node.children = [Node(first + k, node.depth + 1, self.schedule.epoch)
+                                 for k in range(self.branching)]
             node = self._choose_child(node)
             score += self.edges[node.index]
             path.append(node)
@@ -661,8 +682,10 @@ class ReferenceSearch:
     def _reward(self, score: int, threshold: float) -> float:
         """Max's reward of a terminal: its outcome against ``threshold``, or with the linear
         rule (score - lowest) / (highest - lowest) over the tree's terminal scores."""
-        if not self.linear:
+        if self.reward_rule == "outcome":
             return outcome(score, threshold)
+        if self.reward_rule == "sum":
+            return float(score)
         if self.score_high == self.score_low:
             return 0.5
         return (score - self.score_low) / (self.score_high - self.score_low)
@@ -731,6 +754,10 @@ class ReferenceSearch:
         by_visits = [child for child in allowed if child.visits == most]
         if self.final_move == "visits":
             return self._pick(by_visits).index - 1
+        if self.final_move == "minimax":
+            values = [negamax_value(child) if child.visits else -math.inf for child in allowed]
+            return self._pick([child for child, value in zip(allowed, values)
+                               if value == max(values)]).index - 1
         means = [child.reward_sum / child.visits if child.visits else -math.inf
                  for child in allowed]  # a child never visited ranks below the others
         by_mean = [child for child, mean in zip(allowed, means) if mean == max(means)]
@@ -743,13 +770,23 @@ class ReferenceSearch:
         return self._pick(robust).index - 1
 
 
+def negamax_value(node: Node) -> float:
+    """The value of a visited node for its mover: 1 minus the best of its visited children's,
+    its mean reward where it has none."""
+    visited = [child for child in node.children or () if child.visits]
+    if not visited:
+        return node.reward_sum / node.visits
+    return 1.0 - max(negamax_value(child) for child in visited)
+
+
 def reference_run(instance: TreeInstance, budgets: Iterable[int], *, policy: str = "ucb1",
                   adjuster: str = "plain", policy_params: dict | None = None,
                   adjuster_params: dict | None = None, restart: bool | None = None,
                   freeze: int = 10, rescore: bool = False,
                   rng: random.Random | int | None = None, shaping: str = "",
                   discount: float = 1.0, reward: str = "outcome",
-                  final_move: str = "visits", terminals_at_threshold: bool = False) -> list[int]:
+                  final_move: str = "visits", terminals_at_threshold: bool = False,
+                  store_episodes: bool = False, stop_episodes: bool = False) -> list[int]:
     """One search of max(budgets) playouts; the move chosen right after playout t, for each t in
     ``budgets`` (in the given order). ``rng`` is a ``random.Random`` or a seed for one."""
     budgets = list(budgets)
@@ -760,7 +797,8 @@ def reference_run(instance: TreeInstance, budgets: Iterable[int], *, policy: str
                              restart=restart, freeze=freeze, rescore=rescore, rng=rng,
                              shaping=shaping, budget=max(budgets), discount=discount,
                              reward=reward, final_move=final_move,
-                             terminals_at_threshold=terminals_at_threshold)
+                             terminals_at_threshold=terminals_at_threshold,
+                             store_episodes=store_episodes, stop_episodes=stop_episodes)
     wanted, moves = set(budgets), {}
     for t in range(1, max(budgets) + 1):
         search.step()

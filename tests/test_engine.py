@@ -51,6 +51,10 @@ AGREEMENT_CASES = [
 ]
 
 
+KOCSIS = {"reward": "sum", "policy_params": {"c": 1.0, "depth_exponent": 1},
+          "store_episodes": True, "final_move": "mean", "failure": "score"}
+
+
 @pytest.mark.parametrize("tree, policy, adjuster, options", AGREEMENT_CASES + [
     # To 256 playouts much of the tree gets proven (at b=4, d=4 one run in seven settles before
     # the end), so the kernel's stop at proven nodes (the reference always descends to the
@@ -61,6 +65,16 @@ AGREEMENT_CASES = [
     # 32 playouts by about 0.2 (constant) and 0.1 (random), well beyond these tests' 4 sigma
     ("constant(1,3)", "ucb1", "maxfreq", {"rescore": True}),
     ("random(3,2)", "ucb1", "maxfreq", {"rescore": True}),
+    # Kocsis & Szepesvari 2006's UCT: summed scores, c = 1 with their depth exponent, every
+    # node of an episode stored, the best mean, the best-score failure; then with episodes
+    # stopped at a node of n visits with probability 1/n
+    ("random(2,1)", "ucb1", "plain", {**KOCSIS, "branching": 2, "depth": 6, "max_budget": 128}),
+    ("random(2,1)", "ucb1", "plain", {**KOCSIS, "stop_episodes": True, "branching": 2,
+                                      "depth": 6, "max_budget": 128}),
+    # their MMMC: uniform selection (epsilon-greedy at epsilon 1), episodes stored, the final
+    # move of best minimax value
+    ("random(3,2)", "egreedy", "plain", {"policy_params": {"epsilon": 1.0},
+                                         "store_episodes": True, "final_move": "minimax"}),
 ])
 def test_kernel_agrees_with_reference(tree, policy, adjuster, options):
     """Failure rates per budget agree with the plain-Python reference (|z| < 4 per budget)."""
@@ -70,10 +84,12 @@ def test_kernel_agrees_with_reference(tree, policy, adjuster, options):
     kernel = failure_block(curve, 0, 0, curve.runs, seed=5).mean(axis=0)
     instance = tree_instance(curve.tree, curve.branching, curve.depth, 5, 0)
     runs = 300 if policy == "klucb" else 600 if curve.max_budget > 64 else 1000
+    rules = {name: getattr(curve, name) for name in (
+        "reward", "final_move", "store_episodes", "stop_episodes")}
     reference = np.array(reference_failure_rate(
         instance, curve.budgets, runs, seed=9, policy=policy, adjuster=adjuster,
         policy_params=options.get("policy_params"), adjuster_params=options.get("adjuster_params"),
-        restart=curve.restart, rescore=curve.rescore))
+        restart=curve.restart, rescore=curve.rescore, failure=curve.failure, **rules))
     pooled = (kernel * curve.runs + reference * runs) / (curve.runs + runs)
     se = np.sqrt(pooled * (1 - pooled) * (1 / curve.runs + 1 / runs)) + 1e-12
     assert np.all(np.abs(kernel - reference) / se < 4.0), (kernel, reference)
@@ -235,3 +251,69 @@ def test_tree_instances_are_reused_within_a_bound_on_their_bytes():
     largest = deep.nbytes / node_count(2, 12) * node_count(2, 24)  # as many bytes a node
     assert largest <= tree_instance.cache.maxsize
     assert 200 * instance.nbytes <= tree_instance.cache.maxsize
+
+
+# Kocsis & Szepesvari 2006's episodes (``SearchConfig.store_episodes``, ``stop_episodes``), on
+# the tree and kernel of the solver's test above
+
+def _episodes(budget, seed, **options):
+    curve = Curve("random(2,1)", branching=2, depth=6, max_budget=budget, **options)
+    return _run(curve, make_tree("random(2,1)", 2, 6, 4), budget, seed)[1]
+
+
+def test_a_stored_episode_expands_every_node_it_reaches():
+    """From an empty tree one episode expands the root and the five nodes below it on its way
+    to a terminal at depth 6: 1 + 2 x 6 nodes, the 7 of its path visited once."""
+    tree = _episodes(1, 0, store_episodes=True)
+    assert tree.stats.shape[0] == 13
+    assert (tree.stats[:, FIRST_CHILD] >= 0).sum() == 6
+    assert sorted(tree.stats[:, VISITS]) == [0] * 6 + [1] * 7
+
+
+def test_a_stopped_episode_grows_one_node_of_three_visits_at_most():
+    """An episode stops at a node never visited, and at one visited once (1/n = 1), so it
+    expands a node only after two visits, and at most one a playout; without the stop the
+    lab's rule expands a leaf on its second visit."""
+    stopped = _episodes(64, 1, store_episodes=True, stop_episodes=True)
+    assert (_episodes(2, 1, store_episodes=True, stop_episodes=True).stats[:, FIRST_CHILD]
+            < 0).all()
+    expanded = stopped.stats[:, FIRST_CHILD] >= 0
+    assert 0 < expanded.sum() <= 64 and (stopped.stats[expanded, VISITS] >= 3).all()
+    grown = _episodes(64, 1)
+    assert (grown.stats[grown.stats[:, FIRST_CHILD] >= 0, VISITS] == 2).any()
+
+
+def test_episodes_stop_at_the_root_with_probability_one_over_its_visits():
+    """Over 400 searches of 64 stored episodes the root's stops (its visits less its
+    children's) average 1 + sum_{n=1}^{63} 1/n (|z| < 4)."""
+    stops = []
+    for seed in range(400):
+        tree = _episodes(64, seed, store_episodes=True, stop_episodes=True)
+        first = tree.stats[0, FIRST_CHILD]
+        stops.append(64 - tree.stats[first:first + 2, VISITS].sum())
+    expected = 1 + sum(1 / n for n in range(1, 64))
+    assert abs(np.mean(stops) - expected) < 4 * np.std(stops) / np.sqrt(len(stops))
+
+
+def test_negamax_values_by_hand():
+    """Root 0 -> 1, 2; 1 -> 3, 4 (4 never visited). The mover into 3 averages 0.8, so the
+    mover into 1 gets 1 - 0.8; node 2 is a leaf of mean 0.5; the root's value is 1 - 0.5."""
+    from mcts.core.final_move import negamax_value
+
+    visits = np.array([10, 6, 4, 5, 0], np.int32)
+    sums = np.array([0.0, 3.0, 2.0, 4.0, 0.0])
+    children = np.array([1, 3, -1, -1, -1], np.int32)
+    stack = np.zeros((3, 3))
+    values = [negamax_value(visits, sums, children, 2, node, stack) for node in range(4)]
+    assert np.allclose(values, [0.5, 0.2, 0.5, 0.8])
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"policy": "klucb", "reward": "sum"}, "reward sum"),
+    ({"reward": "sum", "root": "sh"}, "reward sum"),
+    ({"policy": "flatmc", "store_episodes": True}, "store_episodes"),
+    ({"stop_episodes": "yes"}, "stop_episodes"),
+])
+def test_kocsis_options_refused_where_they_mean_nothing(options, words):
+    with pytest.raises(ValueError, match=words):
+        Curve("pgame(127)", branching=2, depth=4, **options)

@@ -11,21 +11,24 @@ from bandits.rng import seed_state
 from experiments import Curve, failure_block
 from experiments.cli import main
 from experiments.curves.failure import tree_instance
-from mcts.core.final_move import BEST_MEAN, MOST_VISITS, ROBUST_MAX, choose_final
-from mcts.core.solver import LOSS, UNPROVEN, WIN
+from mcts.core.final_move import BEST_MEAN, MINIMAX, MOST_VISITS, ROBUST_MAX, choose_final
+from mcts.core.solver import LOSS, NO_CHILD, UNPROVEN, WIN
 from mcts.synthetic import tree_arrays
 
 
 @njit
-def _choose(rule, proven, visits, sums, seed):
-    return choose_final(rule, proven, visits, sums, 1, 3, seed_state(np.uint64(seed)),
-                        np.empty(3))
+def _choose(rule, proven, visits, sums, children, seed):
+    return choose_final(rule, proven, visits, sums, children, 1, 3,
+                        seed_state(np.uint64(seed)), np.empty(3), np.empty((4, 3)))
 
 
-def _choices(rule, proven, visits, sums):
-    """The set of moves chosen over 40 seeds (ties are drawn at random)."""
-    arrays = (np.array([UNPROVEN, *proven], np.int8), np.array([9, *visits], np.int32),
-              np.array([0.0, *sums]))
+def _choices(rule, proven, visits, sums, below=()):
+    """The set of moves chosen over 40 seeds (ties are drawn at random); ``below`` (visits,
+    reward sum) of the first child's three children, if it has them."""
+    children = [1, 4 if below else NO_CHILD, NO_CHILD, NO_CHILD] + [NO_CHILD] * len(below)
+    arrays = (np.array([UNPROVEN, *proven] + [UNPROVEN] * len(below), np.int8),
+              np.array([9, *visits, *(n for n, _ in below)], np.int32),
+              np.array([0.0, *sums, *(s for _, s in below)]), np.array(children, np.int32))
     return {_choose(rule, *arrays, seed) for seed in range(40)}
 
 
@@ -41,11 +44,24 @@ def test_the_rules_by_hand():
     assert _choices(ROBUST_MAX, none, visits, [9.0, 6.0, 1.8]) == {0}
 
 
+def test_the_minimax_rule_by_hand():
+    """Children (visits, reward sum): (10, 6), (8, 6), (2, 1). Leaves, minimax is the best
+    mean: 1 (0.75). Below child 0, three children of means 5/6, 0.2 and never visited: the
+    opponent's best is 5/6, so child 0 is worth 1/6 and 1 stays; at 0.1 instead of 5/6 the
+    opponent's best is 0.2, child 0 is worth 0.8 and beats 1's 0.75, where the best mean
+    (0.6) would not."""
+    visits, sums, none = [10, 8, 2], [6.0, 6.0, 1.0], [UNPROVEN] * 3
+    assert _choices(MINIMAX, none, visits, sums) == {1}
+    assert _choices(MINIMAX, none, visits, sums, [(6, 5.0), (4, 0.8), (0, 0.0)]) == {1}
+    assert _choices(MINIMAX, none, visits, sums, [(6, 0.6), (4, 0.8), (0, 0.0)]) == {0}
+    assert _choices(BEST_MEAN, none, visits, sums, [(6, 0.6), (4, 0.8), (0, 0.0)]) == {1}
+
+
 def test_the_rules_keep_the_solvers_exceptions():
     """A child proven won is played; one proven lost is passed over (unless all are); a
     child never visited ranks below the visited ones for the best mean."""
     visits, sums = [10, 8, 2], [6.0, 6.0, 2.0]
-    for rule in (MOST_VISITS, BEST_MEAN, ROBUST_MAX):
+    for rule in (MOST_VISITS, BEST_MEAN, ROBUST_MAX, MINIMAX):
         assert _choices(rule, [UNPROVEN, WIN, UNPROVEN], visits, sums) == {1}
     assert _choices(BEST_MEAN, [UNPROVEN, UNPROVEN, LOSS], visits, sums) == {1}  # 0.75
     assert _choices(BEST_MEAN, [LOSS, UNPROVEN, UNPROVEN], [1, 0, 0], [1.0, 0, 0]) == {1, 2}

@@ -4,6 +4,7 @@ from the trees, the paper scale's projection printed, bad input one line; and th
 switch the reproduction needs (``Curve.solver``)."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from experiments import Curve
@@ -13,39 +14,66 @@ from experiments.papers import kocsis
 from experiments.papers.kocsis import report, reproduce, study
 from experiments.papers.kocsis.study import Effort, Panel
 
-TINY = (Panel(2, 6), Panel(4, 4))  # b's whose ucb1 and baseline kernels other tests compile
+# b = 4, whose ucb1, egreedy and baseline kernels other tests compile; the second panel is
+# named as the paper's B=8 D=8 so that the paper's curves are set beside it
+TINY = (Panel(4, 4), Panel(4, 6))
 
 
 @pytest.fixture
 def tiny(monkeypatch):
     for module in (study, report, reproduce):
         monkeypatch.setattr(module, "PANELS", TINY)
-    monkeypatch.setitem(study.SCALES, "quick", {2: Effort(3, 2, 16), 4: Effort(2, 2, 16)})
+    monkeypatch.setitem(study.SCALES, "quick", {4: Effort(2, 2, 16)})
 
 
 def test_the_paper_scale_is_200_trees_x_200_runs_of_every_method():
     paper = kocsis.kocsis_study("paper")
     assert {(c.branching, c.depth) for c in paper.curves} == {(2, 20), (8, 8)}
     assert all(c.trees == 200 and c.runs == 200 and c.failure == "score" for c in paper.curves)
-    uct = [c for c in paper.curves if c.policy == "ucb1"]
-    assert {c.solver for c in uct} == {True, False}
-    assert all(c.final_move == "mean" and c.policy_params["depth_exponent"] == 1 for c in uct)
-    assert {c.policy for c in paper.curves} == {"ucb1", "alphabeta", "flatmc"}
+    by_method = {study.curve_method(c)[0]: c for c in paper.curves if c.branching == 2}
+    theirs, ours = by_method["uct-paper"], by_method["uct"]
+    assert (theirs.reward, theirs.policy_params["c"], theirs.store_episodes,
+            theirs.stop_episodes) == ("sum", 1.0, True, True)
+    assert (ours.reward, ours.store_episodes, ours.stop_episodes) == ("outcome", False, False)
+    assert all(c.final_move == "mean" and c.policy_params["depth_exponent"] == 1
+               and not c.solver for c in (theirs, ours))
+    assert by_method["mmmc"].final_move == "minimax" and by_method["uct+solver"].solver
+    assert {c.policy for c in paper.curves} == {"ucb1", "egreedy", "alphabeta", "flatmc"}
 
 
 def test_tiny_reproduction_writes_everything_and_resumes(tiny, tmp_path, saved_figures):
     path = kocsis.reproduce_kocsis(tmp_path, "quick", workers=1, progress=False,
                                    formats=("png",))
     text = path.read_text()
-    assert "The paper's values are not available here" in text
-    assert "0.493" in text and "| B=2 D=6 | 3 |" in text
+    assert "The paper's values are read from its PDF" in text
+    assert "| B=4 D=4 | 2 |" in text and "Wilcoxon" in text
     assert (tmp_path / "fig2_failure_rates.csv").is_file()
     figure = saved_figures["fig2_pgames.png"]
-    assert [ax.get_title() for ax in figure.axes] == ["P-game B=2 D=6", "P-game B=4 D=4"]
-    assert "computed 20 of 20 shards" in text
+    assert [ax.get_title() for ax in figure.axes] == ["P-game B=4 D=4", "P-game B=4 D=6"]
+    labels = saved_figures["fig2_ablation.png"].axes[0].get_legend_handles_labels()[1]
+    assert labels[:2] == ["UCT, the lab's", "+ summed scores, c = 1"]
+    shards = 2 * 2 * len(kocsis.METHODS)
+    assert f"computed {shards} of {shards} shards" in text
     again = kocsis.reproduce_kocsis(tmp_path, "quick", workers=1, progress=False,
                                     formats=("png",)).read_text()
-    assert "computed 0 of 20 shards" in again
+    assert f"computed 0 of {shards} shards" in again
+
+
+def test_the_paper_curves_are_set_beside_ours_with_a_z_per_budget():
+    """The paper's UCT at B=2 D=20 against a made-up point of ours: z by hand."""
+    from experiments.papers.kocsis.paper_values import beside_paper, paper_fig2
+
+    paper = paper_fig2()
+    theirs = paper[(paper["panel"] == "B=2 D=20") & (paper["method"] == "uct-paper")
+                   & (paper["kind"] == "curve") & (paper["iterations"] == 1024)]
+    assert theirs["failure_rate"].iloc[0] == pytest.approx(0.03119, rel=0.02)
+    ours = pd.DataFrame({"panel": ["B=2 D=20"], "method": ["uct-paper"], "budget": [1024],
+                         "failure_rate": [0.05], "sd": [0.04], "trees": [16]})
+    row = beside_paper(ours, paper).iloc[0]
+    assert row["ours_se"] == pytest.approx(0.01)
+    assert row["z"] == pytest.approx((0.05 - row["paper"]) / np.hypot(0.01, row["paper_se"]))
+    # its error bars near 1,024 iterations are about +-0.02: a standard error of about 0.01
+    assert 0.004 < row["paper_se"] < 0.02
 
 
 def test_the_random_pick_level_is_computed_from_the_trees():

@@ -126,7 +126,7 @@ rule = RewardRule("raw", Raw, reward)
 
 @pytest.mark.parametrize("argv, fragment", [
     (["--reward", "bad_reward:rule"], "outside [0, 1]"),
-    (["--reward", "squared"], "neither built in (outcome, linear)"),
+    (["--reward", "squared"], "neither built in (outcome, linear, sum)"),
     (["--reward", "my_backup:rule"], "not a reward rule"),
     (["--reward", "linear", "--rescore", "--adjuster", "maxfreq"],
      "--reward and --rescore exclude each other"),

@@ -32,7 +32,7 @@ def _check_params(kind: str, name: str, given: dict, known: dict) -> dict:
 _DISCOUNT = between(0.0, 1.0, low_open=True)  # the backup's gamma; 1: no discount
 _LATER = {"shaping": "", "rescore": False, "discount": 1.0, "backup": "", "reward": "outcome",
           "final_move": "visits", "failure": "outcome", "solver": True, "root": "",
-          "terminals_at_threshold": False}
+          "terminals_at_threshold": False, "store_episodes": False, "stop_episodes": False}
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,11 @@ class Curve:
     threshold, as a playout's (an ablation, ``mcts.synthetic``; off: at threshold 0, its true
     value, DESIGN.md §3). Under MaxFrequency it removes the root policies' failures at 8,192
     playouts on the constant trees (docs/design.md §3).
+    ``store_episodes`` stores every node an episode reaches, down to a terminal (Kocsis &
+    Szepesvari 2006, Sect. 2.1; off: one expansion per playout), and ``stop_episodes`` stops an
+    episode at a node of n visits with probability 1/n, played out at random from there (their
+    "approximate iterative deepening"; ``mcts.synthetic.SearchConfig``). ``reward="sum"``, the
+    paper's rewards (the score unscaled), takes ``ucb1`` only.
     """
 
     tree: str
@@ -91,6 +96,8 @@ class Curve:
     solver: bool = True
     root: str = ""
     terminals_at_threshold: bool = False
+    store_episodes: bool = False
+    stop_episodes: bool = False
 
     def __post_init__(self) -> None:
         # stored results are read without their plug-ins (``bandits.plugins``): a stored
@@ -125,7 +132,7 @@ class Curve:
         object.__setattr__(self, "adjuster_params", adjuster)
         if self.restart is None:
             object.__setattr__(self, "restart", adjuster_info.restart)
-        for name in ("solver", "terminals_at_threshold"):
+        for name in ("solver", "terminals_at_threshold", "store_episodes", "stop_episodes"):
             if getattr(self, name) not in (True, False):
                 raise ValueError(f"{name} {getattr(self, name)!r} must be true or false")
             object.__setattr__(self, name, bool(getattr(self, name)))
@@ -154,6 +161,10 @@ class Curve:
             load_backup(self.backup)  # checks it
         if not (stored and ":" in self.reward):
             load_reward(self.reward)  # checks it
+        if self.reward == "sum" and (self.policy != "ucb1" or self.root):
+            # the other policies' indices, and the root policies, read rewards in [0, 1]
+            raise ValueError("reward sum (the score unscaled, outside [0, 1]) takes the policy "
+                             "ucb1 without a root policy: use --reward linear for the others")
         if is_baseline(self.policy):
             check_baseline(self.policy, self.policy_params, self.branching, self.max_budget,
                            {option for option, chosen in (
@@ -165,6 +176,8 @@ class Curve:
                                ("final_move", self.final_move != "visits"),
                                ("solver", not self.solver), ("root", self.root),
                                ("terminals_at_threshold", self.terminals_at_threshold),
+                               ("store_episodes", self.store_episodes),
+                               ("stop_episodes", self.stop_episodes),
                                ("search_depth", self.search_depth != self.depth)) if chosen})
 
     def __hash__(self) -> int:
@@ -220,6 +233,8 @@ class Curve:
             if getattr(self, name) != _LATER[name])
         rules += "" if self.solver else " solver=off"
         rules += " terminals@threshold" if self.terminals_at_threshold else ""
+        rules += " episodes-stored" if self.store_episodes else ""
+        rules += " episodes-stopped" if self.stop_episodes else ""
         return (f"{self.tree} {self.policy} {self.adjuster}{shaping}{rescore}{discount}{backup}"
                 f"{rules}")
 
@@ -228,9 +243,10 @@ def curve_columns(curve: Curve) -> dict:
     """The curve's identity as the columns every curve table carries (``failure_rate``'s,
     ``mctslab failure-rate --out``'s, a study's ``load_results``): curve_key, label, tree,
     policy, adjuster, policy_params and adjuster_params (JSON text), shaping, rescore,
-    discount, backup, reward, final_move, failure, solver, root, terminals_at_threshold, restart,
-    freeze, search_depth, branching, depth, trees (instances), runs_per_tree, max_budget and
-    planned_runs (runs per budget once every run is done)."""
+    discount, backup, reward, final_move, failure, solver, root, terminals_at_threshold,
+    store_episodes, stop_episodes, restart, freeze, search_depth, branching, depth, trees
+    (instances), runs_per_tree, max_budget and planned_runs (runs per budget once every run is
+    done)."""
     config = asdict(curve)
     config["runs_per_tree"] = config.pop("runs")
     for name in ("policy_params", "adjuster_params"):

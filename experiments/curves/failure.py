@@ -97,6 +97,8 @@ def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
         solver=bool(curve.solver),
         root=parse_root(curve.root),
         terminals_at_threshold=bool(curve.terminals_at_threshold),
+        store_episodes=bool(curve.store_episodes),
+        stop_episodes=bool(curve.stop_episodes),
     )
 
 

@@ -27,7 +27,8 @@ restart, freeze, branching, depth, runs, trees, max_budget, search_depth, shapin
 ply, ``mcts.core.backup``), backup, reward (``mcts.synthetic.score_reward``), final_move
 (``mcts.core.final_move``), failure (``outcome`` or ``score``), solver (false: no MCTS-Solver), root
 (``sh``, ``gumbel``), terminals_at_threshold (the tree's terminals rewarded at the threshold, an
-ablation). Results come back as one tidy table (``load_results``).
+ablation), store_episodes and stop_episodes (Kocsis & Szepesvari 2006's episodes). Results
+come back as one tidy table (``load_results``).
 """
 
 from __future__ import annotations
@@ -86,6 +87,8 @@ CURVE_KEYS = {
     "solver": FLAG,
     "root": STRING,
     "terminals_at_threshold": FLAG,
+    "store_episodes": FLAG,
+    "stop_episodes": FLAG,
 }
 STUDY_KEYS = {"kind": STRING, "name": STRING, "seed": SEED, "block": COUNT}
 KINDS = ("curves", "compare")

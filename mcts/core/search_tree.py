@@ -42,6 +42,9 @@ class SearchTree(NamedTuple):
     # policy keeps per node (``bandits.hooks``: KL-UCB's roots, Bayes-UCB's points), zeros at
     # the start
     index_cache: np.ndarray
+    # float64 [depth + 1, 3]: the scratch of the minimax final move's walk of the tree
+    # (``mcts.core.final_move.negamax_value``)
+    stack: np.ndarray
 
 
 VISITS, FIRST_CHILD, CHILD_BASE = 0, 1, 2
@@ -56,16 +59,17 @@ def node_capacity(branching, budget):
 
 
 @njit(cache=True)
-def new_tree(capacity, restart, index_columns, second_moment):
-    """An empty tree of ``capacity`` nodes; the restart's snapshot, the policy's columns per
-    node (``index_columns`` > 0, ``bandits.cache_columns``) and the column of squared rewards
-    (``second_moment``) only when asked for."""
+def new_tree(capacity, restart, index_columns, second_moment, depth=0):
+    """An empty tree of ``capacity`` nodes of a game of ``depth`` plies at most; the restart's
+    snapshot, the policy's columns per node (``index_columns`` > 0, ``bandits.cache_columns``)
+    and the column of squared rewards (``second_moment``) only when asked for."""
     stats = np.zeros((capacity, 3 if restart else 2), np.int32)
     stats[:, FIRST_CHILD] = NO_CHILD
     index_cache = np.zeros((capacity if index_columns > 0 else 1, max(index_columns, 1)))
     return SearchTree(stats, np.zeros((capacity, 2 if second_moment else 1)),
                       np.zeros(capacity, np.int8),
-                      np.zeros((capacity if restart else 1, 2), np.int32), index_cache)
+                      np.zeros((capacity if restart else 1, 2), np.int32), index_cache,
+                      np.zeros((depth + 1, 3)))
 
 
 # Not inlined: it runs once per recorded budget, and numba's IR inlining of it (with the
@@ -78,7 +82,7 @@ def chosen_move(tree, b, rule, rng, values):
     if first == NO_CHILD:
         return randint(rng, b)
     return choose_final(rule, tree.proven, tree.stats[:, VISITS], tree.rewards[:, REWARD_SUM],
-                        first, b, rng, values[INDEX])
+                        tree.stats[:, FIRST_CHILD], first, b, rng, values[INDEX], tree.stack)
 
 
 @njit(inline="always")  # per child of a selection

@@ -39,7 +39,7 @@ from numba import njit
 
 from bandits import at_depth, cache_columns, reads_second_moment
 from bandits.indexing import ix
-from bandits.rng import randint, seed_state
+from bandits.rng import randint, seed_state, uniform
 from enhancements.adjusters import next_threshold, observe_playout, reads_scores, start_adjuster
 from enhancements.thresholds import effective_threshold
 
@@ -150,15 +150,34 @@ class SearchConfig(NamedTuple):
     # a terminal reached inside the tree rewarded at the effective threshold, as a playout's
     # (an ablation; off: at threshold 0, its true value, DESIGN.md §3); proven either way
     terminals_at_threshold: bool = False
+    # Kocsis & Szepesvari 2006, Sect. 2.1, "the tree is built by adding the information
+    # gathered during an episode to it": every node an episode reaches is expanded and
+    # selected through, down to a terminal or the episode's stop (off: seed 000's Algorithm 1,
+    # one expansion per playout, of a leaf visited before, then a random playout)
+    store_episodes: bool = False
+    # Sect. 2.1's "approximate iterative deepening": an episode stops at a node of n visits
+    # with probability 1/n (always at one never visited), played out at random from there
+    # (with one expansion per playout, a stop at a leaf visited before still expands it)
+    stop_episodes: bool = False
+
+
+@njit(cache=True)
+def expansions(budget, depth, store_episodes):
+    """The most expansions a run of ``budget`` playouts in a tree of ``depth`` makes: one per
+    playout, or one per node of an episode's path when it stores episodes
+    (``SearchConfig.store_episodes``)."""
+    return budget * depth if store_episodes else budget
 
 
 def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
     """Bytes of working memory one run under the typed ``policy`` allocates."""
     per_node = (4 * (3 if config.restart else 2) + 8 * (2 if reads_second_moment(policy) else 1)
                 + 1 + (12 if config.restart else 0) + 8 * cache_columns(policy))
-    return node_capacity(len(config.children), budget) * per_node + 8 * (
+    capacity = node_capacity(len(config.children),
+                             expansions(budget, config.depth, config.store_episodes))
+    return capacity * per_node + 8 * (
         config.score_high - config.score_low + 1  # at most a histogram of the scores
-    ) + histogram_bytes(config, budget) + state_bytes(config.root, len(config.children), budget)
+    ) + histogram_bytes(config, capacity) + state_bytes(config.root, len(config.children), budget)
 
 
 @njit(inline="always")  # per selection
@@ -225,15 +244,34 @@ def _proven_reward(value, depth):
     return 1.0 if (value == WIN) == (depth % 2 == 1) else 0.0
 
 
+@njit(inline="always")  # per node of a path, in the descent
+def _episode_stops(tree, node, config, rng):
+    """Whether the episode stops at ``node`` (``SearchConfig.stop_episodes``): with
+    probability 1/n after n visits, always after none."""
+    if not config.stop_episodes:
+        return False
+    visits = tree.stats[ix(node), VISITS]
+    return visits == 0 or uniform(rng) * visits < 1.0
+
+
 @njit(inline="always")  # per playout
-def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_proven, roots, t):
+def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_proven, roots, t,
+             game, n_nodes):
     """Select from the root down to a leaf of the search tree, or with ``stop_at_proven`` to
     the first proven node, keeping the path; the root's child of playout ``t`` by the root
-    policy if there is one (``mcts.core.root_policies``, its state ``roots``). Returns the node, its
-    depth and its place in the game tree."""
+    policy if there is one (``mcts.core.root_policies``, its state ``roots``). An episode that
+    stores what it visits (``SearchConfig.store_episodes``) expands every leaf it meets above
+    the search depth and below which the game goes on; one stopped by the episode rule stops
+    where it draws so. Returns the node, its depth, its place in the game tree and the nodes
+    in the tree."""
     b = len(config.children)
     node, depth, tree_node = np.int64(0), 0, np.int64(0)  # typed: one compile of _select
-    while tree.stats[ix(node), FIRST_CHILD] != NO_CHILD:
+    while not _episode_stops(tree, node, config, rng):
+        if tree.stats[ix(node), FIRST_CHILD] == NO_CHILD:
+            if not (config.store_episodes and depth < config.search_depth
+                    and not game.terminal[ix(tree_node)]):
+                break
+            n_nodes = _expand(tree, node, n_nodes, b, epoch, config.restart)
         first = tree.stats[ix(node), FIRST_CHILD]
         if depth == 0 and has_root(config.root):
             node = first + root_child(config.root, roots, tree.stats, tree.rewards, t)
@@ -244,15 +282,17 @@ def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_pro
         path[ix(depth)] = node
         if stop_at_proven and tree.proven[ix(node)] != UNPROVEN:
             break
-    return node, depth, tree_node
+    return node, depth, tree_node, n_nodes
 
 
 @njit(inline="always")  # per playout
 def _grow(tree, path, node, depth, tree_node, n_nodes, game, config, epoch, rng):
-    """Expand a leaf visited before (above the search depth, not a terminal) and step to one
-    of its children, drawn uniformly, where the playout starts: (node, depth, place, nodes in
-    the tree)."""
+    """Expand a leaf visited before (above the search depth, not a terminal; not when the
+    search stores episodes, whose descent expands) and step to one of its children, drawn
+    uniformly, where the playout starts: (node, depth, place, nodes in the tree). An episode
+    stopped inside the tree (``SearchConfig.stop_episodes``) plays out from where it stopped."""
     if (depth < config.search_depth and tree.stats[node, VISITS] >= 1
+            and tree.stats[node, FIRST_CHILD] == NO_CHILD and not config.store_episodes
             and not game.terminal[ix(tree_node)]):
         b = len(config.children)
         n_nodes = _expand(tree, node, n_nodes, b, epoch, config.restart)
@@ -313,8 +353,9 @@ def _workspace(config, budget, index_columns, second_moment):
     ``second_moment``), the selection path, the selection scratch, the adjuster's first
     threshold and state, the shaping's statistics, the nodes' score histograms (of one cell
     unless the config re-scores) and the root policy's state (``mcts.core.root_policies``)."""
-    capacity = node_capacity(len(config.children), budget)
-    tree = new_tree(capacity, config.restart, index_columns, second_moment)
+    capacity = node_capacity(len(config.children),
+                             expansions(budget, config.depth, config.store_episodes))
+    tree = new_tree(capacity, config.restart, index_columns, second_moment, config.depth)
     path = np.zeros(config.depth + 1, np.int64)
     adjuster = start_adjuster(config.adjuster, config.score_low, config.score_high)
     histograms = new_histograms(config.rescore, capacity, config.score_low, config.score_high)
@@ -405,9 +446,12 @@ def _stopped(domain, walk, t):
 
 @njit(inline="always")  # per playout: a step of the search loop
 def _descend_step(domain, walk, t, rng):
-    return walk, _descend(domain.tree, domain.path, domain.config, walk.epoch, rng,
-                          domain.tables, domain.policy, domain.values, domain.stop_at_proven,
-                          domain.roots, t)
+    node, depth, tree_node, n_nodes = _descend(
+        domain.tree, domain.path, domain.config, walk.epoch, rng, domain.tables, domain.policy,
+        domain.values, domain.stop_at_proven, domain.roots, t, domain.game, walk.n_nodes)
+    walk = Walk(walk.theta, walk.state, walk.theta_eff, walk.since_change, walk.epoch, n_nodes,
+                walk.record, walk.next_record, walk.solved)
+    return walk, (node, depth, tree_node)
 
 
 @njit(inline="always")  # per playout: a step of the search loop

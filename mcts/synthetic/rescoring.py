@@ -42,13 +42,7 @@ from numba import njit
 from bandits.indexing import ix
 
 from ..core.child_indices import invalidate
-from ..core.search_tree import (
-    FIRST_CHILD,
-    NO_CHILD,
-    REWARD_SUM,
-    SQUARE_SUM,
-    node_capacity,
-)
+from ..core.search_tree import FIRST_CHILD, NO_CHILD, REWARD_SUM, SQUARE_SUM
 
 
 class ScoreHistograms(NamedTuple):
@@ -59,13 +53,13 @@ class ScoreHistograms(NamedTuple):
     low: int  # score_low, the score of column 0
 
 
-def histogram_bytes(config, budget: int) -> int:
-    """Bytes of the histograms of one run of ``budget`` playouts under the ``SearchConfig``
-    (0 without re-scoring): node capacity x (4 bytes per score + 1)."""
+def histogram_bytes(config, capacity: int) -> int:
+    """Bytes of the histograms of one run of a tree of ``capacity`` nodes under the
+    ``SearchConfig`` (0 without re-scoring): capacity x (4 bytes per score + 1)."""
     if not config.rescore:
         return 0
     scores = config.score_high - config.score_low + 1
-    return node_capacity(len(config.children), budget) * (4 * scores + 1)
+    return capacity * (4 * scores + 1)
 
 
 @njit(cache=True)

@@ -1,14 +1,21 @@
 """The reward a playout backs up, as a rule of its terminal's score (DESIGN.md §3):
-max's reward r(s, theta) in [0, 1] of a terminal of score s, under the effective threshold
-theta the playout is scored at (0 for a terminal reached inside the search tree).
+max's reward r(s, theta), in [0, 1] but for ``sum``, of a terminal of score s, under the
+effective threshold theta the playout is scored at (0 for a terminal reached inside the search
+tree).
 
 - ``outcome`` (the default, seed 001, Sect. III): 1 if s > theta, 1/2 if s = theta, 0 below.
 - ``linear`` (seed 001, Sect. II-C: "continuous values in a range [0, 1]", the linearly
   transformed scores of early Go programs): r = (s - s_low) / (s_high - s_low) over the tree's
   terminal scores s_low..s_high (``SearchConfig.score_low``, ``score_high``; 1/2 when they are
   equal). It does not read theta, so a threshold adjuster moves nothing but its own state.
+- ``sum`` (Kocsis & Szepesvari 2006, Sect. 3.1: "rewards are computed by first assigning values
+  to moves and summing up the values along the path to the terminal state"): r = s, the score
+  itself, unscaled and outside [0, 1]; negamax backs up 1 - r for min, so a min node ranks its
+  children by -r, the paper's negamax UCT (footnote 7). Only UCB1's index reads rewards of any
+  scale (``experiments.Curve`` refuses the other policies), and UCB1 with c = 1 on it is the
+  paper's bias c_{t,s} "without a constant" on the paper's reward scale.
 
-Both are values of one record, ``ScoreReward``, read at run time: one kernel serves them. A
+All three are values of one record, ``ScoreReward``, read at run time: one kernel serves them. A
 rule of one's own is a NamedTuple record and a compiled ``reward(rule, score, theta, low,
 high) -> float``, registered with :func:`register_reward` (``load_reward``: a
 ``package.module:object`` naming a :class:`RewardRule`), checked to stay in [0, 1]
@@ -28,12 +35,12 @@ from numba.extending import overload
 
 from bandits.plugins import load_plugin
 
-OUTCOME, LINEAR = 0, 1
-REWARDS = {"outcome": OUTCOME, "linear": LINEAR}  # the built-in rules, by name
+OUTCOME, LINEAR, SUM = 0, 1, 2
+REWARDS = {"outcome": OUTCOME, "linear": LINEAR, "sum": SUM}  # the built-in rules, by name
 
 
 class ScoreReward(NamedTuple):
-    """The built-in rules: ``kind`` OUTCOME or LINEAR (a value read at run time)."""
+    """The built-in rules: ``kind`` OUTCOME, LINEAR or SUM (a value read at run time)."""
 
     kind: int = OUTCOME
 
@@ -89,6 +96,8 @@ def max_outcome(score, theta):
 def _built_in(rule, score, theta, low, high):
     if rule.kind == OUTCOME:
         return max_outcome(score, theta)
+    if rule.kind == SUM:
+        return np.float64(score)
     if high == low:
         return 0.5
     return (score - low) / (high - low)

@@ -87,6 +87,12 @@ def curve_options(p, runs: int = 100, tree_required: bool = True) -> None:
     p.add_argument("--terminals-at-threshold", action="store_true",
                    help="reward a terminal reached inside the tree at the adjuster's threshold, "
                         "as a playout (an ablation; default: at threshold 0, its true value)")
+    p.add_argument("--store-episodes", action="store_true",
+                   help="store every node an episode reaches, down to a terminal (Kocsis & "
+                        "Szepesvari 2006, Sect. 2.1; default: one expansion per playout)")
+    p.add_argument("--stop-episodes", action="store_true",
+                   help="stop an episode at a node of n visits with probability 1/n and play "
+                        "out from there (their approximate iterative deepening)")
 
 
 def curve_from_args(args) -> Curve:
@@ -106,7 +112,8 @@ def curve_from_args(args) -> Curve:
         trees=args.trees, max_budget=args.max_budget, restart=args.restart,
         search_depth=args.search_depth, shaping=args.shaping, discount=args.discount,
         backup=args.backup, reward=args.reward, final_move=args.final_move,
-        failure=args.failure, solver=not args.no_solver,
+        failure=args.failure, solver=not args.no_solver, store_episodes=args.store_episodes,
+        stop_episodes=args.stop_episodes,
         **{**method, "rescore": method["rescore"] or args.rescore,
            "terminals_at_threshold": method["terminals_at_threshold"]
            or args.terminals_at_threshold,

@@ -1,5 +1,6 @@
-"""The figure of the Kocsis & Szepesvari (2006) reproduction: Fig. 2's two panels drawn from
-the points over trees, each with its exact random-pick level (``plots.kocsis``)."""
+"""The figures of the Kocsis & Szepesvari (2006) reproduction (``plots.kocsis``): Fig. 2's two
+panels, its four methods beside the paper's curves, and the ablation from the lab's UCT to the
+paper's, each panel with its exact random-pick level."""
 
 from __future__ import annotations
 
@@ -8,13 +9,19 @@ from pathlib import Path
 import pandas as pd
 
 FIGURE = "fig2_pgames"
+ABLATION = "fig2_ablation"
 
 
-def draw(table: pd.DataFrame, levels: list[dict], out: Path, formats=("png", "pdf")) -> str:
-    """Fig. 2 as PNG and every other format of ``formats``; returns the file stem."""
-    from plots.kocsis import plot_fig2
+def draw(table: pd.DataFrame, levels: list[dict], out: Path, paper: pd.DataFrame | None,
+         formats=("png", "pdf")) -> tuple[str, str]:
+    """Fig. 2 and the ablation as PNG and every other format of ``formats``; returns their file
+    stems."""
+    from plots.kocsis import ABLATION_METHODS, plot_fig2
     from plots.style import save_as
 
-    figure = plot_fig2(table, {level["panel"]: level["score_level"] for level in levels})
-    save_as(figure, out / FIGURE, ("png", *formats))
-    return FIGURE
+    picks = {level["panel"]: level["score_level"] for level in levels}
+    curves = None if paper is None else paper[paper["kind"] == "curve"]
+    save_as(plot_fig2(table, picks, curves), out / FIGURE, ("png", *formats))
+    uct = None if curves is None else curves[curves["method"] == "uct-paper"]
+    save_as(plot_fig2(table, picks, uct, ABLATION_METHODS), out / ABLATION, ("png", *formats))
+    return FIGURE, ABLATION

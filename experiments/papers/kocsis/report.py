@@ -1,6 +1,8 @@
 """The report of the Kocsis & Szepesvari (2006) P-game reproduction: the set-up beside the
-paper's, what of the paper could (not) be read here, the computed comparisons, the figure and
-the table, as Markdown. Every number is computed from the stored results or the trees."""
+paper's, the paper's Fig. 2 beside ours with a z per budget, the ablation from the lab's UCT to
+the paper's, the random-pick level of each correct-move rule, the figures and the tables, as
+Markdown. Every number of ours is computed from the stored results or the trees; every number of
+the paper's is read from its PDF (``experiments.papers.kocsis.paper_figures``)."""
 
 from __future__ import annotations
 
@@ -8,84 +10,193 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .study import METHODS, PANELS
+from .study import METHODS, PANELS, PAPER_METHODS
 
-# The random-pick level at B=2 quoted for the paper's Fig. 2 (alpha-beta's flat line). It was
-# not read from the paper here (neither its figure nor its text was in any corpus this lab
-# could search): a quoted number, compared with the level our trees give exactly.
-QUOTED_RANDOM_PICK_B2 = 0.493
-# the searches that found neither the paper's Fig. 2 nor its text (the ``search`` tool,
-# corpora pages, docs and code, 2026-11-27 and 2026-11-28)
-SEARCHED = ('"Bandit based Monte-Carlo planning" P-game UCT failure rate alpha-beta; '
-            "Kocsis Szepesvari 2006 P-game experiment B=2 D=20; P-game trees UCT alpha-beta "
-            "Monte Carlo error rate")
+# Bonferroni over the budgets of a panel: |z| <= 3 is agreement at every budget
+Z_LIMIT = 3.0
 
-# (what, the paper's set-up as /work/shared/REFERENCES.md states it, ours)
+# (what, the paper's set-up in its words, ours)
 SET_UP = (
-    ("trees", ("P-games B=2 D=20 and B=8 D=8, move values uniform in [0, 127] (max) and "
-     "[-127, 0] (min)"), ("`pgame(127)` at both shapes (`trees.pgame`), drawn per instance from "
-     "the study seed")),
-    ("UCT's bias", "(ln t / s)^((D+d)/(2D+d)) at depth d",
-     "UCB1 `depth_exponent=kocsis`, c = UCB1's default"),
-    ("final move", "best average reward", "`--final-move mean`"),
-    ("failure", "a move not optimal by minimax score",
-     "`--failure score` (`TreeInstance.best_score`)"),
-    ("solver", "none", ("none (`solver=off`); `uct+solver`: the lab's outcome solver, an "
-     "ablation")),
-    ("reward", "not stated in what we could read", ("the outcome: 1, 1/2, 0 for a max win, "
-     "draw, loss")),
-    ("alpha-beta", "at the same number of iterations", ("iterative deepening, natural order, "
-     "budget = leaves evaluated, horizon leaves scored by one random playout")),
-    ("Monte-Carlo", "plain Monte-Carlo", ("flat MC: playouts round-robin over the root moves, "
-     "best mean")),
-    ("points", "200 trees x 200 runs, 95% intervals", ("`paper` scale the same; intervals over "
-     "trees (t interval of the per-tree rates)")),
+    ("trees", ("P-games, B = 2 D = 20 and B = 8 D = 8; \"for the moves of MAX the move value "
+     "was chosen uniformly from the interval [0; 127] and for MIN from [-127; 0]\" (Sect. 3.1)"),
+     "`pgame(127)` at both shapes (`trees.pgame`), drawn per instance from the study seed"),
+    ("rewards", ("\"computed by first assigning values to moves and summing up the values along "
+     "the path to the terminal state\" (Sect. 3.1)"),
+     "`uct-paper`: `reward=sum`, the score itself; the lab's `uct`: the outcome 1, 1/2, 0"),
+    ("negamax", "\"in MIN nodes the negative of estimated action-values is used\" (footnote 7)",
+     "the lab's backup: the mover's reward, 1 - r for min"),
+    ("bias", "c_{t,s} = (ln t / s)^((D+d)/(2D+d)), no constant in front (Sect. 3.1)",
+     ("UCB1 `depth_exponent=kocsis`; `uct-paper` c = 1 on the summed scores, `uct` c = sqrt 2 "
+     "on rewards in [0, 1]")),
+    ("the tree", ("\"built by adding the information gathered during an episode to it\" "
+     "(Sect. 2.1)"), "`uct-paper`: `store_episodes`; `uct`: one node a playout"),
+    ("episodes", ("\"stop the episodes with probability that is inversely proportional to the "
+     "number of visits to the state\" (Sect. 2.1)"),
+     "`uct-paper`: `stop_episodes`, probability 1/n at n visits, played out from there"),
+    ("final move", ("\"the action with the highest average observed long-term reward\" (Sect. "
+     "2.1)"), "`--final-move mean`"),
+    ("solver", "none", "none (`solver=off`); `uct+solver`: the lab's outcome solver, an ablation"),
+    ("failure", "\"the frequency of choosing the incorrect move\" (Sect. 3.1)",
+     ("a move outside the best minimax score's (`--failure score`); the random-pick levels below "
+     "show which rule the paper's curves start from")),
+    ("alpha-beta", ("\"it would pick a move randomly, if the search has not been completed "
+     "within a number of leaf nodes\"; the best-looking move instead \"does not influence the "
+     "results\" (footnote 8)"), ("iterative deepening, natural order, budget = leaves "
+     "evaluated, horizon leaves scored by one random playout, the best-looking move")),
+    ("MC", "\"the actions are sampled uniformly\" (Sect. 2.1)",
+     "flat MC: playouts round-robin over the root moves, the best mean"),
+    ("MMMC", "\"Monte-Carlo planning with minimax value update\" (Sect. 3.1)",
+     "uniform selection, episodes stored, the root move of best minimax value over the means"),
+    ("points", "\"averaged over 200 trees, and 200 runs for each tree\" (Sect. 3.1)",
+     "`paper` scale the same; intervals over trees (t interval of the per-tree rates)"),
 )
 
 
 def _pct(x: float) -> str:
-    return "-" if np.isnan(x) else f"{x:.4f}"
+    return "-" if x is None or np.isnan(x) else f"{x:.4f}"
 
 
-def quoted_b2_markdown(level: dict) -> str:
-    """Our B=2 level beside the quoted 0.493, which means a tie of the two root moves' best
-    scores on q = 2 (0.5 - 0.493) = 1.4% of the trees: how likely our count of ties is if q
-    is the true tie rate (binomial tails)."""
-    trees = level["trees"]
-    ties = level["tied_roots"]
-    rate = 2 * (0.5 - QUOTED_RANDOM_PICK_B2)
-    low, high = stats.binom.cdf(ties, trees, rate), stats.binom.sf(ties - 1, trees, rate)
-    return (f"{QUOTED_RANDOM_PICK_B2} (ours - it = "
-            f"{level['score_level'] - QUOTED_RANDOM_PICK_B2:+.4f}; {ties} ties in {trees} "
-            f"roots; at its tie rate {rate:.3f}, P(<= {ties}) = {low:.2f}, "
-            f"P(>= {ties}) = {high:.2f})")
-
-
-def levels_markdown(levels: list[dict], summary: pd.DataFrame) -> str:
-    """The random-pick levels per panel, exactly from the trees, beside the failure of UCT
-    after one iteration (one root move visited, so a uniform pick) and, at B=2, the quoted
-    0.493."""
+def levels_markdown(levels: list[dict], summary: pd.DataFrame,
+                    paper: pd.DataFrame | None) -> str:
+    """The random-pick levels per panel, exactly from the trees under both correct-move rules,
+    beside UCT's failure after one iteration (one root move visited, a uniform pick) and the
+    paper's alpha-beta at one leaf (a random pick, footnote 8's rule)."""
     lines = [("| panel | trees | best-score moves (mean) | optimal-outcome moves (mean) | "
               "random pick, score failure (exact) | random pick, outcome failure (exact) | "
-              "UCT at t=1 (measured, 95%) | the quoted value |"),
-             "|---|---:|---:|---:|---:|---:|---:|---|"]
+              "UCT at t=1 (ours, 95%) | the paper's alpha-beta at t=1 |"),
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for level in levels:
-        first = summary[(summary["panel"] == level["panel"]) & (summary["method"] == "uct")
-                        & (summary["budget"] == 1)]
+        first = summary[(summary["panel"] == level["panel"])
+                        & (summary["method"] == "uct-paper") & (summary["budget"] == 1)]
         measured = ("-" if first.empty else f"{first['failure_rate'].iloc[0]:.3f} "
                     f"[{first['ci_low'].iloc[0]:.3f}, {first['ci_high'].iloc[0]:.3f}]")
-        quoted = quoted_b2_markdown(level) if level["branching"] == 2 else "-"
+        theirs = _paper_at(paper, level["panel"], "alphabeta", 1)
         lines.append(f"| {level['panel']} | {level['trees']} | {level['best_moves']:.3f} | "
                      f"{level['optimal_moves']:.3f} | {_pct(level['score_level'])} | "
-                     f"{_pct(level['outcome_level'])} | {measured} | {quoted} |")
+                     f"{_pct(level['outcome_level'])} | {measured} | {_pct(theirs)} |")
     return "\n".join(lines)
 
 
-def ordering_markdown(summary: pd.DataFrame) -> str:
-    """Per panel, at the largest budget: each method's failure rate and interval, and which
-    pairs' intervals do not overlap."""
-    lines = ["| panel | budget | " + " | ".join(METHODS) + " |",
-             "|---|---:|" + "---:|" * len(METHODS)]
+def _paper_at(paper: pd.DataFrame | None, panel: str, method: str, iterations: int) -> float:
+    if paper is None:
+        return np.nan
+    rows = paper[(paper["panel"] == panel) & (paper["method"] == method)
+                 & (paper["kind"] == "curve") & (paper["iterations"] == iterations)]
+    return float(rows["failure_rate"].iloc[0]) if len(rows) else np.nan
+
+
+def beside_markdown(beside: pd.DataFrame) -> str:
+    """Per panel and method of Fig. 2: every budget's ours and the paper's with z, and the
+    verdict at |z| <= Z_LIMIT."""
+    if beside.empty:
+        return "No budget of ours meets a point of the paper's curves."
+    lines = []
+    for (panel, method), rows in beside.groupby(["panel", "method"], sort=False):
+        apart = rows[np.abs(rows["z"]) > Z_LIMIT]
+        verdict = ("agrees at every budget" if apart.empty else
+                   f"differs at {len(apart)} of {len(rows)} budgets ("
+                   + ", ".join(f"{int(b)}: z = {z:+.1f}" for b, z in
+                               zip(apart["budget"], apart["z"])) + ")")
+        lines += [f"**{panel}, {PAPER_METHODS[method]} (`{method}`)**: {verdict}.", "",
+                  "| iterations | ours | se | the paper's | se | z |",
+                  "|---:|---:|---:|---:|---:|---:|"]
+        lines += [f"| {int(r.budget)} | {r.ours:.4f} | {r.ours_se:.4f} | {r.paper:.4f} | "
+                  f"{r.paper_se:.4f} | {r.z:+.2f} |" for r in rows.itertuples()]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def remaining_markdown(summary: pd.DataFrame, levels: list[dict],
+                       paper: pd.DataFrame | None) -> str:
+    """What remains between the paper's Fig. 2 and ours, computed: the correct moves a root
+    the paper's alpha-beta at one leaf implies (B (1 - its failure)) against ours under both
+    rules; and per panel, at our largest budget the paper's curve reaches, each UCT variant's
+    failure against the paper's UCT, the closest named."""
+    if paper is None:
+        return "The paper's values could not be read, so no difference is named."
+    lines = []
+    for level in levels:
+        theirs = _paper_at(paper, level["panel"], "alphabeta", 1)
+        if not np.isnan(theirs):
+            lines.append(
+                f"- {level['panel']}: the paper's alpha-beta at one leaf fails {theirs:.3f}, "
+                f"{level['branching'] * (1 - theirs):.2f} correct moves a root; ours "
+                f"{level['best_moves']:.2f} by the best score, {level['optimal_moves']:.2f} by "
+                "the outcome.")
+    variants = [m for m in ("uct", "uct+sum", "uct+episodes", "uct+stop", "uct+solver",
+                            "uct-paper") if m in METHODS]
+    for panel in PANELS:
+        rows = summary[(summary["panel"] == panel.name) & summary["method"].isin(variants)]
+        curve = paper[(paper["panel"] == panel.name) & (paper["method"] == "uct-paper")
+                      & (paper["kind"] == "curve")]
+        common = sorted(set(rows["budget"]) & set(curve["iterations"]))
+        if not common:
+            continue
+        budget = common[-1]
+        theirs = float(curve.loc[curve["iterations"] == budget, "failure_rate"].iloc[0])
+        at = rows[rows["budget"] == budget].set_index("method")["failure_rate"]
+        closest = (at - theirs).abs().idxmin()
+        lines.append(f"- {panel.name}, {budget} iterations: the paper's UCT fails {theirs:.4f}; "
+                     + ", ".join(f"`{m}` {at[m]:.4f}" for m in variants if m in at.index)
+                     + f". The closest is `{closest}`.")
+    return "\n".join(lines)
+
+
+def ablation_markdown(summary: pd.DataFrame) -> str:
+    """Per panel, the UCT variants' failure rates at every fourth budget: the lab's UCT, each of
+    the paper's options alone, and all of them (the paper's UCT)."""
+    variants = [m for m in ("uct", "uct+sum", "uct+episodes", "uct+stop", "uct+solver",
+                            "uct-paper") if m in METHODS]
+    lines = []
+    for panel in PANELS:
+        rows = summary[(summary["panel"] == panel.name) & summary["method"].isin(variants)]
+        if rows.empty:
+            continue
+        wide = rows.pivot(index="budget", columns="method", values="failure_rate")
+        shown = [m for m in variants if m in wide.columns]
+        budgets = [b for i, b in enumerate(wide.index) if i % 4 == 0 or b == wide.index[-1]]
+        lines += [f"### {panel.name}", "", "| iterations | " + " | ".join(shown) + " |",
+                  "|---:|" + "---:|" * len(shown)]
+        lines += [f"| {int(b)} | " + " | ".join(_pct(wide.at[b, m]) for m in shown) + " |"
+                  for b in budgets]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def method_tests(rates: pd.DataFrame) -> pd.DataFrame:
+    """Per panel, at its largest budget: the paper's UCT against each other method of Fig. 2
+    and the lab's UCT, paired by tree (every method searches the same trees; the unit is the
+    tree): the mean difference of the per-tree failure rates and the Wilcoxon signed-rank test's
+    p (two-sided; 1 where every tree ties), Holm-adjusted within the panel."""
+    from statsmodels.stats.multitest import multipletests
+
+    rows = []
+    for panel, frame in rates.groupby("panel", sort=False):
+        top = frame[frame["budget"] == frame["budget"].max()]
+        wide = top.pivot(index="tree", columns="method", values="rate")
+        others = [m for m in (*PAPER_METHODS, "uct") if m != "uct-paper" and m in wide.columns]
+        if "uct-paper" not in wide.columns or not others:
+            continue
+        tests = []
+        for method in others:
+            pair = wide[["uct-paper", method]].dropna()
+            difference = pair["uct-paper"] - pair[method]
+            p = (1.0 if not difference.any() else
+                 stats.wilcoxon(difference, zero_method="zsplit").pvalue)
+            tests.append((panel, int(top["budget"].iloc[0]), method, len(pair),
+                          difference.mean(), p))
+        adjusted = multipletests([t[-1] for t in tests], method="holm")[1]
+        rows += [(*t, a) for t, a in zip(tests, adjusted)]
+    return pd.DataFrame(rows, columns=["panel", "budget", "method", "trees", "difference", "p",
+                                       "p_holm"])
+
+
+def ordering_markdown(summary: pd.DataFrame, tests: pd.DataFrame) -> str:
+    """Per panel, at the largest budget: the methods of Fig. 2 and the lab's UCT with their
+    intervals, then the paper's UCT against each (``method_tests``)."""
+    shown = [m for m in (*PAPER_METHODS, "uct") if m in METHODS]
+    lines = ["| panel | budget | " + " | ".join(shown) + " |",
+             "|---|---:|" + "---:|" * len(shown)]
     for panel in PANELS:
         rows = summary[summary["panel"] == panel.name]
         if rows.empty:
@@ -93,9 +204,12 @@ def ordering_markdown(summary: pd.DataFrame) -> str:
         budget = int(rows["budget"].max())
         top = rows[rows["budget"] == budget].set_index("method")
         cells = [f"{top.at[m, 'failure_rate']:.3f} [{top.at[m, 'ci_low']:.3f}, "
-                 f"{top.at[m, 'ci_high']:.3f}]" if m in top.index else "-" for m in METHODS]
-        lines.append(f"| {panel.name} | {budget} | "
-                     + " | ".join(cells) + " |")
+                 f"{top.at[m, 'ci_high']:.3f}]" if m in top.index else "-" for m in shown]
+        lines.append(f"| {panel.name} | {budget} | " + " | ".join(cells) + " |")
+    lines += ["", ("| panel | budget | the paper's UCT against | trees | mean difference | "
+              "Wilcoxon p | Holm p |"), "|---|---:|---|---:|---:|---:|---:|"]
+    lines += [f"| {t.panel} | {t.budget} | `{t.method}` | {t.trees} | {t.difference:+.4f} | "
+              f"{t.p:.3g} | {t.p_holm:.3g} |" for t in tests.itertuples()]
     return "\n".join(lines)
 
 
@@ -137,63 +251,87 @@ def table_markdown(summary: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def report_markdown(summary: pd.DataFrame, levels: list[dict], preamble: str,
-                    figure: str) -> str:
+def report_markdown(summary: pd.DataFrame, rates: pd.DataFrame, levels: list[dict],
+                    preamble: str, figures: tuple[str, str], paper: pd.DataFrame | None,
+                    beside: pd.DataFrame) -> str:
+    """The report (module docstring); ``paper`` and ``beside`` are the paper's Fig. 2 and its
+    comparison with ours (``paper_values``), None and empty when the data is missing."""
+    figure, ablation = figures
+    read = ("The paper's values are read from its PDF's drawing operators "
+            "(`experiments/papers/kocsis/data/fig2.csv`; `python -m "
+            "experiments.papers.kocsis.paper_figures PDF --out DIR` reads them again)."
+            if paper is not None else "The paper's values could not be read (no fig2.csv).")
     return f"""# Reproduction of Kocsis & Szepesvari (2006): UCT in P-games (Fig. 2)
 
 {preamble}
 
 ## Set-up
 
-| | the paper (as /work/shared/REFERENCES.md states it) | here |
+| | the paper | here |
 |---|---|---|
 {chr(10).join(f"| {what} | {theirs} | {ours} |" for what, theirs, ours in SET_UP)}
 
 Why the solver is off: the lab's MCTS-Solver proves nodes by their outcome at threshold 0. A
 root child proven won is played and a proven root ends the search, so under the best-score
 failure a search that proves a win may settle on a winning move that is not of best score
-(docs/design.md). Kocsis & Szepesvari's UCT had no solver, so `uct` runs without one; the
-`uct+solver` curve shows what the lab's solver does to the same search.
+(docs/design.md). The paper's UCT had no solver; the `uct+solver` curve shows what the lab's
+solver does to the lab's UCT.
 
-## The paper's values
+## The paper's Fig. 2 beside ours
 
-**The paper's values are not available here.** Neither its Fig. 2 nor its text could be read:
-the searches ({SEARCHED}) found no copy of the paper or of a later paper quoting its P-game
-numbers. So this report puts no number of the paper beside ours and makes no claim about what
-the paper's figure shows. What can be computed is below.
+{read} A z per budget compares each point with the paper's
+(`experiments/papers/kocsis/paper_values.py` says how their standard errors are taken);
+with Bonferroni over a panel's budgets, |z| <= {Z_LIMIT:g} is agreement.
 
-## Computed comparisons
+{beside_markdown(beside)}
 
-### The random-pick level
+![Fig. 2 beside the paper's]({figure}.png)
 
-A move drawn uniformly at the root fails with probability 1 - (best-score moves) / B on a tree;
-its mean over the study's trees is exact (no search). The paper's curves are quoted as starting
-from 0.493 at B=2 (one best-score move per tree but for about 1.4% ties); that value is a
-quotation, not read here; the table gives how likely our count of tied roots would be at the
-tie rate it implies. UCT after one iteration has visited one root move, drawn uniformly, so
-it picks at random: its measured failure must agree with the exact level.
+## From the lab's UCT to the paper's, one option at a time
 
-{levels_markdown(levels, summary)}
+`uct` is the lab's UCT with the paper's bias exponent, final move and no solver. Each column
+after it switches on one of the paper's options alone: `uct+sum` the summed scores with
+c = 1, `uct+episodes` every state of an episode stored, `uct+stop` the episodes stopped;
+`uct+solver` the lab's outcome solver; `uct-paper` all of the paper's options together.
 
-The outcome failure (the lab's default) accepts every move of the root's optimal outcome: more
-moves, so a lower random-pick level; this is why UCT's failure rates under the lab's default
-rules sit below curves that count failures by the best score.
+{ablation_markdown(summary)}
+![The ablation]({ablation}.png)
 
-### The methods at the largest budget (95% intervals over trees)
+## What remains
 
-{ordering_markdown(summary)}
+{remaining_markdown(summary, levels, paper)}
 
-### The outcome solver under the best-score failure
+Read with the ablation: the summed scores with c = 1 (`uct+sum`) leave the bias of order 1
+beside differences of means of tens of points, so UCT turns greedy and its failure stays
+near its level after a few hundred iterations; the outcome rewards (`uct` and the other
+variants) cannot tell a winning move of best score from another winning move, so their
+failure levels off near the share of roots with more than one winning move. The paper's
+curve goes on falling to 0, so its rewards see the score and its exploration is of the
+scale of its rewards' differences; the text does not give that scale. The paper's
+alpha-beta stays at the random pick until its search completes (Sect. 3.1), where ours plays
+its best-looking move from the first completed depth on; footnote 8 says that choice makes no
+difference, and the alpha-beta tables above show where it does here.
+
+## Which moves count as correct
+
+A move drawn uniformly at the root fails with probability 1 - (correct moves) / B on a tree;
+its mean over the study's trees is exact (no search), under the best-score rule and under the
+lab's default outcome rule (every move of the optimal outcome). The paper's alpha-beta at one
+leaf picks at random (footnote 8), so its first point is the random pick of the paper's rule.
+
+{levels_markdown(levels, summary, paper)}
+
+## The methods at the largest budget (95% intervals over trees)
+
+{ordering_markdown(summary, method_tests(rates))}
+
+## The outcome solver under the best-score failure
 
 {solver_markdown(summary)}
-
-## Figure
-
-![Fig. 2 reproduced]({figure}.png)
 
 ## Failure rates (mean over trees)
 
 {table_markdown(summary)}
 Every point with its interval and its count of trees and runs: `fig2_failure_rates.csv`;
-per tree: `tree_failure_rates.csv`.
+per tree: `tree_failure_rates.csv`; beside the paper's: `fig2_beside_paper.csv`.
 """

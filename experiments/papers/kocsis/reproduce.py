@@ -6,34 +6,53 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from mcts.baselines import is_baseline
+
 from ...runtime.store import write_table
 from ...studies.execution import run_study
 from .figures import draw
+from .paper_values import beside_paper, paper_fig2
 from .report import report_markdown
-from .study import PANELS, effort, kocsis_study, over_trees, random_pick_levels, tree_rates
+from .study import (
+    PANELS,
+    curve_method,
+    effort,
+    kocsis_study,
+    over_trees,
+    random_pick_levels,
+    tree_rates,
+)
 
-# Single-thread cost per iteration, ns, by (policy, B), at 2^14 iterations (40 runs on one
-# tree of the paper scale, the 2-core dev machine under load from other jobs, 2026-11-28: errs
-# high), and seconds per shard readying a tree for the UCT kernel (the B=8 tree's 19 M nodes)
-ITERATION_NS = {("ucb1", 2): 1700, ("ucb1", 8): 2200, ("alphabeta", 2): 150,
-                ("alphabeta", 8): 170, ("flatmc", 2): 280, ("flatmc", 8): 120}
-SHARD_SECONDS = {2: 0.1, 8: 0.65}
+# Single-thread CPU ns per iteration, by (method, B), at 2^14 iterations on a tree of the paper
+# scale (``benchmarks/bench_kocsis_costs.py``), and CPU seconds per shard readying its tree for
+# an MCTS kernel (the B=8 tree's 19 M nodes)
+ITERATION_NS = {
+    ("uct-paper", 2): 907, ("uct", 2): 847, ("uct+sum", 2): 910, ("uct+episodes", 2): 1005,
+    ("uct+stop", 2): 784, ("uct+solver", 2): 830, ("mmmc", 2): 1116, ("alphabeta", 2): 45,
+    ("flatmc", 2): 132,
+    ("uct-paper", 8): 1098, ("uct", 8): 898, ("uct+sum", 8): 1011, ("uct+episodes", 8): 1312,
+    ("uct+stop", 8): 830, ("uct+solver", 8): 952, ("mmmc", 8): 1404, ("alphabeta", 8): 88,
+    ("flatmc", 8): 116,
+}
+SHARD_SECONDS = {2: 0.03, 8: 0.4}
 # seconds to draw a tree and solve it exactly (B=8: 1-3 s), counted once per curve and tree
 DRAW_SECONDS = {2: 0.3, 8: 2.5}
-COSTS_SOURCE = "per-iteration and per-shard costs measured on 2 shared cores, 2026-11-28"
+COSTS_SOURCE = ("per-iteration and per-shard CPU costs measured by "
+                "benchmarks/bench_kocsis_costs.py on 2 idle cores, 2026-11-29")
 
 
 def projected_core_hours(scale: str, seed: int = 2015) -> float:
-    """Single-core hours the study takes at ``scale``: every run spends its budget, every UCT
+    """Single-core hours the study takes at ``scale``: every run spends its budget, every MCTS
     shard readies its tree, every curve draws its trees (compiling not counted)."""
     study = kocsis_study(scale, seed)
     seconds = 0.0
     for curve in study.curves:
+        method, panel = curve_method(curve)
         shards = curve.trees * -(-curve.runs // study.block)
         seconds += (curve.total_runs * curve.max_budget
-                    * ITERATION_NS[(curve.policy, curve.branching)] / 1e9
-                    + shards * SHARD_SECONDS[curve.branching] * (curve.policy == "ucb1")
-                    + curve.trees * DRAW_SECONDS[curve.branching])
+                    * ITERATION_NS[(method, panel.branching)] / 1e9
+                    + shards * SHARD_SECONDS[panel.branching] * (not is_baseline(curve.policy))
+                    + curve.trees * DRAW_SECONDS[panel.branching])
     return seconds / 3600
 
 
@@ -53,7 +72,10 @@ def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | No
     write_table(table, out / "fig2_failure_rates.csv")
     levels = [random_pick_levels(panel, effort(scale, panel).trees, seed, workers, scheduler)
               for panel in PANELS]
-    figure = draw(table, levels, out, formats)
+    paper = paper_fig2()
+    beside = beside_paper(table, paper)
+    write_table(beside, out / "fig2_beside_paper.csv")
+    figures = draw(table, levels, out, paper, formats)
     sizes = "; ".join(f"{p.name}: {effort(scale, p).trees} trees x {effort(scale, p).runs} runs"
                       f", iterations 2^0..2^{effort(scale, p).max_budget.bit_length() - 1}"
                       for p in PANELS)
@@ -62,5 +84,5 @@ def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | No
                 f"iterations) in {(time.perf_counter() - start) / 60:.1f} min; the rest were "
                 "stored already.")
     report = out / "report.md"
-    report.write_text(report_markdown(table, levels, preamble, figure))
+    report.write_text(report_markdown(table, rates, levels, preamble, figures, paper, beside))
     return report

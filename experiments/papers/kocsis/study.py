@@ -2,22 +2,31 @@
 failure rates with 95% intervals over trees, and the exact random-pick level of each panel.
 
 Each panel is a P-game shape (B, D) with move values uniform in [0, 127] (``pgame(127)``,
-``trees.pgame``), searched by:
+``trees.pgame``). The methods (``METHODS``):
 
-- ``uct``: UCB1 with the depth exponent, bias c (ln t / s)^((D + d) / (2D + d)) at depth d
-  (``depth_exponent=kocsis``), the final move of best mean, no solver (their UCT had none);
-- ``uct+solver``: the same with the lab's outcome MCTS-Solver, an ablation that shows what the
-  solver does to the best-score failure (docs/design.md);
+- ``uct-paper``: UCT as the paper ran it (Sect. 2.1, 3.1 and footnote 7): rewards the sum of the
+  move values along the path (``reward="sum"``), negamax, the bias (ln t / s)^((D+d)/(2D+d))
+  with no constant in front (UCB1, c = 1, ``depth_exponent=kocsis``), every state an episode
+  visits stored (``store_episodes``), episodes stopped with probability inversely proportional
+  to a state's visits (``stop_episodes``), the final move of best average, no solver;
+- ``uct``: the lab's UCT with the paper's bias exponent, final move and no solver: outcome
+  rewards 1, 1/2, 0, c = sqrt 2, one node added a playout; ``uct+sum``, ``uct+episodes`` and
+  ``uct+stop`` switch on one of the paper's options each (the ablation), and ``uct+solver``
+  the lab's outcome MCTS-Solver (docs/design.md);
+- ``mmmc``: Monte-Carlo planning with minimax value update: uniform selection (epsilon-greedy
+  at epsilon 1), every state of an episode stored, the root move of best minimax value over the
+  stored means (``final_move="minimax"``);
 - ``alphabeta``: iterative deepening at the same budget of leaves evaluated, horizon leaves
   scored by one random playout (``mcts.baselines``);
 - ``flatmc``: flat Monte-Carlo, playouts round-robin over the root moves, the best mean.
 
-A failure is a root move outside the moves of best minimax score (``failure="score"``).
+A failure is a root move outside the moves of best minimax score (``failure="score"``): the
+paper's "incorrect move"; its alpha-beta starts from the random pick of that rule (the report).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -68,13 +77,45 @@ SCALES = {
 # runs per shard: quick, one shard per tree (a B=8 shard readies its 19 M-node tree for the
 # engine in about 0.6 s, which more shards would repeat); paper, two per tree
 BLOCKS = {"quick": 25, "paper": 100}
-# method -> (policy, policy parameters, final move, solver)
+
+
+@dataclass(frozen=True)
+class Method:
+    """A method of the study: a policy or baseline, its parameters, and the ``Curve`` options
+    that set its rules."""
+
+    policy: str
+    params: dict = field(default_factory=dict)
+    options: dict = field(default_factory=dict)
+
+
+_UCT = Method("ucb1", {"depth_exponent": 1}, {"final_move": "mean", "solver": False})
+# the paper's options, each a Curve field or the policy's c (Sect. 2.1, 3.1)
+PAPER_OPTIONS = {"sum": ({"c": 1.0}, {"reward": "sum"}),
+                 "episodes": ({}, {"store_episodes": True}),
+                 "stop": ({}, {"stop_episodes": True})}
+
+
+def _with(method: Method, *names: str) -> Method:
+    params, options = dict(method.params), dict(method.options)
+    for name in names:
+        params.update(PAPER_OPTIONS[name][0])
+        options.update(PAPER_OPTIONS[name][1])
+    return Method(method.policy, params, options)
+
+
 METHODS = {
-    "uct": ("ucb1", {"depth_exponent": 1}, "mean", False),
-    "uct+solver": ("ucb1", {"depth_exponent": 1}, "mean", True),
-    "alphabeta": ("alphabeta", {"leaf": "playout"}, "visits", True),
-    "flatmc": ("flatmc", {}, "visits", True),
+    "uct-paper": _with(_UCT, *PAPER_OPTIONS),
+    "uct": _UCT,
+    **{f"uct+{name}": _with(_UCT, name) for name in PAPER_OPTIONS},
+    "uct+solver": Method("ucb1", {"depth_exponent": 1}, {"final_move": "mean"}),
+    "mmmc": Method("egreedy", {"epsilon": 1.0},
+                   {"store_episodes": True, "final_move": "minimax", "solver": False}),
+    "alphabeta": Method("alphabeta", {"leaf": "playout"}),
+    "flatmc": Method("flatmc"),
 }
+# the methods of the paper's Fig. 2, by the lab's names, and the paper's names of them
+PAPER_METHODS = {"uct-paper": "UCT", "alphabeta": "AB", "flatmc": "MC", "mmmc": "MMMC"}
 
 
 def effort(scale: str, panel: Panel) -> Effort:
@@ -85,11 +126,13 @@ def effort(scale: str, panel: Panel) -> Effort:
 
 def method_curve(method: str, panel: Panel, scale: str) -> Curve:
     """The curve of ``method`` on ``panel`` at ``scale`` (best-score failure throughout)."""
-    policy, params, final_move, solver = METHODS[method]
-    size = effort(scale, panel)
-    return Curve(TREE, policy, "plain", branching=panel.branching, depth=panel.depth,
+    return _curve(METHODS[method], panel, effort(scale, panel))
+
+
+def _curve(method: Method, panel: Panel, size: Effort) -> Curve:
+    return Curve(TREE, method.policy, "plain", branching=panel.branching, depth=panel.depth,
                  runs=size.runs, trees=size.trees, max_budget=size.max_budget,
-                 policy_params=params, final_move=final_move, failure="score", solver=solver)
+                 policy_params=method.params, failure="score", **method.options)
 
 
 def kocsis_study(scale: str = "quick", seed: int = 2015) -> Study:
@@ -101,9 +144,10 @@ def kocsis_study(scale: str = "quick", seed: int = 2015) -> Study:
 def curve_method(curve: Curve) -> tuple[str, Panel]:
     """(method, panel) of a curve of the study."""
     panel = Panel(curve.branching, curve.depth)
-    for method, (policy, _, _, solver) in METHODS.items():
-        if curve.policy == policy and (policy != "ucb1" or curve.solver == solver):
-            return method, panel
+    size = Effort(curve.trees, curve.runs, curve.max_budget)
+    for name, method in METHODS.items():
+        if _curve(method, panel, size).key == curve.key:
+            return name, panel
     raise ValueError(f"{curve.label} is not a curve of the Kocsis study")
 
 

@@ -1,0 +1,71 @@
+"""The paper's Fig. 2 beside ours: its curves as read from the PDF's drawing operators
+(``data/fig2.csv``, written by ``experiments.papers.kocsis.paper_figures``), and a z per budget
+between its point and ours.
+
+The paper's standard error at a budget: UCT's from its 95% error bars (mean +- 1.96 SE over 200
+trees; their upper halves, as a bar's lower end may be clipped at the axis floor), interpolated
+in log-log between the drawn markers. The other methods have no bars, so the binomial
+sqrt(p (1 - p) / 40,000) of its 200 x 200 runs stands in: a lower bound (the rates vary between
+trees too), which makes |z| an upper bound. Ours: the sd of the per-tree rates over
+sqrt(trees). z = (ours - theirs) / sqrt(se_ours^2 + se_theirs^2).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+DATA = Path(__file__).parent / "data"
+PAPER_RUNS = 200 * 200  # Sect. 3.1: "200 trees, and 200 runs for each tree"
+# the paper's names of the methods of its Fig. 2, as fig2.csv spells them, by the lab's
+LAB_NAMES = {"uct": "uct-paper", "alphabeta": "alphabeta", "flatmc": "flatmc", "mmmc": "mmmc"}
+
+
+def paper_fig2(path: Path = DATA / "fig2.csv") -> pd.DataFrame:
+    """Fig. 2 as read from the PDF: panel, method (the lab's names), kind (curve | marker),
+    iterations, failure_rate, ci_low, ci_high."""
+    table = pd.read_csv(path, comment="#")
+    return table.assign(method=table["method"].map(LAB_NAMES))
+
+
+def paper_standard_error(paper: pd.DataFrame, panel: str, method: str,
+                         iterations: np.ndarray, rates: np.ndarray) -> np.ndarray:
+    """The paper's standard error at ``iterations`` (module docstring)."""
+    markers = paper[(paper["panel"] == panel) & (paper["method"] == method)
+                    & (paper["kind"] == "marker")].dropna(subset=["ci_high"])
+    floor = np.sqrt(rates * (1 - rates) / PAPER_RUNS)
+    if len(markers) < 2:
+        return floor
+    markers = markers.sort_values("iterations")
+    # the upper half of a bar: the lower end of the last is clipped at the axis floor
+    se = (markers["ci_high"] - markers["failure_rate"]).to_numpy() / 1.96
+    interpolated = np.exp(np.interp(np.log(iterations), np.log(markers["iterations"]),
+                                    np.log(np.maximum(se, 1e-12))))
+    return np.maximum(interpolated, floor)
+
+
+def beside_paper(summary: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
+    """Per panel, method of Fig. 2 and budget the paper's curve reaches: ours with its standard
+    error, the paper's with its own, and z (module docstring)."""
+    curves = paper[paper["kind"] == "curve"]
+    rows = []
+    for (panel, method), theirs in curves.groupby(["panel", "method"], sort=False):
+        ours = summary[(summary["panel"] == panel) & (summary["method"] == method)]
+        joined = ours.merge(theirs[["iterations", "failure_rate"]], left_on="budget",
+                            right_on="iterations", suffixes=("", "_paper"))
+        if joined.empty:
+            continue
+        their_rate = joined["failure_rate_paper"].to_numpy()
+        their_se = paper_standard_error(paper, panel, method, joined["budget"].to_numpy(float),
+                                        their_rate)
+        our_se = (joined["sd"] / np.sqrt(joined["trees"])).to_numpy()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = (joined["failure_rate"].to_numpy() - their_rate) / np.hypot(our_se, their_se)
+        rows.append(pd.DataFrame({
+            "panel": panel, "method": method, "budget": joined["budget"],
+            "ours": joined["failure_rate"], "ours_se": our_se, "paper": their_rate,
+            "paper_se": their_se, "z": z}))
+    return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(
+        columns=["panel", "method", "budget", "ours", "ours_se", "paper", "paper_se", "z"])
