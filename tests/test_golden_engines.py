@@ -31,9 +31,10 @@ ALL_POLICIES = (*POLICIES, "puct(qtransform=parent_and_siblings)")
 # (most policies), and after 37, and Checkers after 43, where children are proven lost.
 CASES = [
     *[("search", game, policy, {"plies": plies, "budget": 300})
-      for game, plies in (("breakthrough", 16), ("breakthrough", 35), ("breakthrough", 37),
-                          ("checkers", 10), ("checkers", 43))
+      for game, plies in (("breakthrough", 16), ("breakthrough", 35), ("breakthrough", 37))
       for policy in ALL_POLICIES],
+    *[("search", "checkers", policy, {"plies": plies, "budget": 300})
+      for plies in (10, 43) for policy in ALL_POLICIES],
     *[("search", "breakthrough", spec, {"plies": 0, "budget": 300})
       for spec in ("uct", "uct+qb", "uct+rb", "uct+rb(a=online)+qb(a=online)",
                    "uct+mast(eps=0.3)", "uct+random", "uct+quality", "thompson+qb")],
@@ -140,7 +141,18 @@ def golden() -> dict:
     return golden_values(GOLDEN, CASES, _case_id, _measure)
 
 
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def _slow(case) -> bool:
+    """Checkers' pins of the policies but UCB1 and KL-UCB (whose kernel its klucb+rb case
+    compiles anyway) run with ``-m slow``: the policies' code in the games engine is pinned on
+    Breakthrough, Checkers' rules under UCB1, and a kernel of a policy and a game costs 7-8
+    CPU-s to compile cold."""
+    engine, game, spec, _ = case
+    return engine == "search" and game == "checkers" and spec in ALL_POLICIES and spec not in (
+        "ucb1", "klucb")
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) if _slow(c) else c
+                                  for c in CASES], ids=_case_id)
 def test_golden_engine(case, golden):
     if case[1].startswith(PREFIX):
         pytest.importorskip("pyspiel")

@@ -19,7 +19,7 @@ from experiments.papers.kocsis.paper_figures import Axis, Shape
 DATA = Path(pf.__file__).parent / "data"
 
 # Fig. 2 left (B=2 D=20), UCT's polyline at t = 2^k: read independently earlier from the same
-# PDF (pdfplumber, the same frame mapping; /work/shared/data/kocsis2006_fig2_uct_b2d20.csv)
+# PDF (pdfplumber, the same frame mapping), by an earlier reading kept apart from this script
 UCT_B2_D20 = [
     (1, 0.49166), (2, 0.39269), (4, 0.36868), (8, 0.31533), (16, 0.25882), (32, 0.19304),
     (64, 0.14160), (128, 0.09727), (256, 0.06724), (512, 0.04735), (1024, 0.03119),

@@ -81,8 +81,8 @@ def test_a_plugin_cache_is_kept_in_the_tree(examples):
     """The engine keeps the plug-in's 4 columns per node and its hook fills them; with the
     columns off (``cache_indices=False``) the plug-in's index alone gives the same search."""
     curve = Curve("constant(1,3)", "my_cached_ucb1:policy", "maxfreq", max_budget=512,
-                  branching=3, depth=6, restart=True)
-    instance = tree_instance(curve.tree, 3, 6, 0, 0)
+                  branching=2, depth=6, restart=True)  # the kernel of the test above
+    instance = tree_instance(curve.tree, 2, 6, 0, 0)
     config, policy = search_config(curve, instance), make_policy("my_cached_ucb1:policy")
     trees = [search(tree_arrays(instance), config._replace(cache_indices=keep), 512,
                     np.uint64(4), index_tables(512), policy, np.zeros(10, np.bool_))
@@ -304,7 +304,7 @@ def test_the_documented_tournament_command_runs(examples, capsys):
 def test_the_ucb1_copy_gives_the_built_in_numbers_under_shaping(examples):
     """Declaring ``raw_rewards`` puts the copy on UCB1's reward scale under seed 000's
     shaping, so its curve is the built-in's bit for bit."""
-    options = {"runs": 40, "budgets": 128, "seed": 3, "branching": 4, "depth": 4,
+    options = {"runs": 40, "budgets": 128, "seed": 3, "branching": 2, "depth": 6,
                "shaping": "rb(k=8)+qb(k=2,a=online)"}
     mine = failure_rate("random(3,2)+end(0.2)", "my_ucb1:policy", **options)
     built_in = failure_rate("random(3,2)+end(0.2)", "ucb1", **options)

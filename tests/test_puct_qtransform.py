@@ -13,7 +13,8 @@ from experiments import Curve, failure_block
 from experiments.cli import main
 from experiments.curves.failure import tree_instance
 
-OPTIONS = {"branching": 3, "depth": 4, "max_budget": 256}
+# the b = 4 PUCT kernel that the engine's tests compile
+OPTIONS = {"branching": 4, "depth": 4, "max_budget": 256}
 
 
 @njit
@@ -62,7 +63,7 @@ def test_the_transform_agrees_with_the_reference_and_moves_the_curve():
     params = {"qtransform": "parent_and_siblings"}
     curve = Curve("random(3,2)", "puct", "plain", runs=3000, policy_params=params, **OPTIONS)
     kernel = failure_block(curve, 0, 0, curve.runs, seed=6).mean(axis=0)
-    instance = tree_instance(curve.tree, 3, 4, 6, 0)
+    instance = tree_instance(curve.tree, 4, 4, 6, 0)
     runs = 800
     reference = np.array(reference_failure_rate(instance, curve.budgets, runs, seed=12,
                                                 policy="puct",
