@@ -14,6 +14,7 @@ from .style import new_figure
 METHOD_STYLE = {
     "uct-paper": ("UCT, the paper's set-up", "C0", "o"),
     "alphabeta": ("alpha-beta (playout leaves)", "C3", "s"),
+    "alphabeta-best": ("alpha-beta, the best-looking move", "C9", "s"),
     "flatmc": ("Monte-Carlo (flat)", "C2", "^"),
     "mmmc": ("MMMC", "C4", "v"),
     "uct": ("UCT, the lab's", "C1", "o"),
@@ -22,7 +23,7 @@ METHOD_STYLE = {
     "uct+stop": ("+ episodes stopped", "C8", "X"),
     "uct+solver": ("+ outcome solver", "C7", "x"),
 }
-FIG2_METHODS = ("uct-paper", "alphabeta", "flatmc", "mmmc")
+FIG2_METHODS = ("uct-paper", "alphabeta", "flatmc", "mmmc", "alphabeta-best")
 ABLATION_METHODS = ("uct", "uct+sum", "uct+episodes", "uct+stop", "uct+solver", "uct-paper")
 
 

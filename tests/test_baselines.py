@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-from bandits.rng import seed_state
+from bandits.rng import randint, seed_state
 from experiments.cli import main
 from experiments.comparisons.grid import Grid
 from experiments.curves.curve import Curve
@@ -92,6 +92,24 @@ def test_iterative_deepening_plays_the_last_complete_iteration():
     spent, move = deepening(tree.path_score, tree.terminal, best, NO_VALUES, 2, 3, DRAW_LEAF,
                             0.0, 8, seed_state(3), failed, counts)
     assert (spent, move) == (8, 0) and list(failed[1:]) == [True, True, True]
+
+
+def test_a_random_move_stands_until_the_search_is_exact():
+    """Kocsis & Szepesvari's rule (``partial=random``): the iterations to depths 1 and 2 see a
+    horizon, so the run's first draw stands at every budget below 11 leaves, where the exact
+    third iteration completes and plays 1, the best-score move."""
+    tree = _hand_tree()
+    best = np.array([False, True])
+    draws = set()
+    for seed in range(8):
+        drawn = randint(seed_state(seed), 2)
+        draws.add(drawn)
+        failed, counts = np.zeros(5, bool), np.zeros(2, np.int64)
+        spent, move = deepening(tree.path_score, tree.terminal, best, NO_VALUES, 2, 3,
+                                DRAW_LEAF, 0.0, 16, seed_state(seed), failed, counts, True)
+        assert (spent, move) == (11, 1)
+        assert list(failed) == [drawn == 0] * 4 + [False]
+    assert draws == {0, 1}
 
 
 def test_the_heuristic_at_sigma_zero_is_an_oracle():
@@ -252,7 +270,7 @@ def test_baselines_list(capsys):
     assert main(["baselines", "list", "--json"]) == 0
     records = json.loads(capsys.readouterr().out)
     assert [record["name"] for record in records] == ["flatmc", "alphabeta"]
-    assert records[1]["params"] == {"leaf": float(DRAW_LEAF), "sigma": 0.0}
+    assert records[1]["params"] == {"leaf": float(DRAW_LEAF), "sigma": 0.0, "partial": 0.0}
 
 
 STUDY = """
@@ -309,3 +327,15 @@ def test_a_label_spells_a_parameter_by_its_word_and_reads_back():
         assert entry(policy, curve.policy_params) == label
         again = Curve("constant(1,3)", **method_fields(label, "plain"))
         assert again.key == curve.key
+
+
+def test_the_partial_rule_keeps_stored_keys_at_its_default():
+    """``partial=best`` (the default) is left out of the stored parameters, so curves stored
+    before it keep their keys; ``partial=random`` is a curve of its own."""
+    default = Curve("pgame(127)", "alphabeta", branching=2, depth=4, max_budget=16)
+    best = Curve("pgame(127)", "alphabeta", branching=2, depth=4, max_budget=16,
+                 policy_params={"partial": "best"})
+    random = Curve("pgame(127)", "alphabeta", branching=2, depth=4, max_budget=16,
+                   policy_params={"partial": "random"})
+    assert "partial" not in default.policy_params and best.key == default.key
+    assert random.key != default.key and random.policy_params["partial"] == 1.0

@@ -24,7 +24,11 @@ Fig. 2 must say that the unit is ours.
   alpha-beta proves only bounds for the moves after it, so a tie is not seen.
 - When the budget runs out inside an iteration, that iteration is dropped and the move of
   the last complete one is played; before any completes (a budget below b leaves, the cost
-  of iteration 1) the move is uniformly random, drawn once per run.
+  of iteration 1) the move is uniformly random, drawn once per run. With ``until_exact``
+  (``alphabeta(partial=random)``) the random move stands until an iteration completes with
+  no horizon leaf, the search's exact end: Kocsis & Szepesvari's rule, "it would pick a move
+  randomly, if the search has not been completed within a number of leaf nodes" (Sect. 3.1;
+  their footnote 8 says the best-looking move instead changes nothing).
 """
 
 from __future__ import annotations
@@ -105,11 +109,12 @@ def iteration(path_score, terminal, exact, b, limit, leaf, sigma, allowed, rng, 
 
 @njit(cache=True)
 def deepening(path_score, terminal, optimal, exact, b, depth, leaf, sigma, budget, rng,
-              failed, counts):
+              failed, counts, until_exact=False):
     """Iterative deepening within ``budget`` leaves; ``failed[k]`` (bool [log2(budget) + 1])
     is whether the move played with 2^k leaves lies outside ``optimal`` (bool [b]): the move
-    of the last iteration complete within 2^k leaves. Returns the leaves evaluated and the
-    move played with the whole budget."""
+    of the last iteration complete within 2^k leaves (``until_exact``: of the exact one, a
+    random move before). Returns the leaves evaluated and the move played with the whole
+    budget."""
     fallback = randint(rng, b)  # the move before any iteration completes
     move, spent, record = fallback, 0, 0
     for limit in range(1, depth + 1):
@@ -121,7 +126,9 @@ def deepening(path_score, terminal, optimal, exact, b, depth, leaf, sigma, budge
         while record < failed.shape[0] and 2**record < spent + used:
             failed[record] = not optimal[move]
             record += 1
-        move, spent = best, spent + used
+        spent += used
+        if not (until_exact and horizon):
+            move = best
         if not horizon:  # exact: a deeper iteration gives the same move
             break
     failed[record:] = not optimal[move]
@@ -129,14 +136,17 @@ def deepening(path_score, terminal, optimal, exact, b, depth, leaf, sigma, budge
 
 
 @njit(cache=True, nogil=True)
-def alphabeta_runs(path_score, terminal, optimal, exact, b, depth, leaf, sigma, budget, seeds):
+def alphabeta_runs(path_score, terminal, optimal, exact, b, depth, leaf, sigma, budget, seeds,
+                   until_exact):
     """Independent runs, one per seed: failures bool [runs, log2(budget) + 1] and leaves
     evaluated int64 [runs]. ``exact`` (minimax scores, int64 [n_nodes]) is read by
-    ``HEURISTIC_LEAF`` only. The GIL is released, so callers spread blocks over threads."""
+    ``HEURISTIC_LEAF`` only; ``until_exact`` as :func:`deepening`'s. The GIL is released, so
+    callers spread blocks over threads."""
     failed = np.zeros((seeds.shape[0], int(np.log2(budget)) + 1), np.bool_)
     played = np.zeros(seeds.shape[0], np.int64)
     counts = np.zeros(2, np.int64)
     for run in range(seeds.shape[0]):
         played[run], _ = deepening(path_score, terminal, optimal, exact, b, depth, leaf, sigma,
-                                   budget, seed_state(seeds[run]), failed[run], counts)
+                                   budget, seed_state(seeds[run]), failed[run], counts,
+                                   until_exact)
     return failed, played

@@ -7,6 +7,8 @@ run at the same budget, a playout or a leaf evaluated.
     alphabeta                       horizon leaves evaluate to a draw (score 0)
     alphabeta(leaf=playout)         ... to one uniformly random playout's score
     alphabeta(leaf=heuristic,sigma=S)  ... to the exact minimax score + N(0, S^2)
+    alphabeta(partial=random)       a random move until the search is exact (Kocsis &
+                                    Szepesvari's; default: the last complete iteration's)
 
 A record here reads like ``bandits.PolicyInfo`` (defaults, check, stored, to_dict), so the
 curve, its labels and tables take either (:func:`player_info`); the run itself is
@@ -30,6 +32,11 @@ from .flat_mc import flat_mc_runs
 _LEAVES = Domain("integer", 0, 2, words=(("draw", float(DRAW_LEAF)),
                                          ("playout", float(PLAYOUT_LEAF)),
                                          ("heuristic", float(HEURISTIC_LEAF))))
+# the move of an alpha-beta search cut by its budget: the last complete iteration's, or a
+# random one until the search is exact (``mcts.baselines.alphabeta``)
+BEST_PARTIAL, RANDOM_PARTIAL = 0, 1
+_PARTIAL = Domain("integer", 0, 1, words=(("best", float(BEST_PARTIAL)),
+                                          ("random", float(RANDOM_PARTIAL))))
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,7 @@ class Baseline:
     check_curve: Callable
     memory: Callable
     domains: Mapping[str, Domain] = field(default_factory=dict)
+    later: Mapping[str, float] = field(default_factory=dict)  # added later: {name: default}
 
     @property
     def parameters(self) -> tuple[str, ...]:
@@ -59,7 +67,10 @@ class Baseline:
         return {key: float(value) for key, value in checked.items()}
 
     def stored(self, values: Mapping) -> dict:
-        return dict(values)
+        """``values`` without the parameters added later at their defaults, so that results
+        stored before keep their keys."""
+        return {key: value for key, value in values.items()
+                if not (key in self.later and value == self.later[key])}
 
     def to_dict(self) -> dict:
         return {"name": self.name, "params": dict(self.defaults),
@@ -77,7 +88,7 @@ def _run_alphabeta(params, instance, optimal, budget, seeds):
     exact = instance.minimax.value if leaf == HEURISTIC_LEAF else np.zeros(0, np.int64)
     return alphabeta_runs(instance.path_score, instance.terminal, optimal, exact,
                           instance.branching, instance.depth, leaf, float(params["sigma"]),
-                          budget, seeds)
+                          budget, seeds, params.get("partial", BEST_PARTIAL) == RANDOM_PARTIAL)
 
 
 def _check_flat(params, branching, max_budget) -> None:
@@ -113,14 +124,19 @@ BASELINES: dict[str, Baseline] = {
                  "uniform random playouts from each root move in turn; the best mean",
                  "Kocsis & Szepesvari 2006, Sect. 4 (MC)", _run_flat, _check_flat,
                  lambda params, instance: _run_memory(instance)),
-        Baseline("alphabeta", {"leaf": float(DRAW_LEAF), "sigma": 0.0},
+        Baseline("alphabeta", {"leaf": float(DRAW_LEAF), "sigma": 0.0,
+                               "partial": float(BEST_PARTIAL)},
                  "alpha-beta (iterative deepening)",
                  "iterative deepening, natural move order; budget = leaves evaluated; horizon "
                  "leaves: draw (score 0), a random playout, or heuristic = exact minimax "
-                 "score + N(0, sigma^2)",
-                 "Knuth & Moore 1975; Kocsis & Szepesvari 2006, Sect. 4; Ramanujan, "
+                 "score + N(0, sigma^2); cut by the budget, the last complete iteration's "
+                 "move (partial=best) or a random one until the search is exact "
+                 "(partial=random)",
+                 "Knuth & Moore 1975; Kocsis & Szepesvari 2006, Sect. 3.1; Ramanujan, "
                  "Sabharwal & Selman 2011", _run_alphabeta, _check_alphabeta,
-                 _alphabeta_memory, {"leaf": _LEAVES, "sigma": at_least(0)}),
+                 _alphabeta_memory,
+                 {"leaf": _LEAVES, "sigma": at_least(0), "partial": _PARTIAL},
+                 {"partial": float(BEST_PARTIAL)}),
     )
 }
 

@@ -42,7 +42,8 @@ SET_UP = (
     ("alpha-beta", ("\"it would pick a move randomly, if the search has not been completed "
      "within a number of leaf nodes\"; the best-looking move instead \"does not influence the "
      "results\" (footnote 8)"), ("iterative deepening, natural order, budget = leaves "
-     "evaluated, horizon leaves scored by one random playout, the best-looking move")),
+     "evaluated, horizon leaves scored by one random playout; `alphabeta`: a random move until "
+     "the search is exact (`partial=random`); `alphabeta-best`: the best-looking move")),
     ("MC", "\"the actions are sampled uniformly\" (Sect. 2.1)",
      "flat MC: playouts round-robin over the root moves, the best mean"),
     ("MMMC", "\"Monte-Carlo planning with minimax value update\" (Sect. 3.1)",
@@ -307,10 +308,10 @@ near its level after a few hundred iterations; the outcome rewards (`uct` and th
 variants) cannot tell a winning move of best score from another winning move, so their
 failure levels off near the share of roots with more than one winning move. The paper's
 curve goes on falling to 0, so its rewards see the score and its exploration is of the
-scale of its rewards' differences; the text does not give that scale. The paper's
-alpha-beta stays at the random pick until its search completes (Sect. 3.1), where ours plays
-its best-looking move from the first completed depth on; footnote 8 says that choice makes no
-difference, and the alpha-beta tables above show where it does here.
+scale of its rewards' differences; the text does not give that scale. `alphabeta` keeps a
+random move until its search is exact, as the paper's; `alphabeta-best` plays the last
+complete iteration's move, which footnote 8 says changes nothing: the tables below say
+whether it does here.
 
 ## Which moves count as correct
 

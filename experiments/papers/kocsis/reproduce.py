@@ -29,10 +29,10 @@ from .study import (
 ITERATION_NS = {
     ("uct-paper", 2): 907, ("uct", 2): 847, ("uct+sum", 2): 910, ("uct+episodes", 2): 1005,
     ("uct+stop", 2): 784, ("uct+solver", 2): 830, ("mmmc", 2): 1116, ("alphabeta", 2): 45,
-    ("flatmc", 2): 132,
+    ("alphabeta-best", 2): 45, ("flatmc", 2): 132,
     ("uct-paper", 8): 1098, ("uct", 8): 898, ("uct+sum", 8): 1011, ("uct+episodes", 8): 1312,
     ("uct+stop", 8): 830, ("uct+solver", 8): 952, ("mmmc", 8): 1404, ("alphabeta", 8): 88,
-    ("flatmc", 8): 116,
+    ("alphabeta-best", 8): 88, ("flatmc", 8): 116,
 }
 SHARD_SECONDS = {2: 0.03, 8: 0.4}
 # seconds to draw a tree and solve it exactly (B=8: 1-3 s), counted once per curve and tree

@@ -17,7 +17,10 @@ Each panel is a P-game shape (B, D) with move values uniform in [0, 127] (``pgam
   at epsilon 1), every state of an episode stored, the root move of best minimax value over the
   stored means (``final_move="minimax"``);
 - ``alphabeta``: iterative deepening at the same budget of leaves evaluated, horizon leaves
-  scored by one random playout (``mcts.baselines``);
+  scored by one random playout, a random move until the search is exact (Sect. 3.1: "it would
+  pick a move randomly, if the search has not been completed"; ``mcts.baselines``);
+  ``alphabeta-best`` plays the last complete iteration's move instead (footnote 8: "choosing
+  the best looking action ... does not influence the results");
 - ``flatmc``: flat Monte-Carlo, playouts round-robin over the root moves, the best mean.
 
 A failure is a root move outside the moves of best minimax score (``failure="score"``): the
@@ -111,7 +114,8 @@ METHODS = {
     "uct+solver": Method("ucb1", {"depth_exponent": 1}, {"final_move": "mean"}),
     "mmmc": Method("egreedy", {"epsilon": 1.0},
                    {"store_episodes": True, "final_move": "minimax", "solver": False}),
-    "alphabeta": Method("alphabeta", {"leaf": "playout"}),
+    "alphabeta": Method("alphabeta", {"leaf": "playout", "partial": "random"}),
+    "alphabeta-best": Method("alphabeta", {"leaf": "playout"}),
     "flatmc": Method("flatmc"),
 }
 # the methods of the paper's Fig. 2, by the lab's names, and the paper's names of them
