@@ -69,3 +69,41 @@ def plot_fig2(summary: pd.DataFrame, levels: dict[str, float], paper: pd.DataFra
         plot_panel(summary[summary["panel"] == panel], f"P-game {panel}", level, ax=ax,
                    methods=methods, paper=theirs)
     return fig
+
+
+# (method, level) -> (label, colour, marker) of Fig. 3's series
+LEVEL_STYLE = {("uct", 0.1): ("UCT, 0.1", "C0", "+"), ("uct", 0.01): ("UCT, 0.01", "C1", "x"),
+               ("uct", 0.0): ("UCT, 0", "C2", "s"),
+               ("alphabeta", 0.0): ("alpha-beta, 0", "C3", "^")}
+
+
+def plot_fig3(table: pd.DataFrame, paper: pd.DataFrame, series_panels: dict[str, str]):
+    """Fig. 3: per series (``table``'s ``series``: depth, branching), the iterations to reach
+    each level against the shape, ours solid, the paper's dashed (``paper``: panel, series, x,
+    iterations; ``series_panels`` names its panel of each series), B^(D/2) dotted grey. Levels
+    not reached within the budgets are left out."""
+    from experiments.papers.kocsis.fig3 import PAPER_SERIES
+
+    fig, axes = new_figure(1, 2, figsize=(11, 4.5), squeeze=False)
+    for ax, (series, rows) in zip(axes[0], table.groupby("series", sort=False)):
+        for key, (label, colour, marker) in LEVEL_STYLE.items():
+            ours = rows[(rows["method"] == key[0]) & (rows["level"] == key[1])].dropna(
+                subset=["iterations"])
+            if not ours.empty:
+                ax.plot(ours["x"], ours["iterations"], "-", marker=marker, color=colour,
+                        label=f"{label} (ours)")
+            theirs = paper[(paper["panel"] == series_panels[series])
+                           & (paper["series"] == PAPER_SERIES[key])]
+            if not theirs.empty:
+                ax.plot(theirs["x"], theirs["iterations"], "--", color=colour, lw=1,
+                        label=f"{label}: the paper's")
+        reference = rows.drop_duplicates("x").sort_values("x")
+        ax.plot(reference["x"], reference["reference"], ":", color="grey", label="B^(D/2)")
+        ax.set_yscale("log")
+        if series == "branching":
+            ax.set_xscale("log", base=2)
+        ax.set_xlabel("depth D (B = 2)" if series == "depth" else "branching B (D = 8)")
+        ax.set_ylabel("iterations to reach the failure rate")
+        ax.set_title(f"P-game {series_panels[series]}")
+        ax.legend(fontsize=6, ncol=2)
+    return fig

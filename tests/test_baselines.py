@@ -95,9 +95,9 @@ def test_iterative_deepening_plays_the_last_complete_iteration():
 
 
 def test_a_random_move_stands_until_the_search_is_exact():
-    """Kocsis & Szepesvari's rule (``partial=random``): the iterations to depths 1 and 2 see a
-    horizon, so the run's first draw stands at every budget below 11 leaves, where the exact
-    third iteration completes and plays 1, the best-score move."""
+    """Kocsis & Szepesvari's rule (``partial=random``): one search to the depth, 3, which
+    completes after its 6 leaves and plays 1, the best-score move; the run's first draw
+    stands at the budgets below (1, 2 and 4 leaves)."""
     tree = _hand_tree()
     best = np.array([False, True])
     draws = set()
@@ -107,8 +107,8 @@ def test_a_random_move_stands_until_the_search_is_exact():
         failed, counts = np.zeros(5, bool), np.zeros(2, np.int64)
         spent, move = deepening(tree.path_score, tree.terminal, best, NO_VALUES, 2, 3,
                                 DRAW_LEAF, 0.0, 16, seed_state(seed), failed, counts, True)
-        assert (spent, move) == (11, 1)
-        assert list(failed) == [drawn == 0] * 4 + [False]
+        assert (spent, move) == (6, 1)
+        assert list(failed) == [drawn == 0] * 3 + [False] * 2
     assert draws == {0, 1}
 
 

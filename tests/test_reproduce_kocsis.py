@@ -23,14 +23,20 @@ TINY = (Panel(4, 4), Panel(4, 6))
 def tiny(monkeypatch):
     for module in (study, report, reproduce):
         monkeypatch.setattr(module, "PANELS", TINY)
-    monkeypatch.setitem(study.SCALES, "quick", {4: Effort(2, 2, 16)})
+    monkeypatch.setitem(study.SCALES, "quick", {2: Effort(2, 2, 16), 4: Effort(2, 2, 16)})
+    # Fig. 3: B = 2 at depths 4 and 6, and D = 8 at B = 4 (b's whose kernels tests compile)
+    monkeypatch.setitem(study.FIG3_SHAPES, "quick", {"depth": (4, 6), "branching": (4,)})
 
 
 def test_the_paper_scale_is_200_trees_x_200_runs_of_every_method():
     paper = kocsis.kocsis_study("paper")
-    assert {(c.branching, c.depth) for c in paper.curves} == {(2, 20), (8, 8)}
+    shapes = {(2, d) for d in range(4, 21, 2)} | {(b, 8) for b in range(2, 9)}
+    assert {(c.branching, c.depth) for c in paper.curves} == shapes  # Fig. 2's and Fig. 3's
     assert all(c.trees == 200 and c.runs == 200 and c.failure == "score" for c in paper.curves)
-    by_method = {study.curve_method(c)[0]: c for c in paper.curves if c.branching == 2}
+    fig3 = {study.curve_method(c)[0] for c in paper.curves if (c.branching, c.depth) == (5, 8)}
+    assert fig3 == set(study.FIG3_METHODS)
+    by_method = {study.curve_method(c)[0]: c for c in paper.curves
+                 if (c.branching, c.depth) == (2, 20)}
     theirs, ours = by_method["uct-paper"], by_method["uct"]
     assert (theirs.reward, theirs.policy_params["c"], theirs.store_episodes,
             theirs.stop_episodes) == ("sum", 1.0, True, True)
@@ -52,8 +58,11 @@ def test_tiny_reproduction_writes_everything_and_resumes(tiny, tmp_path, saved_f
     assert [ax.get_title() for ax in figure.axes] == ["P-game B=4 D=4", "P-game B=4 D=6"]
     labels = saved_figures["fig2_ablation.png"].axes[0].get_legend_handles_labels()[1]
     assert labels[:2] == ["UCT, the lab's", "+ summed scores, c = 1"]
-    shards = 2 * 2 * len(kocsis.METHODS)
+    shards = 2 * (2 * len(kocsis.METHODS) + 3 * len(study.FIG3_METHODS))
     assert f"computed {shards} of {shards} shards" in text
+    assert "## Fig. 3" in text and (tmp_path / "fig3_iterations.csv").is_file()
+    fig3 = saved_figures["fig3_iterations.png"]
+    assert [ax.get_title() for ax in fig3.axes] == ["P-game B=2 D=4-20", "P-game B=2-8 D=8"]
     again = kocsis.reproduce_kocsis(tmp_path, "quick", workers=1, progress=False,
                                     formats=("png",)).read_text()
     assert f"computed 0 of {shards} shards" in again
@@ -127,3 +136,30 @@ def test_failure_rate_takes_no_solver_for_mcts_only(capsys):
     assert main(argv) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "flatmc is not an MCTS search: solver" in error, error
+
+
+def test_iterations_to_reach_a_level_and_their_growth_by_hand():
+    """The least budget from which the rate stays at or below the level; a rate that comes
+    back above it does not count the earlier budget; the slope of log2 iterations."""
+    from experiments.papers.kocsis.fig3 import growth, iterations_to_reach
+
+    rates = pd.Series([0.5, 0.08, 0.12, 0.05, 0.0], index=[1, 2, 4, 8, 16])
+    assert iterations_to_reach(rates, 0.1) == 8
+    assert iterations_to_reach(rates, 0.0) == 16
+    assert iterations_to_reach(rates, 0.5) == 1
+    assert np.isnan(iterations_to_reach(rates.iloc[:-1], 0.0))
+    # 2^(D/2): a slope of 1/2 per ply; B^4 at D = 8: 4 per doubling of B; too few points: NaN
+    depths = np.array([4.0, 6.0, 8.0])
+    assert growth(depths, 2 ** (depths / 2), "depth") == pytest.approx(0.5)
+    branchings = np.array([2.0, 4.0, 8.0])
+    assert growth(branchings, branchings ** 4, "branching") == pytest.approx(4.0)
+    assert np.isnan(growth(depths, np.array([4.0, np.nan, np.nan]), "depth"))
+
+
+def test_the_paper_fig3_is_read_with_its_reference_lines():
+    """B^(D/2) as drawn in the paper equals its formula (within the reading's 0.3%)."""
+    from experiments.papers.kocsis.fig3 import paper_fig3
+
+    paper = paper_fig3()
+    half = paper[(paper["panel"] == "B=2 D=4-20") & (paper["series"] == "2^(D/2)")]
+    assert np.allclose(half["iterations"], 2 ** (half["x"] / 2), rtol=0.003)

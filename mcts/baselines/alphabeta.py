@@ -25,10 +25,11 @@ Fig. 2 must say that the unit is ours.
 - When the budget runs out inside an iteration, that iteration is dropped and the move of
   the last complete one is played; before any completes (a budget below b leaves, the cost
   of iteration 1) the move is uniformly random, drawn once per run. With ``until_exact``
-  (``alphabeta(partial=random)``) the random move stands until an iteration completes with
-  no horizon leaf, the search's exact end: Kocsis & Szepesvari's rule, "it would pick a move
-  randomly, if the search has not been completed within a number of leaf nodes" (Sect. 3.1;
-  their footnote 8 says the best-looking move instead changes nothing).
+  (``alphabeta(partial=random)``) the random move stands until the search is exact: Kocsis &
+  Szepesvari's rule, "it would pick a move randomly, if the search has not been completed
+  within a number of leaf nodes" (Sect. 3.1; their footnote 8 says the best-looking move
+  instead changes nothing). Its move before then does not depend on the search, so it is one
+  search to the tree's depth, with no shallower iteration to pay for.
 """
 
 from __future__ import annotations
@@ -112,12 +113,12 @@ def deepening(path_score, terminal, optimal, exact, b, depth, leaf, sigma, budge
               failed, counts, until_exact=False):
     """Iterative deepening within ``budget`` leaves; ``failed[k]`` (bool [log2(budget) + 1])
     is whether the move played with 2^k leaves lies outside ``optimal`` (bool [b]): the move
-    of the last iteration complete within 2^k leaves (``until_exact``: of the exact one, a
-    random move before). Returns the leaves evaluated and the move played with the whole
-    budget."""
+    of the last iteration complete within 2^k leaves (``until_exact``: one search to the
+    tree's depth, a random move before it completes). Returns the leaves evaluated and the
+    move played with the whole budget."""
     fallback = randint(rng, b)  # the move before any iteration completes
     move, spent, record = fallback, 0, 0
-    for limit in range(1, depth + 1):
+    for limit in range(depth if until_exact else 1, depth + 1):
         complete, best, _, horizon, used = iteration(path_score, terminal, exact, b, limit,
                                                     leaf, sigma, budget - spent, rng, counts)
         if not complete:

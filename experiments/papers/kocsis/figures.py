@@ -1,6 +1,7 @@
 """The figures of the Kocsis & Szepesvari (2006) reproduction (``plots.kocsis``): Fig. 2's two
 panels, its four methods beside the paper's curves, and the ablation from the lab's UCT to the
-paper's, each panel with its exact random-pick level."""
+paper's, each panel with its exact random-pick level; Fig. 3, the iterations to a failure rate
+against depth and branching."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pandas as pd
 
 FIGURE = "fig2_pgames"
 ABLATION = "fig2_ablation"
+FIG3 = "fig3_iterations"
 
 
 def draw(table: pd.DataFrame, levels: list[dict], out: Path, paper: pd.DataFrame | None,
@@ -25,3 +27,15 @@ def draw(table: pd.DataFrame, levels: list[dict], out: Path, paper: pd.DataFrame
     uct = None if curves is None else curves[curves["method"] == "uct-paper"]
     save_as(plot_fig2(table, picks, uct, ABLATION_METHODS), out / ABLATION, ("png", *formats))
     return FIGURE, ABLATION
+
+
+def draw_fig3(table: pd.DataFrame, paper: pd.DataFrame, out: Path,
+              formats=("png", "pdf")) -> str:
+    """Fig. 3 as PNG and every other format of ``formats``; returns its file stem."""
+    from plots.kocsis import plot_fig3
+    from plots.style import save_as
+
+    from .fig3 import SERIES
+
+    save_as(plot_fig3(table, paper, SERIES), out / FIG3, ("png", *formats))
+    return FIG3

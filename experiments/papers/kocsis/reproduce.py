@@ -7,10 +7,12 @@ import time
 from pathlib import Path
 
 from mcts.baselines import is_baseline
+from trees import node_count
 
 from ...runtime.store import write_table
 from ...studies.execution import run_study
-from .figures import draw
+from .fig3 import fig3_markdown, fig3_table, growth_table, paper_fig3
+from .figures import draw, draw_fig3
 from .paper_values import beside_paper, paper_fig2
 from .report import report_markdown
 from .study import (
@@ -24,8 +26,10 @@ from .study import (
 )
 
 # Single-thread CPU ns per iteration, by (method, B), at 2^14 iterations on a tree of the paper
-# scale (``benchmarks/bench_kocsis_costs.py``), and CPU seconds per shard readying its tree for
-# an MCTS kernel (the B=8 tree's 19 M nodes)
+# scale (``benchmarks/bench_kocsis_costs.py``, Fig. 2's shapes; Fig. 3's B = 3..7 priced as
+# B = 8, an upper bound: an iteration's cost grows with B), and CPU ns per tree node to ready
+# a tree for an MCTS kernel (0.4 s for the B=8 D=8 tree's 19 M nodes) and to draw and solve
+# it exactly (2.5 s)
 ITERATION_NS = {
     ("uct-paper", 2): 907, ("uct", 2): 847, ("uct+sum", 2): 910, ("uct+episodes", 2): 1005,
     ("uct+stop", 2): 784, ("uct+solver", 2): 830, ("mmmc", 2): 1116, ("alphabeta", 2): 45,
@@ -34,9 +38,8 @@ ITERATION_NS = {
     ("uct+stop", 8): 830, ("uct+solver", 8): 952, ("mmmc", 8): 1404, ("alphabeta", 8): 88,
     ("alphabeta-best", 8): 88, ("flatmc", 8): 116,
 }
-SHARD_SECONDS = {2: 0.03, 8: 0.4}
-# seconds to draw a tree and solve it exactly (B=8: 1-3 s), counted once per curve and tree
-DRAW_SECONDS = {2: 0.3, 8: 2.5}
+READY_NS_PER_NODE = 21
+DRAW_NS_PER_NODE = 130
 COSTS_SOURCE = ("per-iteration and per-shard CPU costs measured by "
                 "benchmarks/bench_kocsis_costs.py on 2 idle cores, 2026-11-29")
 
@@ -49,10 +52,11 @@ def projected_core_hours(scale: str, seed: int = 2015) -> float:
     for curve in study.curves:
         method, panel = curve_method(curve)
         shards = curve.trees * -(-curve.runs // study.block)
-        seconds += (curve.total_runs * curve.max_budget
-                    * ITERATION_NS[(method, panel.branching)] / 1e9
-                    + shards * SHARD_SECONDS[panel.branching] * (not is_baseline(curve.policy))
-                    + curve.trees * DRAW_SECONDS[panel.branching])
+        nodes = node_count(panel.branching, panel.depth)
+        iteration = ITERATION_NS[(method, 2 if panel.branching == 2 else 8)]
+        seconds += (curve.total_runs * curve.max_budget * iteration
+                    + shards * nodes * READY_NS_PER_NODE * (not is_baseline(curve.policy))
+                    + curve.trees * nodes * DRAW_NS_PER_NODE) / 1e9
     return seconds / 3600
 
 
@@ -60,7 +64,8 @@ def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | No
                      scheduler: str | None = None, seed: int = 2015,
                      progress: bool | None = None, formats=("png", "pdf")) -> Path:
     """Run the study into ``out`` (finished shards are kept), then write
-    ``tree_failure_rates.csv``, ``fig2_failure_rates.csv``, the figure (PNG, which the report
+    ``tree_failure_rates.csv``, ``fig2_failure_rates.csv`` (every shape's points),
+    ``fig2_beside_paper.csv``, ``fig3_iterations.csv``, the figures (PNG, which the report
     shows, and every other format of ``formats``) and ``report.md``; returns the report."""
     out = Path(out)
     study = kocsis_study(scale, seed)
@@ -76,6 +81,10 @@ def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | No
     beside = beside_paper(table, paper)
     write_table(beside, out / "fig2_beside_paper.csv")
     figures = draw(table, levels, out, paper, formats)
+    fig3, paper3 = fig3_table(table, scale), paper_fig3()
+    growths = growth_table(fig3, paper3)
+    write_table(fig3, out / "fig3_iterations.csv")
+    fig3_figure = draw_fig3(fig3, paper3, out, formats)
     sizes = "; ".join(f"{p.name}: {effort(scale, p).trees} trees x {effort(scale, p).runs} runs"
                       f", iterations 2^0..2^{effort(scale, p).max_budget.bit_length() - 1}"
                       for p in PANELS)
@@ -84,5 +93,24 @@ def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | No
                 f"iterations) in {(time.perf_counter() - start) / 60:.1f} min; the rest were "
                 "stored already.")
     report = out / "report.md"
-    report.write_text(report_markdown(table, rates, levels, preamble, figures, paper, beside))
+    fig2_panels = [panel.name for panel in PANELS]
+    report.write_text(report_markdown(table, rates[rates["panel"].isin(fig2_panels)], levels,
+                                      preamble, figures, paper, beside)
+                      + fig3_report(fig3, growths, paper3, fig3_figure))
     return report
+
+
+def fig3_report(table, growths, paper, figure: str) -> str:
+    """The report's section on Fig. 3."""
+    return f"""
+## Fig. 3: iterations to a failure rate, against depth and branching
+
+The iterations each method needs to reach a failure rate and stay there (`fig3_iterations.csv`;
+`experiments/papers/kocsis/fig3.py` says how), the lab's UCT (`uct`) and alpha-beta with the
+paper's rule beside the paper's UCT and alpha-beta, as read from its Fig. 3, and B^(D/2).
+"beyond": not reached within this scale's budgets.
+
+{fig3_markdown(table, growths, paper)}
+
+![Fig. 3 beside the paper's]({figure}.png)
+"""

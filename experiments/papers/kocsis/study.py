@@ -71,11 +71,17 @@ class Effort:
 
 
 PANELS = (Panel(2, 20), Panel(8, 8))
-# quick: about a tenth of the paper's trees (a B=8, D=8 instance is 19 M nodes, seconds to draw)
-# and 2^12 iterations; paper: Sect. 4's 200 trees x 200 runs a point
+# Fig. 3's shapes: the depths at B = 2 and the branchings at D = 8 whose iterations to a
+# failure rate it plots (the quick scale a subset; shapes of Fig. 2 are its curves)
+FIG3_SHAPES = {"quick": {"depth": (4, 6, 8, 10, 12, 20), "branching": (2, 3, 4, 5, 8)},
+               "paper": {"depth": tuple(range(4, 21, 2)), "branching": tuple(range(2, 9))}}
+FIG3_METHODS = ("uct", "alphabeta")
+# by B: quick, about a tenth of the paper's trees (a B=8, D=8 instance is 19 M nodes, seconds
+# to draw) and 2^12 iterations; paper: Sect. 3.1's 200 trees x 200 runs a point
 SCALES = {
-    "quick": {2: Effort(40, 10, 2**12), 8: Effort(16, 25, 2**12)},
-    "paper": {2: Effort(200, 200, 2**14), 8: Effort(200, 200, 2**14)},
+    "quick": {2: Effort(40, 10, 2**12), **{b: Effort(16, 10, 2**12) for b in (3, 4, 5)},
+              8: Effort(16, 25, 2**12)},
+    "paper": {b: Effort(200, 200, 2**14) for b in range(2, 9)},
 }
 # runs per shard: quick, one shard per tree (a B=8 shard readies its 19 M-node tree for the
 # engine in about 0.6 s, which more shards would repeat); paper, two per tree
@@ -139,9 +145,20 @@ def _curve(method: Method, panel: Panel, size: Effort) -> Curve:
                  policy_params=method.params, failure="score", **method.options)
 
 
+def fig3_panels(scale: str) -> list[Panel]:
+    """Fig. 3's shapes at ``scale``: B = 2 at each depth, then D = 8 at each branching."""
+    shapes = FIG3_SHAPES[scale]
+    panels = [Panel(2, d) for d in shapes["depth"]] + [Panel(b, 8) for b in shapes["branching"]]
+    return list(dict.fromkeys(panels))
+
+
 def kocsis_study(scale: str = "quick", seed: int = 2015) -> Study:
-    """Every method on every panel, ``BLOCKS[scale]`` runs per shard."""
+    """Every method on Fig. 2's panels, and Fig. 3's methods on its other shapes,
+    ``BLOCKS[scale]`` runs per shard."""
+    effort(scale, PANELS[0])  # an unknown scale is one line
     curves = [method_curve(m, p, scale) for p in PANELS for m in METHODS]
+    curves += [method_curve(m, p, scale) for p in fig3_panels(scale) if p not in PANELS
+               for m in FIG3_METHODS]
     return Study(tuple(curves), seed=seed, block=BLOCKS[scale], name=f"kocsis-{scale}")
 
 
