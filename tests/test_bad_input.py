@@ -302,6 +302,8 @@ CASES = [
      None),
     (FR[:-1] + [""], "--out is empty: name a folder", None),
     (BANDIT + ["--policies", "ucb1", "ucb1"], "policy ucb1 is given twice", None),
+    (BANDIT + ["--budgets", "1e11"], "budget 100,000,000,000 is beyond the horizon 10", None),
+    (BANDIT + ["--runs", "1e12"], "lower --runs", None),
     (["bandit", "--arms", "beta(0.9,0.8,s=1e308)", *BANDIT[3:]],
      "beta parameter s = 1e+308: must be a finite number in (0, 1000000]", None),
     (TOUR + ["--a", "uct", "--sprt", "0,100000"], "beyond +-1000 is out of the test's model",

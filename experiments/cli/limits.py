@@ -154,6 +154,18 @@ def check_tournament(pairings: int, games: int, block: int, playouts: int,
     check_search(playouts, (workers or default_workers()) if local else 1)
 
 
+def check_bandit(study) -> None:
+    """``bandit``: every run's regret at every recorded point (a grid of 5 per decade, and the
+    baselines' budgets), per policy and baseline, and the runs' seeds."""
+    from ..plain_bandits.study import log_grid
+
+    points = 2 * len(log_grid(study.horizon)) + len(study.budgets)  # policies and baselines
+    methods = len(study.policies) + len(study.baselines)
+    check_memory(study.runs * 8 * (2 + points * max(methods, 1)) * len(study.problems),
+                 f"{study.runs:,} runs of {len(study.problems)} problem(s) x {methods} methods",
+                 "lower --runs")
+
+
 def check_pig(turns: int) -> None:
     """``games solve pig``: the solver's value arrays."""
     from games.pig_solver import DEFAULT_CAP

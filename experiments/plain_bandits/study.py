@@ -107,6 +107,10 @@ class BanditStudy:
         for name in self.baselines:
             if name not in ALGORITHMS:
                 raise ValueError(f"unknown baseline {name!r}: use one of {', '.join(ALGORITHMS)}")
+        beyond = [budget for budget in self.budgets if budget > self.horizon]
+        if beyond:
+            raise ValueError(f"budget {beyond[0]:,} is beyond the horizon {self.horizon:,}: the "
+                             "baselines' budgets are at most --horizon pulls")
         for problem in self.problems:
             arms = parse_arms(problem)
             for budget in self.budgets:

@@ -62,6 +62,7 @@ def study_from_args(args):
 def run(args) -> int:
     import numba
 
+    from experiments.cli.limits import check_bandit
     from experiments.plain_bandits.report import TABLE_FILE, write_report
     from experiments.plain_bandits.study import run_study, study_dict
     from experiments.runtime.lock import writing
@@ -70,6 +71,7 @@ def run(args) -> int:
 
     formats = formats_option(args.format)
     study = study_from_args(args)
+    check_bandit(study)
     if args.workers:
         numba.set_num_threads(min(args.workers, numba.config.NUMBA_NUM_THREADS))
     out = args.out or f"results/bandit-{args.preset or 'arms'}"
