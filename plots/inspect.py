@@ -66,19 +66,23 @@ def plot_trace(frame: pd.DataFrame, log: pd.DataFrame | None = None, axes=None, 
 
 def plot_anatomy(table: pd.DataFrame, runs: int, ax=None, title=""):
     """The failing runs at each budget (log-x) stacked by the wrong move they chose, over all
-    ``runs`` runs: a move whose uniform-playout win rate at threshold 0 beats the optimal
-    move's (gap > 0, the bias) hatched, the others plain (too little search). Returns the
-    Axes."""
+    ``runs`` runs. A move's legend gives its gap, its uniform-playout win rate less the optimal
+    move's, at the failing runs' own mean threshold where it fails most (seed 001's Eq. 5
+    terms at the threshold the run plays at: 0 for the plain search, its adjuster's
+    otherwise); a move of gap > 0 there (it looks better: the bias) is hatched, the others
+    plain (too little search). Returns the Axes."""
     if ax is None:
         _, ax = new_figure(figsize=(6.4, 3.6))
     budgets = np.sort(table["budget"].unique()) if len(table) else np.array([1])
     bottom = pd.Series(0.0, index=budgets)
     for (tree_index, move), rows in table.groupby(["tree_index", "move"]):
         counts = rows.groupby("budget")["failures"].sum().reindex(budgets, fill_value=0)
-        biased = bool((rows["gap"] > 0).any())
+        most = rows.loc[rows["failures"].idxmax()]
+        gap = most["win_rate_at_threshold"] - most["optimal_win_rate_at_threshold"]
+        biased = bool(gap > 0)
         label = f"move {move}" + (f" (tree {tree_index})" if table["tree_index"].nunique() > 1
                                   else "")
-        label += f": gap {rows['gap'].iloc[0]:+.2g}"
+        label += f": gap {gap:+.2g} at threshold {most['threshold']:.3g}"
         ax.bar(budgets, counts / runs, width=budgets * 0.6, bottom=bottom / runs, align="center",
                color=COLOURS[int(move) % len(COLOURS)], hatch="//" if biased else None,
                edgecolor="white", lw=0.5, label=label)
@@ -89,8 +93,9 @@ def plot_anatomy(table: pd.DataFrame, runs: int, ax=None, title=""):
     _log_x(ax, pd.DataFrame({"budget": budgets}), "budget")
     ax.set_xlim(budgets.min() / 1.5, budgets.max() * 1.5)
     if len(table):
-        ax.legend(fontsize=7, title="hatched: gap > 0\n(looks better: bias)", title_fontsize=7,
-                  loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        ax.legend(fontsize=7, title="hatched: gap > 0 at the runs'\nthreshold (looks "
+                  "better: bias)", title_fontsize=7, loc="upper left",
+                  bbox_to_anchor=(1.01, 1.0))
     if title:
         ax.set_title(title, fontsize=8)
     ax.figure.tight_layout()

@@ -106,7 +106,7 @@ def test_each_cells_anatomy_command_reproduces_the_cells_runs(stored, tmp_path, 
     argv = shlex.split(row["command"])[1:]
     argv[argv.index("--out") + 1] = str(tmp_path / "cell")
     assert main(argv) == 0
-    anatomy = pd.read_csv(tmp_path / "cell-anatomy.csv")
+    anatomy = pd.read_csv(tmp_path / "cell" / "anatomy.csv")
     stored_runs = instance_table(folder)
     cell = stored_runs[(stored_runs.config == row["config"]) & (stored_runs.policy == row["policy"])
                        & (stored_runs.adjuster == row["adjuster"])]

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 
 import numpy as np
+import pandas as pd
 import pytest
 from chromium import image_widths, needs_chromium
 from reference_mcts import ThresholdSchedule
@@ -138,6 +139,14 @@ def test_the_anatomy_adds_up_to_the_curves_failures():
     assert not optimal[table[table["tree_index"] == 0]["move"]].any()
     assert ((table["gap"] - (table["win_rate"] - table["optimal_win_rate"])).abs()
             < 1e-12).all()
+    # the runs a row names are the curve's own failing runs (the first 5, the rest counted)
+    for j in range(curve.trees):
+        failed, _ = simulate_block(curve, j, 0, curve.runs, 5)
+        for row in table[table["tree_index"] == j].itertuples():
+            named = [int(word) for word in row.failing_runs.split() if not word.startswith("+")]
+            rest = sum(int(word[1:]) for word in row.failing_runs.split() if word.startswith("+"))
+            assert len(named) + rest == row.failures and len(named) == min(row.failures, 5)
+            assert failed[named, curve.budgets.index(row.budget)].all()
 
 
 def test_the_dot_folds_wide_levels_and_parses():
@@ -159,23 +168,32 @@ SMALL = ["inspect", "--tree", "constant(1,5)", "--branching", "4", "--depth", "6
 
 
 def test_the_command_writes_the_page(tmp_path, capsys, saved_figures):
-    prefix = tmp_path / "out" / "c15"
+    folder = tmp_path / "out" / "c15"
     assert main(SMALL + ["--run", "4", "--anatomy", "--runs", "20", "--adjuster", "maxfreq",
-                         "--out", str(prefix), "--plot", str(tmp_path / "trace.svg")]) == 0
+                         "--out", str(folder), "--plot", str(tmp_path / "trace.svg")]) == 0
     out = capsys.readouterr().out
-    assert "run 4" in out and "c15.html" in out
-    page = (tmp_path / "out" / "c15.html").read_text()
+    assert "run 4" in out and str(folder / "index.html") in out
+    page = (folder / "index.html").read_text()
     assert page.count("<img") == 3 - ("Graphviz's dot is not installed" in out)
     top, _ = saved_figures["trace.svg"].axes
     assert top.get_xscale() == "log" and len(top.get_lines()) == 2 * 4
-    assert (tmp_path / "out" / "c15-anatomy.csv").stat().st_size > 0
+    assert (folder / "anatomy.csv").stat().st_size > 0 and (folder / "trace.csv").is_file()
+    # each wrong move's gap at the failing runs' threshold where it fails most (maxfreq's, not 0)
+    anatomy = pd.read_csv(folder / "anatomy.csv")
+    labels = saved_figures["anatomy.png"].axes[0].get_legend_handles_labels()[1]
+    assert len(labels) == anatomy.groupby(["tree_index", "move"]).ngroups > 0
+    for label in labels:
+        rows = anatomy[anatomy["move"] == int(label.split(":")[0].split()[1])]
+        most = rows.loc[rows["failures"].idxmax()]
+        gap = most["win_rate_at_threshold"] - most["optimal_win_rate_at_threshold"]
+        assert label.endswith(f"gap {gap:+.2g} at threshold {most['threshold']:.3g}")
 
 
 @needs_chromium
 def test_the_page_renders_every_figure_in_chromium(tmp_path):
-    prefix = tmp_path / "c15"
-    assert main(SMALL + ["--anatomy", "--runs", "10", "--out", str(prefix)]) == 0
-    widths = image_widths(tmp_path / "c15.html", tmp_path)
+    folder = tmp_path / "c15"
+    assert main(SMALL + ["--anatomy", "--runs", "10", "--out", str(folder)]) == 0
+    widths = image_widths(folder / "index.html", tmp_path)
     assert len(widths) == (3 if shutil.which("dot") else 2)
     assert all(width > 0 for width in widths), widths
 
@@ -185,8 +203,11 @@ def test_the_page_renders_every_figure_in_chromium(tmp_path):
     (["--plies", "6"], "lower --plies or --width"),
     (["--tree", "nosuch(1)"], "nosuch"),
     (["--plot", "trace.txt"], "figure file name"),
+    (["--out", "{file}"], "is a file: name a folder"),
 ])
 def test_bad_input_is_one_line(extra, message, tmp_path, capsys):
+    (tmp_path / "file").write_text("")
+    extra = [word.replace("{file}", str(tmp_path / "file")) for word in extra]
     assert main(SMALL + ["--out", str(tmp_path / "x")] + extra) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1

@@ -85,20 +85,20 @@ def test_the_command_writes_the_page(tmp_path, capsys, saved_figures):
     assert main(["inspect", "breakthrough", "--moves", MOVES, "--max-budget", str(BUDGET),
                  "--player", "uct(c=0.5)", "--width", "3", "--out", str(prefix)]) == 0
     out = capsys.readouterr().out
-    assert "uct(c=0.5)" in out and "bt.html" in out
-    top, bottom = saved_figures["bt-search.png"].axes
+    assert "uct(c=0.5)" in out and str(prefix / "index.html") in out
+    top, bottom = saved_figures["search.png"].axes
     assert top.get_xscale() == "log" and len(top.get_lines()) == 3 + 1
     assert len(bottom.get_lines()) == 3 + 1  # and the zero line
-    page = (tmp_path / "bt.html").read_text()
+    page = (prefix / "index.html").read_text()
     assert page.count("<img") == 1 and "first t playouts of one search" in page
-    assert (tmp_path / "bt-search.csv").stat().st_size > 0
+    assert (prefix / "search.csv").stat().st_size > 0
 
 
 @needs_chromium
 def test_the_page_renders_in_chromium(tmp_path):
     assert main(["inspect", "breakthrough", "--moves", MOVES, "--max-budget", "64",
                  "--out", str(tmp_path / "bt")]) == 0
-    widths = image_widths(tmp_path / "bt.html", tmp_path)
+    widths = image_widths(tmp_path / "bt" / "index.html", tmp_path)
     assert len(widths) == 1 and widths[0] > 0, widths
 
 

@@ -325,3 +325,20 @@ def test_the_ucb1_copy_plays_the_built_in_games_in_breakthrough(examples):
                            moves.append(result.action))
         records.append((record, moves))
     assert records[0] == records[1] and len(records[0][1]) > 10
+
+
+def test_the_commands_a_report_prints_carry_the_plugin_path(examples, monkeypatch):
+    """A cell's anatomy command and the rerun command import the plug-in again: they name the
+    PYTHONPATH the run found it on; without a plug-in they stay as they were."""
+    from experiments.comparisons.anatomy_links import anatomy_command
+    from experiments.curves.plugin_check import with_plugin_path
+
+    monkeypatch.setenv("PYTHONPATH", "examples dir")
+    mine = Curve("constant(1,3)", "my_ucb1:policy", branching=2, depth=6, max_budget=64)
+    built_in = Curve("constant(1,3)", "ucb1", branching=2, depth=6, max_budget=64)
+    assert anatomy_command(mine, 5, "out").startswith("PYTHONPATH='examples dir' mctslab inspect")
+    assert anatomy_command(built_in, 5, "out").startswith("mctslab inspect")
+    assert with_plugin_path("mctslab compare", [built_in, mine]) == (
+        "PYTHONPATH='examples dir' mctslab compare")
+    monkeypatch.delenv("PYTHONPATH")
+    assert with_plugin_path("mctslab compare", [mine]) == "mctslab compare"

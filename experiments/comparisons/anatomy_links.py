@@ -24,6 +24,7 @@ import pandas as pd
 from mcts.baselines import is_baseline
 
 from ..curves.curve import Curve
+from ..curves.plugin_check import with_plugin_path
 from ..inspect.anatomy import failure_anatomy
 from .cells import cell_identity, cell_seed
 from .grid import Grid, cell_labels, engine_flags
@@ -44,7 +45,8 @@ def _entry(name: str, params: dict) -> str:
 
 def anatomy_command(curve: Curve, grid_seed: int, out: str) -> str:
     """The ``mctslab inspect`` command line writing the anatomy of the cell ``curve`` of a
-    grid of seed ``grid_seed`` to ``out``.html (module docstring)."""
+    grid of seed ``grid_seed`` into the folder ``out`` (its page ``out/index.html``; module
+    docstring)."""
     defaults = {field.name: field.default for field in fields(Curve)}
     rules = [word for name in _RULES if getattr(curve, name) != defaults[name]
              for word in ("--" + name.replace("_", "-"), getattr(curve, name))]
@@ -54,7 +56,7 @@ def anatomy_command(curve: Curve, grid_seed: int, out: str) -> str:
              "--runs", curve.runs, "--trees", curve.trees, "--max-budget", curve.max_budget,
              *rules, "--seed", cell_seed(cell_identity(curve, grid_seed)),
              "--tree-seed", grid_seed, "--anatomy", "--out", out]
-    return shlex.join(map(str, words))
+    return with_plugin_path(shlex.join(map(str, words)), [curve])
 
 
 def anatomy_commands(grid: Grid, folder: str = "anatomy",

@@ -6,7 +6,9 @@ traceback would run to 150 lines)."""
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
 from contextlib import contextmanager
 
 from .curve import Curve
@@ -23,6 +25,16 @@ def plugin_specs(curve: Curve) -> list[str]:
     reward rule."""
     return [spec for spec in (curve.policy, curve.adjuster, curve.backup, curve.reward)
             if ":" in spec]
+
+
+def with_plugin_path(command: str, curves) -> str:
+    """``command`` as a user reruns it: after ``PYTHONPATH=...`` when one of ``curves`` names
+    a plug-in and this process ran with a PYTHONPATH (where the plug-in was found), since the
+    command imports it again."""
+    path = os.environ.get("PYTHONPATH")
+    if path and any(plugin_specs(curve) for curve in curves):
+        return f"PYTHONPATH={shlex.quote(path)} {command}"
+    return command
 
 
 def _plugins(curve: Curve) -> list[tuple[str, str]]:

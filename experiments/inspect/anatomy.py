@@ -26,7 +26,8 @@ from .traced import trace_block
 
 COLUMNS = ("budget", "tree_index", "move", "failures", "runs", "share", "minimax", "outcome",
            "win_rate", "optimal_win_rate", "gap", "threshold", "win_rate_at_threshold",
-           "optimal_win_rate_at_threshold", "visit_share")
+           "optimal_win_rate_at_threshold", "visit_share", "failing_runs")
+SHOWN_RUNS = 5  # the failing runs a row names; the rest are counted
 
 
 def _moves_of(curve: Curve, tree_index: int, seed: int, grid: np.ndarray,
@@ -48,6 +49,13 @@ def _moves_of(curve: Curve, tree_index: int, seed: int, grid: np.ndarray,
     return tuple(np.concatenate([part[i] for part in parts]) for i in range(3))
 
 
+def failing_runs(indices: np.ndarray) -> str:
+    """The first ``SHOWN_RUNS`` run indices, e.g. "3 17 42", and "+k" for the rest: each a
+    ``mctslab inspect --run R`` (with ``--tree-index J``) that watches a failing run."""
+    shown = " ".join(str(int(r)) for r in indices[:SHOWN_RUNS])
+    return shown + (f" +{len(indices) - SHOWN_RUNS}" if len(indices) > SHOWN_RUNS else "")
+
+
 def _mean_seen(values: np.ndarray) -> float:
     """The mean of the values that are not NaN (NaN if none: the root not yet expanded)."""
     seen = values[~np.isnan(values)]
@@ -63,7 +71,8 @@ def failure_anatomy(curve: Curve, seed: int = 0, tree_seed: int | None = None) -
     mu at threshold 0 (Eq. 5's terms), gap their difference (> 0: the move looks better than
     the optimal one); threshold: the failing runs' mean effective threshold at the budget,
     and the mean mu of the move and of the optimal ones at each run's threshold; visit_share:
-    the mean share of the root's visits the move had. The trees are ``tree_seed``'s when given
+    the mean share of the root's visits the move had; failing_runs: the indices of the first
+    of those runs on the instance (:func:`failing_runs`). The trees are ``tree_seed``'s when given
     (a comparison cell's runs: ``seed`` its cell's seed, ``tree_seed`` its grid's), else
     ``seed``'s."""
     grid = np.asarray(curve.budgets, np.int64)
@@ -90,5 +99,6 @@ def failure_anatomy(curve: Curve, seed: int = 0, tree_seed: int | None = None) -
                              float(outcome[move]), float(at_zero[move]), float(best_optimal),
                              float(at_zero[move] - best_optimal), float(thetas.mean()),
                              float(rates[move].mean()), float(rates[optimal].max(axis=0).mean()),
-                             _mean_seen(visit_share[runs, k])))
+                             _mean_seen(visit_share[runs, k]),
+                             failing_runs(np.flatnonzero(runs))))
     return pd.DataFrame(rows, columns=list(COLUMNS))

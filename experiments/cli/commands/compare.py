@@ -126,6 +126,7 @@ def run(args) -> int:
     from experiments.cli.limits import check_study
     from experiments.comparisons import INSTANCES_FILE, RUNS_FILE, run_compare
     from experiments.curves.kernels import check_plugins
+    from experiments.curves.plugin_check import with_plugin_path
     from experiments.runtime.pool import check_options
     from plots.style import formats_option
 
@@ -144,7 +145,8 @@ def run(args) -> int:
               flush=True)
     summary, _ = run_compare(grid, out, workers=args.workers, scheduler=args.scheduler,
                              progress=not args.quiet and sys.stderr.isatty(),
-                             command=shlex.join(["mctslab", *sys.argv[1:]]), formats=formats,
+                             command=with_plugin_path(shlex.join(["mctslab", *sys.argv[1:]]),
+                                                      study.curves), formats=formats,
                              wait=args.wait, anatomy=args.anatomy)
     if args.quiet:
         return 0

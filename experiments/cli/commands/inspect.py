@@ -51,10 +51,10 @@ def register(subparsers) -> None:
                    help="grid points per doubling of the playouts (default 4)")
     p.add_argument("--anatomy", action="store_true",
                    help="also the anatomy of the curve's failures over its --runs runs")
-    p.add_argument("--out", metavar="PREFIX", required=True,
-                   help="write PREFIX-trace.csv, -trace.png, -tree.svg (or .dot), "
-                   "-anatomy.csv/.png and PREFIX.html; GAME: PREFIX-search.csv, -search.png "
-                   "and PREFIX.html")
+    p.add_argument("--out", metavar="DIR", required=True,
+                   help="the folder to write into, as every command's --out: trace.csv, "
+                   "trace.png, tree.svg (or .dot), anatomy.csv/.png and the page index.html; "
+                   "GAME: search.csv, search.png and index.html")
     p.add_argument("--plot", metavar="FILE",
                    help="the trace figure also here, its format by the suffix (.png, .pdf, .svg)")
     defaults = vars(p.parse_args(["--tree", "-", "--out", "-"]))  # the parser's, as it stands
@@ -118,18 +118,17 @@ def _write(args, curve, traced, dot: str) -> int:
     from plots import save
     from plots.inspect import plot_anatomy, plot_trace
 
-    prefix = Path(args.out)
-    prefix.parent.mkdir(parents=True, exist_ok=True)
+    folder = _folder(args.out)
     frame, log = trace_frame(traced), log_frame(traced)
     title = (f"{curve.label}  b={curve.branching} d={curve.depth}: tree {traced.tree_index}, "
              f"run {traced.run}, seed {traced.seed}"
              + (f" (trees of seed {args.tree_seed})" if args.tree_seed is not None else ""))
-    frame.to_csv(f"{prefix}-trace.csv", index=False)
-    trace_png = Path(f"{prefix}-trace.png")
+    frame.to_csv(folder / "trace.csv", index=False)
+    trace_png = folder / "trace.png"
     save(plot_trace(frame, log, title=title)[0].figure, trace_png)
     if args.plot:
         save(plot_trace(frame, log, title=title)[0].figure, args.plot)
-    picture, note = write_picture(dot, f"{prefix}-tree.svg")
+    picture, note = write_picture(dot, folder / "tree.svg")
     caption = ("The root's children against playouts; the effective threshold beneath; grey "
                "where the run would fail")
     blocks = [("p", _summary(frame)), ("figure", (trace_png, caption)),
@@ -138,23 +137,33 @@ def _write(args, curve, traced, dot: str) -> int:
                   else ("p", note))
     if args.anatomy:
         table = failure_anatomy(curve, args.seed, args.tree_seed)
-        table.to_csv(f"{prefix}-anatomy.csv", index=False)
-        anatomy_png = Path(f"{prefix}-anatomy.png")
+        table.to_csv(folder / "anatomy.csv", index=False)
+        anatomy_png = folder / "anatomy.png"
         save(plot_anatomy(table, curve.total_runs, title=curve.label).figure, anatomy_png)
         blocks += [("h2", f"Failure anatomy over {curve.total_runs} runs"),
                    ("figure", (anatomy_png, "The failing runs by the wrong move they chose")),
                    ("table", table)]
     blocks += [("h2", "The trace at the curve's budgets"),
                ("table", frame[frame["playouts"].isin(curve.budgets)])]
-    page = write_page(f"{prefix}.html", title, blocks)
+    page = write_page(folder / "index.html", title, blocks)
     print(title)
     print(_summary(frame))
     if note:
         print(note)
-    print(f"wrote {prefix}-trace.csv, {trace_png}, {picture}"
-          + (f", {prefix}-anatomy.csv, {prefix}-anatomy.png" if args.anatomy else "")
-          + f" and {page}")
+    print(f"wrote trace.csv, trace.png, {Path(picture).name}"
+          + (", anatomy.csv, anatomy.png" if args.anatomy else "")
+          + f" and the page {page}")
     return 0
+
+
+def _folder(out: str) -> Path:
+    """The folder ``--out`` names, made if need be; a file there is one line."""
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"--out {out} is a file: name a folder (inspect writes its files and "
+                         "index.html into it)")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def _summary(frame) -> str:
@@ -185,15 +194,14 @@ def _run_position(args) -> int:
     check_search(args.max_budget)
     state = game_position(game, args.moves or "", args.random_plies or 0, args.seed)
     frame = search_position(game, state, player, args.max_budget, args.seed, args.per_octave)
-    prefix = Path(args.out)
-    prefix.parent.mkdir(parents=True, exist_ok=True)
+    folder = _folder(args.out)
     where = f"after {args.moves!r}" if args.moves else "from the start"
     if args.random_plies:
         where += f" and {args.random_plies} random plies"
     title = (f"{game.title}, {where}: {player.spec}, seed {args.seed}"
              + ("" if one_search(player) else " (each point its own search)"))
-    frame.to_csv(f"{prefix}-search.csv", index=False)
-    png = Path(f"{prefix}-search.png")
+    frame.to_csv(folder / "search.csv", index=False)
+    png = folder / "search.png"
     save(plot_position(frame, args.width, title=title)[0].figure, png)
     if args.plot:
         save(plot_position(frame, args.width, title=title)[0].figure, args.plot)
@@ -208,10 +216,10 @@ def _run_position(args) -> int:
               ("h2", "The position"), ("pre", state.render()), ("figure", (png, caption)),
               ("h2", "The root at the largest budget"),
               ("table", last.sort_values("visits", ascending=False))]
-    page = write_page(f"{prefix}.html", title, blocks)
+    page = write_page(folder / "index.html", title, blocks)
     print(title)
     print(summary)
-    print(f"wrote {prefix}-search.csv, {png} and {page}")
+    print(f"wrote search.csv, search.png and the page {page}")
     return 0
 
 
