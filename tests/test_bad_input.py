@@ -323,6 +323,9 @@ CASES = [
     (["compile", "--policies", "typo_policy:policy", "--trees", "constant(1,1)", "--workers",
       "1"], "typo_policy.py, line 14) does not compile", None),
     (STUDY, "typo_backup.py, line 11) does not compile", CURVES + 'backup = "typo_backup:rule"\n'),
+    (["inspect", "--tree", "constant(1,1)", "--depth", "2", "--max-budget", "8", "--policy",
+      "typo_policy:policy", "--out", "{tmp}/page"], "typo_policy.py, line 14) does not compile",
+     None),
     # a refusal inside a folder's lock leaves no lock file or folder behind
     (["reproduce", "imagawa", "--format", "gif", "--out", "{tmp}/repro"],
      "--format 'gif': use png, pdf or svg", None),
@@ -533,3 +536,21 @@ def test_a_plugin_index_returning_nan_is_refused_by_the_engine(tmp_path, monkeyp
                  "--max-budget", "32", "--policy", "nan_policy:policy", "--workers", "1"])
     error = capsys.readouterr().err
     assert code == 2 and error.count("\n") == 1 and "index is NaN" in error, error
+
+
+def test_a_plugins_compile_error_is_one_line_under_any_command(monkeypatch):
+    """The catch-all's check (``plugin_compile_error``): numba's typing error citing a loaded
+    plug-in's file is that plug-in's line; one citing no plug-in stays a bug of the lab."""
+    from numba.core.errors import TypingError
+
+    from bandits import plugins
+    from experiments.curves.plugin_check import plugin_compile_error
+
+    monkeypatch.setitem(plugins.PLUGIN_FILES, "mine:policy", "/x/mine.py")
+    error = TypingError("Failed in nopython mode pipeline\nUnknown attribute 'sqrt_lgo' of "
+                        "type IndexTables\nDuring: typing of get attribute at /x/mine.py (14)")
+    assert plugin_compile_error(error) == ("plug-in mine:policy (/x/mine.py, line 14) does not "
+                                           "compile: Unknown attribute 'sqrt_lgo' of type "
+                                           "IndexTables")
+    assert plugin_compile_error(TypingError("at /lab/engine.py (3)")) is None
+    assert plugin_compile_error(ValueError("/x/mine.py")) is None

@@ -91,6 +91,12 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:  # noqa: BLE001  (the catch-all that names a bug of the lab)
         if _caused_by_interrupt(error):
             return interrupted(args.command)
+        from experiments.curves.plugin_check import plugin_compile_error
+
+        line = plugin_compile_error(error)  # a user's plug-in that numba cannot compile
+        if line:
+            print(f"mctslab {args.command}: error: {line}", file=sys.stderr)
+            return 2
         traceback.print_exc()  # a bug of the lab, not of the command line
         print(f"mctslab {args.command}: internal error: this is a bug in mctslab, not in your "
               f"command; please report it with the command line and the traceback above",

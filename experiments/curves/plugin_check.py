@@ -51,6 +51,16 @@ def numba_line(error: BaseException) -> str:
     return (useful or lines or [type(error).__name__])[0]
 
 
+def _does_not_compile(error: BaseException, plugins: list[tuple[str, str]]) -> str:
+    """The line naming the plug-in of ``plugins`` ((spec, file)) whose file numba's message
+    cites, else the first, with the line there and numba's line."""
+    text = _ANSI.sub("", str(error))
+    spec, path = next(((s, p) for s, p in plugins if p in text), plugins[0])
+    line = re.search(rf"at {re.escape(path)} \((\d+)\)", text)
+    where = f"{path}, line {line.group(1)}" if line else path
+    return f"plug-in {spec} ({where}) does not compile: {numba_line(error)}"
+
+
 @contextmanager
 def plugin_errors(curve: Curve):
     """Turn numba's failure to compile ``curve``'s kernels into a one-line ValueError naming
@@ -63,9 +73,19 @@ def plugin_errors(curve: Curve):
         plugins = _plugins(curve)
         if not plugins:
             raise
-        text = _ANSI.sub("", str(error))
-        spec, path = next(((s, p) for s, p in plugins if p in text), plugins[0])
-        line = re.search(rf"at {re.escape(path)} \((\d+)\)", text)
-        where = f"{path}, line {line.group(1)}" if line else path
-        raise ValueError(f"plug-in {spec} ({where}) does not compile: {numba_line(error)}"
-                         ) from None
+        raise ValueError(_does_not_compile(error, plugins)) from None
+
+
+def plugin_compile_error(error: BaseException) -> str | None:
+    """For any command (``experiments.cli``): the one line of numba's failure to compile a
+    kernel when its message cites the file of a plug-in this process loaded (a bandit's,
+    inspect's or a game player's policy; a reward rule), else None."""
+    from numba.core.errors import NumbaError
+
+    from bandits.plugins import PLUGIN_FILES
+
+    if not isinstance(error, NumbaError):
+        return None
+    text = _ANSI.sub("", str(error))
+    cited = [(spec, path) for spec, path in PLUGIN_FILES.items() if path in text]
+    return _does_not_compile(error, cited) if cited else None
