@@ -1,5 +1,6 @@
 """Opening a page of the lab in headless chromium (Debian's, installed by .ci/run): the widths
-its images load at, so a test sees that every figure of a report or an inspection renders."""
+its images load at, so a test sees that every figure of a report or an inspection renders, and
+how the page lays out in a window of a given width."""
 
 from __future__ import annotations
 
@@ -48,3 +49,25 @@ def image_widths(page: Path, scratch: Path) -> list[int]:
     dom = headless(["--dump-dom", probe.as_uri()], scratch)
     [widths] = re.findall(r'data-widths="([^"]*)"', dom)
     return [int(width) for width in widths.split(",")] if widths else []
+
+
+_LAYOUT = """<script>
+window.addEventListener("load", () => {
+  const sizes = Array.from(document.images, image => image.naturalWidth + "x" + image.width);
+  document.body.setAttribute("data-layout", document.documentElement.scrollWidth + ";"
+                             + window.innerWidth + ";" + sizes.join(","));
+});
+</script>
+</body>"""
+
+
+def page_layout(page: Path, scratch: Path, width: int = 1400) -> tuple[int, int, list]:
+    """(the page's scroll width, the window's width, [(an image's natural width, its width as
+    drawn)]) of ``page`` in a chromium window ``width`` pixels wide."""
+    probe = scratch / "layout.html"
+    probe.write_text(page.read_text().replace("</body>", _LAYOUT))
+    dom = headless([f"--window-size={width},900", "--dump-dom", probe.as_uri()], scratch)
+    [layout] = re.findall(r'data-layout="([^"]*)"', dom)
+    scroll, window, images = layout.split(";")
+    sizes = [tuple(int(v) for v in size.split("x")) for size in images.split(",") if size]
+    return int(scroll), int(window), sizes

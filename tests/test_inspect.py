@@ -9,7 +9,7 @@ import subprocess
 import numpy as np
 import pandas as pd
 import pytest
-from chromium import image_widths, needs_chromium
+from chromium import image_widths, needs_chromium, page_layout
 from reference_mcts import ThresholdSchedule
 from reference_mcts import make_adjuster as reference_adjuster
 
@@ -153,6 +153,8 @@ def test_the_dot_folds_wide_levels_and_parses():
     traced = trace_run(BASE, 0)
     dot = tree_dot(traced, plies=2, width=2)
     assert dot.count("_more [label") == 1 + 2 and "penwidth=3" in dot
+    # 9 nodes across the last ply: top to bottom; up to 125: down the page
+    assert "rankdir=TB" in dot and "rankdir=LR" in tree_dot(traced, plies=3, width=4)
     assert len(re.findall(r"^\s+n\d+ \[", dot, re.MULTILINE)) <= drawn_nodes(4, 2, 2)
     with pytest.raises(ValueError, match="up to 5461 nodes"):
         tree_dot(traced, plies=6, width=4)
@@ -196,6 +198,14 @@ def test_the_page_renders_every_figure_in_chromium(tmp_path):
     widths = image_widths(folder / "index.html", tmp_path)
     assert len(widths) == (3 if shutil.which("dot") else 2)
     assert all(width > 0 for width in widths), widths
+    # in a 1400-pixel window nothing scrolls sideways, and the tree (its 85 nodes drawn down
+    # the page) is shrunk by a fifth at most to fit: its 8 pt labels stay 6.4 pt or more
+    # (drawn across, it was 3,500 pt wide, shrunk four times)
+    scroll, window, sizes = page_layout(folder / "index.html", tmp_path)
+    assert scroll <= window, (scroll, window)
+    if shutil.which("dot"):
+        natural, drawn = sizes[1]
+        assert drawn >= 0.8 * natural, sizes
 
 
 @pytest.mark.parametrize("extra, message", [

@@ -102,3 +102,15 @@ def failure_anatomy(curve: Curve, seed: int = 0, tree_seed: int | None = None) -
                              _mean_seen(visit_share[runs, k]),
                              failing_runs(np.flatnonzero(runs))))
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+# the columns of the anatomy the page shows (the CSV keeps them all)
+PAGE_COLUMNS = ("budget", "tree_index", "move", "failures", "share", "gap", "threshold",
+                "gap_at_threshold", "visit_share", "failing_runs")
+
+
+def page_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The anatomy as the page shows it, narrow enough not to scroll: ``PAGE_COLUMNS``, the gap
+    at the failing runs' threshold their win rates' difference."""
+    gap = table["win_rate_at_threshold"] - table["optimal_win_rate_at_threshold"]
+    return table.assign(gap_at_threshold=gap)[list(PAGE_COLUMNS)]

@@ -24,6 +24,7 @@ from mcts.core.solver import NO_CHILD
 from .traced import PROVEN, RunTrace
 
 MAX_DRAWN = 400  # nodes a picture may have; more is refused with its size
+WIDE_PLY = 12  # nodes of the last ply beyond which the tree is drawn left to right
 _COLOURS = colormaps["RdYlGn"]
 _FORMATS = (".svg", ".png", ".pdf")
 
@@ -41,7 +42,8 @@ def drawn_nodes(branching: int, plies: int, width: int) -> int:
 
 
 def tree_dot(traced: RunTrace, plies: int = 3, width: int = 4) -> str:
-    """The DOT text of the top ``plies`` plies of ``traced``'s search tree (module docstring);
+    """The DOT text of the top ``plies`` plies of ``traced``'s search tree (module docstring),
+    top to bottom, or left to right when its last ply may hold more than ``WIDE_PLY`` nodes;
     a picture of more than ``MAX_DRAWN`` nodes is a one-line ValueError naming its size."""
     b, depth = traced.curve.branching, traced.curve.depth
     if not 1 <= plies <= depth:
@@ -55,8 +57,12 @@ def tree_dot(traced: RunTrace, plies: int = 3, width: int = 4) -> str:
     tree, outcome = traced.tree, traced.minimax.outcome(0.0)
     visits, first_child = tree.stats[:, VISITS], tree.stats[:, FIRST_CHILD]
     total = max(int(visits[0]), 1)
-    graph = (f'  graph [rankdir=TB, nodesep=0.15, ranksep=0.5, label="{_title(traced)}", '
-             "labelloc=t, fontname=Helvetica, fontsize=11];")
+    # a wide bottom ply is drawn down the page (left to right), where it needs no scaling
+    # to fit the page's width and its 8 pt labels stay readable
+    across = (min(b, width) + (b > width)) ** plies
+    direction = "LR" if across > WIDE_PLY else "TB"
+    graph = (f'  graph [rankdir={direction}, nodesep=0.15, ranksep=0.5, '
+             f'label="{_title(traced)}", labelloc=t, fontname=Helvetica, fontsize=11];')
     nodes = ("  node [shape=circle, fixedsize=shape, style=filled, fontname=Helvetica, "
              "fontsize=8, color=gray30];")
     lines = ["digraph search {", graph, nodes, "  edge [color=gray40, arrowsize=0.5];",

@@ -111,7 +111,7 @@ def run(args) -> int:
 
 
 def _write(args, curve, traced, dot: str) -> int:
-    from experiments.inspect.anatomy import failure_anatomy
+    from experiments.inspect.anatomy import failure_anatomy, page_table
     from experiments.inspect.page import write_page
     from experiments.inspect.picture import write_picture
     from experiments.inspect.traced import log_frame, trace_frame
@@ -142,7 +142,7 @@ def _write(args, curve, traced, dot: str) -> int:
         save(plot_anatomy(table, curve.total_runs, title=curve.label).figure, anatomy_png)
         blocks += [("h2", f"Failure anatomy over {curve.total_runs} runs"),
                    ("figure", (anatomy_png, "The failing runs by the wrong move they chose")),
-                   ("table", table)]
+                   ("table", page_table(table))]
     blocks += [("h2", "The trace at the curve's budgets"),
                ("table", frame[frame["playouts"].isin(curve.budgets)])]
     page = write_page(folder / "index.html", title, blocks)
