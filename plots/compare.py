@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 
 import numpy as np
 import pandas as pd
@@ -79,13 +80,25 @@ def _log2_colours(low: int, high: int):
     return cmap, BoundaryNorm(np.arange(low - 0.5, high + 1.5), count)
 
 
-def _colour_bar(fig, image, axes, low: int, high: int, epsilon: float):
+def _colour_bar(fig, image, axes, low: int, high: int, epsilon: float,
+                location: str = "right"):
+    """The colour bar of a power of two per colour, right of ``axes`` or below them (its label
+    beneath it then, where no title can run into it)."""
     ticks = list(range(low, high + 1))
-    bar = fig.colorbar(image, ax=axes, ticks=ticks, shrink=0.9, pad=0.02)
-    bar.ax.set_yticklabels([power_of_two(2**k) for k in ticks], fontsize=7)
+    across = location == "bottom"
+    bar = fig.colorbar(image, ax=axes, ticks=ticks, location=location,
+                       shrink=0.6 if across else 0.9, pad=0.02, aspect=30 if across else 20)
+    labels = [power_of_two(2**k) for k in ticks]
+    if across:
+        bar.ax.set_xticklabels(labels, fontsize=7)
+    else:
+        bar.ax.set_yticklabels(labels, fontsize=7)
     bar.set_label(f"playouts to reach failure <= {epsilon:g}", fontsize=8)
     bar.ax.minorticks_off()
     return bar
+
+
+_CHAR = 0.0625  # inches: a character of a 7.5 pt tick label, about
 
 
 def epsilon_heatmap(to_epsilon: pd.DataFrame, ax=None, *, epsilon: float | None = None,
@@ -149,10 +162,20 @@ def epsilon_heatmaps(to_epsilon: pd.DataFrame, fig=None, *, epsilon: float | Non
     configs, policies = rows["config"].nunique(), rows["policy"].nunique()
     cols = min(2, len(adjusters))
     lines = math.ceil(len(adjusters) / cols)
+    top = power_of_two(_largest_budget(rows, budget))
+    title = (f"Playouts to reach failure <= {epsilon:g}, a panel per adjuster (hatched "
+             f"{NOT_REACHED}: not reached within T = {top})")
     if fig is None:
-        width = min(8.0, cols * (0.42 * policies + 1.9) + 1.0)
-        fig, axes = new_figure(lines, cols, figsize=(width, lines * (0.2 * configs + 1.2) + 0.5),
-                               squeeze=False, layout="constrained")
+        # room for the labels as long as they are: the policies' turned 45 degrees below each
+        # panel, the configurations' left of the first column; 0.2 inch a configuration's row;
+        # at most 8 inches wide, the README's 800 px
+        below = 0.71 * _CHAR * max(len(p) for p in rows["policy"]) + 0.2
+        left = _CHAR * max(len(c) for c in _shared_shape(list(rows["config"].unique()))[0])
+        width = min(8.0, max(4.5, cols * (0.42 * policies + 0.4) + left + 0.6))
+        title = textwrap.fill(title, int(width * 13))  # 9 pt: about 13 characters an inch
+        height = lines * (0.2 * configs + 0.5 + below) + 0.2 * title.count("\n") + 1.2
+        fig, axes = new_figure(lines, cols, figsize=(width, height), squeeze=False,
+                               layout="constrained")
     else:
         axes = fig.subplots(lines, cols, squeeze=False)
     for ax in axes.flat[len(adjusters):]:
@@ -166,10 +189,8 @@ def epsilon_heatmaps(to_epsilon: pd.DataFrame, fig=None, *, epsilon: float | Non
                         colours=colours)
     for ax in panels[1::cols] if cols > 1 else []:
         ax.set_yticklabels([])
-    _colour_bar(fig, panels[0].get_images()[0], list(panels), *colours, epsilon)
-    top = power_of_two(_largest_budget(rows, budget))
-    fig.suptitle(f"Playouts to reach failure <= {epsilon:g}, a panel per adjuster "
-                 f"(hatched {NOT_REACHED}: not reached within T = {top})", fontsize=9)
+    _colour_bar(fig, panels[0].get_images()[0], list(panels), *colours, epsilon, "bottom")
+    fig.suptitle(title, fontsize=9)
     return np.asarray(panels)
 
 

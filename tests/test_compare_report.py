@@ -119,7 +119,7 @@ def test_epsilon_heatmaps_draw_a_panel_per_adjuster_and_hatch_what_is_not_reache
     assert [t.get_text() for t in plain.get_xticklabels()] == ["ucb1", "thompson"]
     assert [t.get_text() for t in plain.get_yticklabels()] == list(CONFIGS)
     bar = plain.figure.axes[-1]  # one colour bar, a tick per power of two from 16 to 256
-    assert [t.get_text() for t in bar.get_yticklabels()] == ["16", "32", "64", "128", "256"]
+    assert [t.get_text() for t in bar.get_xticklabels()] == ["16", "32", "64", "128", "256"]
     assert plain.get_images()[0].norm(np.log2([16, 32, 256])).tolist() == [0, 1, 4]
 
 

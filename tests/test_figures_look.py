@@ -259,12 +259,41 @@ def test_heatmap_colour_bar_ticks_are_powers_of_two():
     panels = epsilon_heatmaps(_to_epsilon(), budget=1024)
     assert len(panels) == 4
     bar = panels[0].figure.axes[-1]
-    labels = [t.get_text() for t in bar.get_yticklabels()]
+    labels = [t.get_text() for t in bar.get_xticklabels()]  # below the panels
     assert labels == ["2", "4", "8", "16", "32", "64", "128", "256", "512", "1k"]
     # the shared " b=4 d=8" moves to the title; policies are the columns
     assert panels[0].get_title() == "plain  (b=4 d=8)"
     assert panels[0].get_yticklabels()[0].get_text() == "constant(1,1)"
     assert [t.get_text() for t in panels[0].get_xticklabels()] == ["ucb1", "klucb", "thompson"]
+
+
+@pytest.mark.parametrize("policies, configs", [
+    (("ucb1", "my_cached_ucb1:policy(c=0.5)", "another_plugin_module:policy(c=0.25,k=3)"), 3),
+    (("ucb1",), 1),
+])
+def test_a_heatmap_of_long_labels_and_odd_shapes_reads(policies, configs):
+    """One adjuster, plug-in labels of 40 characters or one cell: every row keeps at least
+    12 points of height, the tick labels stay inside the figure, and the colour bar's label
+    crosses neither the title nor a panel."""
+    table = pd.DataFrame([(f"{config} b=4 d=8", policy, "plain", 0.05, 2.0 ** (4 + k), 8.0, 64.0,
+                           True)
+                          for k, policy in enumerate(policies)
+                          for config in ATLAS[:configs]],
+                         columns=["config", "policy", "adjuster", "epsilon", "playouts", "low",
+                                  "high", "reached"])
+    [panel] = epsilon_heatmaps(table)
+    fig = panel.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    points = 72 / fig.dpi  # points per pixel
+    assert panel.get_window_extent(renderer).height * points / configs >= 12
+    for label in [*panel.get_xticklabels(), *panel.get_yticklabels()]:
+        box = label.get_window_extent(renderer)
+        assert box.x0 >= 0 and box.y0 >= 0 and box.x1 <= fig.bbox.width, label.get_text()
+    bar = fig.axes[-1]
+    bar_label = (bar.xaxis if bar.get_xlabel() else bar.yaxis).label.get_window_extent(renderer)
+    assert not bar_label.overlaps(fig._suptitle.get_window_extent(renderer))
+    assert not bar_label.overlaps(panel.get_window_extent(renderer))
 
 
 def test_formats_option():
