@@ -114,10 +114,12 @@ def prepare_kernels(curves: Iterable[Curve], workers: int,
         yield kernels[i], wall, cpu
 
 
-def check_plugins(curves) -> None:
+def check_plugins(curves) -> float:
     """Compile (or load) here the kernel of every curve with a plug-in, each kernel once
     (``prepare_kernel``), so that a plug-in numba cannot compile is one line before
     any folder is made or worker started; the workers then load the kernels from numba's
-    cache."""
+    cache. Returns the wall seconds it took, which a run's summary reports apart."""
+    start = time.perf_counter()
     for curve in distinct_kernels(curve for curve in curves if plugin_specs(curve)):
         prepare_kernel(curve)
+    return time.perf_counter() - start

@@ -53,13 +53,16 @@ class RunSummary:
     search_seconds: float = 0.0  # summed over workers: searching
     kernel_seconds: float = 0.0  # summed over workers: compiling or loading kernels
 
-    def speed(self) -> str:
+    def speed(self, first_seconds: float = 0.0) -> str:
         """The call's time in words: wall seconds, the search speed per worker, and the time
-        kernels took to compile or load apart from it."""
+        kernels took to compile or load apart from it, in the workers and, ``first_seconds``,
+        in this process before they started (a plug-in's, ``kernels.check_plugins``)."""
         rate = self.playouts / self.search_seconds if self.search_seconds > 0 else float("nan")
+        first = (f"; plug-in kernels compiled or loaded first, in this process, in "
+                 f"{first_seconds:.1f} s" if first_seconds >= 0.05 else "")
         return (f"{self.playouts:,} playouts in {self.seconds:.1f} s ({rate:,.0f} playouts/s "
                 f"per worker searching; kernels compiled or loaded in {self.kernel_seconds:.1f} "
-                "worker-s, once, then cached)")
+                f"worker-s, once, then cached{first})")
 
 
 def on_one_thread(compute, curve: Curve, *args) -> tuple[Any, float, float]:

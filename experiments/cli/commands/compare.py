@@ -135,7 +135,7 @@ def run(args) -> int:
     grid = grid_from_args(args)
     study = grid.study()
     check_study(study, args.workers, args.scheduler)
-    check_plugins(study.curves)
+    first_seconds = check_plugins(study.curves)
     out = args.out or f"results/{grid.name}-{grid.scale}"
     if grid.scale == "full" and not args.quiet:
         print(f"{grid.name} at scale full: {grid.cells} cells x {grid.trees_per_model * grid.runs}"
@@ -154,7 +154,7 @@ def run(args) -> int:
     if summary.computed:
         print(f"{grid.name}: {grid.cells} cells x {runs} runs in {out} ({summary.cells_computed}"
               f" cells computed or grown in {summary.computed} blocks, {summary.reused} blocks "
-              f"already stored); {summary.speed()}")
+              f"already stored); {summary.speed(first_seconds)}")
     else:
         print(f"{grid.name}: all {grid.cells} cells ({summary.shards} blocks of runs) already "
               f"stored in {out}")

@@ -43,6 +43,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from experiments.comparisons.study_files import read_study
+    from experiments.curves.plugin_check import with_plugin_path
     from experiments.studies.execution import run_study
     from experiments.studies.study import study_kind
 
@@ -52,14 +53,15 @@ def run(args) -> int:
 
         grid = read_grid(args.study)
         study = grid.study()
-        _check(study, args)
+        first_seconds = _check(study, args)
         summary, _ = run_compare(grid, args.out, workers=args.workers,
                                  scheduler=args.scheduler, progress=progress,
-                                 command=shlex.join(["mctslab", *sys.argv[1:]]),
+                                 command=with_plugin_path(shlex.join(["mctslab", *sys.argv[1:]]),
+                                                          study.curves),
                                  wait=args.wait)
     else:
         study = read_study(args.study)
-        _check(study, args)
+        first_seconds = _check(study, args)
         summary = run_study(study, args.out, workers=args.workers, scheduler=args.scheduler,
                             progress=progress, wait=args.wait)
     if args.quiet:
@@ -67,22 +69,22 @@ def run(args) -> int:
     if summary.computed:
         print(f"study {study.name}: {summary.shards} shards in {args.out} "
               f"({summary.computed} computed, {summary.reused} already stored); "
-              f"{summary.speed()}")
+              f"{summary.speed(first_seconds)}")
     else:
         print(f"study {study.name}: all {summary.shards} shards already stored in {args.out}")
     return 0
 
 
-def _check(study, args) -> None:
+def _check(study, args) -> float:
     """Before anything is written: the study's size against the memory, and its plug-ins
-    compiled here (one line each, not the workers' tracebacks)."""
+    compiled here (one line each, not the workers' tracebacks): the seconds that took."""
     from experiments.cli.limits import check_study
     from experiments.curves.kernels import check_plugins
     from experiments.runtime.pool import check_options
 
     check_options(args.workers, args.scheduler)
     check_study(study, args.workers, args.scheduler)
-    check_plugins(study.curves)
+    return check_plugins(study.curves)
 
 
 def status(args) -> int:
