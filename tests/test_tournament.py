@@ -158,3 +158,21 @@ def test_a_stopping_rule_ends_the_match_at_the_first_deciding_block(played_games
     results = run_tournament(tournament, workers=1, stop=stop)
     assert checked == [2, 4] and results["game"].tolist() == [0, 1, 2, 3]
     assert len(played_games) == 2
+
+
+def test_a_damaged_identity_file_names_the_file_to_delete(tmp_path, capsys, played_games):
+    """An unreadable round_robin.json, or a pairing's tournament.json, is one line naming that
+    file (not the folder, whose games are kept); deleting it as told replays no game."""
+    argv = ["tournament", "breakthrough", "--a", "uct", "--b", "uct(c=0.5)", "--games", "2",
+            "--playouts", "8", "--workers", "1", "--out", str(tmp_path / "t")]
+    assert main(argv) == 0 and len(played_games) == 1  # the fixture sees the games played
+    for path in (tmp_path / "t" / "round_robin.json",
+                 next((tmp_path / "t" / "pairings").glob("*/tournament.json"))):
+        path.write_text(path.read_text()[:5])  # truncated
+        capsys.readouterr()
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"{path} is damaged: delete that file" in err, err
+        path.unlink()
+        played_games.clear()
+        assert main(argv) == 0 and played_games == []

@@ -31,7 +31,7 @@ from ..runtime.lock import writing
 from ..runtime.pool import check_options
 from ..runtime.store import claim
 from .match import load_game
-from .store import TOURNAMENT_FILE
+from .store import TOURNAMENT_FILE, damaged
 from .tournament import COLUMNS, Tournament, play_tournaments
 
 ROUND_ROBIN_FILE = "round_robin.json"
@@ -110,14 +110,14 @@ def claim_round_robin_folder(folder: str | Path, round_robin: RoundRobin) -> Pat
                          f"robins: read it with experiments.tournaments.tournament"
                          f".run_tournament, or choose another --out folder")
     return claim(folder, ROUND_ROBIN_FILE, round_robin.identity(), read=_read_identity,
-                 refusal=lambda stored: (
+                 refusal=lambda stored: damaged(folder / ROUND_ROBIN_FILE) if not isinstance(
+                     stored, dict) else (
                      f"{folder} holds another tournament ({_differences(stored, round_robin)}):"
                      f" choose another --out folder, or delete {folder} to start over"))
 
 
-def _differences(stored, round_robin: RoundRobin) -> str:
-    if not isinstance(stored, dict):
-        return f"an unreadable {ROUND_ROBIN_FILE}"
+
+def _differences(stored: dict, round_robin: RoundRobin) -> str:
     return ", ".join(f"{key} {stored.get(key)!r}, not {value!r}"
                      for key, value in round_robin.identity().items()
                      if stored.get(key) != value) or "another identity"
