@@ -406,6 +406,24 @@ def test_compare_and_study_run_refuse_each_others_folders(tmp_path, capsys):
         assert {**after, LOCK_FILE: None} == {**before, LOCK_FILE: None}
 
 
+def test_bandit_studies_and_the_others_refuse_each_others_folders(tmp_path, capsys):
+    """A bandit study's folder is no study's, and a study's no bandit study's: one line each,
+    the folder as it was but for the lock file's record."""
+    (tmp_path / "study.toml").write_text(textwrap.dedent(CURVES))
+    study = [arg.replace("{tmp}", str(tmp_path)) for arg in STUDY]
+    bandit = [arg.replace("{tmp}", str(tmp_path)) for arg in BANDIT]
+    assert main(study) == 0 and main([*bandit, "--quiet"]) == 0
+    for argv, folder, holds in (
+            (bandit, "results", "holds a study (study.json), not a bandit study"),
+            (study, "bandit", "holds a bandit study (bandit.json), not a study")):
+        before = _snapshot(tmp_path / folder)
+        capsys.readouterr()
+        assert main([*argv, "--out", str(tmp_path / folder)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and holds in err, err
+        assert {**_snapshot(tmp_path / folder), LOCK_FILE: None} == {**before, LOCK_FILE: None}
+
+
 def test_enough_rows():
     assert len(CASES) >= 50
 

@@ -35,11 +35,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 META_KEY = b"mctslab"
-# The file that makes a folder the home of a study, a comparison or a tournament, and what it
-# is called in messages: a folder holds one kind (``claim``)
+# The file that makes a folder the home of a study, a comparison, a tournament (a pairing's),
+# a round robin or a plain bandits' study, and what it is called in messages: a folder holds
+# one kind (``claim``)
 STUDY_FILE, CELLS_FILE, TOURNAMENT_FILE = "study.json", "cells.json", "tournament.json"
+ROUND_ROBIN_FILE, BANDIT_FILE = "round_robin.json", "bandit.json"
 FOLDER_KINDS = {STUDY_FILE: "a study", CELLS_FILE: "a comparison",
-                TOURNAMENT_FILE: "a tournament"}
+                TOURNAMENT_FILE: "a tournament", ROUND_ROBIN_FILE: "a round robin",
+                BANDIT_FILE: "a bandit study"}
 TEMPORARY = ".tmp"
 # .<name>.<host>-<pid>.<8 hex digits>.tmp; older versions wrote .<name>.<8 random chars>.tmp
 _OWNED = re.compile(r"^\..+\.(?P<host>[^.]*)-(?P<pid>[0-9]+)\.[0-9a-f]{8}\.tmp$")

@@ -29,12 +29,11 @@ from mcts.players import parse_player
 
 from ..runtime.lock import writing
 from ..runtime.pool import check_options
-from ..runtime.store import claim
+from ..runtime.store import ROUND_ROBIN_FILE, claim
 from .match import load_game
 from .store import TOURNAMENT_FILE, damaged
 from .tournament import COLUMNS, Tournament, play_tournaments
 
-ROUND_ROBIN_FILE = "round_robin.json"
 PAIRING_FOLDER = "pairings"
 
 

@@ -3,6 +3,7 @@ bounds and best-arm identification beside the pure-exploration baselines."""
 
 from __future__ import annotations
 
+import json
 import sys
 
 from experiments.cli.params import COUNT, SEED
@@ -66,7 +67,7 @@ def run(args) -> int:
     from experiments.plain_bandits.report import TABLE_FILE, write_report
     from experiments.plain_bandits.study import run_study, study_dict
     from experiments.runtime.lock import writing
-    from experiments.runtime.store import KeyedStore
+    from experiments.runtime.store import BANDIT_FILE, KeyedStore, claim
     from plots.style import formats_option
 
     formats = formats_option(args.format)
@@ -76,6 +77,11 @@ def run(args) -> int:
         numba.set_num_threads(min(args.workers, numba.config.NUMBA_NUM_THREADS))
     out = args.out or f"results/bandit-{args.preset or 'arms'}"
     with writing(out, can_wait=False) as folder:  # bandit has no --wait
+        # a folder of bandit studies (its results are keyed by run, so any bandit study may
+        # grow it), and of no other kind
+        claim(folder, BANDIT_FILE, {"kind": "bandit"}, read=_read_kind,
+              refusal=lambda _: f"{folder / BANDIT_FILE} is damaged: delete that file and run "
+                                "the same command again (the runs stored beside it are kept)")
         store = KeyedStore(folder / "results")
         store.check_writable()
         store.remove_temporary_files()
@@ -89,3 +95,13 @@ def run(args) -> int:
               f"baselines, in {out}")
         print(f"report: {out}/report.md (table: {out}/{TABLE_FILE})")
     return 0
+
+
+def _read_kind(folder):
+    """The bandit folder's manifest, None when it cannot be read."""
+    from experiments.runtime.store import BANDIT_FILE
+
+    try:
+        return json.loads((folder / BANDIT_FILE).read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
