@@ -60,6 +60,11 @@ def test_runs_do_not_depend_on_threads_or_blocks(monkeypatch):
         numba.set_num_threads(threads)
     assert all((a == b).all() for a, b in zip(whole, split))
     assert len({tuple(run[-1]) for run in whole[0]}) > 1  # the runs differ from one another
+    # tasks of at most TASK_PULLS pulls (a Ctrl-C waits for one): 2 runs of 500 each here
+    monkeypatch.setattr(runner, "TASK_PULLS", 1000)
+    assert runner._blocks(3, 5, 500) == [(3, 2), (5, 2), (7, 1)]
+    small = policy_runs("thompson", arms, 500, 30, 7, grid)
+    assert all((a == b).all() for a, b in zip(whole, small))
 
 
 @pytest.mark.parametrize("name", ["ucb1tuned", "ucbv", "moss", "puct",

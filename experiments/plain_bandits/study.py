@@ -57,6 +57,9 @@ from bandits.pure_exploration import (
 
 _POLICY_RUN, _BASELINE_RUN = 0, 1
 CHUNK_RUNS = 25  # runs per task on a thread (and per step of the progress bar)
+# pulls per task at most: a Ctrl-C waits for the running tasks to end (a thread cannot be
+# stopped), so a task is kept to about a tenth of a second
+TASK_PULLS = 2_000_000
 PRESETS = {
     # Garivier & Cappe 2011, Sect. 6: scenario 1 (two arms) and scenario 2 (ten arms)
     "garivier-cappe": ("bernoulli(0.9,0.8)",
@@ -160,9 +163,12 @@ def baseline_seeds(seed: int, budget: int, first: int, n: int) -> np.ndarray:
                     np.uint64)
 
 
-def _blocks(first: int, runs: int) -> list[tuple[int, int]]:
+def _blocks(first: int, runs: int, pulls_per_run: int) -> list[tuple[int, int]]:
+    """(first run, runs) of each task: ``CHUNK_RUNS`` runs, fewer when they would pull more
+    than ``TASK_PULLS`` times (a run's seeds are its index's, so the numbers stay)."""
+    size = max(1, min(CHUNK_RUNS, TASK_PULLS // max(pulls_per_run, 1)))
     end = first + runs
-    return [(start, min(CHUNK_RUNS, end - start)) for start in range(first, end, CHUNK_RUNS)]
+    return [(start, min(size, end - start)) for start in range(first, end, size)]
 
 
 def _on_threads(task, blocks, bar, pulls_per_run):
@@ -194,7 +200,7 @@ def policy_runs(entry: str, arms: Arms, horizon: int, runs: int, seed: int, grid
         return flat_runs(policy, arms.family, arms.params, horizon, grid,
                          policy_seeds(seed, first, n), tables)
 
-    done = _on_threads(task, _blocks(first, runs), bar, horizon)
+    done = _on_threads(task, _blocks(first, runs, horizon), bar, horizon)
     return (np.concatenate([p for p, _ in done]), np.concatenate([r for _, r in done]))
 
 
@@ -210,7 +216,7 @@ def baseline_runs(name: str, arms: Arms, budget: int, runs: int, seed: int,
         return pure_exploration_runs(ALGORITHMS[name], arms.family, arms.params, budget,
                                      schedule, rounds, baseline_seeds(seed, budget, first, n))
 
-    return np.concatenate(_on_threads(task, _blocks(first, runs), bar, budget))
+    return np.concatenate(_on_threads(task, _blocks(first, runs, budget), bar, budget))
 
 
 def prepare_flat_kernel(entry: str | None) -> tuple[float, float]:
