@@ -260,10 +260,15 @@ def _dask(client, function: Callable, jobs: Sequence[tuple]) -> Iterator[tuple[i
 
 def _local_cluster(function: Callable, jobs: Sequence[tuple],
                    workers: int) -> Iterator[tuple[int, Any]]:
+    import logging
+
     from distributed import Client, LocalCluster
 
+    # Dask's warnings (a task cancelled, a worker killed on shutdown) are what a Ctrl-C or a
+    # refused run makes it say: the command's one line says what happened
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                           host="127.0.0.1", dashboard_address=None)
+                           host="127.0.0.1", dashboard_address=None,
+                           silence_logs=logging.ERROR)
     client = Client(cluster)
     try:
         yield from _dask(client, function, jobs)
