@@ -147,15 +147,25 @@ def write_table(frame: pd.DataFrame, path: str | Path) -> Path:
     raise ValueError(f"{path}: use a .parquet or .csv file name")
 
 
+def read_manifest(folder: str | Path, manifest: str) -> Any:
+    """The JSON of ``folder``'s file ``manifest``, None when it cannot be read."""
+    try:
+        return json.loads((Path(folder) / manifest).read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+
+
 def claim(folder: str | Path, manifest: str, content: dict, *,
-          read: Callable[[Path], Any], refusal: Callable[[Any], str],
+          refusal: Callable[[Any], str], read: Callable[[Path], Any] | None = None,
           records: tuple[str, ...] = ()) -> Path:
     """Make ``folder`` the home of ``content``: create it and its JSON file ``manifest`` (one
     of ``FOLDER_KINDS``), or check that the one there describes the same thing. ``read(folder)``
-    returns the stored manifest (or raises ValueError); when it differs,
-    ``ValueError(refusal(stored))``. A folder that holds another kind is refused. The keys
-    ``records`` are records beside the description, not part of it (what a study records of
-    its plug-ins): a manifest stored without them, or with others, is written anew."""
+    returns the stored manifest (or raises ValueError; by default ``read_manifest``); one that
+    is no JSON object is damaged: one line naming the file to delete, whose folder's results
+    a rerun reuses; one that differs is ``ValueError(refusal(stored))``. A folder that holds
+    another kind is refused. The keys ``records`` are records beside the description, not part
+    of it (what a study records of its plug-ins): a manifest stored without them, or with
+    others, is written anew."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"--out {folder} is a file, not a folder: choose a folder name")
@@ -166,7 +176,12 @@ def claim(folder: str | Path, manifest: str, content: dict, *,
                          f"{FOLDER_KINDS[manifest]}: choose another --out folder")
     text = json.dumps(content, indent=1, sort_keys=True) + "\n"
     if (folder / manifest).exists():
-        stored, wanted = read(folder), json.loads(text)
+        stored = read(folder) if read else read_manifest(folder, manifest)
+        if not isinstance(stored, dict):
+            raise ValueError(f"{folder / manifest} is damaged: delete that file and run the "
+                             "same command again (the results stored beside it are kept and "
+                             "reused)")
+        wanted = json.loads(text)
         if _described(stored, records) != _described(wanted, records):
             raise ValueError(refusal(stored))
         check_writable(folder)

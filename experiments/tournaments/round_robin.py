@@ -15,7 +15,6 @@ Two players are one pairing: ``mctslab tournament --a A --b B`` is the round rob
 
 from __future__ import annotations
 
-import json
 import zlib
 from collections.abc import Callable
 from contextlib import nullcontext
@@ -31,7 +30,7 @@ from ..runtime.lock import writing
 from ..runtime.pool import check_options
 from ..runtime.store import ROUND_ROBIN_FILE, claim
 from .match import load_game
-from .store import TOURNAMENT_FILE, damaged
+from .store import TOURNAMENT_FILE
 from .tournament import COLUMNS, Tournament, play_tournaments
 
 PAIRING_FOLDER = "pairings"
@@ -92,13 +91,6 @@ def pairing_folder(folder: str | Path, tournament: Tournament) -> Path:
     return Path(folder) / PAIRING_FOLDER / name
 
 
-def _read_identity(folder: Path) -> dict | None:
-    try:
-        return json.loads((folder / ROUND_ROBIN_FILE).read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return None
-
-
 def claim_round_robin_folder(folder: str | Path, round_robin: RoundRobin) -> Path:
     """Make ``folder`` the home of round robins of ``round_robin``'s identity, or check that it
     is; a folder of another game, playouts, seed or block, or a two-player tournament of the
@@ -108,11 +100,9 @@ def claim_round_robin_folder(folder: str | Path, round_robin: RoundRobin) -> Pat
         raise ValueError(f"{folder} holds a two-player tournament of the layout before round "
                          f"robins: read it with experiments.tournaments.tournament"
                          f".run_tournament, or choose another --out folder")
-    return claim(folder, ROUND_ROBIN_FILE, round_robin.identity(), read=_read_identity,
-                 refusal=lambda stored: damaged(folder / ROUND_ROBIN_FILE) if not isinstance(
-                     stored, dict) else (
-                     f"{folder} holds another tournament ({_differences(stored, round_robin)}):"
-                     f" choose another --out folder, or delete {folder} to start over"))
+    return claim(folder, ROUND_ROBIN_FILE, round_robin.identity(), refusal=lambda stored: (
+        f"{folder} holds another tournament ({_differences(stored, round_robin)}): choose "
+        f"another --out folder, or delete {folder} to start over"))
 
 
 

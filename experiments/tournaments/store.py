@@ -20,14 +20,13 @@ the same way.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
 
 from mcts.games import GAME_STREAM_VERSION
 
-from ..runtime.store import TOURNAMENT_FILE, KeyedStore, claim
+from ..runtime.store import TOURNAMENT_FILE, KeyedStore, claim, read_manifest
 
 BLOCK_FOLDER = "blocks"
 
@@ -43,18 +42,8 @@ def _identity(tournament: dict) -> dict:
 
 
 def _read_manifest(folder: Path) -> dict | None:
-    try:
-        stored = json.loads((folder / TOURNAMENT_FILE).read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return None
+    stored = read_manifest(folder, TOURNAMENT_FILE)
     return _identity(stored) if isinstance(stored, dict) else stored
-
-
-def damaged(path: Path) -> str:
-    """The refusal of a folder whose identity file is unreadable: delete that file, not the
-    folder, whose games the rerun reuses (its settings name the tournament again)."""
-    return (f"{path} is damaged: delete that file and run the same command again (the games "
-            f"stored beside it are kept and reused)")
 
 
 def claim_tournament_folder(folder: str | Path, tournament: dict) -> Path:
@@ -62,10 +51,9 @@ def claim_tournament_folder(folder: str | Path, tournament: dict) -> Path:
     games), or check that it already is and that blocks can be written in it; remove
     temporary files that runs now gone left."""
     home = claim(folder, TOURNAMENT_FILE, _identity(tournament), read=_read_manifest,
-                 refusal=lambda stored: damaged(Path(folder) / TOURNAMENT_FILE)
-                 if not isinstance(stored, dict) else (
-                     f"{folder} holds another tournament (other players, playouts, seed or "
-                     f"block): choose another --out folder, or delete {folder} to start over"))
+                 refusal=lambda _: (f"{folder} holds another tournament (other players, "
+                                    f"playouts, seed or block): choose another --out folder, "
+                                    f"or delete {folder} to start over"))
     block_store(home).check_writable()  # before any game is played
     block_store(home).remove_temporary_files()
     return home

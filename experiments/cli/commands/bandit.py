@@ -3,7 +3,6 @@ bounds and best-arm identification beside the pure-exploration baselines."""
 
 from __future__ import annotations
 
-import json
 import sys
 
 from experiments.cli.params import COUNT, SEED
@@ -79,9 +78,9 @@ def run(args) -> int:
     with writing(out, can_wait=False) as folder:  # bandit has no --wait
         # a folder of bandit studies (its results are keyed by run, so any bandit study may
         # grow it), and of no other kind
-        claim(folder, BANDIT_FILE, {"kind": "bandit"}, read=_read_kind,
-              refusal=lambda _: f"{folder / BANDIT_FILE} is damaged: delete that file and run "
-                                "the same command again (the runs stored beside it are kept)")
+        claim(folder, BANDIT_FILE, {"kind": "bandit"},
+              refusal=lambda _: f"{folder / BANDIT_FILE} is not a bandit study's: delete that "
+                                "file and run the same command again")
         store = KeyedStore(folder / "results")
         store.check_writable()
         store.remove_temporary_files()
@@ -96,12 +95,3 @@ def run(args) -> int:
         print(f"report: {out}/report.md (table: {out}/{TABLE_FILE})")
     return 0
 
-
-def _read_kind(folder):
-    """The bandit folder's manifest, None when it cannot be read."""
-    from experiments.runtime.store import BANDIT_FILE
-
-    try:
-        return json.loads((folder / BANDIT_FILE).read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return None
