@@ -24,7 +24,6 @@ METHOD_STYLE = {
     "uct+solver": ("+ outcome solver", "C7", "x"),
 }
 FIG2_METHODS = ("uct-paper", "alphabeta", "flatmc", "mmmc", "alphabeta-best")
-ABLATION_METHODS = ("uct", "uct+sum", "uct+episodes", "uct+stop", "uct+solver", "uct-paper")
 
 
 def plot_panel(table: pd.DataFrame, title: str, random_pick: float | None = None, ax=None,
@@ -77,13 +76,13 @@ LEVEL_STYLE = {("uct", 0.1): ("UCT, 0.1", "C0", "+"), ("uct", 0.01): ("UCT, 0.01
                ("alphabeta", 0.0): ("alpha-beta, 0", "C3", "^")}
 
 
-def plot_fig3(table: pd.DataFrame, paper: pd.DataFrame, series_panels: dict[str, str]):
+def plot_fig3(table: pd.DataFrame, paper: pd.DataFrame, series_panels: dict[str, str],
+              paper_series: dict[tuple[str, float], str]):
     """Fig. 3: per series (``table``'s ``series``: depth, branching), the iterations to reach
     each level against the shape, ours solid, the paper's dashed (``paper``: panel, series, x,
-    iterations; ``series_panels`` names its panel of each series), B^(D/2) dotted grey. Levels
-    not reached within the budgets are left out."""
-    from experiments.papers.kocsis.fig3 import PAPER_SERIES
-
+    iterations; ``series_panels`` names its panel of each series, ``paper_series`` its series
+    of each (method, level)), B^(D/2) dotted grey. Levels not reached within the budgets are
+    left out."""
     fig, axes = new_figure(1, 2, figsize=(11, 4.5), squeeze=False)
     for ax, (series, rows) in zip(axes[0], table.groupby("series", sort=False)):
         for key, (label, colour, marker) in LEVEL_STYLE.items():
@@ -93,7 +92,7 @@ def plot_fig3(table: pd.DataFrame, paper: pd.DataFrame, series_panels: dict[str,
                 ax.plot(ours["x"], ours["iterations"], "-", marker=marker, color=colour,
                         label=f"{label} (ours)")
             theirs = paper[(paper["panel"] == series_panels[series])
-                           & (paper["series"] == PAPER_SERIES[key])]
+                           & (paper["series"] == paper_series[key])]
             if not theirs.empty:
                 ax.plot(theirs["x"], theirs["iterations"], "--", color=colour, lw=1,
                         label=f"{label}: the paper's")

@@ -59,10 +59,10 @@ def register(subparsers) -> None:
     p.add_argument("--branching", type=COUNT, default=4, help="branching factor (default 4)")
     p.add_argument("--depth", type=COUNT, default=8, help="even tree depth (default 8)")
     p.add_argument("--reward", metavar="RULE",
-                   help="every cell's playout reward: outcome (default), linear or "
+                   help="every cell's playout reward: outcome (default), linear, sum or "
                         "package.module:object (as failure-rate's --reward)")
     p.add_argument("--final-move", choices=tuple(FINAL_MOVES),
-                   help="every cell's move played: visits (default), mean or robust")
+                   help="every cell's move played: visits (default), mean, robust or minimax")
     p.add_argument("--failure", choices=FAILURES,
                    help="every cell's failure: outcome (default) or score")
     p.add_argument("--no-solver", action="store_true",

@@ -70,10 +70,12 @@ def curve_options(p, runs: int = 100, tree_required: bool = True) -> None:
     p.add_argument("--reward", default="outcome", metavar="RULE",
                    help="the playout's reward of its terminal's score: outcome (1/0.5/0 against "
                         "the threshold, default), linear (the score mapped onto [0, 1] over the "
-                        "tree's score range) or package.module:object (docs/extending.md)")
+                        "tree's score range), sum (the score itself, Kocsis & Szepesvari's; "
+                        "ucb1 only) or package.module:object (docs/extending.md)")
     p.add_argument("--final-move", default="visits", choices=tuple(FINAL_MOVES),
-                   help="the move played: the most visited (default), the best mean, or the "
-                        "max-robust child (most visited and best mean; else the most wins)")
+                   help="the move played: the most visited (default), the best mean, the "
+                        "max-robust child (most visited and best mean; else the most wins), or "
+                        "the best minimax value over the tree's means (minimax: MMMC's)")
     p.add_argument("--root", default="", metavar="SPEC",
                    help="a root policy built for the simple regret, the policy below it: sh "
                         "(sequential halving) or gumbel(m=16,c_visit=50,c_scale=1) (default "

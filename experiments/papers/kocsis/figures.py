@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from .study import UCT_VARIANTS
+
 FIGURE = "fig2_pgames"
 ABLATION = "fig2_ablation"
 FIG3 = "fig3_iterations"
@@ -18,14 +20,14 @@ def draw(table: pd.DataFrame, levels: list[dict], out: Path, paper: pd.DataFrame
          formats=("png", "pdf")) -> tuple[str, str]:
     """Fig. 2 and the ablation as PNG and every other format of ``formats``; returns their file
     stems."""
-    from plots.kocsis import ABLATION_METHODS, plot_fig2
+    from plots.kocsis import plot_fig2
     from plots.style import save_as
 
     picks = {level["panel"]: level["score_level"] for level in levels}
     curves = None if paper is None else paper[paper["kind"] == "curve"]
     save_as(plot_fig2(table, picks, curves), out / FIGURE, ("png", *formats))
     uct = None if curves is None else curves[curves["method"] == "uct-paper"]
-    save_as(plot_fig2(table, picks, uct, ABLATION_METHODS), out / ABLATION, ("png", *formats))
+    save_as(plot_fig2(table, picks, uct, UCT_VARIANTS), out / ABLATION, ("png", *formats))
     return FIGURE, ABLATION
 
 
@@ -35,7 +37,7 @@ def draw_fig3(table: pd.DataFrame, paper: pd.DataFrame, out: Path,
     from plots.kocsis import plot_fig3
     from plots.style import save_as
 
-    from .fig3 import SERIES
+    from .fig3 import PAPER_SERIES, SERIES
 
-    save_as(plot_fig3(table, paper, SERIES), out / FIG3, ("png", *formats))
+    save_as(plot_fig3(table, paper, SERIES, PAPER_SERIES), out / FIG3, ("png", *formats))
     return FIG3

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .study import METHODS, PANELS, PAPER_METHODS
+from .study import METHODS, PANELS, PAPER_METHODS, UCT_VARIANTS
 
 # Bonferroni over the budgets of a panel: |z| <= 3 is agreement at every budget
 Z_LIMIT = 3.0
@@ -124,10 +124,8 @@ def remaining_markdown(summary: pd.DataFrame, levels: list[dict],
                 f"{level['branching'] * (1 - theirs):.2f} correct moves a root; ours "
                 f"{level['best_moves']:.2f} by the best score, {level['optimal_moves']:.2f} by "
                 "the outcome.")
-    variants = [m for m in ("uct", "uct+sum", "uct+episodes", "uct+stop", "uct+solver",
-                            "uct-paper") if m in METHODS]
     for panel in PANELS:
-        rows = summary[(summary["panel"] == panel.name) & summary["method"].isin(variants)]
+        rows = summary[(summary["panel"] == panel.name) & summary["method"].isin(UCT_VARIANTS)]
         curve = paper[(paper["panel"] == panel.name) & (paper["method"] == "uct-paper")
                       & (paper["kind"] == "curve")]
         common = sorted(set(rows["budget"]) & set(curve["iterations"]))
@@ -138,7 +136,7 @@ def remaining_markdown(summary: pd.DataFrame, levels: list[dict],
         at = rows[rows["budget"] == budget].set_index("method")["failure_rate"]
         closest = (at - theirs).abs().idxmin()
         lines.append(f"- {panel.name}, {budget} iterations: the paper's UCT fails {theirs:.4f}; "
-                     + ", ".join(f"`{m}` {at[m]:.4f}" for m in variants if m in at.index)
+                     + ", ".join(f"`{m}` {at[m]:.4f}" for m in UCT_VARIANTS if m in at.index)
                      + f". The closest is `{closest}`.")
     return "\n".join(lines)
 
@@ -146,15 +144,13 @@ def remaining_markdown(summary: pd.DataFrame, levels: list[dict],
 def ablation_markdown(summary: pd.DataFrame) -> str:
     """Per panel, the UCT variants' failure rates at every fourth budget: the lab's UCT, each of
     the paper's options alone, and all of them (the paper's UCT)."""
-    variants = [m for m in ("uct", "uct+sum", "uct+episodes", "uct+stop", "uct+solver",
-                            "uct-paper") if m in METHODS]
     lines = []
     for panel in PANELS:
-        rows = summary[(summary["panel"] == panel.name) & summary["method"].isin(variants)]
+        rows = summary[(summary["panel"] == panel.name) & summary["method"].isin(UCT_VARIANTS)]
         if rows.empty:
             continue
         wide = rows.pivot(index="budget", columns="method", values="failure_rate")
-        shown = [m for m in variants if m in wide.columns]
+        shown = [m for m in UCT_VARIANTS if m in wide.columns]
         budgets = [b for i, b in enumerate(wide.index) if i % 4 == 0 or b == wide.index[-1]]
         lines += [f"### {panel.name}", "", "| iterations | " + " | ".join(shown) + " |",
                   "|---:|" + "---:|" * len(shown)]

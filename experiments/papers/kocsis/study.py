@@ -124,6 +124,8 @@ METHODS = {
     "alphabeta-best": Method("alphabeta", {"leaf": "playout"}),
     "flatmc": Method("flatmc"),
 }
+# the lab's UCT, each of the paper's options alone, the solver, and all the paper's options
+UCT_VARIANTS = ("uct", *(f"uct+{name}" for name in PAPER_OPTIONS), "uct+solver", "uct-paper")
 # the methods of the paper's Fig. 2, by the lab's names, and the paper's names of them
 PAPER_METHODS = {"uct-paper": "UCT", "alphabeta": "AB", "flatmc": "MC", "mmmc": "MMMC"}
 
