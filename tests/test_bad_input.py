@@ -386,42 +386,29 @@ def test_damaged_comparison_files_name_the_file_to_delete(tmp_path, capsys):
         assert "already stored" in capsys.readouterr().out
 
 
-def test_compare_and_study_run_refuse_each_others_folders(tmp_path, capsys):
-    """A comparison's folder is not a study's, nor the other way round: one
-    line, and the folder is left as it was but for the lock file's record of its last writer
-    (the last --out is the one taken)."""
+@pytest.mark.parametrize("other, folder, kind, manifest", [
+    (GROW, "grid", "a comparison", "cells.json"),
+    ([*BANDIT, "--quiet"], "bandit", "a bandit study", "bandit.json"),
+])
+def test_a_study_and_another_kind_refuse_each_others_folders(tmp_path, capsys, other, folder,
+                                                             kind, manifest):
+    """A comparison's or a bandit study's folder is not a study's, nor the other way round:
+    one line, and the folder is left as it was but for the lock file's record of its last
+    writer (the last --out is the one taken)."""
     (tmp_path / "study.toml").write_text(textwrap.dedent(CURVES))
     study = [arg.replace("{tmp}", str(tmp_path)) for arg in STUDY]
-    grid = [arg.replace("{tmp}", str(tmp_path)) for arg in GROW]
-    assert main(study) == 0 and main(grid) == 0
-    for argv, folder, holds in (
-            (grid, "results", "holds a study (study.json), not a comparison"),
-            (study, "grid", "holds a comparison (cells.json), not a study")):
-        before = _snapshot(tmp_path / folder)
+    other = [arg.replace("{tmp}", str(tmp_path)) for arg in other]
+    assert main(study) == 0 and main(other) == 0
+    for argv, into, holds in (
+            (other, "results", f"holds a study (study.json), not {kind}"),
+            (study, folder, f"holds {kind} ({manifest}), not a study")):
+        before = _snapshot(tmp_path / into)
         capsys.readouterr()
-        assert main([*argv, "--out", str(tmp_path / folder)]) == 2
+        assert main([*argv, "--out", str(tmp_path / into)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and holds in err, err
-        after = _snapshot(tmp_path / folder)
+        after = _snapshot(tmp_path / into)
         assert {**after, LOCK_FILE: None} == {**before, LOCK_FILE: None}
-
-
-def test_bandit_studies_and_the_others_refuse_each_others_folders(tmp_path, capsys):
-    """A bandit study's folder is no study's, and a study's no bandit study's: one line each,
-    the folder as it was but for the lock file's record."""
-    (tmp_path / "study.toml").write_text(textwrap.dedent(CURVES))
-    study = [arg.replace("{tmp}", str(tmp_path)) for arg in STUDY]
-    bandit = [arg.replace("{tmp}", str(tmp_path)) for arg in BANDIT]
-    assert main(study) == 0 and main([*bandit, "--quiet"]) == 0
-    for argv, folder, holds in (
-            (bandit, "results", "holds a study (study.json), not a bandit study"),
-            (study, "bandit", "holds a bandit study (bandit.json), not a study")):
-        before = _snapshot(tmp_path / folder)
-        capsys.readouterr()
-        assert main([*argv, "--out", str(tmp_path / folder)]) == 2
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1 and holds in err, err
-        assert {**_snapshot(tmp_path / folder), LOCK_FILE: None} == {**before, LOCK_FILE: None}
 
 
 def test_enough_rows():
