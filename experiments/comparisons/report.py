@@ -28,6 +28,8 @@ from plots.compare import (
 )
 from plots.style import FORMATS, look, save_as
 
+from ..markdown import markdown_table
+
 # settings key -> what the report calls it, in the report's order
 SETTINGS = {
     "trees": "tree configurations",
@@ -350,14 +352,6 @@ def _first(panels):
     return panels[0].figure if len(panels) else None
 
 
-def _markdown_table(frame: pd.DataFrame) -> str:
-    def row(cells):
-        return "| " + " | ".join(str(cell).replace("|", "\\|") for cell in cells) + " |"
-
-    lines = [row(frame.columns), "|" + "---|" * len(frame.columns)]
-    return "\n".join(lines + [row(cells) for cells in frame.itertuples(index=False)])
-
-
 def _markdown(blocks: list[tuple]) -> str:
     parts = []
     for kind, content, *caption in blocks:
@@ -371,7 +365,7 @@ def _markdown(blocks: list[tuple]) -> str:
             case "list":
                 parts.append("\n".join(f"- {line}" for line in content))
             case "table":
-                parts.append(_markdown_table(content))
+                parts.append(markdown_table(content))
             case "figure":
                 parts.append(f"![{caption[0]}]({content})")
     return "\n\n".join(parts) + "\n"

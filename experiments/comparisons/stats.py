@@ -227,8 +227,8 @@ def area_intervals(runs: pd.DataFrame, n_boot: int = 2000, seed: int = 0,
 def _area_table(estimates, alpha: float) -> pd.DataFrame:
     rows = []
     for key, budgets, pooled, n, replicates in estimates:
-        boot = _area_rows(budgets, replicates)
-        rows.append((*key, int(n), float(_area_rows(budgets, pooled)),
+        boot = area_rows(budgets, replicates)
+        rows.append((*key, int(n), float(area_rows(budgets, pooled)),
                      np.quantile(boot, alpha / 2), np.quantile(boot, 1 - alpha / 2)))
     return pd.DataFrame(rows, columns=[*CELL, "runs", "area", "low", "high"])
 
@@ -252,13 +252,13 @@ def run_areas(runs: pd.DataFrame) -> pd.DataFrame:
         failed = run_failures(group["failed_bits"], max_budget)
         budgets = 2.0 ** np.arange(failed.shape[1])
         parts.append(group[[*CELL, "tree_index", "run"]].assign(
-            area=_area_rows(budgets, failed.astype(float))))
+            area=area_rows(budgets, failed.astype(float))))
     if not parts:
         return pd.DataFrame(columns=[*CELL, "tree_index", "run", "area"])
     return pd.concat(parts).sort_index()
 
 
-def _area_rows(budgets: np.ndarray, rates: np.ndarray) -> np.ndarray:
+def area_rows(budgets: np.ndarray, rates: np.ndarray) -> np.ndarray:
     """``failure_area`` of every row of rates [..., B]."""
     if len(budgets) == 1:
         return rates[..., 0]

@@ -14,6 +14,8 @@ import pandas as pd
 from plots.bandit import identification_figure, plot_regret
 from plots.style import save_as
 
+from ..markdown import markdown_table
+
 TABLE_FILE = "bandit.csv"
 METHOD_TEXT = [
     ("Regret: the pseudo-regret R(t) = sum_i Delta_i T_i(t), Delta_i = mu* - mu_i and T_i(t) the "
@@ -137,14 +139,7 @@ def identification_table(frame: pd.DataFrame, problem: str, points: list[int]) -
 
 def _shown(table: pd.DataFrame) -> list[str]:
     """The report's lines of ``table``: none when it is empty (one policy: no difference)."""
-    return [] if table.empty else [_markdown(table), ""]
-
-
-def _markdown(frame: pd.DataFrame) -> str:
-    head = "| " + " | ".join(frame.columns) + " |"
-    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
-    lines = ["| " + " | ".join(str(v) for v in row) + " |" for row in frame.itertuples(False)]
-    return "\n".join([head, rule, *lines])
+    return [] if table.empty else [markdown_table(table), ""]
 
 
 def _file_name(index: int, problem: str) -> str:
@@ -169,10 +164,10 @@ def write_report(folder: str | Path, frame: pd.DataFrame, settings: dict,
         save_as(identification_figure(frame, problem), folder / f"identification_{stem}",
                 formats)
         lines += ["", f"## {problem}", "", f"![regret](regret_{stem}.png)", "",
-                  _markdown(regret_table(frame, problem, points)), "",
+                  markdown_table(regret_table(frame, problem, points)), "",
                   *_shown(difference_table(frame, problem, points[-1])),
                   f"![identification](identification_{stem}.png)", "",
-                  _markdown(identification_table(frame, problem, points))]
+                  markdown_table(identification_table(frame, problem, points))]
     path = folder / "report.md"
     path.write_text("\n".join(lines) + "\n")
     return path

@@ -36,13 +36,13 @@ import pyarrow.parquet as pq
 
 META_KEY = b"mctslab"
 # The file that makes a folder the home of a study, a comparison, a tournament (a pairing's),
-# a round robin or a plain bandits' study, and what it is called in messages: a folder holds
-# one kind (``claim``)
+# a round robin, a plain bandits' study or a tuning, and what it is called in messages: a
+# folder holds one kind (``claim``)
 STUDY_FILE, CELLS_FILE, TOURNAMENT_FILE = "study.json", "cells.json", "tournament.json"
-ROUND_ROBIN_FILE, BANDIT_FILE = "round_robin.json", "bandit.json"
+ROUND_ROBIN_FILE, BANDIT_FILE, TUNE_FILE = "round_robin.json", "bandit.json", "tune.json"
 FOLDER_KINDS = {STUDY_FILE: "a study", CELLS_FILE: "a comparison",
                 TOURNAMENT_FILE: "a tournament", ROUND_ROBIN_FILE: "a round robin",
-                BANDIT_FILE: "a bandit study"}
+                BANDIT_FILE: "a bandit study", TUNE_FILE: "a tuning"}
 TEMPORARY = ".tmp"
 # .<name>.<host>-<pid>.<8 hex digits>.tmp; older versions wrote .<name>.<8 random chars>.tmp
 _OWNED = re.compile(r"^\..+\.(?P<host>[^.]*)-(?P<pid>[0-9]+)\.[0-9a-f]{8}\.tmp$")

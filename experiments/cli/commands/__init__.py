@@ -14,9 +14,11 @@ from . import (
     reproduce,
     study,
     tournament,
+    tune,
 )
 
 __all__ = ["COMMANDS"]
 
 COMMANDS = [analyze, failure_rate, inspect, reproduce, study, compare, bandit, plot, registry,
-            games, play, tournament, kernels]
+            games, play, tournament, tune,
+            kernels]

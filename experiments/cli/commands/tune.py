@@ -1,0 +1,133 @@
+"""``mctslab tune``: a policy's constants at their best, on a synthetic tree model by racing
+(``experiments.tuning.synthetic``), or a player's in a real game from matches
+(``experiments.tuning.games``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from experiments.cli.params import COUNT, PROBABILITY, SEED
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "tune", help="tune a policy's constant on a tree model (--tree) by racing, or a "
+        "player's in a game (GAME --player 'uct(c=?)' --against SPEC) from matches; running "
+        "again into --out resumes")
+    p.add_argument("game", nargs="?", metavar="GAME",
+                   help="a two-player game of `mctslab games list` (with --player and "
+                   "--against); leave out to tune on a synthetic --tree")
+    p.add_argument("--tree", metavar="SPEC", help="tree model, e.g. constant(1,5)")
+    p.add_argument("--policy", default="ucb1", metavar="P",
+                   help="policy entry, its fixed parameters included, e.g. ucbv(zeta=1.2) "
+                   "(default ucb1)")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=LOW..HIGH[:log]",
+                   help="a parameter and its range, e.g. c=0.05..5:log; once or twice (two "
+                   "parameters at once); in a game, the range of the player's `?`")
+    p.add_argument("--adjuster", default="plain", metavar="A",
+                   help="threshold adjuster entry (default plain)")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument("--budget", type=COUNT, metavar="T",
+                        help="the failure rate at T playouts, a power of two (default 4096)")
+    budget.add_argument("--budgets", type=COUNT, nargs="+", metavar="T",
+                        help="the area under the failure curve over these budgets (powers of "
+                        "two)")
+    p.add_argument("--values", type=COUNT, metavar="N",
+                   help="values per parameter (default 16 for one, 7 x 7 for two)")
+    p.add_argument("--runs", type=COUNT, default=1024, metavar="N",
+                   help="runs per value at most, shared by every value (default 1024)")
+    p.add_argument("--trees", type=COUNT, default=16, metavar="M",
+                   help="tree instances the runs are spread over (default 16)")
+    p.add_argument("--alpha", type=PROBABILITY, default=0.05,
+                   help="level of the race's tests over all its looks (default 0.05)")
+    p.add_argument("--branching", type=COUNT, default=4, help="branching factor (default 4)")
+    p.add_argument("--depth", type=COUNT, default=8, help="even tree depth (default 8)")
+    p.add_argument("--player", metavar="SPEC",
+                   help="in a game: the player, its tuned parameter marked ?, e.g. 'uct(c=?)'")
+    p.add_argument("--against", metavar="SPEC",
+                   help="in a game: the reference player, e.g. uct")
+    p.add_argument("--playouts", type=COUNT, default=1000, metavar="P",
+                   help="in a game: playouts per move (default 1000)")
+    p.add_argument("--games", type=COUNT, metavar="N",
+                   help="in a game: games to play (default: the scale's)")
+    p.add_argument("--scale", choices=("quick", "full"), default="quick",
+                   help="in a game: quick (default) or full")
+    p.add_argument("--seed", type=SEED, default=0, help="seed of trees, runs, games (default 0)")
+    p.add_argument("--out", metavar="DIR",
+                   help="results folder (default results/tune-...); running again resumes")
+    p.add_argument("--workers", type=COUNT, metavar="N",
+                   help="local worker processes (default: this process, on all cores)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="a Dask scheduler address, or 'local' for a loopback LocalCluster")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    if args.game is not None:
+        return _run_game(args)
+    if args.player or args.against:
+        raise ValueError("--player and --against tune in a game: name the game first, e.g. "
+                         "mctslab tune breakthrough --player 'uct(c=?)' --against uct")
+    if not args.tree:
+        raise ValueError("no --tree given: name a tree model, e.g. --tree 'constant(1,5)', or "
+                         "a GAME with --player and --against")
+    from experiments.runtime.pool import check_options
+    from experiments.tuning.report import summary_lines
+    from experiments.tuning.space import parse_range
+    from experiments.tuning.synthetic import Tuning, run_tuning
+
+    check_options(args.workers, args.scheduler)
+    tuning = Tuning(args.tree, args.policy, tuple(map(parse_range, args.param)),
+                    adjuster=args.adjuster, budgets=tuple(args.budgets or [args.budget or 4096]),
+                    branching=args.branching, depth=args.depth, values=args.values,
+                    runs=args.runs, trees=args.trees, alpha=args.alpha, seed=args.seed)
+    out = args.out or _default_out(tuning)
+    table = run_tuning(tuning, out, workers=args.workers, scheduler=args.scheduler,
+                       progress=not args.quiet and sys.stderr.isatty())
+    summary = table.attrs["summary"]
+    if args.json:
+        print(json.dumps({**summary, "out": out}, indent=1))
+        return 0
+    for line in summary_lines(summary):
+        print(line)
+    print(f"report: {out}/report.md, figure {out}/tune.png, table {out}/candidates.csv "
+          f"({summary['seconds']:.1f} s)")
+    return 0
+
+
+def _default_out(tuning) -> str:
+    name = "".join(ch if ch.isalnum() else "-" for ch in tuning.tree).strip("-")
+    return f"results/tune-{name}-{tuning.policy.split('(')[0].replace(':', '-')}"
+
+
+def _run_game(args) -> int:
+    if args.tree:
+        raise ValueError(f"--tree tunes on a synthetic tree, GAME {args.game} in a game: give "
+                         "one of them")
+    if not (args.player and args.against):
+        raise ValueError("a game's tuning needs --player with a ? (e.g. 'uct(c=?)') and "
+                         "--against SPEC (e.g. uct)")
+    if len(args.param) > 1:
+        raise ValueError("a game's tuning takes one --param, the range of the player's ?")
+    from experiments.runtime.pool import check_options
+    from experiments.tuning.games import tune_game
+    from experiments.tuning.space import parse_range
+
+    check_options(args.workers, args.scheduler)
+    limits = parse_range(args.param[0]) if args.param else None
+    low, high, log = (limits.low, limits.high, limits.log) if limits else (None, None, True)
+    out = args.out or f"results/tune-{args.game}"
+    kwargs = {"low": low, "high": high, "log": log, "playouts": args.playouts,
+              "scale": args.scale, "games": args.games, "seed": args.seed}
+    tuning = tune_game(args.game, args.player, args.against, **kwargs, out=out,
+                       workers=args.workers, scheduler=args.scheduler,
+                       progress=not args.quiet and sys.stderr.isatty())
+    summary = tuning.summary()
+    if args.json:
+        print(json.dumps({**summary, "out": out}, indent=1))
+        return 0
+    print(f"chosen: {summary['chosen']:g}; see {out}/report.md")
+    return 0

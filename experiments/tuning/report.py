@@ -1,0 +1,61 @@
+"""A tuning's report: ``report.md`` (the chosen value, the interval of values not shown worse,
+the playouts spent against a full grid's, the table of candidates) and its figure
+(``plots.tuning``), written into the tuning's folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from ..markdown import markdown_table
+from ..runtime.store import write_atomically
+
+SUMMARY_FILE = "summary.json"
+
+
+def summary_lines(summary: dict) -> list[str]:
+    """The result in words, as the command prints it and the report opens with."""
+    chosen = ", ".join(f"{name} = {value:g}" for name, value in summary["chosen"].items())
+    kept = "; ".join(f"{name} in [{low:g}, {high:g}]"
+                     for name, (low, high) in summary["interval"].items())
+    edges = [f"{name} = {summary['chosen'][name]:g} is the {end} end of its range: the best "
+             "may lie beyond it; widen the range" for name, end in summary["at_edge"].items()]
+    return [
+        f"chosen: {chosen} ({summary['loss_name']} {summary['loss']:.3f})",
+        f"not shown worse ({summary['kept']} of {summary['candidates']} values): {kept}",
+        (f"playouts: {summary['playouts']:,} budgeted ({summary['share_of_grid']:.0%} of a full "
+        f"grid's {summary['grid_playouts']:,} at the same runs), {summary['simulated_playouts']:,}"
+        " simulated"),
+        *edges,
+    ]
+
+
+def write_report(folder: Path, tuning, table: pd.DataFrame, formats=("png", "pdf")) -> None:
+    from plots.style import save_as
+    from plots.tuning import plot_tuning
+
+    summary = table.attrs["summary"]
+    params = [one.to_dict() for one in tuning.params]
+    title = f"{tuning.tree} b={tuning.branching} d={tuning.depth}: {tuning.policy}"
+    save_as(plot_tuning(table, params, summary["loss_name"], title), folder / "tune", formats)
+    write_atomically(folder / SUMMARY_FILE,
+                     (json.dumps(summary, indent=1, sort_keys=True) + "\n").encode())
+    ranges = ", ".join(one.spec for one in tuning.params)
+    lines = [
+        (f"# Tuning {ranges} of {tuning.policy} on {tuning.tree} b={tuning.branching} "
+        f"d={tuning.depth} ({tuning.adjuster})"), "",
+        *[f"- {line}" for line in summary_lines(summary)], "",
+        (f"Racing over {len(table)} values, at most {tuning.sizes()[-1]:,} runs each on "
+        f"{tuning.trees} tree instances (seed {tuning.seed}), every value on the same runs; at "
+        f"each of {len(tuning.sizes())} looks ({', '.join(map(str, tuning.sizes()))} runs) a "
+        "value is dropped once a one-sided paired test over the runs (McNemar's exact test of "
+        "failures, or Wilcoxon's signed-rank test of areas) shows it worse than the best, "
+        f"Holm-adjusted, at level {tuning.alpha:g} / {len(tuning.sizes())}. Intervals: Wilson "
+        "95% (failure rate) or normal 95% (area). `dropped_after`: the runs a dropped value "
+        "had (0: kept)."), "",
+        "![the loss of every value](tune.png)", "",
+        markdown_table(table.round(4)), "",
+    ]
+    write_atomically(folder / "report.md", "\n".join(lines).encode())

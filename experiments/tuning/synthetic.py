@@ -1,0 +1,371 @@
+"""A policy's parameters tuned on a synthetic tree model by racing (``race``): the values of a
+grid (``space``) run on the same units, each a run (tree instance j, run seed r), and dropped
+once shown worse than the best, until the last look or a single survivor.
+
+The loss of a run is its failure (seed 001, Sect. V-A: a wrong root move) at the one budget
+asked, or the normalised area of its 0/1 failure curve over log2 of several budgets
+(``experiments.comparisons.stats.failure_area``). Unit u is run u // M on tree instance u % M
+(M tree instances), drawn as every failure-rate run is (``experiments.curves.failure``): the
+instances from ``seed``, the runs' random streams from (``seed``, j, r), the same for every
+candidate (common random numbers), so that the paired tests compare like with like.
+
+Every look's runs of a candidate are stored in ``out/runs/`` under a key of everything that
+determines them, so a tuning interrupted, or run again with more runs or other values, computes
+only what it lacks; the race's decisions follow from the stored runs alone, hence the same
+seed gives the same numbers whatever the workers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from mcts import STREAM_VERSION
+
+from ..comparisons.stats import area_rows, failure_bits, run_failures
+from ..curves.curve import Curve
+from ..curves.entries import method_fields
+from ..curves.failure import simulate_block
+from ..intervals import wilson_interval
+from ..runtime.pool import Pool, check_options
+from ..runtime.store import TUNE_FILE, KeyedStore, claim, write_atomically
+from ..studies.execution import on_one_thread
+from .race import dropped_at_look, look_sizes
+from .space import ParamRange, candidates, check_ranges
+
+RUNS_FOLDER = "runs"
+LAYOUT = 1
+# the sizes of a tuning when not given: 16 values of one parameter, or 7 x 7 of two, each
+# raced over up to 1,024 runs on 16 instances
+DEFAULTS = {"values": {1: 16, 2: 7}, "runs": 1024, "trees": 16, "alpha": 0.05}
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The parameters ``params`` of ``policy`` (an entry, ``ucbv(zeta=1.2)``: its fixed
+    parameters) under ``adjuster`` on the tree model ``tree`` (b, d), raced over ``values``
+    values per parameter, at most ``runs`` runs each on ``trees`` instances (looks after
+    ``trees``, 2 ``trees``, 4 ``trees``... runs: ``race.look_sizes``),
+    at level ``alpha``; the loss is the failure at ``budgets`` (one: the failure rate; several:
+    the area)."""
+
+    tree: str
+    policy: str
+    params: tuple[ParamRange, ...]
+    adjuster: str = "plain"
+    budgets: tuple[int, ...] = (4096,)
+    branching: int = 4
+    depth: int = 8
+    values: int | None = None
+    runs: int = DEFAULTS["runs"]
+    trees: int = DEFAULTS["trees"]
+    alpha: float = DEFAULTS["alpha"]
+    seed: int = 0
+    fixed: dict = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", tuple(self.params))
+        object.__setattr__(self, "budgets", tuple(sorted({int(b) for b in self.budgets})))
+        if self.values is None:
+            object.__setattr__(self, "values", DEFAULTS["values"].get(len(self.params), 7))
+        for budget in self.budgets:
+            if budget < 1 or budget & (budget - 1):
+                raise ValueError(f"budget {budget} is not a power of two: use e.g. 4096")
+        if not 0 < self.alpha < 1:
+            raise ValueError(f"alpha {self.alpha} must lie in (0, 1), e.g. --alpha 0.05")
+        fields = method_fields(self.policy, self.adjuster)
+        object.__setattr__(self, "fixed", fields)
+        check_ranges(fields["policy"], self.params, fields["policy_params"])
+        look_sizes(self.runs, self.trees)  # checks runs >= trees
+        for values in (self.grid[0], self.grid[-1]):
+            self.curve(values)  # names, shapes and values checked before any run
+
+    @property
+    def grid(self) -> list[dict[str, float]]:
+        """The candidate values, one dict per candidate."""
+        return candidates(self.params, self.values)
+
+    @property
+    def max_budget(self) -> int:
+        return self.budgets[-1]
+
+    @property
+    def loss_name(self) -> str:
+        return (f"failure rate at {self.max_budget:,} playouts" if len(self.budgets) == 1 else
+                f"area of the failure curve over {self.budgets[0]:,}..{self.max_budget:,}")
+
+    def curve(self, values: dict[str, float]) -> Curve:
+        """The failure-rate curve of one candidate."""
+        fixed = self.fixed
+        return Curve(tree=self.tree, branching=self.branching, depth=self.depth,
+                     runs=1, trees=self.trees, max_budget=self.max_budget,
+                     **{**fixed, "policy_params": {**fixed["policy_params"], **values}})
+
+    def sizes(self) -> list[int]:
+        """Runs every candidate left has at each look (``race.look_sizes``)."""
+        return look_sizes(self.runs, self.trees)
+
+    def to_dict(self) -> dict:
+        return {"tree": self.tree, "policy": self.policy, "adjuster": self.adjuster,
+                "params": [one.to_dict() for one in self.params], "budgets": list(self.budgets),
+                "branching": self.branching, "depth": self.depth, "values": self.values,
+                "runs": self.runs, "trees": self.trees,
+                "alpha": self.alpha, "seed": self.seed}
+
+    def losses(self, bits: np.ndarray) -> np.ndarray:
+        """The loss of each run from its failure bits: its failure at the one budget, or the
+        normalised area of its failure curve over log2 of the budgets."""
+        failed = run_failures(bits, self.max_budget)
+        columns = [budget.bit_length() - 1 for budget in self.budgets]
+        return area_rows(np.array(self.budgets, float), failed[:, columns].astype(float))
+
+
+# --- the runs, stored per candidate and look
+
+
+@dataclass(frozen=True)
+class Block:
+    """Units ``first .. first + n - 1`` of one candidate: unit u is run u // trees on tree
+    instance u % trees."""
+
+    curve: Curve
+    seed: int
+    trees: int
+    first: int
+    n: int
+
+    @property
+    def identity(self) -> dict:
+        config = {key: value for key, value in self.curve.to_dict().items()
+                  if key not in ("runs", "trees")}
+        return {"curve": config, "seed": self.seed, "trees": self.trees,
+                "stream_version": STREAM_VERSION}
+
+    @property
+    def key(self) -> str:
+        digest = hashlib.sha256(json.dumps(self.identity, sort_keys=True).encode()).hexdigest()
+        return f"{digest[:16]}-u{self.first:06d}-{self.n:06d}"
+
+    @property
+    def metadata(self) -> dict:
+        return {**self.identity, "first": self.first, "n": self.n, "layout": LAYOUT}
+
+
+def compute_block(block: Block) -> pd.DataFrame:
+    """The block's runs: unit, failed_bits and playouts (simulated), tree by tree."""
+    units = np.arange(block.first, block.first + block.n)
+    trees, runs = units % block.trees, units // block.trees
+    bits = np.empty(block.n, np.int64)
+    playouts = np.empty(block.n, np.int64)
+    for tree in np.unique(trees):
+        at = np.flatnonzero(trees == tree)  # consecutive runs of one instance
+        failed, spent = simulate_block(block.curve, int(tree), int(runs[at[0]]), len(at),
+                                       block.seed)
+        bits[at], playouts[at] = failure_bits(failed), spent
+    return pd.DataFrame({"unit": units, "failed_bits": bits, "playouts": playouts})
+
+
+def _read(store: KeyedStore, block: Block) -> pd.DataFrame | None:
+    table = store.read_matching(block.key, block.metadata)
+    if table is None or table.num_rows != block.n:
+        return None
+    frame = table.to_pandas()
+    expected = np.arange(block.first, block.first + block.n)
+    return frame if np.array_equal(frame["unit"].to_numpy(), expected) else None
+
+
+# --- the race
+
+
+def claim_tune_folder(folder: str | Path, tuning: Tuning) -> Path:
+    """Make ``folder`` the home of ``tuning`` (``tune.json``), or refuse one that holds another
+    tuning, naming the first field that differs; runs, values and alpha may change (the stored
+    runs are reused)."""
+    def refusal(stored: dict) -> str:
+        wanted = tuning.to_dict()
+        name = next((key for key in wanted if stored.get(key) != wanted[key]
+                     and key not in _GROWABLE), "layout")
+        return (f"{folder} holds a tuning of {name} {stored.get(name)}, this asks {name} "
+                f"{wanted.get(name)}: use another --out folder")
+
+    return claim(folder, TUNE_FILE, {**tuning.to_dict(), "layout": LAYOUT},
+                 refusal=refusal, records=_GROWABLE)
+
+
+_GROWABLE = ("runs", "alpha", "values")
+
+
+@dataclass
+class _Race:
+    """The race's state: each candidate's losses so far, and the look that dropped it."""
+
+    tuning: Tuning
+    losses: list[np.ndarray]
+    playouts: list[int]
+    dropped: list[int | None]
+
+    @property
+    def left(self) -> list[int]:
+        return [i for i, look in enumerate(self.dropped) if look is None]
+
+
+def tune(tree: str, policy: str, params, *, adjuster: str = "plain",
+         budgets=(4096,), branching: int = 4, depth: int = 8, values: int | None = None,
+         runs: int = DEFAULTS["runs"], trees: int = DEFAULTS["trees"],
+         alpha: float = DEFAULTS["alpha"], seed: int = 0,
+         out: str | Path | None = None, workers: int | None = None,
+         scheduler: str | None = None, progress: bool | None = None) -> pd.DataFrame:
+    """Tune ``params`` (``"c=0.05..5:log"`` or ``ParamRange``s) of ``policy`` on ``tree`` by
+    racing (module docstring); with ``out``, the runs are stored there and a second call
+    resumes. One row per candidate value: the parameters, runs, loss (mean), ci_low and
+    ci_high (95%: Wilson's for a failure rate, normal for an area), dropped_after (runs at
+    the look that dropped it; 0 if it stayed), kept (not shown worse), chosen (the least
+    loss among those kept) and playouts (simulated). ``frame.attrs["summary"]`` holds the
+    chosen values, the interval of each parameter's kept values and the playouts spent
+    against a full grid's."""
+    from .space import parse_range
+
+    ranges = tuple(one if isinstance(one, ParamRange) else parse_range(one)
+                   for one in ([params] if isinstance(params, str | ParamRange) else params))
+    tuning = Tuning(tree, policy, ranges, adjuster=adjuster, budgets=tuple(budgets),
+                    branching=branching, depth=depth, values=values, runs=runs, trees=trees,
+                    alpha=alpha, seed=seed)
+    return run_tuning(tuning, out, workers=workers, scheduler=scheduler, progress=progress)
+
+
+def run_tuning(tuning: Tuning, out: str | Path | None = None, *, workers: int | None = None,
+               scheduler: str | None = None, progress: bool | None = None) -> pd.DataFrame:
+    """Race ``tuning``'s candidates (``tune``), storing the runs in ``out`` if given."""
+    check_options(workers, scheduler)
+    store = None
+    if out is not None:
+        folder = claim_tune_folder(out, tuning)
+        store = KeyedStore(folder / RUNS_FOLDER)
+        store.check_writable()
+        store.remove_temporary_files()
+    grid = tuning.grid
+    curves = [tuning.curve(values) for values in grid]
+    race = _Race(tuning, [np.empty(0)] * len(grid), [0] * len(grid), [None] * len(grid))
+    sizes = tuning.sizes()
+    bar = tqdm(total=len(grid) * sizes[-1], unit=" runs", desc="tune", file=sys.stderr,
+               dynamic_ncols=True,
+               disable=not (sys.stderr.isatty() if progress is None else progress))
+    start = time.perf_counter()
+    with bar, Pool(workers, scheduler) as pool:
+        done = 0
+        for look, size in enumerate(sizes):
+            left = race.left
+            blocks = [Block(curves[i], tuning.seed, tuning.trees, done, size - done)
+                      for i in left]
+            bar.set_postfix_str(f"look {look + 1}/{len(sizes)}, {len(left)} of {len(grid)} "
+                                "values left", refresh=False)
+            for i, frame in zip(left, _runs(blocks, store, pool, workers, scheduler, bar),
+                                strict=True):
+                race.losses[i] = np.concatenate([race.losses[i],
+                                                 tuning.losses(frame["failed_bits"])])
+                race.playouts[i] += int(frame["playouts"].sum())
+            dropped = dropped_at_look(np.column_stack([race.losses[i] for i in left]),
+                                      tuning.alpha / len(sizes))
+            for i, out_now in zip(left, dropped, strict=True):
+                if out_now:
+                    race.dropped[i] = size
+            bar.total -= int(dropped.sum()) * (sizes[-1] - size)
+            done = size
+            if len(race.left) == 1:
+                break
+    table = _table(race)
+    table.attrs["summary"] = _summary(race, table, time.perf_counter() - start)
+    if out is not None:
+        _write_results(Path(out), tuning, table)
+    return table
+
+
+def _runs(blocks: list[Block], store: KeyedStore | None, pool: Pool, workers, scheduler,
+          bar) -> list[pd.DataFrame]:
+    """Each block's runs, read from the store or computed (and stored), in ``blocks``'
+    order. Without workers or a scheduler they run in this process, on numba's threads."""
+    found = [None if store is None else _read(store, block) for block in blocks]
+    pending = [i for i, frame in enumerate(found) if frame is None]
+    bar.update(sum(blocks[i].n for i in range(len(blocks)) if found[i] is not None))
+    if workers is None and scheduler is None:
+        results = ((i, compute_block(blocks[i])) for i in pending)
+    else:
+        jobs = [(compute_block, blocks[i].curve, blocks[i]) for i in pending]
+        results = ((pending[j], frame) for j, (frame, _, _) in
+                   pool.completed(on_one_thread, jobs))
+    for i, frame in results:
+        if store is not None:
+            store.write(blocks[i].key, frame, blocks[i].metadata)
+        found[i] = frame
+        bar.update(blocks[i].n)
+    return found
+
+
+def _interval(loss: np.ndarray, binary: bool) -> tuple[float, float]:
+    n = len(loss)
+    if binary:
+        low, high = wilson_interval(int(loss.sum()), n)
+        return float(low), float(high)
+    half = 1.96 * loss.std(ddof=1) / np.sqrt(n) if n > 1 else np.inf
+    return float(loss.mean() - half), float(loss.mean() + half)
+
+
+def _table(race: _Race) -> pd.DataFrame:
+    tuning = race.tuning
+    binary = len(tuning.budgets) == 1
+    rows = []
+    for values, loss, playouts, dropped in zip(tuning.grid, race.losses, race.playouts,
+                                               race.dropped, strict=True):
+        low, high = _interval(loss, binary)
+        rows.append({**values, "runs": len(loss), "loss": float(loss.mean()),
+                     "ci_low": low, "ci_high": high, "dropped_after": dropped or 0,
+                     "kept": dropped is None, "playouts": playouts})
+    table = pd.DataFrame(rows)
+    kept = table[table["kept"]]
+    table["chosen"] = False
+    table.loc[kept["loss"].idxmin(), "chosen"] = True
+    return table
+
+
+def _summary(race: _Race, table: pd.DataFrame, seconds: float) -> dict:
+    tuning = race.tuning
+    names = [one.name for one in tuning.params]
+    chosen = table[table["chosen"]].iloc[0]
+    kept = table[table["kept"]]
+    budgeted = int(table["runs"].sum()) * tuning.max_budget
+    grid = len(table) * tuning.sizes()[-1] * tuning.max_budget
+    return {"chosen": {name: float(chosen[name]) for name in names},
+            "loss": float(chosen["loss"]), "loss_name": tuning.loss_name,
+            "interval": {name: [float(kept[name].min()), float(kept[name].max())]
+                         for name in names},
+            "at_edge": _at_edge(tuning, chosen),
+            "kept": len(kept), "candidates": len(table),
+            "playouts": budgeted, "grid_playouts": grid, "share_of_grid": budgeted / grid,
+            "simulated_playouts": int(table["playouts"].sum()), "seconds": seconds}
+
+
+def _at_edge(tuning: Tuning, chosen: pd.Series) -> dict[str, str]:
+    """The parameters whose chosen value is an end of its range ("low" or "high"): the best
+    may lie beyond it."""
+    edges = {}
+    for one in tuning.params:
+        values = one.values(tuning.values)
+        if chosen[one.name] in (values[0], values[-1]):
+            edges[one.name] = "low" if chosen[one.name] == values[0] else "high"
+    return edges
+
+
+def _write_results(folder: Path, tuning: Tuning, table: pd.DataFrame) -> None:
+    from .report import write_report
+
+    write_atomically(folder / "candidates.csv", table.to_csv(index=False).encode())
+    write_report(folder, tuning, table)
+
