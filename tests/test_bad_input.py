@@ -19,6 +19,8 @@ CMP = ["compare", "--trees", "constant(1,1)", "--depth", "2", "--out", "{tmp}/gr
 TOUR = ["tournament", "breakthrough", "--b", "uct", "--games", "2", "--playouts", "8",
         "--out", "{tmp}/tour"]
 STUDY = ["study", "run", "{tmp}/study.toml", "--out", "{tmp}/results"]
+TUNE = ["tune", "--tree", "constant(1,1)", "--depth", "2", "--budget", "8", "--runs", "2",
+        "--trees", "1", "--out", "{tmp}/tune"]
 BANDIT = ["bandit", "--arms", "bernoulli(0.9,0.8)", "--horizon", "10", "--runs", "2", "--out",
           "{tmp}/bandit"]
 
@@ -197,6 +199,30 @@ CASES = [
      None),
     (CMP + ["--policies", "ucb1", "--adjusters", "plain", "--runs", "100000000000000"],
      "shards) needs about", None),
+    # a tuning's parameters and ranges
+    (TUNE + ["--param", "zeta=0.1..1"], "ucb1 has no parameter 'zeta': tune one of c,", None),
+    (TUNE + ["--policy", "thompson", "--param", "c=0.1..1"],
+     "thompson has no parameter 'c': tune one of none", None),
+    (TUNE + ["--param", "c=0.5..0.5"], "c=0.5..0.5 is an empty range: give LOW < HIGH", None),
+    (TUNE + ["--param", "c=5..0.1"], "LOW 5 > HIGH 0.1; write the smaller first, c=0.1..5",
+     None),
+    (TUNE + ["--param", "c=0..5:log"], "c=0..5:log: a log scale needs LOW > 0", None),
+    (TUNE + ["--param", "c=-1..5"], "leaves the domain of ucb1's c, a finite number >= 0",
+     None),
+    (TUNE + ["--param", "c=0.1-5"], "cannot read the range 'c=0.1-5': write NAME=LOW..HIGH",
+     None),
+    (TUNE + ["--param", "c=a..5"], "'a' is not a number", None),
+    (TUNE + ["--param", "c=0.1..5:ln"], "cannot read the range 'c=0.1..5:ln'", None),
+    (TUNE, "no parameter to tune: give --param NAME=LOW..HIGH, one of c, depth_exponent", None),
+    (TUNE + ["--param", "depth_exponent=0..1"], "a choice rather than a constant to tune",
+     None),
+    (TUNE + ["--policy", "ucb1(c=1)", "--param", "c=0.1..1"],
+     "c is both fixed in the policy entry and tuned", None),
+    (TUNE + ["--param", "c=0.1..1", "--param", "c=0.2..2"], "--param c is given twice", None),
+    (TUNE + ["--param", "c=0.1..1", "--budget", "100"], "budget 100 is not a power of two",
+     None),
+    (TUNE + ["--param", "c=0.1..1", "--runs", "1", "--trees", "4"],
+     "--runs 1 is fewer than --trees 4", None),
     # compare's grid values
     (CMP + ["--policies", "ucb1(c=nan)", "--adjusters", "plain"], "ucb1 parameter c = nan",
      None),

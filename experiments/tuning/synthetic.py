@@ -44,8 +44,8 @@ from .space import ParamRange, candidates, check_ranges
 RUNS_FOLDER = "runs"
 LAYOUT = 1
 # the sizes of a tuning when not given: 16 values of one parameter, or 7 x 7 of two, each
-# raced over up to 1,024 runs on 16 instances
-DEFAULTS = {"values": {1: 16, 2: 7}, "runs": 1024, "trees": 16, "alpha": 0.05}
+# raced over up to 2,048 runs on 16 instances
+DEFAULTS = {"values": {1: 16, 2: 7}, "runs": 2048, "trees": 16, "alpha": 0.05}
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,8 @@ class Tuning:
     values per parameter, at most ``runs`` runs each on ``trees`` instances (looks after
     ``trees``, 2 ``trees``, 4 ``trees``... runs: ``race.look_sizes``),
     at level ``alpha``; the loss is the failure at ``budgets`` (one: the failure rate; several:
-    the area)."""
+    the area). ``search_depth`` 1 makes the search one-ply (seed 001, Sect. IV-A): a bandit
+    over the root's moves, each played out at random."""
 
     tree: str
     policy: str
@@ -64,6 +65,7 @@ class Tuning:
     budgets: tuple[int, ...] = (4096,)
     branching: int = 4
     depth: int = 8
+    search_depth: int | None = None
     values: int | None = None
     runs: int = DEFAULTS["runs"]
     trees: int = DEFAULTS["trees"]
@@ -106,7 +108,8 @@ class Tuning:
         """The failure-rate curve of one candidate."""
         fixed = self.fixed
         return Curve(tree=self.tree, branching=self.branching, depth=self.depth,
-                     runs=1, trees=self.trees, max_budget=self.max_budget,
+                     search_depth=self.search_depth, runs=1, trees=self.trees,
+                     max_budget=self.max_budget,
                      **{**fixed, "policy_params": {**fixed["policy_params"], **values}})
 
     def sizes(self) -> list[int]:
@@ -116,7 +119,9 @@ class Tuning:
     def to_dict(self) -> dict:
         return {"tree": self.tree, "policy": self.policy, "adjuster": self.adjuster,
                 "params": [one.to_dict() for one in self.params], "budgets": list(self.budgets),
-                "branching": self.branching, "depth": self.depth, "values": self.values,
+                "branching": self.branching, "depth": self.depth,
+                **({"search_depth": self.search_depth} if self.search_depth else {}),
+                "values": self.values,
                 "runs": self.runs, "trees": self.trees,
                 "alpha": self.alpha, "seed": self.seed}
 
@@ -218,7 +223,8 @@ class _Race:
 
 
 def tune(tree: str, policy: str, params, *, adjuster: str = "plain",
-         budgets=(4096,), branching: int = 4, depth: int = 8, values: int | None = None,
+         budgets=(4096,), branching: int = 4, depth: int = 8,
+         search_depth: int | None = None, values: int | None = None,
          runs: int = DEFAULTS["runs"], trees: int = DEFAULTS["trees"],
          alpha: float = DEFAULTS["alpha"], seed: int = 0,
          out: str | Path | None = None, workers: int | None = None,
@@ -236,8 +242,8 @@ def tune(tree: str, policy: str, params, *, adjuster: str = "plain",
     ranges = tuple(one if isinstance(one, ParamRange) else parse_range(one)
                    for one in ([params] if isinstance(params, str | ParamRange) else params))
     tuning = Tuning(tree, policy, ranges, adjuster=adjuster, budgets=tuple(budgets),
-                    branching=branching, depth=depth, values=values, runs=runs, trees=trees,
-                    alpha=alpha, seed=seed)
+                    branching=branching, depth=depth, search_depth=search_depth,
+                    values=values, runs=runs, trees=trees, alpha=alpha, seed=seed)
     return run_tuning(tuning, out, workers=workers, scheduler=scheduler, progress=progress)
 
 

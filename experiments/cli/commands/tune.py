@@ -35,14 +35,16 @@ def register(subparsers) -> None:
                         "two)")
     p.add_argument("--values", type=COUNT, metavar="N",
                    help="values per parameter (default 16 for one, 7 x 7 for two)")
-    p.add_argument("--runs", type=COUNT, default=1024, metavar="N",
-                   help="runs per value at most, shared by every value (default 1024)")
+    p.add_argument("--runs", type=COUNT, default=2048, metavar="N",
+                   help="runs per value at most, shared by every value (default 2048)")
     p.add_argument("--trees", type=COUNT, default=16, metavar="M",
                    help="tree instances the runs are spread over (default 16)")
     p.add_argument("--alpha", type=PROBABILITY, default=0.05,
                    help="level of the race's tests over all its looks (default 0.05)")
     p.add_argument("--branching", type=COUNT, default=4, help="branching factor (default 4)")
     p.add_argument("--depth", type=COUNT, default=8, help="even tree depth (default 8)")
+    p.add_argument("--search-depth", type=COUNT,
+                   help="stop expansion at this depth (1: a one-ply search)")
     p.add_argument("--player", metavar="SPEC",
                    help="in a game: the player, its tuned parameter marked ?, e.g. 'uct(c=?)'")
     p.add_argument("--against", metavar="SPEC",
@@ -74,6 +76,7 @@ def run(args) -> int:
     if not args.tree:
         raise ValueError("no --tree given: name a tree model, e.g. --tree 'constant(1,5)', or "
                          "a GAME with --player and --against")
+    from experiments.cli.limits import check_curve
     from experiments.runtime.pool import check_options
     from experiments.tuning.report import summary_lines
     from experiments.tuning.space import parse_range
@@ -82,8 +85,10 @@ def run(args) -> int:
     check_options(args.workers, args.scheduler)
     tuning = Tuning(args.tree, args.policy, tuple(map(parse_range, args.param)),
                     adjuster=args.adjuster, budgets=tuple(args.budgets or [args.budget or 4096]),
-                    branching=args.branching, depth=args.depth, values=args.values,
+                    branching=args.branching, depth=args.depth,
+                    search_depth=args.search_depth, values=args.values,
                     runs=args.runs, trees=args.trees, alpha=args.alpha, seed=args.seed)
+    check_curve(tuning.curve(tuning.grid[0]), args.workers)
     out = args.out or _default_out(tuning)
     table = run_tuning(tuning, out, workers=args.workers, scheduler=args.scheduler,
                        progress=not args.quiet and sys.stderr.isatty())

@@ -1,0 +1,139 @@
+"""``mctslab tune`` on synthetic trees: the race's tests against exact binomial sums and their
+power at the sizes the race runs, the tuned value against a brute-force grid of independent
+runs (a one-ply search on Constant'(1,13), UCB1 on Constant(1,5)), a planted optimum, resuming
+and workers. UCB1's kernel on b = 4 trees is the suite's; the planted plug-in adds one."""
+
+from __future__ import annotations
+
+import json
+from math import comb
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from experiments.cli import main
+from experiments.curves.curve import Curve
+from experiments.curves.failure import simulate_block
+from experiments.intervals import wilson_interval
+from experiments.tuning.race import dropped_at_look, look_sizes, paired_p_values
+from experiments.tuning.space import parse_range
+from experiments.tuning.synthetic import tune
+
+
+def test_ranges_read_as_written():
+    one = parse_range("c=0.05..5:log")
+    assert (one.name, one.low, one.high, one.log) == ("c", 0.05, 5.0, True)
+    assert list(one.values(3)) == [0.05, 0.5, 5.0]
+    linear = parse_range("epsilon = 0 .. 0.5")
+    assert not linear.log and list(linear.values(3)) == [0.0, 0.25, 0.5]
+    assert parse_range("x=1e-3..2").low == 0.001
+
+
+def test_looks_double_from_one_run_per_instance():
+    assert look_sizes(2048, 16) == [16, 32, 64, 128, 256, 512, 1024, 2048]
+    assert look_sizes(100, 16) == [16, 32, 64, 112]  # 100 runs rounded up to whole instances
+
+
+def test_sign_test_is_the_exact_binomial_tail():
+    """Paired 0/1 losses: 7 units where column 1 failed and column 0 did not, 2 the other way,
+    11 ties: p = P(Bin(9, 1/2) >= 7)."""
+    losses = np.array([[0, 1]] * 7 + [[1, 0]] * 2 + [[0, 0]] * 6 + [[1, 1]] * 5)
+    expected = sum(comb(9, k) for k in range(7, 10)) / 2**9
+    assert paired_p_values(losses, best=0)[1] == pytest.approx(expected)
+    assert paired_p_values(losses, best=0)[0] == 1.0
+
+
+def test_a_worse_value_is_dropped_and_an_equal_one_kept_at_the_first_looks():
+    """Power and level at the first looks' sizes (16 and 32 runs, level 0.05 / 8 looks, Holm
+    over 15 others): a value failing 80% against one failing 10% (independent runs) is dropped
+    in most races; a copy of the best (the same runs) never is."""
+    rng = np.random.default_rng(1)
+    dropped_bad, dropped_equal = [], []
+    for _ in range(200):
+        best = rng.random(32) < 0.1
+        others = [rng.random(32) < 0.8 for _ in range(14)]
+        losses = np.column_stack([best, best.copy(), *others]).astype(float)
+        for n in (16, 32):
+            dropped = dropped_at_look(losses[:n], 0.05 / 8)
+            if n == 32:
+                dropped_bad.append(dropped[2:].mean())
+                dropped_equal.append(dropped[:2].any())
+    assert np.mean(dropped_bad) > 0.9
+    assert not any(dropped_equal)
+
+
+def _brute_force(tree: str, values: list[float], budget: int, runs: int, **shape):
+    """Each value's failure rate at ``budget`` over ``runs`` runs on each of 4 instances of
+    seed 99 (apart from the tuning's), and the values whose Wilson 95% interval meets the best
+    value's."""
+    rates = []
+    for c in values:
+        curve = Curve(tree, "ucb1", runs=1, trees=1, max_budget=budget,
+                      policy_params={"c": c}, **shape)
+        failed = np.concatenate([simulate_block(curve, j, 0, runs, 99)[0][:, -1]
+                                 for j in range(4)])
+        rates.append((failed.sum(), len(failed)))
+    low, high = (np.asarray(bound) for bound in wilson_interval(*map(np.array, zip(*rates))))
+    best = int(np.argmin([k / n for k, n in rates]))
+    return {c for c, lo in zip(values, low, strict=True) if lo <= high[best]}
+
+
+@pytest.mark.parametrize(("tree", "shape", "budget", "param"), [
+    ("constant'(1,13)", {"search_depth": 1}, 256, "c=0.01..10:log"),  # one-ply: U-shaped
+    ("constant(1,5)", {"depth": 6}, 1024, "c=0.003..3:log"),
+])
+def test_the_tuned_value_lies_in_the_brute_force_interval(tree, shape, budget, param):
+    table = tune(tree, "ucb1", param, budgets=(budget,), values=7, runs=256, seed=3,
+                 progress=False, **shape)
+    chosen = float(table.loc[table["chosen"], "c"].iloc[0])
+    interval = _brute_force(tree, list(table["c"]), budget, 500, **shape)
+    assert chosen in interval, (chosen, sorted(interval))
+    assert len(interval) < len(table)  # the grid separates: the check can fail
+
+
+def test_a_planted_optimum_is_found(tmp_path):
+    """tests/planted_policy.py: UCB1 whose constant grows as x leaves 2 (either way)."""
+    table = tune("constant(1,5)", "planted_policy:policy", "x=0.25..16:log", depth=6,
+                 budgets=(1024,), values=13, runs=256, seed=5, progress=False)
+    chosen = float(table.loc[table["chosen"], "x"].iloc[0])
+    kept = table.loc[table["kept"], "x"]
+    assert 2 / 1.5 <= chosen <= 2 * 1.5
+    assert kept.min() <= 2.0 <= kept.max()
+    assert kept.min() > 0.25 and kept.max() < 16  # both ends shown worse
+
+
+def test_tune_resumes_and_workers_give_the_same_numbers(tmp_path, capsys):
+    """The command stores every look's runs: a second run computes nothing and prints the same
+    result; a worker, searching on one thread as each of many does, gives the same table; two
+    parameters (UCB-V's zeta and c) race their product, reported per parameter."""
+    argv = ["tune", "--tree", "constant(1,3)", "--depth", "4", "--policy", "ucbv",
+            "--param", "zeta=0.2..2:log", "--param", "c=0.1..3:log", "--values", "3",
+            "--budgets", "16", "64", "--runs", "64", "--trees", "4", "--json"]
+    assert main([*argv, "--out", str(tmp_path / "a")]) == 0
+    first = json.loads(capsys.readouterr().out)
+    table = pd.read_csv(tmp_path / "a" / "candidates.csv")
+    assert len(table) == 9 and set(first["interval"]) == {"zeta", "c"}
+    assert first["loss_name"].startswith("area of the failure curve over 16..64")
+    stored = sorted(p.name for p in (tmp_path / "a" / "runs").iterdir())
+    assert main([*argv, "--out", str(tmp_path / "a")]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert sorted(p.name for p in (tmp_path / "a" / "runs").iterdir()) == stored
+    assert {k: v for k, v in again.items() if k != "seconds"} == {
+        k: v for k, v in first.items() if k != "seconds"}
+    assert main([*argv, "--out", str(tmp_path / "b"), "--workers", "1"]) == 0
+    capsys.readouterr()
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "b" / "candidates.csv"), table)
+    assert (tmp_path / "a" / "tune.png").stat().st_size > 0
+
+
+def test_a_folder_of_another_tuning_is_refused(tmp_path, capsys):
+    argv = ["tune", "--tree", "constant(1,3)", "--depth", "4", "--param", "c=0.1..3:log",
+            "--values", "2", "--budget", "16", "--runs", "4", "--trees", "4", "--quiet",
+            "--out", str(tmp_path)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert main([*argv[:2], "constant(1,2)", *argv[3:]]) == 2
+    line = capsys.readouterr().err.strip()
+    assert "holds a tuning of tree constant(1,3), this asks tree constant(1,2)" in line
+    assert "\n" not in line
