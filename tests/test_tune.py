@@ -137,3 +137,30 @@ def test_a_folder_of_another_tuning_is_refused(tmp_path, capsys):
     line = capsys.readouterr().err.strip()
     assert "holds a tuning of tree constant(1,3), this asks tree constant(1,2)" in line
     assert "\n" not in line
+
+
+def test_compare_tuned_tunes_on_instances_apart_from_the_compared_ones(tmp_path, capsys):
+    """``compare --tuned``: every tuning's instances (its tune.json's seed, instances 0 .. M-1)
+    are none of the comparison's (compare.json's seed), read from the stored files; the tuned
+    cell runs at the chosen constant and is reported as ucb1(tuned)."""
+    from experiments.curves.failure import instance_seed
+    from experiments.tuning.compared import tuning_seed
+
+    out = tmp_path / "grid"
+    assert main(["compare", "--trees", "constant(1,3)", "--depth", "4", "--policies", "ucb1",
+                 "thompson", "--adjusters", "plain", "--runs", "4", "--trees-per-model", "4",
+                 "--max-budget", "64", "--tuned", "--quiet", "--workers", "1",
+                 "--out", str(out)]) == 0
+    grid = json.loads((out / "compare.json").read_text())
+    tunings = [json.loads(path.read_text()) for path in (out / "tuning").glob("*/tune.json")]
+    assert [(one["policy"], one["tree"]) for one in tunings] == [("ucb1", "constant(1,3)")]
+    compared = {instance_seed(grid["seed"], j) for j in range(grid["trees_per_model"])}
+    tuned = {instance_seed(one["seed"], j) for one in tunings for j in range(one["trees"])}
+    assert len(compared) == 4 and len(tuned) == 4 and not compared & tuned
+    assert tunings[0]["seed"] == tuning_seed(grid["seed"]) != grid["seed"]
+    chosen = pd.read_csv(out / "tuned.csv")["chosen"].iloc[0]
+    assert grid["tuned"] == [{"tree": "constant(1,3)", "policy": "ucb1", "adjuster": "plain",
+                              "params": {"c": chosen}}]
+    runs = pd.read_parquet(out / "runs.parquet")
+    assert set(runs["policy"]) == {"ucb1", "ucb1(tuned)", "thompson"}
+    assert "## Constants tuned per tree" in (out / "report.md").read_text()

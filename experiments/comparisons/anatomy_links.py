@@ -27,7 +27,7 @@ from ..curves.curve import Curve
 from ..curves.plugin_check import with_plugin_path
 from ..inspect.anatomy import failure_anatomy
 from .cells import cell_identity, cell_seed
-from .grid import Grid, cell_labels, engine_flags
+from .grid import Grid, engine_flags
 
 COLUMNS = ("config", "policy", "adjuster", "worst", "command")
 _RULES = ("reward", "final_move", "failure")  # a grid's rules of every cell, beside the method
@@ -67,7 +67,7 @@ def anatomy_commands(grid: Grid, folder: str = "anatomy",
     of its configuration by ``cell_areas`` (``stats.cell_areas``; none marked without it)."""
     rows = []
     for curve in grid.curves():
-        config, policy, adjuster = cell_labels(curve)
+        config, policy, adjuster = grid.labels(curve)
         name = re.sub(r"[^A-Za-z0-9.=-]+", "_", f"{config}_{policy}_{adjuster}").strip("_")
         command = ("" if is_baseline(curve.policy) or curve.root  # no watched run of those
                    else anatomy_command(curve, grid.seed, f"{folder}/{name}"))
@@ -88,7 +88,7 @@ def worst_anatomy(grid: Grid, commands: pd.DataFrame) -> pd.DataFrame:
     marked = set(map(tuple, commands.loc[commands["worst"], CELL].to_numpy()))
     parts = [failure_anatomy(curve, cell_seed(cell_identity(curve, grid.seed)), grid.seed)
              .assign(config=key[0], policy=key[1], adjuster=key[2])
-             for curve in grid.curves() if (key := cell_labels(curve)) in marked]
+             for curve in grid.curves() if (key := grid.labels(curve)) in marked]
     if not parts:
         return pd.DataFrame(columns=CELL)
     table = pd.concat(parts, ignore_index=True)

@@ -45,7 +45,7 @@ from ..curves.kernels import KernelProgress
 from ..runtime.pool import check_options, completed
 from ..runtime.store import CELLS_FILE, KeyedStore, claim
 from ..studies.execution import RunSummary, kernel_order, on_one_thread
-from .grid import Grid, cell_labels, damaged_file, open_grid, reading_grid
+from .grid import Grid, damaged_file, open_grid, reading_grid
 from .stats import RUN_COLUMNS, failure_bits
 
 CELL_FOLDER = "cells"
@@ -279,7 +279,7 @@ def run_table(grid: Grid, folder: str | Path) -> pd.DataFrame:
     stored = _stored_blocks(Path(folder))
     parts = []
     for curve in grid.curves():
-        config, policy, adjuster = cell_labels(curve)
+        config, policy, adjuster = grid.labels(curve)
         key = cell_key(cell_identity(curve, grid.seed))
         for tree_index in range(grid.trees_per_model):
             old, missing = _cover(grid.runs, grid.block, stored.get((key, tree_index), []))

@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields
+from functools import cached_property
 from pathlib import Path
 
 from bandits.plugins import PluginNotImported, reading_stored_results
@@ -112,8 +113,13 @@ class Grid:
     final_move: str = "visits"
     failure: str = "outcome"
     solver: bool = True  # MCTS-Solver in every MCTS cell (False: Kocsis & Szepesvari's UCT)
+    # cells at tuned constants: {"tree", "policy", "adjuster": the entries, "params": the
+    # tuned values}, each a cell beside its entry's, labelled "POLICY(tuned)"
+    # (``experiments.tuning.compared``)
+    tuned: tuple[dict, ...] = ()
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "tuned", tuple(dict(one) for one in self.tuned))
         for key in ("trees", "policies", "adjusters"):
             value = getattr(self, key)
             value = (value,) if isinstance(value, str) else tuple(value)
@@ -163,6 +169,8 @@ class Grid:
         """One curve per cell, policy x adjuster innermost (so neighbouring shards need
         different compiled kernels). A baseline player (``mcts.baselines``) takes no adjuster:
         it has one cell per tree, with the plain adjuster, beside the first adjuster's."""
+        tuned = {(one["tree"], one["policy"], one["adjuster"]): one["params"]
+                 for one in self.tuned}
         cells = []
         for tree in self.trees:
             for adjuster in self.adjusters:
@@ -171,15 +179,37 @@ class Grid:
                         cells.append(self._curve(tree, policy, adjuster))
                     elif adjuster == self.adjusters[0]:
                         cells.append(self._curve(tree, policy, "plain"))
+                    if (tree, policy, adjuster) in tuned:
+                        cells.append(self._curve(tree, policy, adjuster,
+                                                 tuned[tree, policy, adjuster]))
         return cells
 
-    def _curve(self, tree: str, policy: str, adjuster: str) -> Curve:
-        """The cell's curve (``method_fields``)."""
+    def labels(self, curve: Curve) -> tuple[str, str, str]:
+        """(config, policy, adjuster) of a cell as the tables name them (``cell_labels``); a
+        cell at tuned constants is its entry's policy marked tuned, ``ucb1(tuned)``, on every
+        tree (a variant of its policy in the figures' colours)."""
+        config, policy, adjuster = cell_labels(curve)
+        if curve.key in self._tuned_entries:
+            entry = self._tuned_entries[curve.key]
+            tuned = f"{entry[:-1]},tuned)" if entry.endswith(")") else f"{entry}(tuned)"
+            return config, tuned, adjuster
+        return config, policy, adjuster
+
+    @cached_property
+    def _tuned_entries(self) -> dict[str, str]:
+        """The key of each cell at tuned constants -> its entry's policy."""
+        return {self._curve(one["tree"], one["policy"], one["adjuster"], one["params"]).key:
+                one["policy"] for one in self.tuned}
+
+    def _curve(self, tree: str, policy: str, adjuster: str, tuned: dict | None = None) -> Curve:
+        """The cell's curve (``method_fields``), at the ``tuned`` parameters if given."""
+        fields = method_fields(policy, adjuster)
+        fields["policy_params"] = {**fields["policy_params"], **(tuned or {})}
         return Curve(tree=tree, branching=self.branching, depth=self.depth, runs=self.runs,
                      trees=self.trees_per_model, max_budget=self.max_budget,
                      reward=self.reward, final_move=self.final_move, failure=self.failure,
                      solver=self.solver or _is_baseline(policy),  # a baseline proves nothing
-                     **method_fields(policy, adjuster))
+                     **fields)
 
     def study(self) -> Study:
         """The study of every cell, under the grid's seed."""
@@ -190,13 +220,13 @@ class Grid:
         """The grid's methods ``policy+adjuster`` in its order; the first is the default
         baseline of the tests."""
         return list(dict.fromkeys(f"{policy}+{adjuster}"
-                                  for _, policy, adjuster in map(cell_labels, self.curves())))
+                                  for _, policy, adjuster in map(self.labels, self.curves())))
 
     @property
     def cells(self) -> int:
         baselines = sum(map(_is_baseline, self.policies))
         return len(self.trees) * ((len(self.policies) - baselines) * len(self.adjusters)
-                                  + baselines)
+                                  + baselines) + len(self.tuned)
 
     @property
     def playouts(self) -> int:
@@ -212,7 +242,8 @@ class Grid:
         plugins = recorded_plugins(self.curves())
         return {**{key: list(value) if isinstance(value, tuple) else value
                    for key, value in asdict(self).items()
-                   if not (key in _RULES and value == _RULES[key])},
+                   if not (key in _RULES and value == _RULES[key]) and key != "tuned"},
+                **({"tuned": list(self.tuned)} if self.tuned else {}),
                 **({"plugins": plugins} if plugins else {})}
 
     @classmethod

@@ -30,6 +30,13 @@ from plots.style import FORMATS, look, save_as
 
 from ..markdown import markdown_table
 
+TUNED_TEXT = (
+    "A method marked (tuned) is its policy at the constant tuned for each tree configuration "
+    "and adjuster by `mctslab tune`'s race, on the area under the failure curve over the same "
+    "budgets, with tree instances and runs of another seed than the compared ones (folders "
+    "tuning/): chosen, and low-high, the values not shown worse; at_edge: the chosen value is "
+    "an end of the range searched.")
+
 # settings key -> what the report calls it, in the report's order
 SETTINGS = {
     "trees": "tree configurations",
@@ -296,6 +303,9 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict,
     else:
         blocks.append(("p", "The command that produced this report was not recorded."))
 
+    tuned = get("tuned")
+    if tuned is not None and not tuned.empty:
+        blocks += [("h2", "Constants tuned per tree"), ("p", TUNED_TEXT), ("table", tuned)]
     blocks.append(("h2", "Playouts to reach the target failure rate"))
     to_epsilon = get("to_epsilon")
     if to_epsilon is None or to_epsilon.empty:

@@ -18,6 +18,7 @@ from .stats import instances_from_runs
 
 INSTANCES_FILE = "instances.parquet"
 RUNS_FILE = "runs.parquet"
+TUNED_FILE = "tuned.csv"  # the constants of a grid's tuned cells (``experiments.tuning``)
 INSTANCE_COLUMNS = ["config", "policy", "adjuster", "tree_index", "budget", "runs", "failures"]
 
 
@@ -80,6 +81,9 @@ def write_comparison(grid: Grid, out: str | Path, command: str | None = None,
                                                   tables["cell_areas"])
     if anatomy:
         tables["worst_anatomy"] = worst_anatomy(grid, tables["anatomy_commands"])
+    if grid.tuned and (Path(out) / TUNED_FILE).is_file():
+        tables["tuned"] = pd.read_csv(Path(out) / TUNED_FILE, dtype={"at_edge": str},
+                                      keep_default_na=False)
     write_report(out, tables, settings, formats)
     return tables
 

@@ -82,6 +82,10 @@ def register(subparsers) -> None:
                    help="the report also shows the failure anatomy of each tree "
                    "configuration's worst cell (its runs recomputed, watched; every cell's "
                    "command is given either way)")
+    p.add_argument("--tuned", action="store_true",
+                   help="also each policy at its constant tuned for each tree and adjuster "
+                   "(`mctslab tune`'s race, on instances apart from the compared ones): a "
+                   "method POLICY(tuned) beside POLICY")
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     p.add_argument("--wait", action="store_true",
                    help="if another process writes the folder, wait for it (default: refuse)")
@@ -122,6 +126,23 @@ def core_hours(grid) -> float:
     return nanoseconds * per_cell * len(grid.trees) * len(grid.adjusters) / 3.6e12
 
 
+def _tuned(grid, out, args):
+    """``grid`` with its tuned cells, the tunings run (or resumed) into ``out/tuning/`` and
+    their table written to ``out/tuned.csv``."""
+    from experiments.comparisons import TUNED_FILE
+    from experiments.runtime.lock import writing
+    from experiments.runtime.store import write_atomically
+    from experiments.tuning.compared import tune_grid
+
+    with writing(out, wait=args.wait):
+        grid, table = tune_grid(grid, out, workers=args.workers, scheduler=args.scheduler,
+                                progress=not args.quiet and sys.stderr.isatty())
+        write_atomically(f"{out}/{TUNED_FILE}", table.to_csv(index=False).encode())
+    if not args.quiet:
+        print(f"tuned {len(table)} constants ({out}/{TUNED_FILE})", flush=True)
+    return grid
+
+
 def run(args) -> int:
     from experiments.cli.limits import check_study
     from experiments.comparisons import INSTANCES_FILE, RUNS_FILE, run_compare
@@ -137,6 +158,8 @@ def run(args) -> int:
     check_study(study, args.workers, args.scheduler)
     first_seconds = check_plugins(study.curves)
     out = args.out or f"results/{grid.name}-{grid.scale}"
+    if args.tuned:
+        grid = _tuned(grid, out, args)
     if grid.scale == "full" and not args.quiet:
         print(f"{grid.name} at scale full: {grid.cells} cells x {grid.trees_per_model * grid.runs}"
               f" runs x {grid.max_budget} playouts = {grid.playouts:.2e} playouts, projected "
