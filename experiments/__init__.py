@@ -9,6 +9,7 @@ tournaments, the results store, the ``mctslab`` command; the seed papers' studie
 - ``inspect``: one run of a curve watched, its tree drawn, the anatomy of its failures;
 - ``plain_bandits``: the policies on plain bandits, without a tree;
 - ``tournaments``: games between players: matches, tournaments, ratings, SPRT, round robins;
+- ``tuning``: a policy's constants at their best, raced on a tree model or fitted from matches;
 - ``papers``: the seed papers' studies, on studies and tournaments;
 - ``cli``: the ``mctslab`` command and its sub-commands, on all of the above.
 
@@ -23,4 +24,5 @@ __all__, __getattr__ = lazy_exports(__name__, {
     ".inspect.anatomy": ("failure_anatomy",),
     ".inspect.traced": ("trace",),
     ".plain_bandits.study": ("bandit",),
+    ".tuning.synthetic": ("tune",),
 })

@@ -22,6 +22,9 @@ def summary_lines(summary: dict) -> list[str]:
                      for name, (low, high) in summary["interval"].items())
     edges = [f"{name} = {summary['chosen'][name]:g} is the {end} end of its range: the best "
              "may lie beyond it; widen the range" for name, end in summary["at_edge"].items()]
+    if summary["kept"] == summary["candidates"]:  # an end chosen among equals says nothing
+        edges = [("no value was shown worse than another: more --runs (or a wider range) "
+                  "would separate them")]
     return [
         f"chosen: {chosen} ({summary['loss_name']} {summary['loss']:.3f})",
         f"not shown worse ({summary['kept']} of {summary['candidates']} values): {kept}",
