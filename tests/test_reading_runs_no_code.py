@@ -129,3 +129,23 @@ def test_a_comparisons_status_imports_none_of_its_plugins(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "0/2 blocks" in done.stdout or "blocks of runs stored" in done.stdout
     assert not (folder / "IMPORTED").exists()
+
+
+def test_a_resumed_compare_needs_none_of_the_stored_grids_plugins(tmp_path):
+    """A comparison run into a folder whose compare.json names a plug-in whose module is on no
+    path, with a grid that does not name it: the stored grid is read from its record, not
+    imported, and the new grid's cell is computed."""
+    folder = tmp_path / "compare"
+    folder.mkdir()
+    with reading_stored_results("the test's grid", PLUGINS):
+        grid = Grid(trees=("constant(1,3)",), policies=("ucb1", f"{MODULE}:policy"),
+                    adjusters=("plain",), runs=4, trees_per_model=1, max_budget=8,
+                    branching=2, depth=4)
+        (folder / GRID_FILE).write_text(json.dumps(grid.to_dict()))
+    (folder / CELLS_FILE).write_text(json.dumps({"seed": grid.seed, "layout": LAYOUT}))
+    done = _mctslab(folder, "compare", "--trees", "constant(1,3)", "--policies", "ucb1",
+                    "--adjusters", "plain", "--runs", "4", "--trees-per-model", "1",
+                    "--max-budget", "8", "--branching", "2", "--depth", "4", "--workers", "1",
+                    "--quiet", "--out", ".")
+    assert done.returncode == 0, done.stderr
+    assert json.loads((folder / GRID_FILE).read_text())["policies"] == ["ucb1"]
