@@ -105,3 +105,24 @@ def test_another_identity_and_the_layout_before_round_robins_are_refused(tmp_pat
 def test_a_player_given_twice_is_refused():
     with pytest.raises(ValueError, match="player uct is given twice"):
         RoundRobin("breakthrough", ("uct", "uct+qb", " uct"), 2, 5)
+
+
+def test_a_round_robin_folder_naming_a_plugin_player_imports_nothing(tmp_path, monkeypatch):
+    """A round-robin folder holding a pairing of a plug-in player (its files name
+    ``trap_plugin:policy``, a module on the path that marks its import), grown with other
+    players: no stored spec is parsed, so the module is never imported."""
+    folder = tmp_path / "rr"
+    (tmp_path / "trap_plugin.py").write_text(
+        "from pathlib import Path\nPath(__file__).with_name('IMPORTED').write_text('')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    identity = RoundRobin("breakthrough", ("uct", "uct+qb"), 2, 5, seed=1, block=2).identity()
+    pairing = folder / "pairings" / "trap_plugin:policy_vs_uct"
+    pairing.mkdir(parents=True)
+    (folder / "round_robin.json").write_text(json.dumps(identity))
+    (pairing / "tournament.json").write_text(json.dumps(
+        {"game": "breakthrough", "a": "trap_plugin:policy", "b": "uct", "playouts": 5,
+         "seed": 1, "block": 2}))
+    games = run_round_robin(RoundRobin("breakthrough", ("uct", "uct+qb"), 2, 5, seed=1,
+                                       block=2), folder, workers=1, progress=False)
+    assert len(games) == 2
+    assert not (tmp_path / "IMPORTED").exists()
