@@ -1,0 +1,644 @@
+"""A player's constant tuned in a real game from matches against a reference player: a
+CLOP-like local quadratic regression of the outcomes (Coulom 2011, "CLOP: Confident local
+optimization for noisy black-box parameter tuning").
+
+The player spec marks the tuned parameter with ``?`` (``uct(c=?)+qb``, ``uct+qb(k=?)``); x is
+that parameter on its scale (log c when ``log``, else c). Games come in pairs, one constant a
+pair, the tuned player first in one game and second in the other. Round r draws its n pairs'
+constants stratified over its region R_r: pair k gets x = lo + (k + u_k) (hi - lo) / n with u_k
+uniform, from ``SeedSequence(seed, spawn_key=(r,))``; game j of the pair numbered k in the
+whole tuning (0-based) draws its search seeds as a tournament's game j of block k does
+(``experiments.tournaments.tournament``). After each round the outcomes (win 1, draw 1/2,
+loss 0) of every game with x in R_r are regressed on (1, z, z^2), z = x rescaled to [-1, 1] over
+R_r, by a binomial GLM with the logit link (statsmodels): P(win | x) = 1 / (1 + exp(-eta(z))),
+eta(z) = b0 + b1 z + b2 z^2. Three virtual draws, at z = -1, 0 and 1, are a weak prior that
+keeps the curve flat and near 1/2 with few games, and finite when one side wins every game
+(Coulom regularises his regression with a Gaussian prior for the same reason).
+
+Let z* maximise eta on [-1, 1] (a grid of ``GRID`` points). A constant is shown worse when
+eta(z*) - eta(z) > k se, se the delta-method standard error of that difference and k =
+sqrt(-2 ln 0.05) = 2.45, Scheffe's multiplier for the two-dimensional span of such
+differences (Scheffe 1953): the bound holds for every z at once with probability 95%, so
+choosing z* from the same data does not inflate it, and when the quadratic model holds the
+true optimum is shown worse with probability at most 5% a round. As CLOP discards the samples
+confidently inferior, the constants not shown worse (their hull) are the next round's region,
+widened around their centre to at least ``MIN_SHARE`` of R_r: a quadratic fitted over a wide
+range may misplace an asymmetric optimum, so the search narrows gradually (as CLOP's weights
+do), and a maximum at an end of R_r never leaves a point to sample. The region only shrinks.
+After the last round, the interval reported is the last fit's constants not shown worse, and
+the chosen constant maximises the lower 95% bound eta(z) - 1.96 se(eta(z)) over them: where
+the fit is nearly flat a quadratic's maximum jumps to an end of the region, where it
+extrapolates, and the bound prefers, among near-equal fitted rates, the constants the games
+measure best.
+
+The win rate reported at the chosen constant is the fit's, p = logistic(eta), with the 95%
+interval logistic(eta +- 1.96 se(eta)); no confirmation games are played. Elo against the
+reference is 400 log10(p / (1 - p)) = 400 eta / ln 10, its interval the same transform of
+eta's. The interval holds the chosen constant fixed, and a constant chosen for its high fit
+is biased upward (the largest of noisy values): read Elo as the fit's estimate, not as a
+fresh match's.
+
+Storage: with a folder, ``tuning.json`` holds the tuning's identity and ``blocks/`` one
+Parquet file per block of ``BLOCK_PAIRS`` pairs (``experiments.runtime.store``), written as
+each block ends; a rerun recomputes every region from the stored games and reuses a block
+whose constants are those it would draw, so a killed tuning resumes and its results do not
+depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+from contextlib import closing, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from bandits import get_policy
+from mcts.games import GAME_STREAM_VERSION
+from mcts.players import parse_player
+from mcts.synthetic.shaping import BONUS_DOMAINS
+from specs import Domain, between, parse_spec
+
+from ..intervals import Z_95
+from ..runtime.lock import writing
+from ..runtime.pool import Pool, check_options
+from ..runtime.store import FOLDER_KINDS, KeyedStore, claim, read_manifest, write_atomically
+from ..tournaments.match import load_game, play_game
+from ..tournaments.tournament import Block, Tournament, play_block
+
+TUNING_FILE = "tuning.json"
+BLOCK_FOLDER = "blocks"
+BLOCK_PAIRS = 5  # pairs of games per job and stored block
+COLUMNS = ("round", "pair", "game", "constant", "seat", "winner", "score", "plies")
+GRID = 1001  # points of a region where "not shown worse" is checked
+SCHEFFE = math.sqrt(-2.0 * math.log(0.05))  # sqrt of chi-square(2)'s 0.95 quantile
+MIN_SHARE = 0.5  # of a region's width (on the parameter's scale) the next keeps at least
+
+
+@dataclass(frozen=True)
+class Scale:
+    """A preset: games in all and the rounds they are played in."""
+
+    games: int
+    rounds: int
+
+
+# quick: Breakthrough at 1,000 playouts a move in <= 10 minutes on 2 cores with a warm kernel
+# cache (benchmarks/bench_tune_games.py)
+SCALES = {"quick": Scale(games=1600, rounds=4), "full": Scale(games=8000, rounds=8)}
+
+# The range tried when --low/--high are not given, by (policy or enhancement, parameter): wide
+# around the values the games' presets use (UCT's C 0.4-1.0, k_RB 1.0-8.0, k_QB 1.6-4.0, MAST's
+# epsilon 0.1-0.3; DESIGN.md section 9), so the optimum is inside rather than at an edge
+RANGES = {("ucb1", "c"): (0.05, 5.0), ("ucbv", "c"): (0.05, 5.0), ("puct", "c_init"): (0.1, 10.0),
+          ("egreedy", "epsilon"): (0.01, 0.5), ("rb", "k"): (0.5, 32.0),
+          ("qb", "k"): (0.5, 32.0), ("mast", "eps"): (0.01, 0.5)}
+_ALIASES = {"uct": "ucb1"}  # as player specs spell UCB1
+
+
+@dataclass(frozen=True)
+class Tuned:
+    """The parameter a player spec marks with ``?``: the spec without blanks, the part that
+    holds it (``uct``, ``qb``), its name and its domain."""
+
+    spec: str
+    part: str
+    name: str
+    domain: Domain
+
+    def player(self, value: float | None) -> str:
+        """The spec with ``value`` for the ``?`` (written exactly), or without the parameter
+        (None: the player's default)."""
+        if value is None:
+            return _without(self.spec, self.name)
+        return self.spec.replace("?", repr(float(value)))
+
+
+def _without(spec: str, name: str) -> str:
+    """``spec`` (no blanks) without its argument ``name=?``: ``uct(c=?)`` -> ``uct``."""
+    key = re.escape(name)
+    return re.sub(rf",{key}=\?(?=[,)])|(?<=\(){key}=\?,|\({key}=\?\)", "", spec)
+
+
+def _tunable(name: str, first: bool) -> dict[str, Domain]:
+    """The number parameters of a spec's part: a policy's (the first part) from its registry,
+    the bonuses' and MAST's epsilon."""
+    if first:
+        domains = get_policy(_ALIASES.get(name, name)).domains
+    else:
+        domains = {"rb": BONUS_DOMAINS, "qb": BONUS_DOMAINS,
+                   "mast": {"eps": between(0, 1)}}.get(name, {})
+    return {key: domain for key, domain in domains.items() if domain.kind == "number"}
+
+
+def tuned_parameter(player: str, game: str) -> Tuned:
+    """The parameter ``player`` marks with its one ``?``; a one-line ValueError naming the
+    problem and the fix when there is none, more than one, or one on a parameter its part does
+    not have (or that is no number), and any error of the spec itself (``parse_player``)."""
+    spec = "".join(str(player).split())
+    marks = spec.count("?")
+    if marks != 1:
+        problem = "has no '?'" if marks == 0 else f"has {marks} '?'"
+        raise ValueError(f"--player {player!r} {problem}: mark the one parameter to tune with "
+                         "?, e.g. uct(c=?) or uct(c=0.8)+qb(k=?)")
+    parts = parse_spec(spec, "player spec")
+    found = [(i, part.name, key) for i, part in enumerate(parts)
+             for key, value in part.kwargs if value == "?"]
+    if not found:
+        raise ValueError(f"--player {player!r}: the '?' must be a parameter's whole value, "
+                         "e.g. uct(c=?)")
+    index, part, name = found[0]
+    parse_player(_without(spec, name), game)  # the rest of the spec, with parse_player's errors
+    domains = _tunable(part, index == 0)
+    if name not in domains:
+        known = ", ".join(domains)
+        fix = (f"mark one of {known}, e.g. {part}({next(iter(domains))}=?)" if domains else
+               "mark a parameter of another part, e.g. uct(c=?)")
+        raise ValueError(f"--player {player!r}: {part} has no number parameter {name!r} to "
+                         f"tune; {fix}")
+    return Tuned(spec, part, name, domains[name])
+
+
+def default_range(tuned: Tuned) -> tuple[float, float]:
+    """``RANGES``' range of the tuned parameter; a one-line ValueError when it has none."""
+    part = _ALIASES.get(tuned.part, tuned.part)
+    if (part, tuned.name) not in RANGES:
+        raise ValueError(f"{tuned.part}'s {tuned.name} has no default range: give --low and "
+                         "--high")
+    return RANGES[part, tuned.name]
+
+
+def _check_range(tuned: Tuned, low: float, high: float, log: bool) -> None:
+    for option, value in (("--low", low), ("--high", high)):
+        if not (math.isfinite(value) and tuned.domain.admits(value)):
+            raise ValueError(f"{option} {value:g} is outside {tuned.part}'s {tuned.name} "
+                             f"({tuned.domain.describe()}): give a value in it")
+    if not low < high:
+        raise ValueError(f"the range --low {low:g} --high {high:g} is empty: give --low below "
+                         f"--high, e.g. --low {low:g} --high {max(2 * low, low + 1):g}")
+    if log and low <= 0:
+        raise ValueError(f"--low {low:g} must be above 0 on a log scale: give a positive --low, "
+                         "or tune on a linear scale")
+
+
+def pair_counts(games: int, rounds: int) -> list[int]:
+    """Pairs of games per round: ``games`` / 2 split as evenly as possible, the first rounds
+    taking one more; a one-line ValueError for an odd number or fewer than a pair a round."""
+    if games % 2 or games < 2 * rounds:
+        raise ValueError(f"--games {games} must be even and at least {2 * rounds}: each "
+                         f"constant plays a pair of games (colours swapped), {rounds} rounds "
+                         "of at least one pair")
+    pairs = games // 2
+    return [pairs // rounds + (r < pairs % rounds) for r in range(rounds)]
+
+
+def draw_constants(seed: int, round_: int, count: int, region: tuple[float, float],
+                   log: bool) -> np.ndarray:
+    """The constants of round ``round_``'s ``count`` pairs, stratified over ``region`` on the
+    parameter's scale: pair k at x = lo + (k + u_k) (hi - lo) / count, u_k uniform on [0, 1)
+    from ``SeedSequence(seed, spawn_key=(round_,))``."""
+    u = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(round_,))).random(count)
+    lo, hi = _to_x(np.asarray(region, float), log)
+    x = lo + (np.arange(count) + u) * (hi - lo) / count
+    return np.exp(x) if log else x
+
+
+def _to_x(constants, log: bool):
+    return np.log(constants) if log else np.asarray(constants, float)
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The logistic regression of one round over its region (the module's docstring): eta(z)
+    = b0 + b1 z + b2 z^2, z = (x - centre) / half over ``region``."""
+
+    region: tuple[float, float]  # constants, low and high
+    log: bool
+    params: np.ndarray  # [3] b0, b1, b2
+    cov: np.ndarray  # [3, 3] their covariance
+    peak: float  # the constant of the largest fitted win rate in the region
+    best: float  # the chosen: the largest lower 95% bound of the win rate, not shown worse
+    not_worse: tuple[float, float]  # the hull of the constants not shown worse than peak
+    games: int  # games fitted (without the virtual draws)
+
+    def eta(self, constants) -> tuple[np.ndarray, np.ndarray]:
+        """eta at ``constants`` and its standard error."""
+        design = _design(_z(constants, self.region, self.log))
+        return design @ self.params, np.sqrt(np.maximum(_quadratic_form(design, self.cov), 0.0))
+
+    def win_rate(self, constants) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The fitted win rate at ``constants`` with its pointwise 95% interval."""
+        eta, se = self.eta(np.atleast_1d(constants))
+        return _logistic(eta), _logistic(eta - Z_95 * se), _logistic(eta + Z_95 * se)
+
+    def elo(self) -> tuple[float, float, float]:
+        """Elo at ``best`` against the reference, 400 eta / ln 10, with its 95% interval."""
+        eta, se = self.eta([self.best])
+        scale = 400.0 / math.log(10.0)
+        return (float(scale * eta[0]), float(scale * (eta[0] - Z_95 * se[0])),
+                float(scale * (eta[0] + Z_95 * se[0])))
+
+
+def _z(constants, region: tuple[float, float], log: bool) -> np.ndarray:
+    """x rescaled to [-1, 1] over ``region``."""
+    lo, hi = _to_x(np.asarray(region, float), log)
+    return (_to_x(np.asarray(constants, float), log) - (lo + hi) / 2) / ((hi - lo) / 2)
+
+
+def _design(z: np.ndarray) -> np.ndarray:
+    z = np.asarray(z, float)
+    return np.column_stack([np.ones_like(z), z, z * z])
+
+
+def _logistic(eta):
+    return 1.0 / (1.0 + np.exp(-np.asarray(eta, float)))
+
+
+def fit_scores(constants, scores, region: tuple[float, float], log: bool) -> Fit:
+    """The fit of the games whose constant lies in ``region`` (the module's docstring)."""
+    # imported here: the mctslab program imports its commands at start, and statsmodels
+    # alone costs it most of a second
+    import statsmodels.api as sm
+
+    constants, scores = np.asarray(constants, float), np.asarray(scores, float)
+    inside = (constants >= region[0]) & (constants <= region[1])
+    z = np.concatenate([_z(constants[inside], region, log), [-1.0, 0.0, 1.0]])
+    y = np.concatenate([scores[inside], [0.5, 0.5, 0.5]])  # the virtual draws
+    result = sm.GLM(y, _design(z), family=sm.families.Binomial()).fit()
+    params, cov = np.asarray(result.params), np.asarray(result.cov_params())
+    lo, hi = _to_x(np.asarray(region, float), log)
+    grid = np.linspace(-1.0, 1.0, GRID)
+    design = _design(grid)
+    eta, se = design @ params, np.sqrt(np.maximum(_quadratic_form(design, cov), 0.0))
+    top = int(np.argmax(eta))
+    contrast = design - design[top]
+    gap_se = np.sqrt(np.maximum(_quadratic_form(contrast, cov), 0.0))
+    kept = contrast @ params + SCHEFFE * gap_se >= 0
+    chosen = int(np.argmax(np.where(kept, eta - Z_95 * se, -np.inf)))
+    x = (lo + hi) / 2 + grid * (hi - lo) / 2
+    constants = np.exp(x) if log else x
+    constants[[0, -1]] = region  # exactly, not through the log and back
+    not_worse = float(constants[kept].min()), float(constants[kept].max())
+    return Fit(region, log, params, cov, float(constants[top]), float(constants[chosen]),
+               not_worse, int(inside.sum()))
+
+
+def _quadratic_form(rows: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """rows[n] . matrix . rows[n] for every row n."""
+    return np.einsum("ni,ij,nj->n", rows, matrix, rows)
+
+
+def next_region(fit: Fit) -> tuple[float, float]:
+    """The region after ``fit``: its constants not shown worse, widened around their centre
+    (on the parameter's scale) to at least ``MIN_SHARE`` of its region, within it."""
+    (lo, hi), (low, high) = (_to_x(np.asarray(pair, float), fit.log)
+                             for pair in (fit.region, fit.not_worse))
+    if high - low >= MIN_SHARE * (hi - lo):
+        return fit.not_worse
+    half = MIN_SHARE * (hi - lo) / 2
+    centre = min(max((low + high) / 2, lo + half), hi - half)
+    ends = np.array([centre - half, centre + half])
+    low, high = np.exp(ends) if fit.log else ends
+    return float(max(low, fit.region[0])), float(min(high, fit.region[1]))
+
+
+def clop_rounds(play: Callable[[int, int, np.ndarray], pd.DataFrame],
+                region: tuple[float, float], pairs: Sequence[int], seed: int, log: bool
+                ) -> tuple[pd.DataFrame, tuple[Fit, ...]]:
+    """Play the rounds: round r draws ``pairs[r]`` constants in its region
+    (``draw_constants``) and calls ``play(r, first, constants)``, ``first`` the number of the
+    round's first pair in the whole tuning, which returns its games (columns ``constant`` and
+    ``score`` at least, one row per game); each round's fit gives the next region. Returns
+    every game, in order, and the fit of each round."""
+    tables, fits, first = [], [], 0
+    for r, count in enumerate(pairs):
+        tables.append(play(r, first, draw_constants(seed, r, count, region, log)))
+        first += count
+        games = pd.concat(tables, ignore_index=True)
+        fits.append(fit_scores(games["constant"], games["score"], region, log))
+        region = next_region(fits[-1])
+    return games, tuple(fits)
+
+
+def play_pairs(tuning: dict, round_: int, pairs: Sequence[tuple[int, float]]) -> pd.DataFrame:
+    """Play ``pairs`` (pair number, constant) of a tuning (``_identity``): each pair a
+    two-game tournament, the tuned player first in game 0; one row per game, ``COLUMNS``."""
+    tuned = tuned_parameter(tuning["player"], tuning["game"])
+    tables = []
+    for pair, constant in pairs:
+        match = Tournament(tuning["game"], tuned.player(constant), tuning["against"], 2,
+                           tuning["playouts"], tuning["seed"], block=2)
+        games = play_block(match, Block(pair, 0, 2))
+        tables.append(pd.DataFrame({
+            "round": np.int16(round_), "pair": np.int64(pair),
+            "game": 2 * pair + games["game"].to_numpy(np.int64), "constant": float(constant),
+            "seat": games["a_seat"], "winner": games["winner"], "score": games["a_score"],
+            "plies": games["plies"]}))
+    return pd.concat(tables, ignore_index=True)
+
+
+def _identity(game: str, tuned: Tuned, against: str, low: float, high: float, log: bool,
+              playouts: int, games: int, rounds: int, seed: int) -> dict:
+    return {"game": game, "player": tuned.spec, "against": parse_player(against, game).spec,
+            "low": float(low), "high": float(high), "log": bool(log), "playouts": playouts,
+            "games": games, "rounds": rounds, "seed": seed}
+
+
+def _claim(folder: Path, tuning: dict) -> KeyedStore:
+    """Make ``folder`` the tuning's home, or check that it is; another tuning's is refused in
+    one line naming the first field that differs."""
+    other = next((name for name in FOLDER_KINDS if (folder / name).exists()), None)
+    if other is not None:
+        raise ValueError(f"{folder} holds {FOLDER_KINDS[other]} ({other}), not a tuning: "
+                         "choose another --out folder")
+
+    def refusal(stored) -> str:
+        key = next(key for key in sorted({*stored, *tuning}) if stored.get(key) != tuning.get(key))
+        return (f"{folder} holds another tuning ({key} {stored.get(key)!r}, not "
+                f"{tuning.get(key)!r}): choose another --out folder, or delete {folder} to "
+                "start over")
+
+    claim(folder, TUNING_FILE, tuning, refusal=refusal,
+          read=lambda home: read_manifest(home, TUNING_FILE))
+    store = KeyedStore(folder / BLOCK_FOLDER)
+    store.check_writable()
+    store.remove_temporary_files()
+    return store
+
+
+def _stored(store: KeyedStore | None, key: str, metadata: dict,
+            pairs: Sequence[tuple[int, float]]) -> pd.DataFrame | None:
+    """The block stored under ``key`` if it was written with ``metadata`` and holds the games
+    of exactly ``pairs``, with their constants."""
+    table = None if store is None else store.read_matching(key, metadata)
+    if table is None:
+        return None
+    games = table.to_pandas()
+    expected = [value for pair in pairs for value in (pair, pair)]
+    if (list(games.columns) != list(COLUMNS) or games["pair"].tolist() != [p for p, _ in expected]
+            or games["constant"].tolist() != [float(c) for _, c in expected]):
+        return None
+    return games
+
+
+def _play_stored_or_new(tuning: dict, pool: Pool, store: KeyedStore | None, bar: tqdm):
+    """``clop_rounds``' ``play``: a round's blocks read from ``store`` or played on ``pool``,
+    each stored as it ends."""
+
+    def play(round_: int, first: int, constants: np.ndarray) -> pd.DataFrame:
+        pairs = [(first + k, float(c)) for k, c in enumerate(constants)]
+        blocks = [pairs[i:i + BLOCK_PAIRS] for i in range(0, len(pairs), BLOCK_PAIRS)]
+        keys = [f"round{round_:03d}-pair{block[0][0]:06d}" for block in blocks]
+        metas = [{"tuning": tuning, "round": round_, "first": block[0][0], "pairs": len(block),
+                  "stream_version": GAME_STREAM_VERSION} for block in blocks]
+        tables = [_stored(store, key, meta, block)
+                  for key, meta, block in zip(keys, metas, blocks, strict=True)]
+        bar.update(sum(len(t) for t in tables if t is not None))
+        jobs = [i for i, table in enumerate(tables) if table is None]
+        with closing(pool.completed(play_pairs, [(tuning, round_, blocks[i])
+                                                 for i in jobs])) as results:
+            for j, table in results:
+                i = jobs[j]
+                tables[i] = table
+                if store is not None:
+                    store.write(keys[i], table, metas[i])
+                bar.update(len(table))
+        return pd.concat(tables, ignore_index=True)
+
+    return play
+
+
+@dataclass(frozen=True, eq=False)
+class GameTuning:
+    """A finished tuning: its games (``table``, one row per game: ``COLUMNS``, ``seat`` the
+    tuned player's, 0 first; ``score`` its outcome, win 1, draw 1/2, loss 0) and the fit of
+    each round; the last fit gives the results."""
+
+    game: str
+    player: str  # the spec with its "?"
+    against: str
+    parameter: str  # the tuned parameter's name
+    low: float
+    high: float
+    log: bool
+    playouts: int
+    seed: int
+    table: pd.DataFrame
+    fits: tuple[Fit, ...]
+
+    @property
+    def fit(self) -> Fit:
+        return self.fits[-1]
+
+    @property
+    def chosen(self) -> float:
+        """The constant of the largest lower 95% bound of the fitted win rate, among those not
+        shown worse."""
+        return self.fit.best
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The constants whose fitted win rate is not shown worse than the fitted maximum's."""
+        return self.fit.not_worse
+
+    @property
+    def elo(self) -> float:
+        return self.fit.elo()[0]
+
+    @property
+    def elo_interval(self) -> tuple[float, float]:
+        return self.fit.elo()[1:]
+
+    @property
+    def win_rate(self) -> float:
+        return float(self.fit.win_rate(self.chosen)[0][0])
+
+    @property
+    def win_rate_interval(self) -> tuple[float, float]:
+        _, low, high = self.fit.win_rate(self.chosen)
+        return float(low[0]), float(high[0])
+
+    @property
+    def games(self) -> int:
+        return len(self.table)
+
+    @property
+    def at_edge(self) -> bool:
+        """Whether the chosen constant is an end of the range tried (widen it then)."""
+        return bool(np.isclose(self.chosen, self.low) or np.isclose(self.chosen, self.high))
+
+    def chosen_player(self) -> str:
+        """The player spec with the chosen constant to 3 significant digits."""
+        tuned = tuned_parameter(self.player, self.game)
+        return tuned.spec.replace("?", f"{self.chosen:.3g}")
+
+    def curve(self, points: int = 101) -> pd.DataFrame:
+        """The last fit over its region: columns constant, win_rate, ci_low, ci_high."""
+        lo, hi = _to_x(np.asarray(self.fit.region, float), self.log)
+        x = np.linspace(lo, hi, points)
+        constants = np.exp(x) if self.log else x
+        rate, low, high = self.fit.win_rate(constants)
+        return pd.DataFrame({"constant": constants, "win_rate": rate, "ci_low": low,
+                             "ci_high": high})
+
+    def rounds(self) -> pd.DataFrame:
+        """Per round: its region, games and observed mean score, then the region the fit
+        leaves for the next."""
+        rows = []
+        for r, fit in enumerate(self.fits):
+            games = self.table[self.table["round"] == r]
+            rows.append({"round": r, "low": fit.region[0], "high": fit.region[1],
+                         "games": len(games), "score": float(games["score"].mean()),
+                         "fitted_games": fit.games, "next_low": fit.not_worse[0],
+                         "next_high": fit.not_worse[1]})
+        return pd.DataFrame(rows)
+
+    def summary(self) -> dict:
+        """The results as JSON-ready values (``--json``)."""
+        return {"game": self.game, "player": self.player, "against": self.against,
+                "parameter": self.parameter, "range": [self.low, self.high], "log": self.log,
+                "playouts": self.playouts, "seed": self.seed, "games": self.games,
+                "rounds": len(self.fits), "chosen": self.chosen,
+                "chosen_player": self.chosen_player(), "interval": list(self.interval),
+                "win_rate": self.win_rate, "win_rate_interval": list(self.win_rate_interval),
+                "elo": self.elo, "elo_interval": list(self.elo_interval),
+                "at_edge": self.at_edge, "score": float(self.table["score"].mean()),
+                "regions": [[fit.region[0], fit.region[1]] for fit in self.fits]}
+
+    def write_report(self, folder: str | Path) -> list[Path]:
+        """Write ``report.md`` and the figure (``game_tuning.png`` and ``.pdf``: binned
+        observed win rates with Wilson intervals, the fitted curve, the chosen constant and the
+        interval) into ``folder``; return the paths."""
+        from plots.game_tuning import plot_game_tuning
+        from plots.style import save_as
+
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        ax = plot_game_tuning(self.table, self.curve(), chosen=self.chosen,
+                              interval=self.interval, log=self.log, parameter=self.parameter,
+                              player=self.player, against=self.against,
+                              title=(f"{self.game}, {self.games:,} games at "
+                                     f"{self.playouts:,} playouts a move"))
+        paths = save_as(ax.figure, folder / "game_tuning")
+        report = folder / "report.md"
+        write_atomically(report, ("\n".join(report_lines(self)) + "\n").encode())
+        return [report, *paths]
+
+
+def report_lines(tuning: GameTuning) -> list[str]:
+    """``report.md``: the results, the rounds and how they were computed."""
+    t, name = tuning, tuning.parameter
+    low, high = t.interval
+    elo_low, elo_high = t.elo_interval
+    rate_low, rate_high = t.win_rate_interval
+    lines = [f"# {name} of {t.player} tuned against {t.against} in {t.game}", "",
+             (f"{t.games:,} games at {t.playouts:,} playouts a move, seed {t.seed}, in "
+              f"{len(t.fits)} rounds; {name} tried in {t.low:g}-{t.high:g} on a "
+              f"{'log' if t.log else 'linear'} scale."), "",
+             "| result | value |", "|---|---|",
+             f"| chosen {name} | {t.chosen:.3g} (`{t.chosen_player()}`) |",
+             f"| {name} not shown worse | {low:.3g}-{high:.3g} |",
+             (f"| win rate at the chosen {name} (fit) | {t.win_rate:.3f} (95% "
+              f"{rate_low:.3f}-{rate_high:.3f}) |"),
+             (f"| Elo against {t.against} (fit) | {t.elo:+.0f} (95% {elo_low:+.0f} to "
+              f"{elo_high:+.0f}) |"),
+             f"| mean score of all games | {t.table['score'].mean():.3f} |", ""]
+    if t.at_edge:
+        lines += [(f"The chosen {name} is an end of the range tried: the optimum may lie "
+                   "beyond it; tune again over a wider range."), ""]
+    lines += ["| round | region sampled | games | mean score | games fitted | region left |",
+              "|---|---|---|---|---|---|"]
+    lines += [f"| {row.round} | {row.low:.3g}-{row.high:.3g} | {row.games} | {row.score:.3f} | "
+              f"{row.fitted_games} | {row.next_low:.3g}-{row.next_high:.3g} |"
+              for row in t.rounds().itertuples()]
+    return lines + ["", METHOD, "", f"![win rate against {name}](game_tuning.png)"]
+
+
+METHOD = ("Method: a CLOP-like regression (Coulom 2011). Each round plays pairs of games, colours "
+          "swapped, at constants stratified over its region; the outcomes (win 1, draw 1/2, "
+          "loss 0) of the games in the region are fitted by a logistic regression on the "
+          "parameter's scale and its square, with three virtual draws as a weak prior. A "
+          "constant is shown worse when the fitted maximum's lead over it exceeds 2.45 "
+          "standard errors (Scheffe's simultaneous 95% bound); the next region keeps the "
+          "constants not shown worse, and at least half of the region. The chosen constant "
+          "maximises the lower 95% bound of the last fit among the constants not shown worse. "
+          "Win rate and Elo are that fit's at the chosen constant, with delta-method 95% "
+          "intervals; no confirmation games are played, and a constant chosen for its high "
+          "fit is biased upward.")
+
+
+def tune_game(game: str, player: str, against: str, *, low: float | None = None,
+              high: float | None = None, log: bool = True, playouts: int = 1000,
+              scale: str = "quick", games: int | None = None, seed: int = 0,
+              out: str | Path | None = None, workers: int | None = None,
+              scheduler: str | None = None, progress: bool | None = None,
+              rounds: int | None = None) -> GameTuning:
+    """Tune the parameter ``player`` marks with ``?`` for the best win rate against
+    ``against`` in ``game`` (the module's docstring).
+
+    ``low``/``high``: its range (None: ``RANGES``' for the parameter); ``log``: x = log of the
+    parameter (then low > 0). ``scale``: a preset of ``SCALES``, whose games ``games`` and
+    rounds ``rounds`` override. ``out``: a folder that stores every game and resumes (a
+    folder of another tuning is refused, naming the field that differs); ``workers``,
+    ``scheduler``, ``progress``: as ``experiments.tournaments.tournament.play_tournaments``.
+    Bad input is a one-line ValueError naming the problem and the fix.
+    """
+    load_game(game)
+    if scale not in SCALES:
+        raise ValueError(f"--scale {scale!r}: use one of {', '.join(SCALES)}")
+    tuned = tuned_parameter(player, game)
+    if "?" in against:
+        raise ValueError(f"--against {against!r} has a '?': only --player marks the tuned "
+                         "parameter; give the reference its value, e.g. uct(c=0.8)")
+    if low is None or high is None:
+        default = default_range(tuned)
+        low, high = (default[0] if low is None else low), (default[1] if high is None else high)
+    low, high = float(low), float(high)
+    _check_range(tuned, low, high, log)
+    rounds = SCALES[scale].rounds if rounds is None else rounds
+    if rounds < 1:
+        raise ValueError(f"--rounds {rounds} must be at least 1")
+    games = SCALES[scale].games if games is None else games
+    pairs = pair_counts(games, rounds)
+    # both players at this budget, the playouts and the seed, with the tournament's messages
+    Tournament(game, tuned.player(low), against, 2, playouts, seed, block=2)
+    tuning = _identity(game, tuned, against, low, high, log, playouts, games, rounds, seed)
+    check_options(workers, scheduler)  # before the folder is locked
+    folder = None if out is None else Path(out)
+    with nullcontext() if folder is None else writing(folder), Pool(workers, scheduler) as pool:
+        store = None if folder is None else _claim(folder, tuning)
+        bar = tqdm(total=games, unit=" games", desc=f"{tuned.spec} vs {tuning['against']}",
+                   file=sys.stderr, dynamic_ncols=True,
+                   disable=not (sys.stderr.isatty() if progress is None else progress))
+        with bar:
+            table, fits = clop_rounds(_play_stored_or_new(tuning, pool, store, bar),
+                                      (low, high), pairs, seed, log)
+    return GameTuning(game, tuned.spec, tuning["against"], tuned.name, low, high, log, playouts,
+                      seed, table, fits)
+
+
+def projected_seconds(game: str, player: str, against: str, playouts: int, games: int) -> float:
+    """CPU-seconds of one core that ``games`` games are projected to take: the mean CPU time
+    of two probe games played here (colours swapped; the tuned parameter at the player's
+    default, the spec without it), timed after a search of a few playouts has loaded the
+    kernels (compiling them on a cold cache), times ``games``. With W workers the wall time
+    is about this / W, plus the workers' start at each round. The constants tried change the
+    games' lengths, so it is rough (the benchmark compares it with a run)."""
+    tuned = tuned_parameter(player, game)
+    state_game = load_game(game)
+    players = (parse_player(tuned.player(None), game), parse_player(against, game))
+    for probe in players:
+        probe.search(state_game, state_game.new_initial_state(), 2, 0)
+    start = time.process_time()
+    for seat in (0, 1):
+        play_game(state_game, players if seat == 0 else players[::-1], playouts,
+                  np.random.default_rng(seat))
+    return games * (time.process_time() - start) / 2
+

@@ -1,0 +1,137 @@
+"""Tuning a player's constant from matches (``experiments.tuning.games``): the regression
+finds a planted optimum from synthetic outcomes, a small real tuning stores its games,
+resumes and gives the same numbers whatever the workers, and bad input is one line."""
+
+import itertools
+import math
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from experiments.tuning import games as tuning
+from experiments.tuning.games import (
+    clop_rounds,
+    fit_scores,
+    pair_counts,
+    projected_seconds,
+    tune_game,
+)
+
+PEAK, HEIGHT, WIDTH = 0.5, 0.3, 1.0  # logit P(win) = HEIGHT - WIDTH (log c - log PEAK)^2
+# Breakthrough with UCT, the kernels tests/test_tournament.py compiles; few playouts a move
+SMALL = {"game": "breakthrough", "player": "uct(c=?)", "against": "uct", "playouts": 8,
+         "games": 40, "rounds": 2, "seed": 3}
+
+
+def _planted(rng: np.random.Generator):
+    """``clop_rounds``' play: each game won with the planted probability, no game played."""
+    def play(round_, first, constants):
+        c = np.repeat(constants, 2)
+        p = 1.0 / (1.0 + np.exp(-(HEIGHT - WIDTH * np.log(c / PEAK) ** 2)))
+        return pd.DataFrame({"constant": c, "score": (rng.random(len(c)) < p).astype(float)})
+
+    return play
+
+
+def test_the_regression_finds_a_planted_optimum():
+    games, fits = clop_rounds(_planted(np.random.default_rng(5)), (0.05, 5.0),
+                              pair_counts(4000, 4), seed=0, log=True)
+    best, (low, high) = fits[-1].best, fits[-1].not_worse
+    assert len(games) == 4000 and abs(math.log(best / PEAK)) < math.log(1.3)
+    assert low <= best <= high and low < PEAK < high
+    assert 0.1 < low and high < 2.5  # far values are shown worse
+    for outer, inner in itertools.pairwise(fits):  # each holds the last one's not shown worse
+        assert outer.region[0] <= inner.region[0] <= outer.not_worse[0]
+        assert outer.not_worse[1] <= inner.region[1] <= outer.region[1]
+    elo, elo_low, elo_high = fits[-1].elo()
+    assert elo_low < 400 * HEIGHT / math.log(10) < elo_high and elo_low < elo < elo_high
+
+
+def test_one_side_winning_every_game_rules_nothing_out():
+    """The virtual draws keep the fit finite, and an even record shows no constant worse."""
+    constants = np.geomspace(0.1, 1.0, 50)
+    for scores in (np.ones(50), np.tile([0.0, 1.0], 25)):
+        fit = fit_scores(constants, scores, (0.1, 1.0), log=True)
+        assert np.all(np.isfinite(fit.params)) and fit.not_worse == (0.1, 1.0)
+    assert fit_scores(constants, np.ones(50), (0.1, 1.0), True).win_rate(0.5)[0][0] > 0.9
+
+
+def test_a_small_tuning_stores_resumes_and_ignores_workers(tmp_path, monkeypatch,
+                                                           saved_figures):
+    out = tmp_path / "tuning"
+    first = tune_game(**SMALL, out=out, workers=1)
+    table = first.table
+    assert len(table) == 40 and table["game"].tolist() == list(range(40))
+    assert table.groupby("pair")["seat"].apply(list).tolist() == [[0, 1]] * 20
+    assert table.groupby("pair")["constant"].nunique().eq(1).all()
+    assert first.interval[0] <= first.chosen <= first.interval[1]
+    blocks = sorted((out / "blocks").glob("*.parquet"))
+    assert len(blocks) == 4  # 2 rounds of 10 pairs, 5 pairs a block
+
+    played = []
+    play = tuning.play_pairs
+    monkeypatch.setattr(tuning, "play_pairs",
+                        lambda t, r, pairs: played.append(pairs) or play(t, r, pairs))
+    again = tune_game(**SMALL, out=out, workers=1)
+    assert played == []
+    pd.testing.assert_frame_equal(again.table, table)
+    assert again.summary() == first.summary()
+
+    blocks[-1].unlink()  # a run killed before its last block
+    resumed = tune_game(**SMALL, out=out, workers=1)
+    assert [pair for pair, _ in played[0]] == list(range(15, 20)) and len(played) == 1
+    assert resumed.summary() == first.summary()
+
+    # the last round again on two workers (one pool start: each costs seconds of imports)
+    monkeypatch.setattr(tuning, "play_pairs", play)
+    shutil.copytree(out, tmp_path / "parallel", ignore=shutil.ignore_patterns(".lock"))
+    for block in blocks[2:]:
+        (tmp_path / "parallel" / "blocks" / block.name).unlink()
+    parallel = tune_game(**SMALL, out=tmp_path / "parallel", workers=2)
+    assert len(list((tmp_path / "parallel" / "blocks").glob("*.parquet"))) == 4
+    pd.testing.assert_frame_equal(parallel.table, table)
+    assert parallel.summary() == first.summary()
+
+    with pytest.raises(ValueError, match=r"holds another tuning \(playouts 8, not 9\)"):
+        tune_game(**{**SMALL, "playouts": 9}, out=out, workers=1)
+
+    paths = first.write_report(tmp_path / "report")
+    assert {path.name for path in paths} == {"report.md", "game_tuning.png", "game_tuning.pdf"}
+    assert f"{first.chosen:.3g}" in paths[0].read_text()
+    ax = saved_figures["game_tuning.png"].axes[0]
+    assert ax.get_xscale() == "log" and len(ax.lines) >= 3
+    assert projected_seconds("breakthrough", "uct(c=?)", "uct", 8, 40) > 0
+
+
+@pytest.mark.parametrize(("player", "options", "message"), [
+    ("uct", {}, r"has no '\?': mark the one parameter to tune with \?, e\.g\. uct\(c=\?\)"),
+    ("uct(c=?)+qb(k=?)", {}, r"has 2 '\?': mark the one parameter"),
+    ("uct(k=?)", {}, r"uct has no number parameter 'k' to tune; mark one of c"),
+    ("uct+qb(a=?)+quality(x=?)", {}, r"has 2 '\?'"),
+    ("uct+quality(x=?)", {}, r"quality has no number parameter 'x' to tune; mark a parameter"),
+    ("uct(c=?)", {"low": 1.0, "high": 1.0}, r"range --low 1 --high 1 is empty: give --low below"),
+    ("uct(c=?)", {"low": 2.0, "high": 1.0}, r"is empty: give --low below --high"),
+    ("uct(c=?)", {"low": 0.0, "high": 1.0}, r"--low 0 must be above 0 on a log scale: give a"),
+    ("uct(c=?)", {"low": -1.0, "high": 1.0, "log": False}, r"--low -1 is outside uct's c"),
+    ("uct+random(c=?)", {}, r"random has no number parameter 'c'"),
+])
+def test_bad_input_is_one_line_naming_the_fix(player, options, message):
+    with pytest.raises(ValueError, match=message) as error:
+        tune_game("breakthrough", player, "uct", games=4, rounds=1, **options)
+    assert "\n" not in str(error.value)
+
+
+def test_a_reference_with_a_mark_and_an_odd_number_of_games_are_refused():
+    with pytest.raises(ValueError, match=r"--against 'uct\(c=\?\)' has a '\?'"):
+        tune_game("breakthrough", "uct(c=?)", "uct(c=?)", games=4)
+    with pytest.raises(ValueError, match=r"--games 7 must be even and at least 2"):
+        tune_game("breakthrough", "uct(c=?)", "uct", games=7, rounds=1)
+
+
+def test_a_folder_of_another_kind_is_refused(tmp_path):
+    (tmp_path / "tournament.json").write_text("{}")
+    with pytest.raises(ValueError, match=r"holds a tournament \(tournament.json\), not a "
+                                         r"tuning: choose another --out folder"):
+        tune_game(**SMALL, out=tmp_path, workers=1)
