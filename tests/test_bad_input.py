@@ -223,6 +223,11 @@ CASES = [
      None),
     (TUNE + ["--param", "c=0.1..1", "--runs", "1", "--trees", "4"],
      "--runs 1 is fewer than --trees 4", None),
+    (["tune", "breakthrough", "--player", "uct(c=?)", "--against", "uct", "--param",
+      "zeta=0.1..1"], "names zeta, the player's ? is c: write --param c=LOW..HIGH", None),
+    (["tune", "breakthrough", "--player", "uct(c=?)"], "needs --player with a ?", None),
+    (["tune", "breakthrough", "--player", "uct(c=?)", "--against", "uct", "--param",
+      "c=0..1:log"], "c=0..1:log: a log scale needs LOW > 0", None),
     # compare's grid values
     (CMP + ["--policies", "ucb1(c=nan)", "--adjusters", "plain"], "ucb1 parameter c = nan",
      None),

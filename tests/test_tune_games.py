@@ -111,10 +111,10 @@ def test_a_small_tuning_stores_resumes_and_ignores_workers(tmp_path, monkeypatch
     ("uct(k=?)", {}, r"uct has no number parameter 'k' to tune; mark one of c"),
     ("uct+qb(a=?)+quality(x=?)", {}, r"has 2 '\?'"),
     ("uct+quality(x=?)", {}, r"quality has no number parameter 'x' to tune; mark a parameter"),
-    ("uct(c=?)", {"low": 1.0, "high": 1.0}, r"range --low 1 --high 1 is empty: give --low below"),
-    ("uct(c=?)", {"low": 2.0, "high": 1.0}, r"is empty: give --low below --high"),
-    ("uct(c=?)", {"low": 0.0, "high": 1.0}, r"--low 0 must be above 0 on a log scale: give a"),
-    ("uct(c=?)", {"low": -1.0, "high": 1.0, "log": False}, r"--low -1 is outside uct's c"),
+    ("uct(c=?)", {"low": 1.0, "high": 1.0}, r"c=1..1:log is an empty range: give LOW < HIGH"),
+    ("uct(c=?)", {"low": 2.0, "high": 1.0}, r"c=2..1:log is an empty range"),
+    ("uct(c=?)", {"low": 0.0, "high": 1.0}, r"c=0..1:log: a log scale needs LOW > 0"),
+    ("uct(c=?)", {"low": -1.0, "high": 1.0, "log": False}, r"LOW -1 is outside uct's c"),
     ("uct+random(c=?)", {}, r"random has no number parameter 'c'"),
 ])
 def test_bad_input_is_one_line_naming_the_fix(player, options, message):
@@ -133,5 +133,5 @@ def test_a_reference_with_a_mark_and_an_odd_number_of_games_are_refused():
 def test_a_folder_of_another_kind_is_refused(tmp_path):
     (tmp_path / "tournament.json").write_text("{}")
     with pytest.raises(ValueError, match=r"holds a tournament \(tournament.json\), not a "
-                                         r"tuning: choose another --out folder"):
+                                         r"game's tuning: choose another --out folder"):
         tune_game(**SMALL, out=tmp_path, workers=1)

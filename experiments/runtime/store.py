@@ -40,9 +40,11 @@ META_KEY = b"mctslab"
 # folder holds one kind (``claim``)
 STUDY_FILE, CELLS_FILE, TOURNAMENT_FILE = "study.json", "cells.json", "tournament.json"
 ROUND_ROBIN_FILE, BANDIT_FILE, TUNE_FILE = "round_robin.json", "bandit.json", "tune.json"
+GAME_TUNING_FILE = "tuning.json"
 FOLDER_KINDS = {STUDY_FILE: "a study", CELLS_FILE: "a comparison",
                 TOURNAMENT_FILE: "a tournament", ROUND_ROBIN_FILE: "a round robin",
-                BANDIT_FILE: "a bandit study", TUNE_FILE: "a tuning"}
+                BANDIT_FILE: "a bandit study", TUNE_FILE: "a tuning",
+                GAME_TUNING_FILE: "a game's tuning"}
 TEMPORARY = ".tmp"
 # .<name>.<host>-<pid>.<8 hex digits>.tmp; older versions wrote .<name>.<8 random chars>.tmp
 _OWNED = re.compile(r"^\..+\.(?P<host>[^.]*)-(?P<pid>[0-9]+)\.[0-9a-f]{8}\.tmp$")

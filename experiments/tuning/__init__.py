@@ -9,4 +9,5 @@ __all__, __getattr__ = lazy_exports(__name__, {
     ".space": ("ParamRange", "parse_range"),
     ".synthetic": ("Tuning", "run_tuning", "tune"),
     ".compared": ("TUNED", "tune_grid", "tuning_seed"),
+    ".games": ("GameTuning", "projected_seconds", "tune_game"),
 })

@@ -69,11 +69,16 @@ from specs import Domain, between, parse_spec
 from ..intervals import Z_95
 from ..runtime.lock import writing
 from ..runtime.pool import Pool, check_options
-from ..runtime.store import FOLDER_KINDS, KeyedStore, claim, read_manifest, write_atomically
+from ..runtime.store import (
+    GAME_TUNING_FILE,
+    KeyedStore,
+    claim,
+    read_manifest,
+    write_atomically,
+)
 from ..tournaments.match import load_game, play_game
 from ..tournaments.tournament import Block, Tournament, play_block
 
-TUNING_FILE = "tuning.json"
 BLOCK_FOLDER = "blocks"
 BLOCK_PAIRS = 5  # pairs of games per job and stored block
 COLUMNS = ("round", "pair", "game", "constant", "seat", "winner", "score", "plies")
@@ -94,7 +99,7 @@ class Scale:
 # cache (benchmarks/bench_tune_games.py)
 SCALES = {"quick": Scale(games=1600, rounds=4), "full": Scale(games=8000, rounds=8)}
 
-# The range tried when --low/--high are not given, by (policy or enhancement, parameter): wide
+# The range tried when no --param is given, by (policy or enhancement, parameter): wide
 # around the values the games' presets use (UCT's C 0.4-1.0, k_RB 1.0-8.0, k_QB 1.6-4.0, MAST's
 # epsilon 0.1-0.3; DESIGN.md section 9), so the optimum is inside rather than at an edge
 RANGES = {("ucb1", "c"): (0.05, 5.0), ("ucbv", "c"): (0.05, 5.0), ("puct", "c_init"): (0.1, 10.0),
@@ -170,22 +175,22 @@ def default_range(tuned: Tuned) -> tuple[float, float]:
     """``RANGES``' range of the tuned parameter; a one-line ValueError when it has none."""
     part = _ALIASES.get(tuned.part, tuned.part)
     if (part, tuned.name) not in RANGES:
-        raise ValueError(f"{tuned.part}'s {tuned.name} has no default range: give --low and "
-                         "--high")
+        raise ValueError(f"{tuned.part}'s {tuned.name} has no default range: give one, "
+                         f"--param {tuned.name}=LOW..HIGH[:log]")
     return RANGES[part, tuned.name]
 
 
 def _check_range(tuned: Tuned, low: float, high: float, log: bool) -> None:
-    for option, value in (("--low", low), ("--high", high)):
+    written = f"{tuned.name}={low:g}..{high:g}{':log' if log else ''}"
+    for bound, value in (("LOW", low), ("HIGH", high)):
         if not (math.isfinite(value) and tuned.domain.admits(value)):
-            raise ValueError(f"{option} {value:g} is outside {tuned.part}'s {tuned.name} "
-                             f"({tuned.domain.describe()}): give a value in it")
+            raise ValueError(f"{written}: {bound} {value:g} is outside {tuned.part}'s "
+                             f"{tuned.name} ({tuned.domain.describe()}): narrow the range")
     if not low < high:
-        raise ValueError(f"the range --low {low:g} --high {high:g} is empty: give --low below "
-                         f"--high, e.g. --low {low:g} --high {max(2 * low, low + 1):g}")
+        raise ValueError(f"{written} is an empty range: give LOW < HIGH, e.g. "
+                         f"{tuned.name}={low:g}..{max(2 * low, low + 1):g}")
     if log and low <= 0:
-        raise ValueError(f"--low {low:g} must be above 0 on a log scale: give a positive --low, "
-                         "or tune on a linear scale")
+        raise ValueError(f"{written}: a log scale needs LOW > 0 (or drop :log)")
 
 
 def pair_counts(games: int, rounds: int) -> list[int]:
@@ -354,19 +359,14 @@ def _identity(game: str, tuned: Tuned, against: str, low: float, high: float, lo
 def _claim(folder: Path, tuning: dict) -> KeyedStore:
     """Make ``folder`` the tuning's home, or check that it is; another tuning's is refused in
     one line naming the first field that differs."""
-    other = next((name for name in FOLDER_KINDS if (folder / name).exists()), None)
-    if other is not None:
-        raise ValueError(f"{folder} holds {FOLDER_KINDS[other]} ({other}), not a tuning: "
-                         "choose another --out folder")
-
     def refusal(stored) -> str:
         key = next(key for key in sorted({*stored, *tuning}) if stored.get(key) != tuning.get(key))
         return (f"{folder} holds another tuning ({key} {stored.get(key)!r}, not "
                 f"{tuning.get(key)!r}): choose another --out folder, or delete {folder} to "
                 "start over")
 
-    claim(folder, TUNING_FILE, tuning, refusal=refusal,
-          read=lambda home: read_manifest(home, TUNING_FILE))
+    claim(folder, GAME_TUNING_FILE, tuning, refusal=refusal,
+          read=lambda home: read_manifest(home, GAME_TUNING_FILE))
     store = KeyedStore(folder / BLOCK_FOLDER)
     store.check_writable()
     store.remove_temporary_files()

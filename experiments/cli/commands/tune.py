@@ -117,22 +117,51 @@ def _run_game(args) -> int:
                          "--against SPEC (e.g. uct)")
     if len(args.param) > 1:
         raise ValueError("a game's tuning takes one --param, the range of the player's ?")
-    from experiments.runtime.pool import check_options
-    from experiments.tuning.games import tune_game
+    from experiments.runtime.pool import check_options, default_workers
+    from experiments.tuning.games import (
+        SCALES,
+        projected_seconds,
+        tune_game,
+        tuned_parameter,
+    )
     from experiments.tuning.space import parse_range
 
     check_options(args.workers, args.scheduler)
+    tuned = tuned_parameter(args.player, args.game)
     limits = parse_range(args.param[0]) if args.param else None
+    if limits is not None and limits.name != tuned.name:
+        raise ValueError(f"--param {limits.spec} names {limits.name}, the player's ? is "
+                         f"{tuned.name}: write --param {tuned.name}=LOW..HIGH")
     low, high, log = (limits.low, limits.high, limits.log) if limits else (None, None, True)
+    options = {"low": low, "high": high, "log": log, "playouts": args.playouts,
+               "scale": args.scale, "games": args.games, "seed": args.seed}
     out = args.out or f"results/tune-{args.game}"
-    kwargs = {"low": low, "high": high, "log": log, "playouts": args.playouts,
-              "scale": args.scale, "games": args.games, "seed": args.seed}
-    tuning = tune_game(args.game, args.player, args.against, **kwargs, out=out,
+    if not (args.quiet or args.json):
+        games = args.games or SCALES[args.scale].games
+        seconds = projected_seconds(args.game, args.player, args.against, args.playouts, games)
+        workers = args.workers or default_workers()
+        wall = seconds / workers
+        where = (f"{seconds / 60:.0f} core-minutes on the cluster" if args.scheduler else
+                 f"about {wall / 60:.1f} min" if wall >= 90 else f"about {wall:.0f} s")
+        where += "" if args.scheduler else f" on {workers} worker(s)"
+        print(f"{games:,} games of {args.game} at {args.playouts:,} playouts a move: projected "
+              f"{where} (from two probe games; a game stored in {out} is not replayed)",
+              flush=True)
+    tuning = tune_game(args.game, args.player, args.against, **options, out=out,
                        workers=args.workers, scheduler=args.scheduler,
                        progress=not args.quiet and sys.stderr.isatty())
-    summary = tuning.summary()
+    tuning.write_report(out)
     if args.json:
-        print(json.dumps({**summary, "out": out}, indent=1))
+        print(json.dumps({**tuning.summary(), "out": out}, indent=1))
         return 0
-    print(f"chosen: {summary['chosen']:g}; see {out}/report.md")
+    low, high = tuning.interval
+    elo_low, elo_high = tuning.elo_interval
+    print(f"chosen: {tuning.parameter} = {tuning.chosen:.3g} ({tuning.chosen_player()}); not "
+          f"shown worse: {low:.3g}..{high:.3g}")
+    print(f"Elo against {tuning.against} at the chosen value (from the fit): {tuning.elo:+.0f} "
+          f"(95% {elo_low:+.0f} to {elo_high:+.0f}) over {tuning.games:,} games")
+    if tuning.at_edge:
+        print(f"{tuning.parameter} = {tuning.chosen:.3g} is an end of the range: the best may "
+              "lie beyond it; widen the range")
+    print(f"report: {out}/report.md, figure {out}/game_tuning.png")
     return 0
