@@ -11,13 +11,8 @@ import pandas as pd
 import pytest
 
 from experiments.tuning import games as tuning
-from experiments.tuning.games import (
-    clop_rounds,
-    fit_scores,
-    pair_counts,
-    projected_seconds,
-    tune_game,
-)
+from experiments.tuning.clop import clop_rounds, fit_scores
+from experiments.tuning.games import pair_counts, projected_seconds, tune_game
 
 PEAK, HEIGHT, WIDTH = 0.5, 0.3, 1.0  # logit P(win) = HEIGHT - WIDTH (log c - log PEAK)^2
 # Breakthrough with UCT, the kernels tests/test_tournament.py compiles; few playouts a move
