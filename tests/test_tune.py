@@ -164,3 +164,21 @@ def test_compare_tuned_tunes_on_instances_apart_from_the_compared_ones(tmp_path,
     runs = pd.read_parquet(out / "runs.parquet")
     assert set(runs["policy"]) == {"ucb1", "ucb1(tuned)", "thompson"}
     assert "## Constants tuned per tree" in (out / "report.md").read_text()
+
+
+def test_a_constant_tuned_to_its_default_is_its_entry_cell_under_the_tuned_label():
+    """KL-UCB's c tuned to 0, its default, is KL-UCB's own curve: computed once, and still a
+    cell of klucb(tuned) beside klucb; UCB1's c tuned to 0.5 is a curve of its own."""
+    from experiments.comparisons.grid import Grid
+
+    tuned = [{"tree": "constant(1,3)", "policy": policy, "adjuster": "plain", "params": params}
+             for policy, params in (("klucb", {"c": 0.0}), ("ucb1", {"c": 0.5}))]
+    grid = Grid.from_scale(["constant(1,3)"], ["klucb", "ucb1"], ["plain"], depth=4,
+                           tuned=tuned)
+    cells = [(policy, curve.key) for curve, (_, policy, _) in grid.labelled()]
+    assert [policy for policy, _ in cells] == ["klucb", "klucb(tuned)", "ucb1", "ucb1(tuned)"]
+    assert cells[0][1] == cells[1][1] and cells[2][1] != cells[3][1]
+    assert [curve.key for curve in grid.curves()] == [cells[0][1], cells[2][1], cells[3][1]]
+    assert grid.methods == ["klucb+plain", "klucb(tuned)+plain", "ucb1+plain",
+                            "ucb1(tuned)+plain"]
+    assert grid.cells == 4

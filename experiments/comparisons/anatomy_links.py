@@ -66,8 +66,7 @@ def anatomy_commands(grid: Grid, folder: str = "anatomy",
     ``mctslab inspect`` does not watch) and whether it is the worst cell
     of its configuration by ``cell_areas`` (``stats.cell_areas``; none marked without it)."""
     rows = []
-    for curve in grid.curves():
-        config, policy, adjuster = grid.labels(curve)
+    for curve, (config, policy, adjuster) in grid.labelled():
         name = re.sub(r"[^A-Za-z0-9.=-]+", "_", f"{config}_{policy}_{adjuster}").strip("_")
         command = ("" if is_baseline(curve.policy) or curve.root  # no watched run of those
                    else anatomy_command(curve, grid.seed, f"{folder}/{name}"))
@@ -88,7 +87,7 @@ def worst_anatomy(grid: Grid, commands: pd.DataFrame) -> pd.DataFrame:
     marked = set(map(tuple, commands.loc[commands["worst"], CELL].to_numpy()))
     parts = [failure_anatomy(curve, cell_seed(cell_identity(curve, grid.seed)), grid.seed)
              .assign(config=key[0], policy=key[1], adjuster=key[2])
-             for curve in grid.curves() if (key := grid.labels(curve)) in marked]
+             for curve, key in grid.labelled() if key in marked]
     if not parts:
         return pd.DataFrame(columns=CELL)
     table = pd.concat(parts, ignore_index=True)

@@ -278,8 +278,7 @@ def run_table(grid: Grid, folder: str | Path) -> pd.DataFrame:
     ``config`` reads ``SPEC b=B d=D``; ``policy`` and ``adjuster`` are the grid's entries."""
     stored = _stored_blocks(Path(folder))
     parts = []
-    for curve in grid.curves():
-        config, policy, adjuster = grid.labels(curve)
+    for curve, (config, policy, adjuster) in grid.labelled():
         key = cell_key(cell_identity(curve, grid.seed))
         for tree_index in range(grid.trees_per_model):
             old, missing = _cover(grid.runs, grid.block, stored.get((key, tree_index), []))

@@ -8,7 +8,6 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields
-from functools import cached_property
 from pathlib import Path
 
 from bandits.plugins import PluginNotImported, reading_stored_results
@@ -144,13 +143,14 @@ class Grid:
 
     def _check_cells(self) -> None:
         """Build every curve once: names, parameters and shapes are checked here, before any
-        run; two entries that are the same curve are refused."""
+        run; two entries that are the same curve are refused (a cell at tuned constants may be
+        its entry's cell: the constants tuned are the defaults)."""
         seen = {}
-        for curve in self.curves():
-            if curve.key in seen:
+        for curve, tuned in self._cells():
+            if curve.key in seen and tuned is None:
                 raise ValueError(f"the grid names {curve.label} twice ({seen[curve.key]}): "
                                  "remove one")
-            seen[curve.key] = curve.label
+            seen.setdefault(curve.key, curve.label)
 
     @classmethod
     def from_scale(cls, trees, policies, adjusters, scale: str = "quick", **overrides) -> Grid:
@@ -165,10 +165,11 @@ class Grid:
                              f"{', '.join(f.name for f in fields(cls))}")
         return cls(trees, policies, adjusters, **{**SIZES[scale], "scale": scale, **given})
 
-    def curves(self) -> list[Curve]:
-        """One curve per cell, policy x adjuster innermost (so neighbouring shards need
-        different compiled kernels). A baseline player (``mcts.baselines``) takes no adjuster:
-        it has one cell per tree, with the plain adjuster, beside the first adjuster's."""
+    def _cells(self) -> list[tuple[Curve, str | None]]:
+        """Every cell, policy x adjuster innermost (so neighbouring shards need different
+        compiled kernels), with the policy entry it is tuned from (None for an entry's own
+        cell). A baseline player (``mcts.baselines``) takes no adjuster: it has one cell per
+        tree, with the plain adjuster, beside the first adjuster's."""
         tuned = {(one["tree"], one["policy"], one["adjuster"]): one["params"]
                  for one in self.tuned}
         cells = []
@@ -176,30 +177,30 @@ class Grid:
             for adjuster in self.adjusters:
                 for policy in self.policies:
                     if not _is_baseline(policy):
-                        cells.append(self._curve(tree, policy, adjuster))
+                        cells.append((self._curve(tree, policy, adjuster), None))
                     elif adjuster == self.adjusters[0]:
-                        cells.append(self._curve(tree, policy, "plain"))
+                        cells.append((self._curve(tree, policy, "plain"), None))
                     if (tree, policy, adjuster) in tuned:
-                        cells.append(self._curve(tree, policy, adjuster,
-                                                 tuned[tree, policy, adjuster]))
+                        cells.append((self._curve(tree, policy, adjuster,
+                                                  tuned[tree, policy, adjuster]), policy))
         return cells
 
-    def labels(self, curve: Curve) -> tuple[str, str, str]:
-        """(config, policy, adjuster) of a cell as the tables name them (``cell_labels``); a
-        cell at tuned constants is its entry's policy marked tuned, ``ucb1(tuned)``, on every
-        tree (a variant of its policy in the figures' colours)."""
-        config, policy, adjuster = cell_labels(curve)
-        if curve.key in self._tuned_entries:
-            entry = self._tuned_entries[curve.key]
-            tuned = f"{entry[:-1]},tuned)" if entry.endswith(")") else f"{entry}(tuned)"
-            return config, tuned, adjuster
-        return config, policy, adjuster
+    def curves(self) -> list[Curve]:
+        """The distinct curves of the cells, in their order: what is computed and stored."""
+        return list({curve.key: curve for curve, _ in self._cells()}.values())
 
-    @cached_property
-    def _tuned_entries(self) -> dict[str, str]:
-        """The key of each cell at tuned constants -> its entry's policy."""
-        return {self._curve(one["tree"], one["policy"], one["adjuster"], one["params"]).key:
-                one["policy"] for one in self.tuned}
+    def labelled(self) -> list[tuple[Curve, tuple[str, str, str]]]:
+        """Every cell's curve with its (config, policy, adjuster) as the tables name them
+        (``cell_labels``). A cell at tuned constants is its entry's policy marked tuned,
+        ``ucb1(tuned)``, on every tree (a variant of its policy in the figures' colours), even
+        where its curve is the entry's own (the constants tuned are the defaults)."""
+        rows = []
+        for curve, entry in self._cells():
+            config, policy, adjuster = cell_labels(curve)
+            if entry is not None:
+                policy = f"{entry[:-1]},tuned)" if entry.endswith(")") else f"{entry}(tuned)"
+            rows.append((curve, (config, policy, adjuster)))
+        return rows
 
     def _curve(self, tree: str, policy: str, adjuster: str, tuned: dict | None = None) -> Curve:
         """The cell's curve (``method_fields``), at the ``tuned`` parameters if given."""
@@ -220,7 +221,7 @@ class Grid:
         """The grid's methods ``policy+adjuster`` in its order; the first is the default
         baseline of the tests."""
         return list(dict.fromkeys(f"{policy}+{adjuster}"
-                                  for _, policy, adjuster in map(self.labels, self.curves())))
+                                  for _, (_, policy, adjuster) in self.labelled()))
 
     @property
     def cells(self) -> int:
