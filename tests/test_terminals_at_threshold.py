@@ -13,9 +13,10 @@ from experiments.curves.entries import method_fields
 from experiments.curves.failure import tree_instance
 
 # a tree ending early at every depth (terminals inside the tree from the first playouts) whose
-# static threshold and MaxFrequency's move the terminals' outcomes away from threshold 0's
-SMALL = {"branching": 3, "depth": 6, "max_budget": 128}
-SMALL_TREE = "constant(1,5)+end(0.2)"
+# static threshold and MaxFrequency's move the terminals' outcomes away from threshold 0's; b = 4,
+# the UCB1 kernel the suite compiles anyway
+SMALL = {"branching": 4, "depth": 6, "max_budget": 128}
+SMALL_TREE = "constant(1,5)+end(0.4)"
 
 
 def _z(a, b, runs_a, runs_b):
@@ -27,8 +28,8 @@ def _z(a, b, runs_a, runs_b):
 def test_the_engine_agrees_with_the_reference(adjuster):
     """Failure rates per budget agree with the plain-Python reference's under the flag (|z| < 4
     at every budget, 3000 engine runs against 1000), and differ from the default rule's
-    (z > 4 at some budget: the flag reaches the search; at 128 playouts the static threshold's
-    rates are 0.95 and 0.00)."""
+    (z > 4 at some budget: the flag reaches the search; at 32 playouts the static threshold's
+    rates are 0.001 and 0.998)."""
     curve = Curve(SMALL_TREE, "ucb1", adjuster, runs=3000, terminals_at_threshold=True, **SMALL)
     kernel = failure_block(curve, 0, 0, curve.runs, seed=4).mean(axis=0)
     instance = tree_instance(SMALL_TREE, SMALL["branching"], SMALL["depth"], 4, 0)
