@@ -419,7 +419,7 @@ def test_damaged_comparison_files_name_the_file_to_delete(tmp_path, capsys):
 
 @pytest.mark.parametrize("other, folder, kind, manifest", [
     (GROW, "grid", "a comparison", "cells.json"),
-    ([*BANDIT, "--quiet"], "bandit", "a bandit study", "bandit.json"),
+    ([*BANDIT, "--policies", "ucb1", "--quiet"], "bandit", "a bandit study", "bandit.json"),
 ])
 def test_a_study_and_another_kind_refuse_each_others_folders(tmp_path, capsys, other, folder,
                                                              kind, manifest):
