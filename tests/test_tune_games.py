@@ -1,18 +1,23 @@
 """Tuning a player's constant from matches (``experiments.tuning.games``): the regression
 finds a planted optimum from synthetic outcomes, a small real tuning stores its games,
-resumes and gives the same numbers whatever the workers, and bad input is one line."""
+resumes and gives the same numbers whatever the workers, its confirmation match plays fresh
+games of the chosen value, and bad input is one line."""
 
 import itertools
+import json
 import math
 import shutil
 
 import numpy as np
 import pandas as pd
 import pytest
+from statsmodels.stats.proportion import proportion_confint
 
+from experiments.cli import main
+from experiments.tournaments import tournament as tournaments
 from experiments.tuning import games as tuning
 from experiments.tuning.clop import clop_rounds, fit_scores
-from experiments.tuning.games import pair_counts, projected_seconds, tune_game
+from experiments.tuning.games import confirm_seed, pair_counts, projected_seconds, tune_game
 
 PEAK, HEIGHT, WIDTH = 0.5, 0.3, 1.0  # logit P(win) = HEIGHT - WIDTH (log c - log PEAK)^2
 # Breakthrough with UCT, the kernels tests/test_tournament.py compiles; few playouts a move
@@ -99,6 +104,41 @@ def test_a_small_tuning_stores_resumes_and_ignores_workers(tmp_path, monkeypatch
     assert ax.get_xscale() == "log" and len(ax.lines) >= 3
     assert projected_seconds("breakthrough", "uct(c=?)", "uct", 8, 40) > 0
 
+
+
+def test_a_confirmation_match_plays_fresh_games_of_the_chosen_value(tmp_path, monkeypatch,
+                                                                     capsys):
+    """``confirm``: the chosen player (as reported) against the reference, colours
+    alternating, seeded apart from the tuning's games; win rate with the Wilson interval
+    (statsmodels'), Elo 400 log10(p / (1 - p)) at the rate and at the interval's ends; stored
+    in DIR/confirm, so a rerun plays nothing; the CLI prints it."""
+    out = tmp_path / "tuning"
+    tuned = tune_game(**SMALL, out=out, workers=1, confirm=6)
+    games, confirmed = tuned.confirmation, tuned.confirmed()
+    assert len(games) == 6 and games["a_seat"].tolist() == [0, 1, 0, 1, 0, 1]
+    stored = json.loads((out / "confirm" / "tournament.json").read_text())
+    assert stored["a"] == confirmed["player"] == tuned.chosen_player()
+    assert stored["seed"] == confirm_seed(SMALL["seed"]) != SMALL["seed"]
+    rate = games["a_score"].mean()
+    low, high = proportion_confint(rate * 6, 6, alpha=0.05, method="wilson")
+    assert confirmed["win_rate_a"] == rate and confirmed["ci95"] == pytest.approx([low, high])
+    elo = [None if p in (0.0, 1.0) else 400 * math.log10(p / (1 - p)) for p in (rate, low, high)]
+    assert [confirmed["elo"], *confirmed["elo_interval"]] == pytest.approx(elo)
+    assert tuned.summary()["confirmation"] == confirmed
+
+    played = []
+    play = tournaments.play_block
+    monkeypatch.setattr(tournaments, "play_block",
+                        lambda t, block: played.append(block) or play(t, block))
+    again = tune_game(**SMALL, out=out, workers=1, confirm=6)
+    assert played == [] and again.summary() == tuned.summary()
+    assert "| confirmation, 6 fresh games at the chosen c | win rate" in "\n".join(
+        tuning.report_lines(tuned))
+    capsys.readouterr()
+    assert main(["tune", "breakthrough", "--player", "uct(c=?)", "--against", "uct",
+                 "--playouts", "8", "--games", "40", "--confirm", "4", "--quiet",
+                 "--out", str(tmp_path / "cli")]) == 0
+    assert "confirmed over 4 fresh games: win rate" in capsys.readouterr().out
 
 @pytest.mark.parametrize(("player", "options", "message"), [
     ("uct", {}, r"has no '\?': mark the one parameter to tune with \?, e\.g\. uct\(c=\?\)"),

@@ -8,11 +8,14 @@ tournament's game j of block k does (``experiments.tournaments.tournament``). A 
 win 1, draw 1/2, loss 0 for the tuned player.
 
 The win rate reported at the chosen constant is the fit's, p = logistic(eta), with the 95%
-interval logistic(eta +- 1.96 se(eta)); no confirmation games are played. Elo against the
+interval logistic(eta +- 1.96 se(eta)), from the tuning's games alone. Elo against the
 reference is 400 log10(p / (1 - p)) = 400 eta / ln 10, its interval the same transform of
 eta's. The interval holds the chosen constant fixed, and a constant chosen for its high fit
 is biased upward (the largest of noisy values): read Elo as the fit's estimate, not as a
-fresh match's.
+fresh match's. A confirmation match (``confirm`` games) is that fresh match: the chosen player
+(its value to 3 significant digits, as reported) against the reference, colours alternating,
+its seeds drawn from ``confirm_seed(seed)`` so that no game repeats a tuning game's streams;
+its win rate has a Wilson 95% interval and its Elo the same transform of the interval's ends.
 
 Storage: with a folder, ``tuning.json`` holds the tuning's identity and ``blocks/`` one
 Parquet file per block of ``BLOCK_PAIRS`` pairs (``experiments.runtime.store``), written as
@@ -29,7 +32,7 @@ import sys
 import time
 from collections.abc import Sequence
 from contextlib import closing, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -52,10 +55,17 @@ from ..runtime.store import (
     write_atomically,
 )
 from ..tournaments.match import load_game, play_game
-from ..tournaments.tournament import Block, Tournament, play_block
+from ..tournaments.tournament import (
+    Block,
+    Tournament,
+    play_block,
+    play_tournaments,
+    summarize,
+)
 from .clop import Fit, clop_rounds, to_x
 
 BLOCK_FOLDER = "blocks"
+CONFIRM_FOLDER = "confirm"  # the confirmation match, a tournament folder inside the tuning's
 BLOCK_PAIRS = 5  # pairs of games per job and stored block
 COLUMNS = ("round", "pair", "game", "constant", "seat", "winner", "score", "plies")
 
@@ -277,6 +287,9 @@ class GameTuning:
     seed: int
     table: pd.DataFrame
     fits: tuple[Fit, ...]
+    # the confirmation match's games (``tournament.play_block``'s columns, A the chosen
+    # player), or None
+    confirmation: pd.DataFrame | None = None
 
     @property
     def fit(self) -> Fit:
@@ -324,6 +337,18 @@ class GameTuning:
         tuned = tuned_parameter(self.player, self.game)
         return tuned.spec.replace("?", f"{self.chosen:.3g}")
 
+    def confirmed(self) -> dict | None:
+        """The confirmation match (``tournament.summarize``: games, wins_a, draws, win_rate_a,
+        ci95, ...) with the player and its Elo against the reference, 400 log10(p / (1 - p)),
+        over the win rate and the ends of its interval (None where p is 0 or 1); None
+        without a match."""
+        if self.confirmation is None:
+            return None
+        result = summarize(self.confirmation)
+        low, high = result["ci95"]
+        return {"player": self.chosen_player(), **result, "elo": _elo(result["win_rate_a"]),
+                "elo_interval": [_elo(low), _elo(high)]}
+
     def curve(self, points: int = 101) -> pd.DataFrame:
         """The last fit over its region: columns constant, win_rate, ci_low, ci_high."""
         lo, hi = to_x(np.asarray(self.fit.region, float), self.log)
@@ -355,7 +380,8 @@ class GameTuning:
                 "win_rate": self.win_rate, "win_rate_interval": list(self.win_rate_interval),
                 "elo": self.elo, "elo_interval": list(self.elo_interval),
                 "at_edge": self.at_edge, "score": float(self.table["score"].mean()),
-                "regions": [[fit.region[0], fit.region[1]] for fit in self.fits]}
+                "regions": [[fit.region[0], fit.region[1]] for fit in self.fits],
+                "confirmation": self.confirmed()}
 
     def write_report(self, folder: str | Path) -> list[Path]:
         """Write ``report.md`` and the figure (``game_tuning.png`` and ``.pdf``: binned
@@ -394,7 +420,12 @@ def report_lines(tuning: GameTuning) -> list[str]:
               f"{rate_low:.3f}-{rate_high:.3f}) |"),
              (f"| Elo against {t.against} (fit) | {t.elo:+.0f} (95% {elo_low:+.0f} to "
               f"{elo_high:+.0f}) |"),
-             f"| mean score of all games | {t.table['score'].mean():.3f} |", ""]
+             f"| mean score of all games | {t.table['score'].mean():.3f} |"]
+    confirmed = t.confirmed()
+    if confirmed is not None:
+        lines.append(f"| confirmation, {confirmed['games']:,} fresh games at the chosen {name} | "
+                     f"{confirmation_text(confirmed)} |")
+    lines.append("")
     if t.at_edge:
         lines += [(f"The chosen {name} is an end of the range tried: the optimum may lie "
                    "beyond it; tune again over a wider range."), ""]
@@ -403,7 +434,32 @@ def report_lines(tuning: GameTuning) -> list[str]:
     lines += [f"| {row.round} | {row.low:.3g}-{row.high:.3g} | {row.games} | {row.score:.3f} | "
               f"{row.fitted_games} | {row.next_low:.3g}-{row.next_high:.3g} |"
               for row in t.rounds().itertuples()]
-    return lines + ["", METHOD, "", f"![win rate against {name}](game_tuning.png)"]
+    confirm = (CONFIRMED if confirmed is not None else
+               "No confirmation games were played: `--confirm N` plays them.")
+    return lines + ["", METHOD, confirm, "", f"![win rate against {name}](game_tuning.png)"]
+
+
+def confirmation_text(confirmed: dict) -> str:
+    """The confirmation match's win rate and Elo with their 95% intervals, in words."""
+    low, high = confirmed["ci95"]
+    elo_low, elo_high = confirmed["elo_interval"]
+    return (f"win rate {confirmed['win_rate_a']:.3f} (95% {low:.3f}-{high:.3f}), Elo "
+            f"{_signed(confirmed['elo'])} ({_signed(elo_low)} to {_signed(elo_high)})")
+
+
+def _signed(elo: float | None) -> str:
+    return "unbounded" if elo is None else f"{elo:+.0f}"
+
+
+def _elo(score: float) -> float | None:
+    """400 log10(p / (1 - p)): the Elo difference of an expected score p; None at 0 or 1."""
+    return 400.0 * math.log10(score / (1.0 - score)) if 0.0 < score < 1.0 else None
+
+
+def confirm_seed(seed: int) -> int:
+    """The confirmation match's seed: from ``SeedSequence([seed, 1])``, so that its games
+    draw streams apart from the tuning's (``SeedSequence(seed, spawn_key=...)``)."""
+    return int(np.random.SeedSequence([seed, 1]).generate_state(1)[0])
 
 
 METHOD = ("Method: a CLOP-like regression (Coulom 2011). Each round plays pairs of games, colours "
@@ -415,8 +471,10 @@ METHOD = ("Method: a CLOP-like regression (Coulom 2011). Each round plays pairs 
           "constants not shown worse, and at least half of the region. The chosen constant "
           "maximises the lower 95% bound of the last fit among the constants not shown worse. "
           "Win rate and Elo are that fit's at the chosen constant, with delta-method 95% "
-          "intervals; no confirmation games are played, and a constant chosen for its high "
-          "fit is biased upward.")
+          "intervals; a constant chosen for its high fit is biased upward.")
+CONFIRMED = ("The confirmation match is not biased so: fresh games of the chosen player against "
+             "the reference, colours alternating, seeds apart from the tuning's; its win rate "
+             "has a Wilson 95% interval.")
 
 
 def tune_game(game: str, player: str, against: str, *, low: float | None = None,
@@ -424,7 +482,7 @@ def tune_game(game: str, player: str, against: str, *, low: float | None = None,
               scale: str = "quick", games: int | None = None, seed: int = 0,
               out: str | Path | None = None, workers: int | None = None,
               scheduler: str | None = None, progress: bool | None = None,
-              rounds: int | None = None) -> GameTuning:
+              rounds: int | None = None, confirm: int = 0) -> GameTuning:
     """Tune the parameter ``player`` marks with ``?`` for the best win rate against
     ``against`` in ``game`` (the module's docstring).
 
@@ -433,6 +491,7 @@ def tune_game(game: str, player: str, against: str, *, low: float | None = None,
     rounds ``rounds`` override. ``out``: a folder that stores every game and resumes (a
     folder of another tuning is refused, naming the field that differs); ``workers``,
     ``scheduler``, ``progress``: as ``experiments.tournaments.tournament.play_tournaments``.
+    ``confirm``: games of the confirmation match (0: none), stored in ``out/confirm``.
     Bad input is a one-line ValueError naming the problem and the fix.
     """
     load_game(game)
@@ -448,6 +507,8 @@ def tune_game(game: str, player: str, against: str, *, low: float | None = None,
     low, high = float(low), float(high)
     _check_range(tuned, low, high, log)
     rounds = SCALES[scale].rounds if rounds is None else rounds
+    if confirm < 0:
+        raise ValueError(f"--confirm {confirm} must be 0 (no confirmation match) or more")
     if rounds < 1:
         raise ValueError(f"--rounds {rounds} must be at least 1")
     games = SCALES[scale].games if games is None else games
@@ -465,8 +526,16 @@ def tune_game(game: str, player: str, against: str, *, low: float | None = None,
         with bar:
             table, fits = clop_rounds(_play_stored_or_new(tuning, pool, store, bar),
                                       (low, high), pairs, seed, log)
-    return GameTuning(game, tuned.spec, tuning["against"], tuned.name, low, high, log, playouts,
-                      seed, table, fits)
+        result = GameTuning(game, tuned.spec, tuning["against"], tuned.name, low, high, log,
+                            playouts, seed, table, fits)
+        if confirm:
+            match = Tournament(game, result.chosen_player(), tuning["against"], confirm,
+                               playouts, confirm_seed(seed))
+            where = None if folder is None else folder / CONFIRM_FOLDER
+            games_played, = play_tournaments([match], [where], workers=workers,
+                                             scheduler=scheduler, progress=progress)
+            result = replace(result, confirmation=games_played)
+    return result
 
 
 def projected_seconds(game: str, player: str, against: str, playouts: int, games: int) -> float:

@@ -55,6 +55,9 @@ def register(subparsers) -> None:
                    help="in a game: games to play (default: the scale's)")
     p.add_argument("--scale", choices=("quick", "full"), default="quick",
                    help="in a game: quick (default) or full")
+    p.add_argument("--confirm", type=COUNT, metavar="N",
+                   help="in a game: then N fresh games of the chosen value against the "
+                   "reference, for a win rate and Elo not biased by the choice")
     p.add_argument("--seed", type=SEED, default=0, help="seed of trees, runs, games (default 0)")
     p.add_argument("--out", metavar="DIR",
                    help="results folder (default results/tune-...); running again resumes")
@@ -120,6 +123,7 @@ def _run_game(args) -> int:
     from experiments.runtime.pool import check_options, default_workers
     from experiments.tuning.games import (
         SCALES,
+        confirmation_text,
         projected_seconds,
         tune_game,
         tuned_parameter,
@@ -134,10 +138,11 @@ def _run_game(args) -> int:
                          f"{tuned.name}: write --param {tuned.name}=LOW..HIGH")
     low, high, log = (limits.low, limits.high, limits.log) if limits else (None, None, True)
     options = {"low": low, "high": high, "log": log, "playouts": args.playouts,
-               "scale": args.scale, "games": args.games, "seed": args.seed}
+               "scale": args.scale, "games": args.games, "seed": args.seed,
+               "confirm": args.confirm or 0}
     out = args.out or f"results/tune-{args.game}"
     if not (args.quiet or args.json):
-        games = args.games or SCALES[args.scale].games
+        games = (args.games or SCALES[args.scale].games) + (args.confirm or 0)
         seconds = projected_seconds(args.game, args.player, args.against, args.playouts, games)
         workers = args.workers or default_workers()
         wall = seconds / workers
@@ -160,6 +165,13 @@ def _run_game(args) -> int:
           f"shown worse: {low:.3g}..{high:.3g}")
     print(f"Elo against {tuning.against} at the chosen value (from the fit): {tuning.elo:+.0f} "
           f"(95% {elo_low:+.0f} to {elo_high:+.0f}) over {tuning.games:,} games")
+    confirmed = tuning.confirmed()
+    if confirmed is None:
+        print(f"(the fit's Elo is biased upward by the choice: --confirm N plays N fresh games "
+              f"of {tuning.chosen_player()})")
+    else:
+        print(f"confirmed over {confirmed['games']:,} fresh games: "
+              f"{confirmation_text(confirmed)}")
     if tuning.at_edge:
         print(f"{tuning.parameter} = {tuning.chosen:.3g} is an end of the range: the best may "
               "lie beyond it; widen the range")
