@@ -28,6 +28,7 @@ def test_ranges_read_as_written():
     linear = parse_range("epsilon = 0 .. 0.5")
     assert not linear.log and list(linear.values(3)) == [0.0, 0.25, 0.5]
     assert parse_range("x=1e-3..2").low == 0.001
+    assert parse_range("c=.05..5").low == 0.05 and parse_range("c=1.5e-3..2:log").low == 0.0015
 
 
 def test_looks_double_from_one_run_per_instance():
@@ -137,23 +138,31 @@ def test_a_folder_of_another_tuning_is_refused(tmp_path, capsys):
     line = capsys.readouterr().err.strip()
     assert "holds a tuning of tree constant(1,3), this asks tree constant(1,2)" in line
     assert "\n" not in line
+    one_ply = [*argv[:-1], str(tmp_path / "one-ply")]
+    assert main([*one_ply, "--search-depth", "1"]) == 0
+    capsys.readouterr()
+    assert main(one_ply) == 2  # a field the stored tuning has and this one leaves out
+    err = capsys.readouterr().err
+    assert "holds a tuning of search_depth 1, this asks search_depth None" in err
 
 
 def test_compare_tuned_tunes_on_instances_apart_from_the_compared_ones(tmp_path, capsys):
     """``compare --tuned``: every tuning's instances (its tune.json's seed, instances 0 .. M-1)
     are none of the comparison's (compare.json's seed), read from the stored files; the tuned
-    cell runs at the chosen constant and is reported as ucb1(tuned)."""
+    cell runs at the chosen constant and is reported as ucb1(tuned); the tunings search under
+    the grid's rules (here without the solver)."""
     from experiments.curves.failure import instance_seed
     from experiments.tuning.compared import tuning_seed
 
     out = tmp_path / "grid"
     assert main(["compare", "--trees", "constant(1,3)", "--depth", "4", "--policies", "ucb1",
                  "thompson", "--adjusters", "plain", "--runs", "4", "--trees-per-model", "4",
-                 "--max-budget", "64", "--tuned", "--quiet", "--workers", "1",
+                 "--max-budget", "64", "--tuned", "--no-solver", "--quiet", "--workers", "1",
                  "--out", str(out)]) == 0
     grid = json.loads((out / "compare.json").read_text())
     tunings = [json.loads(path.read_text()) for path in (out / "tuning").glob("*/tune.json")]
     assert [(one["policy"], one["tree"]) for one in tunings] == [("ucb1", "constant(1,3)")]
+    assert tunings[0]["solver"] is False and grid["solver"] is False
     compared = {instance_seed(grid["seed"], j) for j in range(grid["trees_per_model"])}
     tuned = {instance_seed(one["seed"], j) for one in tunings for j in range(one["trees"])}
     assert len(compared) == 4 and len(tuned) == 4 and not compared & tuned
@@ -173,12 +182,15 @@ def test_a_constant_tuned_to_its_default_is_its_entry_cell_under_the_tuned_label
 
     tuned = [{"tree": "constant(1,3)", "policy": policy, "adjuster": "plain", "params": params}
              for policy, params in (("klucb", {"c": 0.0}), ("ucb1", {"c": 0.5}))]
-    grid = Grid.from_scale(["constant(1,3)"], ["klucb", "ucb1"], ["plain"], depth=4,
-                           tuned=tuned)
+    grid = Grid.from_scale(["constant(1,3)"], ["klucb", "ucb1", "ucb1(c=0.5)"], ["plain"],
+                           depth=4, tuned=tuned)
     cells = [(policy, curve.key) for curve, (_, policy, _) in grid.labelled()]
-    assert [policy for policy, _ in cells] == ["klucb", "klucb(tuned)", "ucb1", "ucb1(tuned)"]
-    assert cells[0][1] == cells[1][1] and cells[2][1] != cells[3][1]
+    assert [policy for policy, _ in cells] == ["klucb", "klucb(tuned)", "ucb1", "ucb1(tuned)",
+                                               "ucb1(c=0.5)"]
+    assert cells[0][1] == cells[1][1] and cells[2][1] != cells[3][1] == cells[4][1]
     assert [curve.key for curve in grid.curves()] == [cells[0][1], cells[2][1], cells[3][1]]
     assert grid.methods == ["klucb+plain", "klucb(tuned)+plain", "ucb1+plain",
-                            "ucb1(tuned)+plain"]
-    assert grid.cells == 4
+                            "ucb1(tuned)+plain", "ucb1(c=0.5)+plain"]
+    assert grid.cells == 5
+    with pytest.raises(ValueError, match="names constant.1,3. ucb1 plain twice"):
+        Grid.from_scale(["constant(1,3)"], ["ucb1(c=0.5)", "ucb1(c=0.50)"], ["plain"], depth=4)

@@ -81,7 +81,8 @@ def cell_labels(curve: Curve) -> tuple[str, str, str]:
 
 
 # every cell's rules and their defaults (seed 001's); left out of compare.json at them
-_RULES = {"reward": "outcome", "final_move": "visits", "failure": "outcome", "solver": True}
+# the rules of every cell at their defaults (``experiments.Curve``'s: seed 001's)
+RULES = {"reward": "outcome", "final_move": "visits", "failure": "outcome", "solver": True}
 
 
 @dataclass(frozen=True)
@@ -108,10 +109,11 @@ class Grid:
     block: int = SIZES["quick"]["block"]
     name: str = "compare"
     baseline: str | None = None
-    reward: str = "outcome"  # every cell's rules (``experiments.Curve``)
-    final_move: str = "visits"
-    failure: str = "outcome"
-    solver: bool = True  # MCTS-Solver in every MCTS cell (False: Kocsis & Szepesvari's UCT)
+    reward: str = RULES["reward"]  # every cell's rules (``experiments.Curve``)
+    final_move: str = RULES["final_move"]
+    failure: str = RULES["failure"]
+    # MCTS-Solver in every MCTS cell (False: Kocsis & Szepesvari's UCT)
+    solver: bool = RULES["solver"]
     # cells at tuned constants: {"tree", "policy", "adjuster": the entries, "params": the
     # tuned values}, each a cell beside its entry's, labelled "POLICY(tuned)"
     # (``experiments.tuning.compared``)
@@ -144,13 +146,15 @@ class Grid:
     def _check_cells(self) -> None:
         """Build every curve once: names, parameters and shapes are checked here, before any
         run; two entries that are the same curve are refused (a cell at tuned constants may be
-        its entry's cell: the constants tuned are the defaults)."""
+        any entry's cell: its entry's when the constants tuned are the defaults)."""
         seen = {}
         for curve, tuned in self._cells():
-            if curve.key in seen and tuned is None:
+            if tuned is not None:  # may be any entry's curve, listed before or after it
+                continue
+            if curve.key in seen:
                 raise ValueError(f"the grid names {curve.label} twice ({seen[curve.key]}): "
                                  "remove one")
-            seen.setdefault(curve.key, curve.label)
+            seen[curve.key] = curve.label
 
     @classmethod
     def from_scale(cls, trees, policies, adjusters, scale: str = "quick", **overrides) -> Grid:
@@ -243,7 +247,7 @@ class Grid:
         plugins = recorded_plugins(self.curves())
         return {**{key: list(value) if isinstance(value, tuple) else value
                    for key, value in asdict(self).items()
-                   if not (key in _RULES and value == _RULES[key]) and key != "tuned"},
+                   if not (key in RULES and value == RULES[key]) and key != "tuned"},
                 **({"tuned": list(self.tuned)} if self.tuned else {}),
                 **({"plugins": plugins} if plugins else {})}
 

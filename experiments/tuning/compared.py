@@ -64,7 +64,9 @@ def tunings(grid: Grid) -> list[Tuning]:
     runs = grid.runs * grid.trees_per_model
     return [Tuning(tree, policy, (limits,), adjuster=adjuster, budgets=budgets,
                    branching=grid.branching, depth=grid.depth, values=VALUES[grid.scale],
-                   runs=runs, trees=grid.trees_per_model, seed=tuning_seed(grid.seed))
+                   runs=runs, trees=grid.trees_per_model, seed=tuning_seed(grid.seed),
+                   reward=grid.reward, final_move=grid.final_move, failure=grid.failure,
+                   solver=grid.solver)
             for tree in grid.trees for adjuster in grid.adjusters for policy in grid.policies
             if (limits := tunable(policy)) is not None]
 

@@ -13,7 +13,8 @@ import numpy as np
 
 from specs import NUMBER
 
-_RANGE = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<low>[^.:]+(?:\.\d*)?)\s*\.\.\s*"
+# LOW is read up to the first "..", so that any float() spelling reads (.05, 1.5e-3)
+_RANGE = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<low>[^:]+?)\s*\.\.\s*"
                     r"(?P<high>[^:]+?)\s*(?::\s*(?P<scale>\w+))?\s*$")
 _EXAMPLE = "write NAME=LOW..HIGH, or NAME=LOW..HIGH:log for a log scale, e.g. c=0.05..5:log"
 

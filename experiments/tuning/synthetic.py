@@ -30,6 +30,7 @@ from tqdm import tqdm
 
 from mcts import STREAM_VERSION
 
+from ..comparisons.grid import RULES
 from ..comparisons.stats import area_rows, failure_bits, run_failures
 from ..curves.curve import Curve
 from ..curves.entries import method_fields
@@ -56,7 +57,9 @@ class Tuning:
     ``trees``, 2 ``trees``, 4 ``trees``... runs: ``race.look_sizes``),
     at level ``alpha``; the loss is the failure at ``budgets`` (one: the failure rate; several:
     the area). ``search_depth`` 1 makes the search one-ply (seed 001, Sect. IV-A): a bandit
-    over the root's moves, each played out at random."""
+    over the root's moves, each played out at random. ``reward``, ``final_move``, ``failure``
+    and ``solver`` are the search's rules (``Curve``'s), a comparison's when it tunes its
+    cells."""
 
     tree: str
     policy: str
@@ -71,6 +74,10 @@ class Tuning:
     trees: int = DEFAULTS["trees"]
     alpha: float = DEFAULTS["alpha"]
     seed: int = 0
+    reward: str = RULES["reward"]
+    final_move: str = RULES["final_move"]
+    failure: str = RULES["failure"]
+    solver: bool = RULES["solver"]
     fixed: dict = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
@@ -109,8 +116,11 @@ class Tuning:
         fixed = self.fixed
         return Curve(tree=self.tree, branching=self.branching, depth=self.depth,
                      search_depth=self.search_depth, runs=1, trees=self.trees,
-                     max_budget=self.max_budget,
+                     max_budget=self.max_budget, **self.rules(),
                      **{**fixed, "policy_params": {**fixed["policy_params"], **values}})
+
+    def rules(self) -> dict:
+        return {name: getattr(self, name) for name in RULES}
 
     def sizes(self) -> list[int]:
         """Runs every candidate left has at each look (``race.look_sizes``)."""
@@ -123,7 +133,10 @@ class Tuning:
                 **({"search_depth": self.search_depth} if self.search_depth else {}),
                 "values": self.values,
                 "runs": self.runs, "trees": self.trees,
-                "alpha": self.alpha, "seed": self.seed}
+                "alpha": self.alpha, "seed": self.seed,
+                # the rules at their defaults are left out, as tunings before them stored
+                **{name: value for name, value in self.rules().items()
+                   if value != RULES[name]}}
 
     def losses(self, bits: np.ndarray) -> np.ndarray:
         """The loss of each run from its failure bits: its failure at the one budget, or the
@@ -195,9 +208,9 @@ def claim_tune_folder(folder: str | Path, tuning: Tuning) -> Path:
     tuning, naming the first field that differs; runs, values and alpha may change (the stored
     runs are reused)."""
     def refusal(stored: dict) -> str:
-        wanted = tuning.to_dict()
-        name = next((key for key in wanted if stored.get(key) != wanted[key]
-                     and key not in _GROWABLE), "layout")
+        wanted = {**tuning.to_dict(), "layout": LAYOUT}
+        name = next((key for key in sorted({*wanted, *stored} - set(_GROWABLE))
+                     if stored.get(key) != wanted.get(key)), "layout")
         return (f"{folder} holds a tuning of {name} {stored.get(name)}, this asks {name} "
                 f"{wanted.get(name)}: use another --out folder")
 
