@@ -202,7 +202,7 @@ CASES = [
     # a tuning's parameters and ranges
     (TUNE + ["--param", "zeta=0.1..1"], "ucb1 has no parameter 'zeta': tune one of c,", None),
     (TUNE + ["--policy", "thompson", "--param", "c=0.1..1"],
-     "thompson has no parameter 'c': tune one of none", None),
+     "thompson has no parameter to tune: choose a policy with a constant", None),
     (TUNE + ["--param", "c=0.5..0.5"], "c=0.5..0.5 is an empty range: give LOW < HIGH", None),
     (TUNE + ["--param", "c=5..0.1"], "LOW 5 > HIGH 0.1; write the smaller first, c=0.1..5",
      None),
@@ -226,6 +226,10 @@ CASES = [
     (["tune", "breakthrough", "--player", "uct(c=?)", "--against", "uct", "--param",
       "zeta=0.1..1"], "names zeta, the player's ? is c: write --param c=LOW..HIGH", None),
     (["tune", "breakthrough", "--player", "uct(c=?)"], "needs --player with a ?", None),
+    (["tune", "breakthrough", "--player", "uct(c=?)", "--against", "uct", "--runs", "64"],
+     "--runs applies to a tuning on a tree (--tree), not in a game: drop it", None),
+    (TUNE + ["--param", "c=0.1..1", "--confirm", "100"],
+     "--confirm applies to a tuning in a GAME, not on a tree: drop it", None),
     (["tune", "breakthrough", "--player", "uct(c=?)", "--against", "uct", "--param",
       "c=0..1:log"], "c=0..1:log: a log scale needs LOW > 0", None),
     # compare's grid values

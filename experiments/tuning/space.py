@@ -83,9 +83,12 @@ def check_ranges(policy: str, ranges: tuple[ParamRange, ...], fixed: dict) -> No
     from mcts.baselines import player_info
 
     info = player_info(policy)
+    if not info.defaults:
+        raise ValueError(f"{policy} has no parameter to tune: choose a policy with a constant, "
+                         "e.g. --policy ucb1 (`mctslab policies list`)")
     if not ranges:
         raise ValueError(f"no parameter to tune: give --param NAME=LOW..HIGH, one of "
-                         f"{', '.join(info.defaults) or 'none'} ({policy})")
+                         f"{', '.join(info.defaults)} ({policy})")
     if len(ranges) > 2:
         raise ValueError(f"{len(ranges)} parameters: a tuning takes one or two --param")
     names = [one.name for one in ranges]

@@ -19,13 +19,13 @@ def register(subparsers) -> None:
                    help="a two-player game of `mctslab games list` (with --player and "
                    "--against); leave out to tune on a synthetic --tree")
     p.add_argument("--tree", metavar="SPEC", help="tree model, e.g. constant(1,5)")
-    p.add_argument("--policy", default="ucb1", metavar="P",
+    p.add_argument("--policy", metavar="P",
                    help="policy entry, its fixed parameters included, e.g. ucbv(zeta=1.2) "
                    "(default ucb1)")
     p.add_argument("--param", action="append", default=[], metavar="NAME=LOW..HIGH[:log]",
                    help="a parameter and its range, e.g. c=0.05..5:log; once or twice (two "
                    "parameters at once); in a game, the range of the player's `?`")
-    p.add_argument("--adjuster", default="plain", metavar="A",
+    p.add_argument("--adjuster", metavar="A",
                    help="threshold adjuster entry (default plain)")
     budget = p.add_mutually_exclusive_group()
     budget.add_argument("--budget", type=COUNT, metavar="T",
@@ -35,25 +35,25 @@ def register(subparsers) -> None:
                         "two)")
     p.add_argument("--values", type=COUNT, metavar="N",
                    help="values per parameter (default 16 for one, 7 x 7 for two)")
-    p.add_argument("--runs", type=COUNT, default=2048, metavar="N",
+    p.add_argument("--runs", type=COUNT, metavar="N",
                    help="runs per value at most, shared by every value (default 2048)")
-    p.add_argument("--trees", type=COUNT, default=16, metavar="M",
+    p.add_argument("--trees", type=COUNT, metavar="M",
                    help="tree instances the runs are spread over (default 16)")
-    p.add_argument("--alpha", type=PROBABILITY, default=0.05,
+    p.add_argument("--alpha", type=PROBABILITY,
                    help="level of the race's tests over all its looks (default 0.05)")
-    p.add_argument("--branching", type=COUNT, default=4, help="branching factor (default 4)")
-    p.add_argument("--depth", type=COUNT, default=8, help="even tree depth (default 8)")
+    p.add_argument("--branching", type=COUNT, help="branching factor (default 4)")
+    p.add_argument("--depth", type=COUNT, help="even tree depth (default 8)")
     p.add_argument("--search-depth", type=COUNT,
                    help="stop expansion at this depth (1: a one-ply search)")
     p.add_argument("--player", metavar="SPEC",
                    help="in a game: the player, its tuned parameter marked ?, e.g. 'uct(c=?)'")
     p.add_argument("--against", metavar="SPEC",
                    help="in a game: the reference player, e.g. uct")
-    p.add_argument("--playouts", type=COUNT, default=1000, metavar="P",
+    p.add_argument("--playouts", type=COUNT, metavar="P",
                    help="in a game: playouts per move (default 1000)")
     p.add_argument("--games", type=COUNT, metavar="N",
                    help="in a game: games to play (default: the scale's)")
-    p.add_argument("--scale", choices=("quick", "full"), default="quick",
+    p.add_argument("--scale", choices=("quick", "full"),
                    help="in a game: quick (default) or full")
     p.add_argument("--confirm", type=COUNT, metavar="N",
                    help="in a game: then N fresh games of the chosen value against the "
@@ -70,12 +70,35 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
+# the options of one kind of tuning, refused by the other, and their defaults
+TREE_OPTIONS = {"policy": "ucb1", "adjuster": "plain", "budget": None, "budgets": None,
+                "values": None, "runs": 2048, "trees": 16, "alpha": 0.05, "branching": 4,
+                "depth": 8, "search_depth": None}
+GAME_OPTIONS = {"player": None, "against": None, "playouts": 1000, "games": None,
+                "scale": "quick", "confirm": None}
+
+
+def _options_of(args, own: dict, other: dict, where: str) -> None:
+    """Refuse an option of the other kind of tuning in one line; fill in this kind's
+    defaults."""
+    for name in other:
+        if getattr(args, name) is not None:
+            raise ValueError(f"--{name.replace('_', '-')} applies to a tuning "
+                             f"{'on a tree (--tree)' if where == 'game' else 'in a GAME'}, "
+                             f"not {'in a game' if where == 'game' else 'on a tree'}: drop it")
+    for name, default in own.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+
+
 def run(args) -> int:
     if args.game is not None:
+        _options_of(args, GAME_OPTIONS, TREE_OPTIONS, "game")
         return _run_game(args)
     if args.player or args.against:
         raise ValueError("--player and --against tune in a game: name the game first, e.g. "
                          "mctslab tune breakthrough --player 'uct(c=?)' --against uct")
+    _options_of(args, TREE_OPTIONS, GAME_OPTIONS, "tree")
     if not args.tree:
         raise ValueError("no --tree given: name a tree model, e.g. --tree 'constant(1,5)', or "
                          "a GAME with --player and --against")
