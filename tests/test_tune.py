@@ -173,6 +173,13 @@ def test_compare_tuned_tunes_on_instances_apart_from_the_compared_ones(tmp_path,
     runs = pd.read_parquet(out / "runs.parquet")
     assert set(runs["policy"]) == {"ucb1", "ucb1(tuned)", "thompson"}
     assert "## Constants tuned per tree" in (out / "report.md").read_text()
+    before = sorted((out / "tuning").iterdir())
+    capsys.readouterr()
+    assert main(["compare", "--trees", "constant(1,3)", "--depth", "4", "--policies", "ucb1",
+                 "--adjusters", "plain", "--runs", "4", "--trees-per-model", "4",
+                 "--max-budget", "64", "--tuned", "--seed", "7", "--quiet", "--workers", "1",
+                 "--out", str(out)]) == 2  # another seed's folder: refused before any tuning
+    assert "seed" in capsys.readouterr().err and sorted((out / "tuning").iterdir()) == before
 
 
 def test_a_constant_tuned_to_its_default_is_its_entry_cell_under_the_tuned_label():

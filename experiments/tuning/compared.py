@@ -12,6 +12,7 @@ would otherwise be fitted to the instances it is then judged on). Each tuning is
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import sys
 from dataclasses import replace
@@ -72,10 +73,17 @@ def tunings(grid: Grid) -> list[Tuning]:
 
 
 def tuning_folder(out: str | Path, tuning: Tuning) -> Path:
+    """The tuning's folder under ``out/tuning/``: its tree, policy and adjuster, then a digest
+    of the rest of what fixes its runs (sizes, budgets, rules), so that a comparison grown to
+    other sizes or rules tunes again beside the earlier tunings instead of being refused by
+    them. More runs or values, or another alpha, reuse the folder (``claim_tune_folder``)."""
+    fixed = {key: value for key, value in tuning.to_dict().items()
+             if key not in ("runs", "values", "alpha")}
+    digest = hashlib.sha256(json.dumps(fixed, sort_keys=True).encode()).hexdigest()[:8]
     name = re.sub(r"[^A-Za-z0-9.=-]+", "_",
                   f"{tuning.tree}-b{tuning.branching}-d{tuning.depth}-{tuning.policy}-"
                   f"{tuning.adjuster}").strip("_")
-    return Path(out) / TUNING_FOLDER / name
+    return Path(out) / TUNING_FOLDER / f"{name}-{digest}"
 
 
 def tune_grid(grid: Grid, out: str | Path, *, workers: int | None = None,

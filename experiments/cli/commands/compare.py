@@ -128,13 +128,16 @@ def core_hours(grid) -> float:
 
 def _tuned(grid, out, args):
     """``grid`` with its tuned cells, the tunings run (or resumed) into ``out/tuning/`` and
-    their table written to ``out/tuned.csv``."""
+    their table written to ``out/tuned.csv``; ``out`` is claimed for the grid's cells first,
+    so that a folder the comparison would refuse is refused before any tuning."""
     from experiments.comparisons import TUNED_FILE
+    from experiments.comparisons.cells import claim_cells
     from experiments.runtime.lock import writing
     from experiments.runtime.store import write_atomically
     from experiments.tuning.compared import tune_grid
 
     with writing(out, wait=args.wait):
+        claim_cells(out, grid)  # another kind's folder, or another seed's, before any tuning
         grid, table = tune_grid(grid, out, workers=args.workers, scheduler=args.scheduler,
                                 progress=not args.quiet and sys.stderr.isatty())
         write_atomically(f"{out}/{TUNED_FILE}", table.to_csv(index=False).encode())
