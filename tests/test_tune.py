@@ -201,3 +201,21 @@ def test_a_constant_tuned_to_its_default_is_its_entry_cell_under_the_tuned_label
     assert grid.cells == 5
     with pytest.raises(ValueError, match="names constant.1,3. ucb1 plain twice"):
         Grid.from_scale(["constant(1,3)"], ["ucb1(c=0.5)", "ucb1(c=0.50)"], ["plain"], depth=4)
+
+
+def test_the_full_scale_projection_counts_the_tunings():
+    """compare --tuned's projection: a tuned cell per tuning, and each race's values x runs x
+    budget at most, at the per-playout costs of the grid's cells."""
+    from experiments.cli.commands.compare import PLAYOUT_NS, core_hours
+    from experiments.comparisons.grid import Grid
+    from experiments.tuning.compared import VALUES, tunings
+
+    grid = Grid.from_scale(["constant(1,2)"], ["ucb1", "thompson"], ["plain"], "full")
+    plan = tunings(grid)
+    assert [tuning.policy for tuning in plan] == ["ucb1"]  # Thompson sampling has no constant
+    cell = grid.trees_per_model * grid.runs * grid.max_budget
+    race = VALUES["full"] * cell
+    ucb1, thompson = PLAYOUT_NS["ucb1"], PLAYOUT_NS["thompson"]
+    assert core_hours(grid) == pytest.approx((ucb1 + thompson) * cell / 3.6e12)
+    assert core_hours(grid, plan) == pytest.approx(
+        (ucb1 * (2 * cell + race) + thompson * cell) / 3.6e12)

@@ -112,18 +112,26 @@ def grid_from_args(args):
                            solver=False if args.no_solver else None)
 
 
-def core_hours(grid) -> float:
+def core_hours(grid, tunings=()) -> float:
     """Projected single-core hours of ``grid`` from ``PLAYOUT_NS`` (the budget of every run is
-    spent: a run records its whole curve)."""
+    spent: a run records its whole curve), with ``tunings`` (``compare --tuned``'s): a cell
+    at tuned constants each, and each race at most its values x runs x budget (the race
+    drops values: an upper bound)."""
     from statistics import median
 
     from experiments.comparisons import parse_entry
 
     fallback = median(PLAYOUT_NS.values())
+
+    def ns(policy: str) -> float:
+        return PLAYOUT_NS.get(parse_entry(policy, "policy")[0], fallback)
+
     per_cell = grid.trees_per_model * grid.runs * grid.max_budget
-    nanoseconds = sum(PLAYOUT_NS.get(parse_entry(policy, "policy")[0], fallback)
-                      for policy in grid.policies)
-    return nanoseconds * per_cell * len(grid.trees) * len(grid.adjusters) / 3.6e12
+    cells = (sum(ns(policy) for policy in grid.policies) * len(grid.trees) * len(grid.adjusters)
+             + sum(ns(tuning.policy) for tuning in tunings)) * per_cell
+    races = sum(ns(tuning.policy) * len(tuning.grid) * tuning.runs * tuning.max_budget
+                for tuning in tunings)
+    return (cells + races) / 3.6e12
 
 
 def _tuned(grid, out, args):
@@ -161,14 +169,18 @@ def run(args) -> int:
     check_study(study, args.workers, args.scheduler)
     first_seconds = check_plugins(study.curves)
     out = args.out or f"results/{grid.name}-{grid.scale}"
-    if args.tuned:
-        grid = _tuned(grid, out, args)
     if grid.scale == "full" and not args.quiet:
-        print(f"{grid.name} at scale full: {grid.cells} cells x {grid.trees_per_model * grid.runs}"
-              f" runs x {grid.max_budget} playouts = {grid.playouts:.2e} playouts, projected "
-              f"{core_hours(grid):.1f} core-hours (per-playout costs of "
+        from experiments.tuning.compared import tunings
+
+        plan = tunings(grid) if args.tuned else []
+        races = f", and {len(plan)} tunings' races at most" if plan else ""
+        print(f"{grid.name} at scale full: {grid.cells + len(plan)} cells x "
+              f"{grid.trees_per_model * grid.runs} runs x {grid.max_budget} playouts{races}, "
+              f"projected {core_hours(grid, plan):.1f} core-hours (per-playout costs of "
               f"benchmarks/bench_atlas.py; compiling adds about 25 s per policy x adjuster)",
               flush=True)
+    if args.tuned:
+        grid = _tuned(grid, out, args)
     summary, _ = run_compare(grid, out, workers=args.workers, scheduler=args.scheduler,
                              progress=not args.quiet and sys.stderr.isatty(),
                              command=with_plugin_path(shlex.join(["mctslab", *sys.argv[1:]]),
