@@ -236,9 +236,9 @@ def _stored(store: KeyedStore | None, key: str, metadata: dict,
     if table is None:
         return None
     games = table.to_pandas()
-    expected = [value for pair in pairs for value in (pair, pair)]
-    if (list(games.columns) != list(COLUMNS) or games["pair"].tolist() != [p for p, _ in expected]
-            or games["constant"].tolist() != [float(c) for _, c in expected]):
+    per_game = [pair for pair in pairs for _ in range(2)]  # (pair, constant), two games each
+    if (list(games.columns) != list(COLUMNS) or games["pair"].tolist() != [p for p, _ in per_game]
+            or games["constant"].tolist() != [float(c) for _, c in per_game]):
         return None
     return games
 
