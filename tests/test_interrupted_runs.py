@@ -15,6 +15,7 @@ import pytest
 from experiments.cli import main
 from experiments.comparisons.study_files import read_study
 from experiments.runtime.lock import LOCK_FILE, FolderBusy, writing
+from experiments.runtime.pool import Pool
 from experiments.runtime.store import KeyedStore, write_atomically, write_table
 from experiments.studies.execution import run_study
 from experiments.studies.store import SHARD_FOLDER, read_shard
@@ -334,6 +335,24 @@ depth = 4
 runs = 10
 max_budget = 8
 """
+
+
+def _pid_after(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_a_pool_serves_its_rounds_with_the_same_processes():
+    """Local processes start at the first round of jobs that needs them and serve the next
+    (a race's looks load the kernels once), and end with the block."""
+    with Pool(workers=2) as pool:
+        first = {pid for _, pid in pool.completed(_pid_after, [(0.3,)] * 4)}
+        second = {pid for _, pid in pool.completed(_pid_after, [(0.3,)] * 4)}
+        assert len(first) == 2 and second == first and os.getpid() not in first
+    deadline = time.monotonic() + 10
+    while _alive(first) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(first)
 
 
 @pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600)])

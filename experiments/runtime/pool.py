@@ -158,12 +158,18 @@ def _kill_workers(pool: ProcessPoolExecutor) -> None:
 class Pool:
     """Where jobs run: this process, local processes or a Dask cluster. As a context manager it
     connects to a remote scheduler first, so an unusable cluster fails before the caller
-    writes anything; ``completed`` then runs jobs."""
+    writes anything; ``completed`` then runs jobs. Local processes (or a local cluster) start
+    at the first ``completed`` that needs them and serve the later ones, so a caller with
+    several rounds of jobs (a race's looks) starts them and loads their kernels once; they end
+    with the block, or at once when a round is interrupted or fails."""
 
     def __init__(self, workers: int | None = None, scheduler: str | None = None):
         check_options(workers, scheduler)
         self.workers, self.scheduler = workers, scheduler
         self._client = None
+        self._cluster = None
+        self._executor: ProcessPoolExecutor | None = None
+        self._size = 0  # the local processes or cluster workers started
 
     def __enter__(self) -> Self:
         if self.scheduler is not None and self.scheduler != LOCAL_CLUSTER:
@@ -171,9 +177,20 @@ class Pool:
         return self
 
     def __exit__(self, *exc) -> None:
+        self._close_local()
         if self._client is not None:
             self._client.close()
             self._client = None
+
+    def _close_local(self) -> None:
+        """End the local processes or the local cluster, if started."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+        if self._cluster is not None:
+            self._client.close()
+            self._cluster.close()
+            self._client = self._cluster = None
 
     def completed(self, function: Callable, jobs: Sequence[tuple]) -> Iterator[tuple[int, Any]]:
         """(index into ``jobs``, ``function(*jobs[index])``) for every job, in completion
@@ -181,15 +198,27 @@ class Pool:
         if not jobs:
             return
         workers = min(self.workers or default_workers(), len(jobs))
+        local = self.scheduler == LOCAL_CLUSTER or (self.scheduler is None and workers > 1)
+        if local and workers > self._size:  # none started yet, or too few for these jobs
+            self._close_local()
+            if self.scheduler == LOCAL_CLUSTER:
+                self._cluster, self._client = _local_cluster(workers)
+            else:
+                self._executor = ProcessPoolExecutor(
+                    workers, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_die_with_parent, initargs=(os.getpid(),))
+            self._size = workers
         if self._client is not None:
             yield from _dask(self._client, function, jobs)
-        elif self.scheduler == LOCAL_CLUSTER:
-            yield from _local_cluster(function, jobs, workers)
-        elif workers == 1:
+        elif self._executor is None:
             for i, job in enumerate(jobs):
                 yield from _hand_out(i, function(*job))
         else:
-            yield from _processes(function, jobs, workers)
+            try:
+                yield from _processes(self._executor, function, jobs)
+            except BaseException:  # its workers were killed: the next round starts others
+                self._executor, self._size = None, 0
+                raise
 
 
 def completed(function: Callable, jobs: Sequence[tuple], workers: int | None = None,
@@ -204,11 +233,11 @@ def completed(function: Callable, jobs: Sequence[tuple], workers: int | None = N
         yield from pool.completed(function, jobs)
 
 
-def _processes(function: Callable, jobs: Sequence[tuple],
-               workers: int) -> Iterator[tuple[int, Any]]:
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_die_with_parent, initargs=(os.getpid(),))
-    with _sigint_ignored():  # the workers start now, ignoring SIGINT from their first line
+def _processes(pool: ProcessPoolExecutor, function: Callable,
+               jobs: Sequence[tuple]) -> Iterator[tuple[int, Any]]:
+    """``jobs`` on ``pool``'s processes, in completion order; interrupted, failed or left by
+    the caller, the processes are killed (the module's docstring)."""
+    with _sigint_ignored():  # workers that start now ignore SIGINT from their first line
         futures = {pool.submit(function, *job): i for i, job in enumerate(jobs)}
     waiting, handed = set(futures), set()
     try:
@@ -231,9 +260,8 @@ def _processes(function: Callable, jobs: Sequence[tuple],
             raise
     except BaseException:  # interrupted, a job's error, or the caller stopped: do not wait
         _kill_workers(pool)
-        raise
-    finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        raise
 
 
 def _connect(address: str):
@@ -258,8 +286,8 @@ def _dask(client, function: Callable, jobs: Sequence[tuple]) -> Iterator[tuple[i
         client.cancel(futures)
 
 
-def _local_cluster(function: Callable, jobs: Sequence[tuple],
-                   workers: int) -> Iterator[tuple[int, Any]]:
+def _local_cluster(workers: int):
+    """A ``LocalCluster`` of ``workers`` processes on the loopback interface, and its client."""
     import logging
 
     from distributed import Client, LocalCluster
@@ -269,9 +297,4 @@ def _local_cluster(function: Callable, jobs: Sequence[tuple],
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                            host="127.0.0.1", dashboard_address=None,
                            silence_logs=logging.ERROR)
-    client = Client(cluster)
-    try:
-        yield from _dask(client, function, jobs)
-    finally:
-        client.close()
-        cluster.close()
+    return cluster, Client(cluster)
