@@ -146,6 +146,30 @@ def test_a_folder_of_another_tuning_is_refused(tmp_path, capsys):
     assert "holds a tuning of search_depth 1, this asks search_depth None" in err
 
 
+def test_the_search_rules_reach_the_tuning(tmp_path, capsys):
+    """--failure, --final-move, --no-solver and --reward tune the search that runs under them
+    (Kocsis & Szepesvari's UCT: no solver, failure by the best score), stored in tune.json;
+    the API takes them by name and refuses another."""
+    argv = ["tune", "--tree", "constant(1,3)", "--depth", "4", "--param", "c=0.1..3:log",
+            "--values", "2", "--budget", "16", "--runs", "4", "--trees", "4", "--quiet",
+            "--failure", "score", "--final-move", "mean", "--no-solver", "--reward", "linear",
+            "--out", str(tmp_path / "ks")]
+    assert main(argv) == 0
+    stored = json.loads((tmp_path / "ks" / "tune.json").read_text())
+    assert {key: stored[key] for key in ("failure", "final_move", "solver", "reward")} == {
+        "failure": "score", "final_move": "mean", "solver": False, "reward": "linear"}
+    table = tune("constant(1,3)", "ucb1", "c=0.1..3:log", depth=4, values=2, budgets=(16,),
+                 runs=4, trees=4, failure="score", solver=False, reward="linear",
+                 final_move="mean", out=tmp_path / "ks")  # the same tuning: read back
+    assert table["loss"].tolist() == pd.read_csv(tmp_path / "ks" / "candidates.csv")[
+        "loss"].tolist()
+    with pytest.raises(ValueError, match="tune.. has no option 'solvers'"):
+        tune("constant(1,3)", "ucb1", "c=0.1..3:log", solvers=False)
+    capsys.readouterr()
+    assert main(["tune", "breakthrough", "--player", "uct(c=?)", "--against", "uct",
+                 "--no-solver"]) == 2
+    assert "--no-solver applies to a tuning on a tree" in capsys.readouterr().err
+
 def test_compare_tuned_tunes_on_instances_apart_from_the_compared_ones(tmp_path, capsys):
     """``compare --tuned``: every tuning's instances (its tune.json's seed, instances 0 .. M-1)
     are none of the comparison's (compare.json's seed), read from the stored files; the tuned

@@ -241,7 +241,8 @@ def tune(tree: str, policy: str, params, *, adjuster: str = "plain",
          runs: int = DEFAULTS["runs"], trees: int = DEFAULTS["trees"],
          alpha: float = DEFAULTS["alpha"], seed: int = 0,
          out: str | Path | None = None, workers: int | None = None,
-         scheduler: str | None = None, progress: bool | None = None) -> pd.DataFrame:
+         scheduler: str | None = None, progress: bool | None = None,
+         **rules) -> pd.DataFrame:
     """Tune ``params`` (``"c=0.05..5:log"`` or ``ParamRange``s) of ``policy`` on ``tree`` by
     racing (module docstring); with ``out``, the runs are stored there and a second call
     resumes. One row per candidate value: the parameters, runs, loss (mean), ci_low and
@@ -249,14 +250,20 @@ def tune(tree: str, policy: str, params, *, adjuster: str = "plain",
     the look that dropped it; 0 if it stayed), kept (not shown worse), chosen (the least
     loss among those kept) and playouts (simulated). ``frame.attrs["summary"]`` holds the
     chosen values, the interval of each parameter's kept values and the playouts spent
-    against a full grid's."""
+    against a full grid's. ``rules``: the search's ``reward``, ``final_move``, ``failure`` and
+    ``solver`` (``Curve``'s; defaults: seed 001's)."""
     from .space import parse_range
+
+    unknown = sorted(set(rules) - set(RULES))
+    if unknown:
+        raise ValueError(f"tune() has no option {unknown[0]!r}: the rules are "
+                         f"{', '.join(RULES)}")
 
     ranges = tuple(one if isinstance(one, ParamRange) else parse_range(one)
                    for one in ([params] if isinstance(params, str | ParamRange) else params))
     tuning = Tuning(tree, policy, ranges, adjuster=adjuster, budgets=tuple(budgets),
                     branching=branching, depth=depth, search_depth=search_depth,
-                    values=values, runs=runs, trees=trees, alpha=alpha, seed=seed)
+                    values=values, runs=runs, trees=trees, alpha=alpha, seed=seed, **rules)
     return run_tuning(tuning, out, workers=workers, scheduler=scheduler, progress=progress)
 
 

@@ -8,6 +8,8 @@ import json
 import sys
 
 from experiments.cli.params import COUNT, PROBABILITY, SEED
+from mcts.core.final_move import FINAL_MOVES
+from mcts.synthetic import FAILURES
 
 
 def register(subparsers) -> None:
@@ -45,6 +47,16 @@ def register(subparsers) -> None:
     p.add_argument("--depth", type=COUNT, help="even tree depth (default 8)")
     p.add_argument("--search-depth", type=COUNT,
                    help="stop expansion at this depth (1: a one-ply search)")
+    p.add_argument("--reward", metavar="RULE",
+                   help="the playout's reward, as failure-rate's: outcome (default), linear, sum "
+                   "(ucb1 only) or package.module:object")
+    p.add_argument("--final-move", choices=tuple(FINAL_MOVES),
+                   help="the move played, as failure-rate's (default visits)")
+    p.add_argument("--failure", choices=FAILURES,
+                   help="outside the optimal outcome's moves (outcome, default) or the best "
+                   "minimax score's (score)")
+    p.add_argument("--no-solver", action="store_true", default=None,
+                   help="search without the MCTS-Solver (Kocsis & Szepesvari's UCT)")
     p.add_argument("--player", metavar="SPEC",
                    help="in a game: the player, its tuned parameter marked ?, e.g. 'uct(c=?)'")
     p.add_argument("--against", metavar="SPEC",
@@ -73,7 +85,8 @@ def register(subparsers) -> None:
 # the options of one kind of tuning, refused by the other, and their defaults
 TREE_OPTIONS = {"policy": "ucb1", "adjuster": "plain", "budget": None, "budgets": None,
                 "values": None, "runs": 2048, "trees": 16, "alpha": 0.05, "branching": 4,
-                "depth": 8, "search_depth": None}
+                "depth": 8, "search_depth": None, "reward": "outcome", "final_move": "visits",
+                "failure": "outcome", "no_solver": False}
 GAME_OPTIONS = {"player": None, "against": None, "playouts": 1000, "games": None,
                 "scale": "quick", "confirm": None}
 
@@ -113,7 +126,9 @@ def run(args) -> int:
                     adjuster=args.adjuster, budgets=tuple(args.budgets or [args.budget or 4096]),
                     branching=args.branching, depth=args.depth,
                     search_depth=args.search_depth, values=args.values,
-                    runs=args.runs, trees=args.trees, alpha=args.alpha, seed=args.seed)
+                    runs=args.runs, trees=args.trees, alpha=args.alpha, seed=args.seed,
+                    reward=args.reward, final_move=args.final_move, failure=args.failure,
+                    solver=not args.no_solver)
     check_curve(tuning.curve(tuning.grid[0]), args.workers)
     out = args.out or _default_out(tuning)
     table = run_tuning(tuning, out, workers=args.workers, scheduler=args.scheduler,
