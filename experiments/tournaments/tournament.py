@@ -136,7 +136,8 @@ def play_tournaments(tournaments: Sequence[Tournament],
                      folders: Sequence[str | Path | None] | None = None, *,
                      workers: int | None = None, scheduler: str | None = None,
                      progress: bool | None = None,
-                     stop: Callable[[pd.DataFrame], bool] | None = None) -> list[pd.DataFrame]:
+                     stop: Callable[[pd.DataFrame], bool] | None = None,
+                     pool: Pool | None = None) -> list[pd.DataFrame]:
     """Play (or, with folders, resume) ``tournaments``, their blocks sharing one pool; the games
     of each, one row per game by game index.
 
@@ -146,15 +147,17 @@ def play_tournaments(tournaments: Sequence[Tournament],
     bar of games on stderr (default: when stderr is a terminal). ``stop`` (one tournament only) is
     called with the games from the first to the end of each block, in block order, as soon as
     they are all played; when it returns True the tournament ends there and its games so far are
-    returned, whatever order the blocks finished in.
+    returned, whatever order the blocks finished in. ``pool``: an open ``Pool`` to play on
+    instead of one of ``workers`` and ``scheduler`` (its caller's processes, already started).
     """
     if stop is not None and len(tournaments) != 1:
         raise ValueError("a stopping rule applies to one tournament (two players)")
     folders = list(folders) if folders is not None else [None] * len(tournaments)
-    with Pool(workers, scheduler) as pool:  # an unusable cluster fails before any claim
+    # an unusable cluster fails before any claim
+    with nullcontext(pool) if pool is not None else Pool(workers, scheduler) as playing:
         done = [{} if folder is None else stored_blocks(t, folder)[1]
                 for t, folder in zip(tournaments, folders, strict=True)]
-        kept = _play(tournaments, folders, done, pool, progress, stop)
+        kept = _play(tournaments, folders, done, playing, progress, stop)
     return [pd.concat([done[i][block.index] for block in t.blocks()[:kept[i]]],
                       ignore_index=True) for i, t in enumerate(tournaments)]
 

@@ -439,6 +439,7 @@ def report_lines(tuning: GameTuning) -> list[str]:
     return lines + ["", METHOD, confirm, "", f"![win rate against {name}](game_tuning.png)"]
 
 
+
 def confirmation_text(confirmed: dict) -> str:
     """The confirmation match's win rate and Elo with their 95% intervals, in words."""
     low, high = confirmed["ci95"]
@@ -532,8 +533,7 @@ def tune_game(game: str, player: str, against: str, *, low: float | None = None,
             match = Tournament(game, result.chosen_player(), tuning["against"], confirm,
                                playouts, confirm_seed(seed))
             where = None if folder is None else folder / CONFIRM_FOLDER
-            games_played, = play_tournaments([match], [where], workers=workers,
-                                             scheduler=scheduler, progress=progress)
+            games_played, = play_tournaments([match], [where], progress=progress, pool=pool)
             result = replace(result, confirmation=games_played)
     return result
 
