@@ -22,7 +22,7 @@ import tempfile
 import time
 
 from experiments.runtime.pool import default_workers
-from experiments.tuning.games import SCALES, projected_seconds, tune_game
+from experiments.tuning.games import SCALES, projected_seconds, result_lines, tune_game
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,16 +58,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(row))
         return 0
-    low, high = tuning.interval
-    elo_low, elo_high = tuning.elo_interval
     print(f"{args.player} against {args.against} in {args.game}, {tuning.games:,} games at "
           f"{args.playouts:,} playouts a move, {args.workers} workers, seed {args.seed}:")
     print(f"projected {projected / 60:.1f} min ({core_seconds:.0f} core-s from a {probe:.1f} s "
           f"probe), measured {seconds / 60:.1f} min: {seconds / projected:.2f}x the projection")
-    print(f"chosen {tuning.parameter} {tuning.chosen:.3g} (not shown worse {low:.3g}-"
-          f"{high:.3g}); Elo against {args.against} {tuning.elo:+.0f} (95% {elo_low:+.0f} to "
-          f"{elo_high:+.0f}, from the fit); regions "
-          + ", ".join(f"{a:.3g}-{b:.3g}" for a, b in row["regions"]))
+    for line in result_lines(tuning):
+        print(line)
+    print("regions " + ", ".join(f"{a:.3g}-{b:.3g}" for a, b in row["regions"]))
     return 0
 
 

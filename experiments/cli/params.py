@@ -77,3 +77,22 @@ def trust_option(parser) -> None:
                         help="import the plug-in modules the stored files name (they run as "
                              "code: only for results you trust); by default reading imports "
                              "none, and a plug-in the files do not record is refused")
+
+
+def rule_options(parser, whose: str) -> None:
+    """``--reward``, ``--final-move``, ``--failure`` and ``--no-solver``: ``whose`` rules of the
+    search, as failure-rate's; None when not given (the command's defaults: seed 001's)."""
+    from mcts.core.final_move import FINAL_MOVES
+    from mcts.synthetic import FAILURES
+
+    parser.add_argument("--reward", metavar="RULE",
+                        help=f"{whose} playout reward: outcome (default), linear, sum (ucb1 "
+                             "only) or package.module:object (as failure-rate's --reward)")
+    parser.add_argument("--final-move", choices=tuple(FINAL_MOVES),
+                        help=f"{whose} move played: visits (default), mean, robust or minimax")
+    parser.add_argument("--failure", choices=FAILURES,
+                        help=f"{whose} failure: a move outside the optimal outcome's moves "
+                             "(outcome, default) or the best minimax score's (score)")
+    parser.add_argument("--no-solver", action="store_true", default=None,
+                        help=f"{whose} search without the MCTS-Solver (Kocsis & Szepesvari's "
+                             "UCT), as failure-rate's --no-solver")

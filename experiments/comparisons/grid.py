@@ -80,8 +80,8 @@ def cell_labels(curve: Curve) -> tuple[str, str, str]:
     return config_label(curve.tree, curve.branching, curve.depth), policy, adjuster
 
 
-# every cell's rules and their defaults (seed 001's); left out of compare.json at them
-# the rules of every cell at their defaults (``experiments.Curve``'s: seed 001's)
+# every cell's rules and their defaults (``experiments.Curve``'s: seed 001's); left out of
+# compare.json at them
 RULES = {"reward": "outcome", "final_move": "visits", "failure": "outcome", "solver": True}
 
 

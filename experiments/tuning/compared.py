@@ -24,7 +24,7 @@ from tqdm import tqdm
 from ..comparisons.grid import Grid
 from ..curves.entries import parse_entry
 from .space import ParamRange
-from .synthetic import Tuning, run_tuning
+from .synthetic import GROWABLE, Tuning, run_tuning
 
 TUNING_FOLDER = "tuning"
 # The constant tuned per policy and its range: each policy's exploration constant, on a log
@@ -77,8 +77,7 @@ def tuning_folder(out: str | Path, tuning: Tuning) -> Path:
     of the rest of what fixes its runs (sizes, budgets, rules), so that a comparison grown to
     other sizes or rules tunes again beside the earlier tunings instead of being refused by
     them. More runs or values, or another alpha, reuse the folder (``claim_tune_folder``)."""
-    fixed = {key: value for key, value in tuning.to_dict().items()
-             if key not in ("runs", "values", "alpha")}
+    fixed = {key: value for key, value in tuning.to_dict().items() if key not in GROWABLE}
     digest = hashlib.sha256(json.dumps(fixed, sort_keys=True).encode()).hexdigest()[:8]
     name = re.sub(r"[^A-Za-z0-9.=-]+", "_",
                   f"{tuning.tree}-b{tuning.branching}-d{tuning.depth}-{tuning.policy}-"

@@ -440,6 +440,27 @@ def report_lines(tuning: GameTuning) -> list[str]:
 
 
 
+def result_lines(tuning: GameTuning) -> list[str]:
+    """The results in a few lines, as ``mctslab tune GAME`` prints them: the chosen value and
+    the interval not shown worse, the fit's Elo, the confirmation match (or how to play one)
+    and a chosen value at an end of the range."""
+    t = tuning
+    low, high = t.interval
+    elo_low, elo_high = t.elo_interval
+    lines = [(f"chosen: {t.parameter} = {t.chosen:.3g} ({t.chosen_player()}); not shown "
+              f"worse: {low:.3g}..{high:.3g}"),
+             (f"Elo against {t.against} at the chosen value (from the fit): {t.elo:+.0f} (95% "
+              f"{elo_low:+.0f} to {elo_high:+.0f}) over {t.games:,} games")]
+    confirmed = t.confirmed()
+    lines.append(f"(the fit's Elo is biased upward by the choice: --confirm N plays N fresh "
+                 f"games of {t.chosen_player()})" if confirmed is None else
+                 f"confirmed over {confirmed['games']:,} fresh games: "
+                 f"{confirmation_text(confirmed)}")
+    if t.at_edge:
+        lines.append(f"{t.parameter} = {t.chosen:.3g} is an end of the range: the best may lie "
+                     "beyond it; widen the range")
+    return lines
+
 def confirmation_text(confirmed: dict) -> str:
     """The confirmation match's win rate and Elo with their 95% intervals, in words."""
     low, high = confirmed["ci95"]

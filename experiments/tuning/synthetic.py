@@ -209,16 +209,17 @@ def claim_tune_folder(folder: str | Path, tuning: Tuning) -> Path:
     runs are reused)."""
     def refusal(stored: dict) -> str:
         wanted = {**tuning.to_dict(), "layout": LAYOUT}
-        name = next((key for key in sorted({*wanted, *stored} - set(_GROWABLE))
+        name = next((key for key in sorted({*wanted, *stored} - set(GROWABLE))
                      if stored.get(key) != wanted.get(key)), "layout")
         return (f"{folder} holds a tuning of {name} {stored.get(name)}, this asks {name} "
                 f"{wanted.get(name)}: use another --out folder")
 
     return claim(folder, TUNE_FILE, {**tuning.to_dict(), "layout": LAYOUT},
-                 refusal=refusal, records=_GROWABLE)
+                 refusal=refusal, records=GROWABLE)
 
 
-_GROWABLE = ("runs", "alpha", "values")
+# what a tuning may change in its folder: the stored runs are reused
+GROWABLE = ("runs", "alpha", "values")
 
 
 @dataclass

@@ -5,11 +5,9 @@ from __future__ import annotations
 import shlex
 import sys
 
-from experiments.cli.params import COUNT, PROBABILITY, SEED
+from experiments.cli.params import COUNT, PROBABILITY, SEED, rule_options
 from experiments.comparisons.atlas import ATLAS_ADJUSTERS, PRESETS, TRAP_POLICIES
 from experiments.comparisons.grid import SIZES
-from mcts.core.final_move import FINAL_MOVES
-from mcts.synthetic import FAILURES
 
 # Single-thread cost of one playout per policy, ns, on b = 4, d = 8 trees at budget 2^10: the
 # median over the atlas's 13 trees and 3 adjusters (4 runs each) of
@@ -58,16 +56,7 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=SEED, help="study seed of trees and runs (default 2029)")
     p.add_argument("--branching", type=COUNT, default=4, help="branching factor (default 4)")
     p.add_argument("--depth", type=COUNT, default=8, help="even tree depth (default 8)")
-    p.add_argument("--reward", metavar="RULE",
-                   help="every cell's playout reward: outcome (default), linear, sum or "
-                        "package.module:object (as failure-rate's --reward)")
-    p.add_argument("--final-move", choices=tuple(FINAL_MOVES),
-                   help="every cell's move played: visits (default), mean, robust or minimax")
-    p.add_argument("--failure", choices=FAILURES,
-                   help="every cell's failure: outcome (default) or score")
-    p.add_argument("--no-solver", action="store_true",
-                   help="every MCTS cell searches without the MCTS-Solver (Kocsis & "
-                        "Szepesvari's UCT), as failure-rate's --no-solver")
+    rule_options(p, "every MCTS cell's")
     p.add_argument("--out", metavar="DIR",
                    help="results folder (default results/NAME-SCALE); a grid run into it again "
                    "computes only the runs it lacks (new cells, runs, instances)")

@@ -7,9 +7,7 @@ from __future__ import annotations
 import json
 import sys
 
-from experiments.cli.params import COUNT, PROBABILITY, SEED
-from mcts.core.final_move import FINAL_MOVES
-from mcts.synthetic import FAILURES
+from experiments.cli.params import COUNT, PROBABILITY, SEED, rule_options
 
 
 def register(subparsers) -> None:
@@ -47,16 +45,7 @@ def register(subparsers) -> None:
     p.add_argument("--depth", type=COUNT, help="even tree depth (default 8)")
     p.add_argument("--search-depth", type=COUNT,
                    help="stop expansion at this depth (1: a one-ply search)")
-    p.add_argument("--reward", metavar="RULE",
-                   help="the playout's reward, as failure-rate's: outcome (default), linear, sum "
-                   "(ucb1 only) or package.module:object")
-    p.add_argument("--final-move", choices=tuple(FINAL_MOVES),
-                   help="the move played, as failure-rate's (default visits)")
-    p.add_argument("--failure", choices=FAILURES,
-                   help="outside the optimal outcome's moves (outcome, default) or the best "
-                   "minimax score's (score)")
-    p.add_argument("--no-solver", action="store_true", default=None,
-                   help="search without the MCTS-Solver (Kocsis & Szepesvari's UCT)")
+    rule_options(p, "the tree search's")
     p.add_argument("--player", metavar="SPEC",
                    help="in a game: the player, its tuned parameter marked ?, e.g. 'uct(c=?)'")
     p.add_argument("--against", metavar="SPEC",
@@ -88,7 +77,7 @@ TREE_OPTIONS = {"policy": "ucb1", "adjuster": "plain", "budget": None, "budgets"
                 "depth": 8, "search_depth": None, "reward": "outcome", "final_move": "visits",
                 "failure": "outcome", "no_solver": False}
 GAME_OPTIONS = {"player": None, "against": None, "playouts": 1000, "games": None,
-                "scale": "quick", "confirm": None}
+                "scale": "quick", "confirm": 0}
 
 
 def _options_of(args, own: dict, other: dict, where: str) -> None:
@@ -161,8 +150,8 @@ def _run_game(args) -> int:
     from experiments.runtime.pool import check_options, default_workers
     from experiments.tuning.games import (
         SCALES,
-        confirmation_text,
         projected_seconds,
+        result_lines,
         tune_game,
         tuned_parameter,
     )
@@ -177,10 +166,10 @@ def _run_game(args) -> int:
     low, high, log = (limits.low, limits.high, limits.log) if limits else (None, None, True)
     options = {"low": low, "high": high, "log": log, "playouts": args.playouts,
                "scale": args.scale, "games": args.games, "seed": args.seed,
-               "confirm": args.confirm or 0}
+               "confirm": args.confirm}
     out = args.out or f"results/tune-{args.game}"
     if not (args.quiet or args.json):
-        games = (args.games or SCALES[args.scale].games) + (args.confirm or 0)
+        games = (args.games or SCALES[args.scale].games) + args.confirm
         seconds = projected_seconds(args.game, args.player, args.against, args.playouts, games)
         workers = args.workers or default_workers()
         wall = seconds / workers
@@ -197,21 +186,7 @@ def _run_game(args) -> int:
     if args.json:
         print(json.dumps({**tuning.summary(), "out": out}, indent=1))
         return 0
-    low, high = tuning.interval
-    elo_low, elo_high = tuning.elo_interval
-    print(f"chosen: {tuning.parameter} = {tuning.chosen:.3g} ({tuning.chosen_player()}); not "
-          f"shown worse: {low:.3g}..{high:.3g}")
-    print(f"Elo against {tuning.against} at the chosen value (from the fit): {tuning.elo:+.0f} "
-          f"(95% {elo_low:+.0f} to {elo_high:+.0f}) over {tuning.games:,} games")
-    confirmed = tuning.confirmed()
-    if confirmed is None:
-        print(f"(the fit's Elo is biased upward by the choice: --confirm N plays N fresh games "
-              f"of {tuning.chosen_player()})")
-    else:
-        print(f"confirmed over {confirmed['games']:,} fresh games: "
-              f"{confirmation_text(confirmed)}")
-    if tuning.at_edge:
-        print(f"{tuning.parameter} = {tuning.chosen:.3g} is an end of the range: the best may "
-              "lie beyond it; widen the range")
+    for line in result_lines(tuning):
+        print(line)
     print(f"report: {out}/report.md, figure {out}/game_tuning.png")
     return 0
