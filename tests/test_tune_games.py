@@ -111,7 +111,8 @@ def test_a_confirmation_match_plays_fresh_games_of_the_chosen_value(tmp_path, mo
     """``confirm``: the chosen player (as reported) against the reference, colours
     alternating, seeded apart from the tuning's games; win rate with the Wilson interval
     (statsmodels'), Elo 400 log10(p / (1 - p)) at the rate and at the interval's ends; stored
-    in DIR/confirm, so a rerun plays nothing; the CLI prints it."""
+    in DIR/confirm, so a rerun plays nothing and a longer match only its new games; the CLI
+    prints it."""
     out = tmp_path / "tuning"
     tuned = tune_game(**SMALL, out=out, workers=1, confirm=6)
     games, confirmed = tuned.confirmation, tuned.confirmed()
@@ -132,6 +133,9 @@ def test_a_confirmation_match_plays_fresh_games_of_the_chosen_value(tmp_path, mo
                         lambda t, block: played.append(block) or play(t, block))
     again = tune_game(**SMALL, out=out, workers=1, confirm=6)
     assert played == [] and again.summary() == tuned.summary()
+    grown = tune_game(**SMALL, out=out, workers=1, confirm=8)  # plays only the 2 games missing
+    assert [(block.index, block.start, block.count) for block in played] == [(0, 6, 8)]
+    pd.testing.assert_frame_equal(grown.confirmation.iloc[:6], games)
     assert "| confirmation, 6 fresh games at the chosen c | win rate" in "\n".join(
         tuning.report_lines(tuned))
     capsys.readouterr()
