@@ -39,9 +39,10 @@ from .policies import (
     policy_value,
     reads_second_moment,
     wants_q_range,
+    with_own_evaluation,
     with_q_range,
 )
-from .registry import POLICIES, PolicyInfo, get_policy, make_policy
+from .registry import POLICIES, SEARCH_POLICIES, PolicyInfo, get_policy, make_policy
 from .tables import IndexTables, index_tables
 from .thompson import thompson_challenger, thompson_index, thompson_value
 from .ucb1 import ucb1_index, ucb1_value
@@ -51,6 +52,7 @@ __all__ = [
     "MOSS",
     "POLICIES",
     "PUCT",
+    "SEARCH_POLICIES",
     "UCB1",
     "UCBV",
     "Arm",
@@ -85,5 +87,6 @@ __all__ = [
     "ucb1_index",
     "ucb1_value",
     "wants_q_range",
+    "with_own_evaluation",
     "with_q_range",
 ]

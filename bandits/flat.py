@@ -3,7 +3,7 @@ on K arms whose rewards are drawn from ``bandits.arms``, for a horizon of N pull
 
 At time t = 0, 1, ..., N - 1 (t pulls done) the policy's record for this pull is
 ``begin_selection(policy, rng)`` (epsilon-greedy's coin; any other record as it is), each arm's
-index is ``policy_value(record, Arm(mean_i, square_mean_i, T_i, t, K), tables, rng)`` with T_i
+index is ``policy_value(record, Arm(mean_i, square_mean_i, T_i, t, K, 1/K), tables, rng)`` with T_i
 the pulls of arm i so far, and the arm of the highest index is pulled, ties drawn uniformly
 (one draw, only for a tie, as ``mcts.synthetic`` breaks them). With t the pulls so far, UCB1 is
 Auer, Cesa-Bianchi & Fischer's (2002, Fig. 1) x_i + sqrt(2 ln t / T_i) after one pull of each
@@ -72,7 +72,7 @@ def _with_range(record, sums, counts):
             low, high = min(low, mean), max(high, mean)
             total += sums[k]
             pulls += counts[k]
-    return with_q_range(record, total / pulls if pulls > 0 else 0.5, low, high)
+    return with_q_range(record, total, pulls, low, high)
 
 
 @njit(inline="always")  # per pull of a plain bandit: the loop over the arms
@@ -84,7 +84,8 @@ def _indices(policy, sums, squares, counts, t, tables, rng, values):
         n = counts[k]
         mean = sums[k] / n if n > 0 else 0.0
         square = squares[k] / n if n > 0 else 0.0
-        values[k] = policy_value(record, Arm(mean, square, n, t, arms), tables, rng)
+        values[k] = policy_value(record, Arm(mean, square, n, t, arms, 1.0 / arms), tables,
+                                 rng)
 
 
 @njit(cache=True, nogil=True)

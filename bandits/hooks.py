@@ -123,6 +123,11 @@ def child_reward_sum(view, k) -> float:
     raise NotImplementedError("child_reward_sum runs inside compiled kernels only")
 
 
+def child_prior(view, k) -> float:
+    """P(k): a guided search's prior of child ``k`` (``mcts.synthetic.guidance``), else 1/b."""
+    raise NotImplementedError("child_prior runs inside compiled kernels only")
+
+
 def child_mean(view, k, tables) -> float:
     """Child ``k``'s mean reward in [0, 1], as its :class:`bandits.Arm` reads it."""
     raise NotImplementedError("child_mean runs inside compiled kernels only")

@@ -1,4 +1,4 @@
-"""Indices with the parent's visits as horizon: MOSS and PUCT with a uniform prior.
+"""Indices with the parent's visits as horizon: MOSS and PUCT.
 
 With X̄ the mean reward in [0, 1], n_j = T'_i, n = t' (seed 001, Eqs. 6-8) and K the number of
 children:
@@ -6,13 +6,15 @@ children:
 * MOSS (Audibert & Bubeck 2009): X̄ + sqrt(max(ln(n / (K n_j)), 0) / n_j), horizon N = n;
   an unvisited arm has index +inf;
 * PUCT (Silver et al. 2018; mctx ``muzero_action_selection``):
-  Q_j + P_j sqrt(n) / (1 + n_j) (c_init + ln((n + c_base + 1) / c_base)) with P_j = 1 / K.
+  Q_j + P_j sqrt(n) / (1 + n_j) (c_init + ln((n + c_base + 1) / c_base)), P_j = 1 / K or a
+  guided search's prior (``mcts.synthetic.guidance``).
   Q_j is the child's mean as it is (``qtransform`` raw, the default), an unvisited child's
   1/2, the draw (AlphaZero's Q = 0 on its [-1, 1] scale); or, as mctx uses it by default
   (``qtransform_by_parent_and_siblings``), the mean rescaled onto the range of the parent's
   value V and its visited children's means: Q_j = (X̄_j - lo) / max(hi - lo, 1e-8) with
   lo = min(V, min X̄), hi = max(V, max X̄), an unvisited child's 0 (the range's bottom).
-  The lab's V is the parent's mean reward for its mover over its children's visits.
+  The lab's V is the parent's mean reward for its mover over its children's visits, and in a
+  guided search over its own first evaluation too, as mctx's ``node_values``.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ def puct_range(parent_value, low_mean, high_mean):
 
 
 @njit(inline="always")  # per child of a selection (PUCT's score): the hot path
-def puct_value(q, count, parent_count, arms, c_init, c_base):
-    """PUCT's score of a child of Q value ``q`` with the uniform prior 1/K."""
+def puct_value(q, count, parent_count, prior, c_init, c_base):
+    """PUCT's score of a child of Q value ``q`` and prior P (1/K: uniform)."""
     scale = c_init + math.log((parent_count + c_base + 1.0) / c_base)
-    return q + math.sqrt(parent_count) / (arms * (1.0 + count)) * scale
+    return q + math.sqrt(parent_count) * prior / (1.0 + count) * scale

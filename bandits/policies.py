@@ -19,6 +19,7 @@ from numba.extending import overload
 from . import bayes_ucb_cache, klucb_cache, thompson
 from .bayes_ucb import bayesucb_value
 from .epsilon_greedy import egreedy_value, explore_coin
+from .gumbel_muzero import GumbelMuZero
 from .horizon_free import RAW, moss_value, puct_q, puct_range, puct_value
 from .klucb import klucb_arm_value
 from .ucb1 import depth_power, ucb1_power_value
@@ -34,6 +35,7 @@ class Arm(NamedTuple):
     visits: int  # T'_i
     parent_visits: int  # t'
     arms: int  # K, the parent's number of children
+    prior: float  # P, a guided search's prior of the move (``mcts.synthetic.guidance``); else 1/K
 
 
 class UCB1(NamedTuple):
@@ -98,7 +100,12 @@ class PUCT(NamedTuple):
     qtransform: float = 0.0
     q_low: float = 0.0
     q_width: float = 1.0
+    # not parameters: a guided search's parent's own evaluation (its raw value for its mover,
+    # and 1; 0 and 0 unguided), which mctx's parent value V counts (``with_q_range``)
+    own_value: float = 0.0
+    own_count: float = 0.0
     reads_q_range = True
+    reads_prior = True  # its index reads the Arm's prior (a guided search's, else 1/K)
 
 
 class EpsilonGreedy(NamedTuple):
@@ -149,7 +156,7 @@ def _moss(policy, arm, tables, rng):
 @njit(inline="always")  # per child of a selection: the hot path
 def _puct(policy, arm, tables, rng):
     q = puct_q(arm.mean, arm.visits, policy.qtransform, policy.q_low, policy.q_width)
-    return puct_value(q, arm.visits, arm.parent_visits, arm.arms, policy.c_init, policy.c_base)
+    return puct_value(q, arm.visits, arm.parent_visits, arm.prior, policy.c_init, policy.c_base)
 
 
 @njit(inline="always")  # per child of a selection: the hot path
@@ -240,23 +247,50 @@ def _wants_q_range(policy):
     return lambda policy: False
 
 
-def with_q_range(policy, parent_value, low_mean, high_mean):
-    """The record indexing one selection given the parent's value and the lowest and highest
-    means of its visited children (``bandits.horizon_free.puct_range``): PUCT's with its range
-    set, any other record as it is (compiled code only)."""
+def with_q_range(policy, reward_sum, visits, low_mean, high_mean):
+    """The record indexing one selection given the sum of the rewards and the visits of the
+    parent's visited children and their lowest and highest means
+    (``bandits.horizon_free.puct_range``): PUCT's with its range set, the parent's value V
+    being (own value + reward sum) / (own count + visits) (1/2 when both counts are 0; the
+    own evaluation a guided search's, ``with_own_evaluation``), any other record as it is
+    (compiled code only)."""
     raise NotImplementedError("with_q_range runs inside compiled kernels only")
 
 
 # inlined in numba's IR: per selection; chosen by type, the identity for all but PUCT
 @overload(with_q_range, inline="always", jit_options={"cache": True})
-def _with_q_range(policy, parent_value, low_mean, high_mean):
+def _with_q_range(policy, reward_sum, visits, low_mean, high_mean):
     if policy.instance_class is PUCT:
-        def ranged(policy, parent_value, low_mean, high_mean):
-            low, width = puct_range(parent_value, low_mean, high_mean)
-            return PUCT(policy.c_init, policy.c_base, policy.qtransform, low, width)
+        def ranged(policy, reward_sum, visits, low_mean, high_mean):
+            count = policy.own_count + visits
+            value = (policy.own_value * policy.own_count + reward_sum) / count if count > 0 \
+                else 0.5
+            low, width = puct_range(value, low_mean, high_mean)
+            return PUCT(policy.c_init, policy.c_base, policy.qtransform, low, width,
+                        policy.own_value, policy.own_count)
 
         return ranged
-    return lambda policy, parent_value, low_mean, high_mean: policy
+    return lambda policy, reward_sum, visits, low_mean, high_mean: policy
+
+
+def with_own_evaluation(policy, value):
+    """The record indexing the children of a node of a guided search whose first evaluation
+    gave its mover ``value`` (``Guidance``: mctx's parent value counts it, Gumbel MuZero's
+    mixed value too): PUCT's and Gumbel MuZero's with it set, any other record as it is
+    (compiled code only)."""
+    raise NotImplementedError("with_own_evaluation runs inside compiled kernels only")
+
+
+# inlined in numba's IR: per selection of a guided search; the identity for the others
+@overload(with_own_evaluation, inline="always", jit_options={"cache": True})
+def _with_own_evaluation(policy, value):
+    if policy.instance_class is PUCT:
+        return lambda policy, value: PUCT(policy.c_init, policy.c_base, policy.qtransform,
+                                          policy.q_low, policy.q_width, value, 1.0)
+    if policy.instance_class is GumbelMuZero:
+        return lambda policy, value: GumbelMuZero(policy.m, policy.c_visit, policy.c_scale,
+                                                  policy.gumbel_scale, value, 1.0)
+    return lambda policy, value: policy
 
 
 def at_depth(policy, depth, game_depth):

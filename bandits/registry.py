@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from specs import NUMBER, Domain, above, at_least, between, check_values
 
+from .gumbel_muzero import GumbelMuZero
 from .hooks import SIGNATURES, PolicyHooks, check_hooks
 from .plugins import Policy, load_plugin, plugin_domains, recorded_plugin, settable_parameters
 from .policies import (
@@ -118,14 +119,35 @@ POLICIES: dict[str, PolicyInfo] = {
     )
 }
 
+# Policies of a guided tree search only, not bandit indices (no index of one arm: they read
+# every sibling, and their root policy): kept apart from POLICIES, which the plain bandits,
+# the games' players and the atlas run through.
+SEARCH_POLICIES = {
+    info.name: info
+    for info in (
+        PolicyInfo("gumbel_muzero", GumbelMuZero, ("m", "c_visit", "c_scale", "gumbel_scale"),
+                   "Gumbel MuZero",
+                   "root: Gumbel-top-m then sequential halving on g + log pi + sigma(q-hat); "
+                   "below: argmax of softmax(log pi + sigma(q-hat)) - N / (1 + sum N), q-hat "
+                   "completed by the mixed value; sigma = (c_visit + max N) c_scale q-hat; "
+                   "a guided search (--prior, --evaluate)",
+                   "Danihelka, Guez, Schrittwieser & Silver 2022; mctx gumbel_muzero_policy",
+                   {"m": between(1, 4096, "integer"), "c_visit": at_least(0),
+                    "c_scale": at_least(0), "gumbel_scale": at_least(0)}),
+    )
+}
+
 
 def get_policy(name: str) -> PolicyInfo:
     """The registered policy ``name``, or the plug-in ``package.module:object``
     (``bandits.plugins``); an unknown name is a one-line ValueError."""
     if ":" in name:
         return recorded_plugin("policy", name) or load_policy(name)
+    if name in SEARCH_POLICIES:
+        return SEARCH_POLICIES[name]
     if name not in POLICIES:
-        raise ValueError(f"unknown policy {name!r}: use one of {', '.join(POLICIES)} "
+        raise ValueError(f"unknown policy {name!r}: use one of "
+                         f"{', '.join([*POLICIES, *SEARCH_POLICIES])} "
                          "(see `mctslab policies list`)")
     return POLICIES[name]
 

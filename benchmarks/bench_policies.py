@@ -6,7 +6,8 @@ tree (or ``--tree``), b = 4, d = 8, plain adjuster (or ``--adjuster``), no rewar
 divided by the playouts it simulated (a run ends early once its root is solved, or a root
 policy's rounding leaves some unspent). A policy entry may put a root policy above the policy,
 as compare's do: ``ucb1(root=sh)``, ``ucb1(root=gumbel)`` (one search of the whole budget, the
-schedule over it). Each figure is
+schedule over it); and its guidance, ``puct(prior=oracle(tau=1,noise=1),evaluate=value)``
+(``mcts.synthetic.guidance``: a value-evaluated search counts evaluations). Each figure is
 the median over ``--repeats`` runs (different seeds, policies interleaved so that load from other
 processes hits all alike); the ratio to UCB1 is the ratio of medians. Kernels are cached per
 version of the sources their module imports (``bandits.kernel_cache``), so an edit of any of
@@ -29,9 +30,9 @@ import numpy as np
 from bandits import POLICIES, index_tables, make_policy
 from experiments.comparisons.grid import method_fields
 from experiments.curves.curve import Curve
-from experiments.curves.failure import search_config, tree_instance
+from experiments.curves.failure import curve_arrays, search_config, tree_instance
 from mcts.core.search_tree import VISITS
-from mcts.synthetic import search, tree_arrays
+from mcts.synthetic import search
 
 
 def setup_run(policy: str, playouts: int, adjuster: str, tree: str, shaping: str = "",
@@ -42,15 +43,15 @@ def setup_run(policy: str, playouts: int, adjuster: str, tree: str, shaping: str
     config = search_config(curve, instance)
     failed = np.zeros(int(np.log2(playouts)) + 1, np.bool_)
     tables = index_tables(playouts)
-    return instance, config, failed, tables, make_policy(curve.policy, **curve.policy_params)
+    return (curve_arrays(curve, instance), config, failed, tables,
+            make_policy(curve.policy, **curve.policy_params))
 
 
 def time_run(setup, playouts: int, seed: int, clock=time.perf_counter) -> float:
     """Seconds per simulated playout of one run with a budget of ``playouts``, by ``clock``."""
-    instance, config, failed, tables, policy = setup
+    game, config, failed, tables, policy = setup
     start = clock()
-    tree = search(tree_arrays(instance), config, playouts, np.uint64(seed), tables, policy,
-                  failed)
+    tree = search(game, config, playouts, np.uint64(seed), tables, policy, failed)
     return (clock() - start) / tree.stats[0, VISITS]
 
 

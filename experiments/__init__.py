@@ -21,6 +21,7 @@ __all__, __getattr__ = lazy_exports(__name__, {
     ".curves.curve": ("Curve",),
     ".curves.failure": ("failure_block",),
     ".curves.rates": ("failure_counts", "failure_rate"),
+    ".curves.search_runs": ("search_runs",),
     ".inspect.anatomy": ("failure_anatomy",),
     ".inspect.traced": ("trace",),
     ".plain_bandits.study": ("bandit",),

@@ -198,7 +198,8 @@ def _child_mean(view, k, tables):
 def _child_arm(view, k, tables, policy):
     n = view.counts[ix(k)]
     inverse = tables.inverse[n]
-    return Arm(view.sums[ix(k)] * inverse, view.squares[ix(k)] * inverse, n, view.t, view.b)
+    return Arm(view.sums[ix(k)] * inverse, view.squares[ix(k)] * inverse, n, view.t, view.b,
+               1.0 / view.b)
 
 
 @implements(child_sibling, FlatChildren)

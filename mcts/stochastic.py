@@ -236,7 +236,7 @@ def _child_lost(view, k):
 def _child_arm(view, k, tables, policy):
     edge = view.moments[view.first + k]
     return Arm(estimate(edge, view.config.cv, view.config.cv_offline), 0.0, np.int64(edge[N]),
-               view.t, view.b)
+               view.t, view.b, 1.0 / view.b)
 
 
 @njit(cache=True)

@@ -19,7 +19,8 @@ N = 2000
 def _indices(policy, means, squares, visits, parents, arms, tables):
     out = np.empty(means.shape[0])
     for i in range(means.shape[0]):
-        out[i] = policy_value(policy, Arm(means[i], squares[i], visits[i], parents[i], arms),
+        out[i] = policy_value(policy, Arm(means[i], squares[i], visits[i], parents[i],
+                                                  arms, 1.0 / arms),
                               tables, None)
     return out
 

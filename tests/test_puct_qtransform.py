@@ -19,8 +19,9 @@ OPTIONS = {"branching": 4, "depth": 4, "max_budget": 256}
 
 @njit
 def _indices(policy, means, counts, parent_value, low, high, tables, rng):
-    ranged = with_q_range(policy, parent_value, low, high)
-    return [policy_value(ranged, Arm(means[i], 0.0, counts[i], counts.sum(), means.size),
+    ranged = with_q_range(policy, parent_value, 1.0, low, high)
+    return [policy_value(ranged, Arm(means[i], 0.0, counts[i], counts.sum(),
+                                             means.size, 1.0 / means.size),
                          tables, rng) for i in range(means.size)]
 
 

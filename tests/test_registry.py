@@ -6,14 +6,15 @@ import json
 import pytest
 import reference_mcts
 
-from bandits import POLICIES, make_policy
+from bandits import POLICIES, SEARCH_POLICIES, make_policy
 from enhancements import ADJUSTERS
 from experiments import Curve
 from experiments.cli import main
 from plots import imagawa
 
 
-@pytest.mark.parametrize("noun, registry", [("policies", POLICIES), ("adjusters", ADJUSTERS)])
+@pytest.mark.parametrize("noun, registry", [("policies", {**POLICIES, **SEARCH_POLICIES}),
+                                            ("adjusters", ADJUSTERS)])
 def test_list_json_holds_every_registered_name(noun, registry, capsys):
     assert main([noun, "list", "--json"]) == 0
     records = json.loads(capsys.readouterr().out)
@@ -96,5 +97,6 @@ def test_roots_list_names_every_root_policy_with_the_records_defaults(capsys):
     assert all(record["description"] and record["citation"] for record in records.values())
     gumbel = parse_root("gumbel")
     assert records["gumbel"]["params"] == {key: getattr(gumbel, key)
-                                           for key in ("m", "c_visit", "c_scale")}
+                                           for key in ("m", "c_visit", "c_scale",
+                                                       "gumbel_scale")}
     assert records["sh"]["params"] == {} and RootPolicy._fields[0] == "kind"

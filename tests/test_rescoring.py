@@ -100,11 +100,11 @@ def _search_with_histograms(curve, instance, seed):
     """One run of the engine (``mcts.synthetic.search``), keeping its histograms."""
     config, budget = search_config(curve, instance), curve.max_budget
     tree, path, values, (theta, state), statistics, histograms, roots = _workspace(
-        config, budget, False, False)
+        config, budget, False, False, tree_arrays(instance), np.uint64(0))
     failed = np.zeros(len(curve.budgets), np.bool_)
     _playouts(tree, path, values, theta, state, statistics, seed_state(np.uint64(seed)),
               tree_arrays(instance), config, budget, index_tables(budget),
-              make_policy(curve.policy), failed, histograms, roots, None)
+              make_policy(curve.policy), failed, histograms, roots, None, np.uint64(0))
     return tree, histograms
 
 

@@ -71,8 +71,13 @@ def cell_labels(curve: Curve) -> tuple[str, str, str]:
     from enhancements import get_adjuster
     from mcts.baselines import player_info
 
-    root = {"root": curve.root} if curve.root else {}
     player, adjusting = player_info(curve.policy), get_adjuster(curve.adjuster)
+    own_root = getattr(getattr(player, "record", None), "root_policy", "")
+    root = {"root": curve.root} if curve.root and not own_root else {}
+    root.update({key: getattr(curve, key) for key in ("prior", "evaluate")
+                 if getattr(curve, key) and not (own_root and getattr(curve, key) == "uniform")})
+    if curve.network != "run":
+        root["network"] = curve.network
     policy = entry_label(curve.policy, {**curve.policy_params, **root}, player.defaults,
                          getattr(player, "domains", None))
     adjuster = entry_label(curve.adjuster, {**curve.adjuster_params, **engine_flags(curve)},

@@ -7,17 +7,24 @@ import json
 from dataclasses import asdict, dataclass, field
 
 from bandits.plugins import reading
-from enhancements import get_adjuster, make_adjuster
+from enhancements import engine_adjuster, get_adjuster, make_adjuster
+from enhancements.adjusters import reads_scores
 from mcts.baselines import check_baseline, is_baseline, player_info
 from mcts.core.backup import load_backup
 from mcts.core.final_move import FINAL_MOVES
 from mcts.core.options import check_exclusions
 from mcts.core.root_policies import check_root_budget, parse_root, root_spec
 from mcts.synthetic import FAILURES
+from mcts.synthetic.guidance import NETWORKS, evaluate_spec, parse_evaluate, prior_spec
 from mcts.synthetic.score_reward import load_reward
 from mcts.synthetic.shaping import parse_shaping, shaping_spec
 from specs import between
 from trees import check_shape, parse_tree_spec
+
+
+def _reads_scores(adjuster) -> bool:
+    """Whether a made adjuster observes playout scores (``enhancements.adjusters``)."""
+    return reads_scores(engine_adjuster(adjuster))
 
 
 def _check_params(kind: str, name: str, given: dict, known: dict) -> dict:
@@ -32,7 +39,8 @@ def _check_params(kind: str, name: str, given: dict, known: dict) -> dict:
 _DISCOUNT = between(0.0, 1.0, low_open=True)  # the backup's gamma; 1: no discount
 _LATER = {"shaping": "", "rescore": False, "discount": 1.0, "backup": "", "reward": "outcome",
           "final_move": "visits", "failure": "outcome", "solver": True, "root": "",
-          "terminals_at_threshold": False, "store_episodes": False, "stop_episodes": False}
+          "terminals_at_threshold": False, "store_episodes": False, "stop_episodes": False,
+          "prior": "", "evaluate": "", "network": "run"}
 
 
 @dataclass(frozen=True)
@@ -71,6 +79,12 @@ class Curve:
     episode at a node of n visits with probability 1/n, played out at random from there (their
     "approximate iterative deepening"; ``mcts.synthetic.SearchConfig``). ``reward="sum"``, the
     paper's rewards (the score unscaled), takes ``ucb1`` only.
+    ``prior`` and ``evaluate`` guide the search with a prior and a value of known quality
+    (``mcts.synthetic.guidance``: ``oracle(tau=1,noise=0.5)``, ``value(sigma=0.1)``,
+    ``mix(lam=0.5,sigma=0)``; "" none: the unguided search), from a network drawn per run or,
+    with ``network="instance"``, per tree instance; either makes the search mctx's (a leaf's
+    child chosen by the policy, a node's own evaluation counted). A prior takes a policy that
+    reads one (its record's ``reads_prior`` trait: ``puct``).
     """
 
     tree: str
@@ -98,6 +112,9 @@ class Curve:
     terminals_at_threshold: bool = False
     store_episodes: bool = False
     stop_episodes: bool = False
+    prior: str = ""
+    evaluate: str = ""
+    network: str = "run"
 
     def __post_init__(self) -> None:
         # stored results are read without their plug-ins (``bandits.plugins``): a stored
@@ -149,6 +166,7 @@ class Curve:
                              f"{', '.join(FINAL_MOVES)}")
         if self.failure not in FAILURES:
             raise ValueError(f"failure {self.failure!r} is not one of {', '.join(FAILURES)}")
+        self._policy_root(policy_info)
         root = parse_root(self.root)
         object.__setattr__(self, "root", root_spec(root))
         check_exclusions({option for option, chosen in (
@@ -157,6 +175,7 @@ class Curve:
             ("root", self.root), ("final_move", self.final_move != "visits"))
             if chosen})
         check_root_budget(root, self.branching, self.max_budget)
+        self._check_guidance(policy_info)
         if self.backup and not stored:
             load_backup(self.backup)  # checks it
         if not (stored and ":" in self.reward):
@@ -179,6 +198,59 @@ class Curve:
                                ("store_episodes", self.store_episodes),
                                ("stop_episodes", self.stop_episodes),
                                ("search_depth", self.search_depth != self.depth)) if chosen})
+
+    def _policy_root(self, policy_info) -> None:
+        """A search policy's own root (its record's ``root_policy``: Gumbel MuZero's Gumbel
+        root, of its m, c_visit, c_scale and gumbel_scale), and its guidance: a uniform prior
+        when none is given."""
+        kind = getattr(getattr(policy_info, "record", None), "root_policy", "")
+        if not kind or (reading() and self.root):
+            return
+        params = {**policy_info.defaults, **self.policy_params}
+        own = root_spec(parse_root(
+            f"{kind}(m={int(params['m'])},c_visit={params['c_visit']!r},"
+            f"c_scale={params['c_scale']!r},gumbel_scale={params['gumbel_scale']!r})"))
+        if self.root and root_spec(parse_root(self.root)) != own:
+            raise ValueError(f"policy {self.policy} has its own root ({own}): drop --root")
+        object.__setattr__(self, "root", own)
+        if not (self.prior or self.evaluate):
+            object.__setattr__(self, "prior", "uniform")
+
+    def _check_guidance(self, policy_info) -> None:
+        """Canonical guidance specs, and one-line ValueErrors for what it cannot guide."""
+        for name, canonical in (("prior", prior_spec), ("evaluate", evaluate_spec)):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError(f"{name} {getattr(self, name)!r} must be a spec such as "
+                                 + ("oracle(tau=1,noise=0.5)" if name == "prior"
+                                    else "value(sigma=0.1)"))
+            object.__setattr__(self, name, canonical(getattr(self, name)))
+        if self.network not in NETWORKS:
+            raise ValueError(f"network {self.network!r} is not one of {', '.join(NETWORKS)}")
+        if not (self.prior or self.evaluate):
+            return
+        if is_baseline(self.policy):
+            raise ValueError(f"{self.policy} is not an MCTS search: --prior and --evaluate do "
+                             "not apply")
+        if self.prior and not getattr(getattr(policy_info, "record", None), "reads_prior", False):
+            raise ValueError(f"policy {self.policy} does not read a prior: use --policy puct, "
+                             "or drop --prior (--evaluate guides any policy)")
+        guided_out = [option for option, chosen in (
+            ("--store-episodes", self.store_episodes),
+            ("--stop-episodes", self.stop_episodes)) if chosen]
+        if guided_out:
+            raise ValueError(f"{guided_out[0]} does not combine with --prior or --evaluate "
+                             "(a guided search is mctx's: drop one)")
+        if self.evaluate and parse_evaluate(self.evaluate)[0] == "value":
+            adjuster = make_adjuster(self.adjuster, **self.adjuster_params) \
+                if not (reading() and ":" in self.adjuster) else None
+            reads = [option for option, chosen in (
+                ("--shaping", self.shaping), ("--rescore", self.rescore),
+                ("--reward", self.reward != "outcome"),
+                (f"--adjuster {self.adjuster}", adjuster is not None and _reads_scores(adjuster)))
+                if chosen]
+            if reads:
+                raise ValueError(f"{reads[0]} reads playout scores, which --evaluate "
+                                 f"{self.evaluate} plays none of: use --evaluate mix(...)")
 
     def __hash__(self) -> int:
         return hash(self.key)
@@ -235,6 +307,9 @@ class Curve:
         rules += " terminals@threshold" if self.terminals_at_threshold else ""
         rules += " episodes-stored" if self.store_episodes else ""
         rules += " episodes-stopped" if self.stop_episodes else ""
+        rules += f" prior={self.prior}" if self.prior else ""
+        rules += f" evaluate={self.evaluate}" if self.evaluate else ""
+        rules += " network=instance" if self.network != "run" else ""
         return (f"{self.tree} {self.policy} {self.adjuster}{shaping}{rescore}{discount}{backup}"
                 f"{rules}")
 

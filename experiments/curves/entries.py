@@ -9,6 +9,9 @@ from mcts.core.options import ADJUSTER_FLAGS
 from specs import FLAG, check_value, parse_spec, parse_value, sweep
 
 _LISTS = {"policy": "policies", "adjuster": "adjusters"}  # the commands that list them
+# a policy entry's guidance (``mcts.synthetic.guidance``), ``Curve`` fields, and an example
+GUIDANCE = {"prior": "prior=oracle(tau=1,noise=0.5)", "evaluate": "evaluate=value(sigma=0.1)",
+            "network": "network=instance"}
 
 
 def parse_entry(text: str, kind: str) -> tuple[str, dict]:
@@ -26,8 +29,10 @@ def method_fields(policy: str, adjuster: str) -> dict:
     """The ``Curve`` fields of a policy entry and an adjuster entry (``parse_entry``):
     policy, policy_params, adjuster, adjuster_params, rescore and terminals_at_threshold,
     which an adjuster's ``rescore=1`` and ``terminals_at_threshold=1`` ask for (exact
-    re-scoring; the tree's terminals rewarded at its threshold), and root, the root policy a
-    policy's ``root=sh`` or ``root=gumbel`` puts above it (``mcts.core.root_policies``)."""
+    re-scoring; the tree's terminals rewarded at its threshold), root, the root policy a
+    policy's ``root=sh`` or ``root=gumbel`` puts above it (``mcts.core.root_policies``), and
+    the guidance a policy's ``prior=oracle(...)``, ``evaluate=value(...)`` and ``network=``
+    give it (``mcts.synthetic.guidance``)."""
     policy_name, policy_params = parse_entry(policy, "policy")
     adjuster_name, adjuster_params = parse_entry(adjuster, "adjuster")
     flags = {flag: check_value(adjuster_name, flag, adjuster_params.pop(flag, False), FLAG)
@@ -36,8 +41,13 @@ def method_fields(policy: str, adjuster: str) -> dict:
     if not isinstance(root, str):
         raise ValueError(f"policy {policy!r}: root={root} is not a root policy: use root=sh "
                          "or root=gumbel(m=16,c_visit=50,c_scale=1)")
+    guidance = {key: policy_params.pop(key) for key in GUIDANCE if key in policy_params}
+    for key, value in guidance.items():
+        if not isinstance(value, str):
+            raise ValueError(f"policy {policy!r}: {key}={value} is not a spec: use e.g. "
+                             f"{GUIDANCE[key]}")
     return {"policy": policy_name, "policy_params": policy_params, "adjuster": adjuster_name,
-            "adjuster_params": adjuster_params, **flags, "root": root}
+            "adjuster_params": adjuster_params, **flags, "root": root, **guidance}
 
 
 def swept(text: str, kind: str) -> list[str]:

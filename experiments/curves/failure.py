@@ -24,11 +24,13 @@ from mcts.baselines import baseline_memory, is_baseline, run_baseline
 from mcts.core.backup import Discount, load_backup
 from mcts.core.final_move import FINAL_MOVES
 from mcts.core.root_policies import parse_root
+from mcts.synthetic.guidance import make_guidance
 from mcts.synthetic.score_reward import check_reward_range, load_reward
 from mcts.synthetic.shaping import engine_shaping, parse_shaping
 from trees import TreeInstance, analyze, make_tree
 
 from .curve import Curve
+from .prior_agreement import prior_noise
 
 _TREE, _RUN = 0, 1
 # Runs per block: the progress bar moves once a block is done (UCB1: about half a second at
@@ -99,7 +101,15 @@ def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
         terminals_at_threshold=bool(curve.terminals_at_threshold),
         store_episodes=bool(curve.store_episodes),
         stop_episodes=bool(curve.stop_episodes),
+        guidance=make_guidance(curve.prior, curve.evaluate, curve.network,
+                               prior_noise(curve.prior, instance)),
     )
+
+
+def curve_arrays(curve: Curve, instance: TreeInstance):
+    """The arrays of ``instance`` the curve's search reads (``mcts.synthetic.tree_arrays``:
+    its failure rule's correct moves; a guided curve's minimax scores too)."""
+    return tree_arrays(instance, curve.failure, bool(curve.prior or curve.evaluate))
 
 
 def failure_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, seed: int,
@@ -118,7 +128,7 @@ def simulate_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, s
     instance = tree_instance(curve.tree, curve.branching, curve.depth,
                              seed if tree_seed is None else tree_seed, tree_index)
     seeds = run_seeds(seed, tree_index, first_run, n_runs)
-    game = tree_arrays(instance, curve.failure)
+    game = curve_arrays(curve, instance)
     runs = _runner(curve, instance, game)
 
     threads = min(numba.get_num_threads(), n_runs)
@@ -154,7 +164,7 @@ def warm_up(curve: Curve, seed: int = 0) -> None:
     """Compile the search kernel ``curve`` runs, or load it from the cache, by a search of one
     playout (``experiments.curves.kernels``)."""
     instance = tree_instance(curve.tree, curve.branching, curve.depth, seed, 0)
-    game = tree_arrays(instance, curve.failure)
+    game = curve_arrays(curve, instance)
     if is_baseline(curve.policy):
         run_baseline(curve.policy, curve.policy_params, instance, game.correct, 1,
                      run_seeds(seed, 0, 0, 1))

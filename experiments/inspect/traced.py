@@ -13,13 +13,13 @@ import pandas as pd
 
 from bandits import index_tables, make_policy
 from mcts import trace_runs, trace_search, tree_arrays
-from mcts.core.search_tree import SearchTree
+from mcts.core.search_tree import FIRST_CHILD, VISITS, SearchTree
 from mcts.core.solver import DRAW, LOSS, WIN
 from mcts.synthetic.tracing import PlayoutLog, RootTrace, new_log, new_root_trace
 from trees import Minimax, TreeInstance, solve_minimax
 
 from ..curves.curve import Curve
-from ..curves.failure import run_seeds, search_config, tree_instance
+from ..curves.failure import curve_arrays, run_seeds, search_config, tree_instance
 
 PROVEN = {0: "", WIN: "won", DRAW: "draw", LOSS: "lost"}  # for the child's mover, max
 
@@ -81,7 +81,7 @@ def trace_run(curve: Curve, run: int = 0, *, seed: int = 0, tree_index: int = 0,
     grid = playout_grid(curve.max_budget, per_octave, stop)
     root = new_root_trace(1, grid.size, curve.branching)
     log = new_log(stop)
-    tree = trace_search(tree_arrays(instance, curve.failure), config, curve.max_budget,
+    tree = trace_search(curve_arrays(curve, instance), config, curve.max_budget,
                         run_seeds(seed, tree_index, run, 1)[0], index_tables(curve.max_budget),
                         make_policy(curve.policy, **curve.policy_params), grid, root, 0, log,
                         stop)
@@ -98,7 +98,7 @@ def trace_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, seed
     instance = tree_instance(curve.tree, curve.branching, curve.depth,
                              seed if tree_seed is None else tree_seed, tree_index)
     seeds = run_seeds(seed, tree_index, first_run, n_runs)
-    return trace_runs(tree_arrays(instance, curve.failure), search_config(curve, instance),
+    return trace_runs(curve_arrays(curve, instance), search_config(curve, instance),
                       curve.max_budget, seeds, index_tables(curve.max_budget),
                       make_policy(curve.policy, **curve.policy_params), grid)
 
@@ -110,7 +110,7 @@ def trace_frame(traced: RunTrace) -> pd.DataFrame:
     proven (won, draw, lost for max, else ""), minimax (the move's exact score), optimal
     (the curve's correct moves by the exact analysis, ``--failure``), chosen (the move
     played if stopped there), failed (the run's failure there), theta and threshold (the
-    adjuster's and the effective one)."""
+    adjuster's and the effective one); a guided run's prior and value of each move too."""
     root, b = traced.root, traced.curve.branching
     visits = root.visits.astype(np.float64)
     total = visits.sum(axis=1, keepdims=True)
@@ -136,7 +136,23 @@ def trace_frame(traced: RunTrace) -> pd.DataFrame:
         "failed": ~optimal[chosen],
         "theta": np.repeat(root.theta, b),
         "threshold": np.repeat(root.threshold, b),
+        **_guidance_columns(traced, g),
     })
+
+
+def _guidance_columns(traced: RunTrace, points: int) -> dict:
+    """A guided run's root moves' prior and value (``mcts.synthetic.guidance``): the prior
+    the search read and each move's first evaluation for the root's mover (NaN before it),
+    as the run's tree holds them at its stop; none for an unguided run."""
+    curve, tree, b = traced.curve, traced.tree, traced.curve.branching
+    if not (curve.prior or curve.evaluate):
+        return {}
+    first = tree.stats[0, FIRST_CHILD]
+    if first < 0:
+        return {"prior": np.full(points * b, np.nan), "value": np.full(points * b, np.nan)}
+    rows = slice(first, first + b)
+    value = np.where(tree.stats[rows, VISITS] > 0, 1.0 - tree.raw_value[rows], np.nan)
+    return {"prior": np.tile(tree.prior[rows], points), "value": np.tile(value, points)}
 
 
 def log_frame(traced: RunTrace) -> pd.DataFrame:

@@ -1,6 +1,8 @@
 """The Gumbel root of Danihelka, Guez, Schrittwieser & Silver 2022 ("Policy improvement by
 planning with Gumbel", Sect. 3-4 and Appendix D), as mctx's ``gumbel_muzero_policy`` runs it,
-with a uniform prior (every logit 0) and no value network.
+with a uniform prior (every logit 0) and no value network, or a guided search's prior and
+value (``mcts.synthetic.guidance``): then the score adds log pi(a), the mixed value weighs the
+visited children by pi(a), and v is the oracle's value of the root.
 
 - A Gumbel(0, 1) variable g(a) per root child, drawn once per search.
 - Sequential halving over budget n with m' = min(m, K) considered actions: at simulation s
@@ -34,13 +36,17 @@ from bandits.rng import uniform
 from .search_tree import FIRST_CHILD, REWARD_SUM, VISITS
 
 _EPSILON = 1e-8  # the least denominator of the rescaling (mctx's epsilon)
+_TINY = np.finfo(np.float64).tiny  # mctx's floor of a prior in the mixed value
 
 
 @njit(cache=True)
-def draw_gumbels(gumbels, rng):
-    """One Gumbel(0, 1) variable per child, -log(-log U) with U uniform in (0, 1)."""
+def draw_gumbels(gumbels, scale, rng):
+    """One Gumbel(0, ``scale``) variable per child, -scale log(-log U) with U uniform in
+    (0, 1) (scale 0: none, a deterministic root; the draws are made all the same)."""
     for k in range(gumbels.shape[0]):
         gumbels[k] = -np.log(-np.log(uniform(rng)))
+        if scale != 1.0:
+            gumbels[k] *= scale
 
 
 @njit(cache=True)
@@ -67,21 +73,24 @@ def considered_visits(considered, budget, out):
 
 
 @njit(cache=True)
-def gumbel_scores(stats, rewards, gumbels, c_visit, c_scale, root_value, scores):
+def gumbel_scores(stats, rewards, gumbels, c_visit, c_scale, root_value, priors, scores):
     """g(a) + sigma(q-hat(a)) of every root child into ``scores`` (float64 [K]), from the
     tree's ``stats`` and ``rewards`` (``mcts.core.search_tree``'s columns) and v =
-    ``root_value``."""
+    ``root_value``; with a guided search's ``priors`` pi (float64 [K]; [0]: uniform),
+    g(a) + log pi(a) + sigma(q-hat(a)), the mixed value weighing the visited by pi."""
     sums, b = rewards[:, REWARD_SUM], gumbels.shape[0]
-    first = stats[0, FIRST_CHILD]
-    total, visited, q_sum, most = 0, 0, 0.0, 0
+    first, guided = stats[0, FIRST_CHILD], priors.shape[0] > 0
+    total, visited, q_sum, most, weights = 0, 0, 0.0, 0, 0.0
     for k in range(b):
         n = stats[first + k, VISITS]
         if n > 0:
+            weight = max(priors[k], _TINY) if guided else 1.0
             total += n
             visited += 1
-            q_sum += sums[first + k] / n
+            q_sum += weight * sums[first + k] / n
+            weights += weight
             most = max(most, n)
-    mixed = root_value if visited == 0 else (root_value + total * q_sum / visited) / (total + 1)
+    mixed = root_value if visited == 0 else (root_value + total * q_sum / weights) / (total + 1)
     low, high = np.inf, -np.inf
     for k in range(b):
         n = stats[first + k, VISITS]
@@ -90,6 +99,8 @@ def gumbel_scores(stats, rewards, gumbels, c_visit, c_scale, root_value, scores)
     scale = (c_visit + most) * c_scale / max(high - low, _EPSILON)
     for k in range(b):
         scores[k] = gumbels[k] + scale * (scores[k] - low)
+        if guided:
+            scores[k] += np.log(max(priors[k], _TINY))
 
 
 @njit(cache=True)

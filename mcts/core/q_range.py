@@ -5,7 +5,8 @@ Over the children j of one selection with visits n_j > 0 (children proven lost a
 the engines that skip them): the parent's value V = sum_j S_j / sum_j n_j, S_j the sum of
 child j's rewards (the visit-weighted mean of the children's means; 1/2 when no child is
 visited), and the lowest and highest mean of the children the engine puts in the range (those
-visited since the exploration restart, seed 001 Eqs. 6-8). Each engine reads its own layout by
+visited since the exploration restart, seed 001 Eqs. 6-8); a guided search's parent counts
+its own first evaluation in V too (``bandits.with_q_range``). Each engine reads its own layout by
 a compiled ``read(children, child) -> (S_j, n_j, mean_j, in_range)``, ``children`` being the
 arrays and options it needs, a child counting for nothing when n_j <= 0.
 """
@@ -43,6 +44,6 @@ def _sibling_range(policy, read, children, first, count):
             total, visits = total + reward_sum, visits + n
             if in_range:
                 low, high = min(low, mean), max(high, mean)
-        return with_q_range(policy, total / visits if visits > 0 else 0.5, low, high)
+        return with_q_range(policy, total, visits, low, high)
 
     return ranged

@@ -11,8 +11,9 @@ apart (per policy and b), their kind and parameters read at run time.
   move played is the last child left. It needs n >= K ceil(log2 K) for one playout per child in
   the first round (:func:`minimum_budget`); below that it runs as Karnin's algorithm does with
   t_r = 0: a round without playouts keeps children drawn uniformly.
-- ``gumbel(m=16, c_visit=50, c_scale=1)``: the Gumbel root of Danihelka et al. 2022
-  (``mcts.core.gumbel_root``), mctx's ``gumbel_muzero_policy`` with a uniform prior.
+- ``gumbel(m=16, c_visit=50, c_scale=1, gumbel_scale=1)``: the Gumbel root of Danihelka et
+  al. 2022 (``mcts.core.gumbel_root``), mctx's ``gumbel_muzero_policy``, with a uniform prior
+  or a guided search's (``mcts.synthetic.guidance``).
 
 Each kind is a set of compiled steps (start, the child of a playout, its observation, the end
 of the schedule, the child played); ``_by_kind`` is the one place the kernels read the kind,
@@ -56,11 +57,11 @@ from .solver import preferred_child
 
 HALVING, GUMBEL = 1, 2
 ROOT_POLICIES = {"sh": HALVING, "gumbel": GUMBEL}
-_DEFAULTS = {"sh": {}, "gumbel": {"m": 16, "c_visit": 50.0, "c_scale": 1.0}}
+_DEFAULTS = {"sh": {}, "gumbel": {"m": 16, "c_visit": 50.0, "c_scale": 1.0, "gumbel_scale": 1.0}}
 # m is compared with the children's count in compiled int64 code: bounded, so that a huge
 # value is refused in one line rather than overflowing there
 _DOMAINS = {"m": between(1, 2**31 - 1, "integer"), "c_visit": at_least(0),
-            "c_scale": at_least(0)}
+            "c_scale": at_least(0), "gumbel_scale": at_least(0)}
 
 
 class NoRoot(NamedTuple):
@@ -69,12 +70,14 @@ class NoRoot(NamedTuple):
 
 class RootPolicy(NamedTuple):
     """A root policy (``kind``: HALVING or GUMBEL) and the Gumbel root's parameters: m
-    considered actions, c_visit and c_scale of sigma."""
+    considered actions, c_visit and c_scale of sigma, the scale of the Gumbel noise (0: none,
+    mctx's ``gumbel_scale``)."""
 
     kind: int = HALVING
     m: int = 16
     c_visit: float = 50.0
     c_scale: float = 1.0
+    gumbel_scale: float = 1.0
 
 
 # what ``mctslab roots list`` says of each (module docstring)
@@ -118,7 +121,8 @@ def parse_root(spec: str) -> NoRoot | RootPolicy:
     values = check_values(f"root policy {part.name}", {**_DEFAULTS[part.name], **given},
                           {key: _DOMAINS[key] for key in _DEFAULTS[part.name]})
     return RootPolicy(ROOT_POLICIES[part.name], *(
-        (int(values["m"]), float(values["c_visit"]), float(values["c_scale"]))
+        (int(values["m"]), float(values["c_visit"]), float(values["c_scale"]),
+         float(values["gumbel_scale"]))
         if part.name == "gumbel" else ()))
 
 
@@ -163,20 +167,22 @@ def state_bytes(root: NoRoot | RootPolicy, branching: int, budget: int) -> int:
     per array, and the Gumbel root's v(s), 8 per playout."""
     if isinstance(root, NoRoot):
         return 0
-    return 8 * (6 * branching + 7) + 8 * (budget if root_name(root) == "gumbel" else 1)
+    return 8 * (7 * branching + 7) + 8 * (budget if root_name(root) == "gumbel" else 1)
 
 
 class RootState(NamedTuple):
     """One search's root schedule: sequential halving's, the Gumbel variables, mctx's
-    considered visit counts v(s) (int64 [n] for the Gumbel root, else [1]), scratch, and the
-    root's raw value v of the completed Q (``mcts.core.gumbel_root``: the middle of the engine's
-    reward range)."""
+    considered visit counts v(s) (int64 [n] for the Gumbel root, else [1]), scratch, the
+    root's raw value v of the completed Q (``mcts.core.gumbel_root``: a guided search's
+    evaluation of the root, else the middle of the engine's reward range) and a guided
+    search's priors of the root's children (``set_root_priors``)."""
 
     halving: Halving
     gumbels: np.ndarray  # float64 [K]
     considered: np.ndarray
     scores: np.ndarray  # float64 [K]
     root_value: float
+    priors: np.ndarray  # float64 [K, or 0 unguided]: pi(a), read by the Gumbel root
 
 
 def _rooted(root) -> bool:
@@ -197,24 +203,45 @@ def _has_root(root):
     return lambda root: rooted
 
 
-def new_root_state(root, branching, budget, root_value):
+def new_root_state(root, branching, budget, root_value, guided=False):
     """The arrays of a search of ``budget`` playouts under ``root`` (None without one), the
-    rewards centred on ``root_value``."""
+    rewards centred on ``root_value``; a ``guided`` search's priors (``set_root_priors``)."""
     raise NotImplementedError("new_root_state runs inside compiled kernels only")
 
 
 @overload(new_root_state, jit_options={"cache": True})
-def _new_root_state(root, branching, budget, root_value):
+def _new_root_state(root, branching, budget, root_value, guided=False):
     if not _rooted(root):
-        return lambda root, branching, budget, root_value: None
+        return lambda root, branching, budget, root_value, guided=False: None
 
-    def arrays(root, branching, budget, root_value):
+    def arrays(root, branching, budget, root_value, guided=False):
         return RootState(new_halving(branching), np.zeros(branching),
                          np.zeros(_by_kind(root, _halving_slots, _gumbel_slots, (budget,)),
                                   np.int64),
-                         np.zeros(branching), float(root_value))
+                         np.zeros(branching), float(root_value),
+                         np.zeros(branching if guided else 0))
 
     return arrays
+
+
+def set_root_priors(root, state, priors, first):
+    """A guided search's priors pi(a) of the root's children, ``priors[first:first + K]``, into
+    ``state``: the Gumbel root adds log pi(a) to its scores and weighs its mixed value by
+    them (compiled code only; nothing without a root policy)."""
+    raise NotImplementedError("set_root_priors runs inside compiled kernels only")
+
+
+# once per search: a call
+@overload(set_root_priors, jit_options={"cache": True})
+def _set_root_priors(root, state, priors, first):
+    if not _rooted(root):
+        return lambda root, state, priors, first: None
+
+    def copy(root, state, priors, first):
+        for k in range(state.priors.shape[0]):
+            state.priors[k] = priors[first + k]
+
+    return copy
 
 
 def start_root(root, state, budget, rng):
@@ -339,7 +366,7 @@ def _halving_start(root, args):
 @njit  # once per search: a call
 def _gumbel_start(root, args):
     state, budget, rng = args
-    draw_gumbels(state.gumbels, rng)
+    draw_gumbels(state.gumbels, root.gumbel_scale, rng)
     considered_visits(min(root.m, state.gumbels.shape[0]), budget, state.considered)
 
 
@@ -352,7 +379,7 @@ def _halving_child(root, args):
 def _gumbel_child(root, args):
     state, stats, rewards, playout = args
     gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale, state.root_value,
-                  state.scores)
+                  state.priors, state.scores)
     return best_considered(stats, state.scores, state.considered[playout - 1])
 
 
@@ -386,5 +413,5 @@ def _halving_pick(root, args):
 def _gumbel_pick(root, args):
     state, stats, rewards = args
     gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale, state.root_value,
-                  state.scores)
+                  state.priors, state.scores)
     return best_considered(stats, state.scores, most_root_visits(stats, state.gumbels.shape[0]))

@@ -15,7 +15,15 @@ import numpy as np
 from numba import njit
 
 from bandits import Arm, reads_second_moment
-from bandits.hooks import INDEX, child_count, child_lost, child_mean, child_reward_sum, child_visits
+from bandits.hooks import (
+    INDEX,
+    child_count,
+    child_lost,
+    child_mean,
+    child_prior,
+    child_reward_sum,
+    child_visits,
+)
 from bandits.indexing import ix
 from bandits.rng import randint
 
@@ -45,6 +53,13 @@ class SearchTree(NamedTuple):
     # float64 [depth + 1, 3]: the scratch of the minimax final move's walk of the tree
     # (``mcts.core.final_move.negamax_value``)
     stack: np.ndarray
+    # float64 [capacity, or 1 unguided]: a guided search's prior P of the move into the node
+    # (``mcts.synthetic.guidance``), set when its parent is expanded
+    prior: np.ndarray
+    # float64 [capacity, or 1 unguided]: a guided search's raw value of the node, its first
+    # evaluation for the player to move at it (mctx's ``raw_values``)
+    raw_value: np.ndarray
+    played: np.ndarray  # int64 [1]: the root child a root policy played (-1: none)
 
 
 VISITS, FIRST_CHILD, CHILD_BASE = 0, 1, 2
@@ -59,17 +74,19 @@ def node_capacity(branching, budget):
 
 
 @njit(cache=True)
-def new_tree(capacity, restart, index_columns, second_moment, depth=0):
+def new_tree(capacity, restart, index_columns, second_moment, depth=0, guided=False):
     """An empty tree of ``capacity`` nodes of a game of ``depth`` plies at most; the restart's
-    snapshot, the policy's columns per node (``index_columns`` > 0, ``bandits.cache_columns``)
-    and the column of squared rewards (``second_moment``) only when asked for."""
+    snapshot, the policy's columns per node (``index_columns`` > 0, ``bandits.cache_columns``),
+    the column of squared rewards (``second_moment``) and a guided search's priors and raw
+    values (``guided``) only when asked for."""
     stats = np.zeros((capacity, 3 if restart else 2), np.int32)
     stats[:, FIRST_CHILD] = NO_CHILD
     index_cache = np.zeros((capacity if index_columns > 0 else 1, max(index_columns, 1)))
     return SearchTree(stats, np.zeros((capacity, 2 if second_moment else 1)),
                       np.zeros(capacity, np.int8),
                       np.zeros((capacity if restart else 1, 2), np.int32), index_cache,
-                      np.zeros((depth + 1, 3)))
+                      np.zeros((depth + 1, 3)), np.zeros(capacity if guided else 1),
+                      np.zeros(capacity if guided else 1), np.full(1, -1, np.int64))
 
 
 # Not inlined: it runs once per recorded budget, and numba's IR inlining of it (with the
@@ -123,12 +140,13 @@ def mean_reward(tree, node, tables):
 @njit(inline="always")  # per child of a selection
 def arm_view(tree, child, t, b, restart, tables, policy):
     """The :class:`bandits.Arm` view of ``child`` for the parent's t'; the mean squared reward
-    only for policies reading it."""
+    only for policies reading it; its prior a guided search's, else 1/b."""
     square_mean = 0.0
     if reads_second_moment(policy):
         square_mean = square_sum(tree, child) * tables.inverse[ix(tree.stats[child, VISITS])]
+    prior = tree.prior[ix(child)] if tree.prior.shape[0] > 1 else 1.0 / b
     return Arm(mean_reward(tree, child, tables), square_mean, explore_count(tree, child, restart),
-               t, b)
+               t, b, prior)
 
 
 class ChildrenView(NamedTuple):
@@ -172,6 +190,12 @@ def _child_reward_sum(view, k):
 @implements(child_mean, ChildrenView)
 def _child_mean(view, k, tables):
     return mean_reward(view.tree, view.first + k, tables)
+
+
+@implements(child_prior, ChildrenView, inline=False)
+def _child_prior(view, k):
+    tree = view.tree
+    return tree.prior[ix(view.first + k)] if tree.prior.shape[0] > 1 else 1.0 / view.b
 
 
 @implements(child_arm, ChildrenView)

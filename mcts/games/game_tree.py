@@ -138,7 +138,7 @@ def _child_arm(view, k, tables, policy):
     if reads_second_moment(policy) and n > 0:
         square_mean = view.rewards[row, SQUARE_SUM] / n
     return Arm(on_index_scale(policy, _game_mean(view, row), view.bound), square_mean,
-               np.int64(n), np.int64(view.t), view.b)
+               np.int64(n), np.int64(view.t), view.b, 1.0 / view.b)
 
 
 @implements(child_sibling, GameChildren)

@@ -37,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from bandits import at_depth, cache_columns, reads_second_moment
+from bandits import at_depth, cache_columns, reads_second_moment, with_own_evaluation
 from bandits.indexing import ix
 from bandits.rng import randint, seed_state, uniform
 from enhancements.adjusters import next_threshold, observe_playout, reads_scores, start_adjuster
@@ -52,6 +52,7 @@ from ..core.root_policies import (
     new_root_state,
     root_child,
     root_choice,
+    set_root_priors,
     state_bytes,
 )
 from ..core.search_loop import make_search_loop
@@ -70,6 +71,7 @@ from ..core.search_tree import (
 )
 from ..core.solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, prove, solver_choice
 from ..core.ties import pick_best
+from .guidance import MIX, PLAYOUT, VALUE, Guidance, child_priors, network_key, node_value
 from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
 from .score_reward import ScoreReward, is_outcome, playout_reward
 from .shaping import Bonuses, max_value, shapes, start_shaping
@@ -98,6 +100,10 @@ class TreeArrays(NamedTuple):
     path_score: np.ndarray  # [n_nodes] integers; the score of a terminal
     terminal: np.ndarray  # bool [n_nodes]; the game ends at the node
     correct: np.ndarray  # bool [b]; the root moves that are no failure
+    # int64 [n_nodes, or 0 unguided]: the minimax scores a guided search's oracle reads
+    # (``mcts.synthetic.guidance``)
+    minimax: np.ndarray
+    key: np.uint64  # the instance's network key (``Guidance.per_instance``): its seed
 
 
 # the middle of the playout rewards' range [0, 1]: the root's raw value v of the Gumbel root's
@@ -106,14 +112,17 @@ MIDDLE_REWARD = 0.5
 FAILURES = ("outcome", "score")  # the failure's sets of correct root moves, by name
 
 
-def tree_arrays(instance, failure: str = "outcome") -> TreeArrays:
+def tree_arrays(instance, failure: str = "outcome", guided: bool = False) -> TreeArrays:
     """The arrays of ``instance`` the search reads; a run fails outside the root moves of the
     optimal outcome (``failure="outcome"``, seed 001: ``TreeInstance.optimal``) or of the best
-    minimax score (``"score"``, Kocsis & Szepesvari 2006: ``TreeInstance.best_score``)."""
+    minimax score (``"score"``, Kocsis & Szepesvari 2006: ``TreeInstance.best_score``); a
+    ``guided`` search reads the minimax scores too."""
     if failure not in FAILURES:
         raise ValueError(f"failure {failure!r} is not one of {', '.join(FAILURES)}")
     correct = instance.optimal if failure == "outcome" else instance.best_score
-    return TreeArrays(instance.path_score, instance.terminal, correct)
+    minimax = instance.minimax.value if guided else np.zeros(0, np.int64)
+    return TreeArrays(instance.path_score, instance.terminal, correct, minimax,
+                      np.uint64(instance.seed % 2**64))
 
 
 class SearchConfig(NamedTuple):
@@ -159,6 +168,9 @@ class SearchConfig(NamedTuple):
     # with probability 1/n (always at one never visited), played out at random from there
     # (with one expansion per playout, a stop at a leaf visited before still expands it)
     stop_episodes: bool = False
+    # ``mcts.synthetic.guidance``: a prior and a value of known quality, and mctx's search
+    # (a leaf visited before expanded and its child chosen by the policy; raw values kept)
+    guidance: tuple = Guidance()
 
 
 @njit(cache=True)
@@ -172,7 +184,8 @@ def expansions(budget, depth, store_episodes):
 def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
     """Bytes of working memory one run under the typed ``policy`` allocates."""
     per_node = (4 * (3 if config.restart else 2) + 8 * (2 if reads_second_moment(policy) else 1)
-                + 1 + (12 if config.restart else 0) + 8 * cache_columns(policy))
+                + 1 + (12 if config.restart else 0) + 8 * cache_columns(policy)
+                + (16 if config.guidance.on else 0))
     capacity = node_capacity(len(config.children),
                              expansions(budget, config.depth, config.store_episodes))
     return capacity * per_node + 8 * (
@@ -201,8 +214,10 @@ def _select(tree, parent, depth, first, config, epoch, rng, tables, policy, valu
         return open_child
     view = ChildrenView(tree, tree.index_cache, first, b,
                         parent_count(tree, parent, config.restart), config.restart, skip_losses)
-    best = index_children(view, config.cache_indices, tables,
-                          at_depth(policy, depth, config.depth), rng, values)
+    record = at_depth(policy, depth, config.depth)
+    if config.guidance.on:  # mctx's parent value counts the parent's own evaluation
+        record = with_own_evaluation(record, tree.raw_value[parent])
+    best = index_children(view, config.cache_indices, tables, record, rng, values)
     return first + pick_best(values[INDEX], 0, b, best, rng)
 
 
@@ -256,22 +271,28 @@ def _episode_stops(tree, node, config, rng):
 
 @njit(inline="always")  # per playout
 def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_proven, roots, t,
-             game, n_nodes):
+             game, n_nodes, network):
     """Select from the root down to a leaf of the search tree, or with ``stop_at_proven`` to
     the first proven node, keeping the path; the root's child of playout ``t`` by the root
     policy if there is one (``mcts.core.root_policies``, its state ``roots``). An episode that
     stores what it visits (``SearchConfig.store_episodes``) expands every leaf it meets above
     the search depth and below which the game goes on; one stopped by the episode rule stops
-    where it draws so. Returns the node, its depth, its place in the game tree and the nodes
-    in the tree."""
+    where it draws so. A guided search (``SearchConfig.guidance``) expands a leaf visited
+    before there, its children's priors drawn from the ``network``, and selects on to the
+    new child, as mctx's ``simulate`` does. Returns the node, its depth, its place in the game
+    tree and the nodes in the tree."""
     b = len(config.children)
     node, depth, tree_node = np.int64(0), 0, np.int64(0)  # typed: one compile of _select
     while not _episode_stops(tree, node, config, rng):
         if tree.stats[ix(node), FIRST_CHILD] == NO_CHILD:
-            if not (config.store_episodes and depth < config.search_depth
-                    and not game.terminal[ix(tree_node)]):
+            if not (depth < config.search_depth and not game.terminal[ix(tree_node)]
+                    and (config.store_episodes or (config.guidance.on
+                                                   and tree.stats[ix(node), VISITS] >= 1))):
                 break
             n_nodes = _expand(tree, node, n_nodes, b, epoch, config.restart)
+            if config.guidance.on:
+                child_priors(config.guidance, game.minimax, tree_node, depth, b, network,
+                             tree.prior, tree.stats[ix(node), FIRST_CHILD])
         first = tree.stats[ix(node), FIRST_CHILD]
         if depth == 0 and has_root(config.root):
             node = first + root_child(config.root, roots, tree.stats, tree.rewards, t)
@@ -288,12 +309,13 @@ def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_pro
 @njit(inline="always")  # per playout
 def _grow(tree, path, node, depth, tree_node, n_nodes, game, config, epoch, rng):
     """Expand a leaf visited before (above the search depth, not a terminal; not when the
-    search stores episodes, whose descent expands) and step to one of its children, drawn
-    uniformly, where the playout starts: (node, depth, place, nodes in the tree). An episode
-    stopped inside the tree (``SearchConfig.stop_episodes``) plays out from where it stopped."""
+    search stores episodes or is guided, whose descent expands) and step to one of its
+    children, drawn uniformly, where the playout starts: (node, depth, place, nodes in the
+    tree). An episode stopped inside the tree (``SearchConfig.stop_episodes``) plays out from
+    where it stopped."""
     if (depth < config.search_depth and tree.stats[node, VISITS] >= 1
             and tree.stats[node, FIRST_CHILD] == NO_CHILD and not config.store_episodes
-            and not game.terminal[ix(tree_node)]):
+            and not config.guidance.on and not game.terminal[ix(tree_node)]):
         b = len(config.children)
         n_nodes = _expand(tree, node, n_nodes, b, epoch, config.restart)
         move = randint(rng, b)
@@ -338,30 +360,40 @@ def search(game, config, budget, seed, tables, policy, failed):
     ``failed[k]`` is set after playout 2^k. ``policy`` is a typed bandit policy
     (``bandits.make_policy``); ``tables`` cover counts up to ``budget``. Returns the search
     tree (for inspection); its root's visits are the playouts simulated."""
+    network = network_key(config.guidance, game.key, seed)
     tree, path, values, (theta, state), statistics, histograms, roots = _workspace(
         config, budget, cache_columns(policy) if config.cache_indices else 0,
-        reads_second_moment(policy))
+        reads_second_moment(policy), game, network)
     _playouts(tree, path, values, theta, state, statistics, seed_state(seed), game, config, budget,
-              tables, policy, failed, histograms, roots, None)
+              tables, policy, failed, histograms, roots, None, network)
     return tree
 
 
 @njit(cache=True)
-def _workspace(config, budget, index_columns, second_moment):
+def _workspace(config, budget, index_columns, second_moment, game, network):
     """What one run of ``budget`` playouts needs: a new tree (with the policy's columns per
     node, ``index_columns`` of them, none for 0; a column of squared rewards if
     ``second_moment``), the selection path, the selection scratch, the adjuster's first
     threshold and state, the shaping's statistics, the nodes' score histograms (of one cell
-    unless the config re-scores) and the root policy's state (``mcts.core.root_policies``)."""
+    unless the config re-scores) and the root policy's state (``mcts.core.root_policies``;
+    its raw value of the root a guided search's evaluation of it by the ``network``, not a
+    playout, as mctx evaluates its root before its simulations)."""
     capacity = node_capacity(len(config.children),
                              expansions(budget, config.depth, config.store_episodes))
-    tree = new_tree(capacity, config.restart, index_columns, second_moment, config.depth)
+    tree = new_tree(capacity, config.restart, index_columns, second_moment, config.depth,
+                    config.guidance.on)
     path = np.zeros(config.depth + 1, np.int64)
     adjuster = start_adjuster(config.adjuster, config.score_low, config.score_high)
     histograms = new_histograms(config.rescore, capacity, config.score_low, config.score_high)
+    root_value = MIDDLE_REWARD
+    if config.guidance.on and config.guidance.evaluate != PLAYOUT:
+        root_value = node_value(config.guidance, game.minimax, 0, len(config.children),
+                                effective_threshold(adjuster[0]), network)
+        tree.raw_value[0] = root_value
     return (tree, path, np.empty((3, len(config.children))), adjuster,
             start_shaping(config.shaping), histograms,
-            new_root_state(config.root, len(config.children), budget, MIDDLE_REWARD))
+            new_root_state(config.root, len(config.children), budget, root_value,
+                           config.guidance.on))
 
 
 class SyntheticSearch(NamedTuple):
@@ -385,6 +417,7 @@ class SyntheticSearch(NamedTuple):
     root: tuple
     roots: tuple
     watch: object
+    network: np.uint64  # the key of a guided search's network (``mcts.synthetic.guidance``)
     last: int  # the playouts it makes: the budget, or a watched run's stop
     second_moment: bool
     stop_at_proven: bool  # a playout ends at a proven node (``_reads_terminal``)
@@ -412,13 +445,14 @@ class Walk(NamedTuple):
 # the increfs numba's pruning leaves in its loops are pure cost.
 @njit(cache=True, _nrt=False, error_model="numpy")
 def _playouts(tree, path, values, theta, state, statistics, rng, game, config, budget, tables,
-              policy, failed, histograms, roots, watch):
+              policy, failed, histograms, roots, watch, network):
     """The playouts of :func:`search` (``mcts.core.search_loop``, its steps below) into its
     preallocated tree, path, selection scratch, score histograms (``mcts.synthetic.rescoring``) and
     root policy's state (``roots``), from the adjuster's first ``theta`` and ``state`` and the
     shaping's ``statistics``; a run ``watch``ed by ``mctslab inspect``
     (``mcts.synthetic.tracing.Watch``, None: not watched, its hooks compiled away) records at its
-    grid points and may stop before its budget. Under a root policy the failure is recorded once,
+    grid points and may stop before its budget; a guided search's oracle reads the ``network``
+    key (``mcts.synthetic.guidance``). Under a root policy the failure is recorded once,
     into ``failed[0]``, after the budget (its schedule reads the budget, so a curve makes one search
     per budget)."""
     b = len(config.children)
@@ -427,16 +461,20 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
     n_nodes, epoch = np.int64(1), np.int64(0)
     if has_root(config.root):  # every playout passes through a child of the root policy's choosing
         n_nodes = _expand(tree, 0, n_nodes, b, epoch, config.restart)
+        if config.guidance.on:
+            child_priors(config.guidance, game.minimax, 0, 0, b, network, tree.prior, 1)
+            set_root_priors(config.root, roots, tree.prior, 1)
     domain = SyntheticSearch(tree, path, values, game, config, budget, tables, policy, failed,
-                             histograms, statistics, config.root, roots, watch,
+                             histograms, statistics, config.root, roots, watch, network,
                              last_playout(watch, budget), reads_second_moment(policy),
                              not _reads_terminal(config),
                              config.score_high - config.score_low + 1)
     walk, _ = _search_loop(domain, Walk(theta, state, effective_threshold(theta), np.int64(0),
                                        epoch, n_nodes, np.int64(0), np.int64(1), False), rng)
     if has_root(config.root) and not walk.solved:
-        failed[0] = not game.correct[root_choice(config.root, roots, tree.stats, tree.rewards,
-                                                 tree.proven, rng, values[INDEX])]
+        tree.played[0] = root_choice(config.root, roots, tree.stats, tree.rewards, tree.proven,
+                                     rng, values[INDEX])
+        failed[0] = not game.correct[tree.played[0]]
 
 
 @njit(inline="always")  # per playout: a step of the search loop
@@ -448,7 +486,8 @@ def _stopped(domain, walk, t):
 def _descend_step(domain, walk, t, rng):
     node, depth, tree_node, n_nodes = _descend(
         domain.tree, domain.path, domain.config, walk.epoch, rng, domain.tables, domain.policy,
-        domain.values, domain.stop_at_proven, domain.roots, t, domain.game, walk.n_nodes)
+        domain.values, domain.stop_at_proven, domain.roots, t, domain.game, walk.n_nodes,
+        domain.network)
     walk = Walk(walk.theta, walk.state, walk.theta_eff, walk.since_change, walk.epoch, n_nodes,
                 walk.record, walk.next_record, walk.solved)
     return walk, (node, depth, tree_node)
@@ -472,19 +511,36 @@ def _evaluate(domain, walk, leaf, t, rng):
         node, depth, tree_node, n_nodes = _grow(tree, domain.path, node, depth, tree_node,
                                                 n_nodes, game, config, walk.epoch, rng)
         in_tree = game.terminal[ix(tree_node)]
-        score, moves = _playout(game, tree_node, len(config.children), rng)
+        guided = config.guidance.on and not in_tree  # a terminal keeps its true outcome
+        if not (guided and config.guidance.evaluate == VALUE):
+            score, moves = _playout(game, tree_node, len(config.children), rng)
         at_zero = in_tree and not config.terminals_at_threshold  # its true value
         scored_at = 0.0 if at_zero else walk.theta_eff
         reward = playout_reward(config.reward, score, scored_at, config.score_low,
                                 config.score_high)
+        if guided and config.guidance.evaluate != PLAYOUT:
+            reward = _guided_reward(config.guidance, game.minimax, tree_node,
+                                    len(config.children), walk.theta_eff, domain.network, reward)
         if config.rescore:
             record_playout(domain.histograms, domain.path, depth, score, at_zero)
     value = max_value(config.shaping, domain.statistics, domain.policy, reward,
                       score - scored_at, domain.span, depth + moves, t - 1, domain.budget)
+    if config.guidance.on and tree.stats[ix(node), VISITS] == 0:  # its first evaluation
+        tree.raw_value[ix(node)] = value if depth % 2 == 0 else 1.0 - value
     walk = Walk(walk.theta, walk.state, walk.theta_eff, walk.since_change, walk.epoch, n_nodes,
                 walk.record, walk.next_record, walk.solved)
     return (walk, (np.int64(score), reward, in_tree and not stopped), depth,
             PlayoutValue(value, depth + moves, config.backup))
+
+
+@njit(inline="always")  # per evaluation of a guided search
+def _guided_reward(guidance, minimax, tree_node, b, theta, network, playout):
+    """Max's reward of a guided evaluation (``mcts.synthetic.guidance``): the oracle's value
+    of ``tree_node``, or its mix (1 - lam) v + lam r with the ``playout``'s reward r."""
+    value = node_value(guidance, minimax, tree_node, b, theta, network)
+    if guidance.evaluate == MIX:
+        return (1.0 - guidance.lam) * value + guidance.lam * playout
+    return value
 
 
 @njit(inline="always")  # per playout: a step of the search loop
@@ -575,13 +631,14 @@ def trace_search(game, config, budget, seed, tables, policy, grid, root, run, lo
     (``mcts.synthetic.tracing.new_log``, or length 0), stopped after playout ``stop`` <= budget (the
     budget still sets what depends on it, as seed 000's warm-up). Returns the search tree
     then."""
+    network = network_key(config.guidance, game.key, seed)
     tree, path, values, (theta, state), statistics, histograms, roots = _workspace(
         config, budget, cache_columns(policy) if config.cache_indices else 0,
-        reads_second_moment(policy))
+        reads_second_moment(policy), game, network)
     failed = np.zeros(int(np.log2(budget)) + 1, np.bool_)
     _playouts(tree, path, values, theta, state, statistics, seed_state(seed), game, config,
               budget, tables, policy, failed, histograms, roots,
-              new_watch(grid, root, run, log, stop))
+              new_watch(grid, root, run, log, stop), network)
     return tree
 
 

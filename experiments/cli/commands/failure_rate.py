@@ -95,6 +95,19 @@ def curve_options(p, runs: int = 100, tree_required: bool = True) -> None:
     p.add_argument("--stop-episodes", action="store_true",
                    help="stop an episode at a node of n visits with probability 1/n and play "
                         "out from there (their approximate iterative deepening)")
+    p.add_argument("--prior", default="", metavar="SPEC",
+                   help="a prior over each node's children for a policy that reads one (puct): "
+                        "uniform, or oracle(tau=1,noise=0): softmax of the exact outcomes over "
+                        "tau plus a noise fixed per node (mcts/synthetic/guidance.py); makes "
+                        "the search mctx's (default none)")
+    p.add_argument("--evaluate", default="", metavar="SPEC",
+                   help="a leaf's value: playout, value(sigma=0) (the exact minimax outcome "
+                        "plus a noise fixed per node, no playout) or mix(lam=0.5,sigma=0) "
+                        "(AlphaGo's (1 - lam) value + lam playout); makes the search mctx's "
+                        "(default none: a random playout)")
+    p.add_argument("--network", default="run", choices=("run", "instance"),
+                   help="the guidance's network: drawn per run (default; a curve averages over "
+                        "networks of one quality) or one per tree instance")
 
 
 def curve_from_args(args) -> Curve:
@@ -115,7 +128,8 @@ def curve_from_args(args) -> Curve:
         search_depth=args.search_depth, shaping=args.shaping, discount=args.discount,
         backup=args.backup, reward=args.reward, final_move=args.final_move,
         failure=args.failure, solver=not args.no_solver, store_episodes=args.store_episodes,
-        stop_episodes=args.stop_episodes,
+        stop_episodes=args.stop_episodes, prior=args.prior, evaluate=args.evaluate,
+        network=args.network,
         **{**method, "rescore": method["rescore"] or args.rescore,
            "terminals_at_threshold": method["terminals_at_threshold"]
            or args.terminals_at_threshold,

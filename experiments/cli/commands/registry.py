@@ -28,7 +28,9 @@ def _records(noun: str) -> list[dict]:
 
         return root_records()
     if noun == "policies":
-        from bandits import POLICIES as registry
+        from bandits import POLICIES, SEARCH_POLICIES
+
+        registry = {**POLICIES, **SEARCH_POLICIES}
     elif noun == "adjusters":
         from enhancements import ADJUSTERS as registry
     elif noun == "baselines":
