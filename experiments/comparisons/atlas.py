@@ -1,4 +1,5 @@
-"""The presets of ``mctslab compare --preset``: the atlas and the trap study."""
+"""The presets of ``mctslab compare --preset``: the atlas, the trap study and the guidance
+study."""
 
 from __future__ import annotations
 
@@ -28,7 +29,30 @@ TRAP_TREES = ("random(4,3)", *(f"random(4,3)+trap({k},{p:g})" for k in TRAP_LEVE
                                for p in TRAP_DENSITIES))
 TRAP_POLICIES = ("ucb1", "alphabeta", "alphabeta(leaf=playout)", "flatmc")
 
-PRESETS = ("atlas", "traps")
+# The guidance study: PUCT and Gumbel MuZero without playouts, guided by an oracle prior of a
+# ladder of measured top-1 agreements (chance: uniform; 1: exact, tau 0.25) and values of a
+# ladder of noises (``mcts.synthetic.guidance``), against UCB1 with random playouts; budgets up
+# to 2^12. MaxFrequency is left out: it reads playout scores, which a value-evaluated search
+# plays none of.
+GUIDANCE_TREES = ("constant(1,5)", "constant'(1,13)", "random(4,3)", "pgame(127)")
+PRIOR_AGREEMENTS = (0.5, 0.7, 0.9)
+PRIOR_LADDER = ("uniform", *(f"oracle(tau=0.25,agreement={a})" for a in PRIOR_AGREEMENTS),
+                "oracle(tau=0.25)")
+VALUE_NOISES = (0, 0.1, 0.3, 1)
+GUIDED_SEARCHES = ("puct(qtransform=parent_and_siblings)", "gumbel_muzero")
+GUIDANCE_BUDGET = 2**12
+
+
+def guided_entry(search: str, prior: str, sigma: float) -> str:
+    """The policy entry of ``search`` guided by ``prior`` and values of noise ``sigma``."""
+    guidance = f"prior={prior},evaluate=value(sigma={sigma:g})"
+    return f"{search[:-1]},{guidance})" if search.endswith(")") else f"{search}({guidance})"
+
+
+GUIDANCE_POLICIES = ("ucb1", *(guided_entry(search, prior, sigma) for search in GUIDED_SEARCHES
+                               for prior in PRIOR_LADDER for sigma in VALUE_NOISES))
+
+PRESETS = ("atlas", "traps", "guidance")
 
 
 def preset_lists(name: str) -> dict:
@@ -41,4 +65,7 @@ def preset_lists(name: str) -> dict:
     if name == "traps":
         return {"trees": list(TRAP_TREES), "policies": list(TRAP_POLICIES),
                 "adjusters": ["plain"], "name": "traps"}
+    if name == "guidance":
+        return {"trees": list(GUIDANCE_TREES), "policies": list(GUIDANCE_POLICIES),
+                "adjusters": ["plain"], "name": "guidance", "max_budget": GUIDANCE_BUDGET}
     raise ValueError(f"unknown preset {name!r}: use {' or '.join(PRESETS)}")

@@ -29,6 +29,7 @@ from plots.compare import (
 from plots.style import FORMATS, look, save_as
 
 from ..markdown import markdown_table
+from .guidance import guidance_blocks
 
 TUNED_TEXT = (
     "A method marked (tuned) is its policy at the constant tuned for each tree configuration "
@@ -340,6 +341,7 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict,
                *_curve_tests_blocks(get("curve_tests"), get("cell_areas")),
                ("h2", "Tests at each budget (unit: the run)"),
                *_budget_tests_blocks(get("budget_tests"))]
+    blocks += guidance_blocks(folder, tables, formats)
     blocks += [("h2", "Failure curves"),
                *_figure(folder, "failure_curves", get("curves"),
                         lambda t: failure_panels(t, look=shared)[0].figure,

@@ -59,6 +59,7 @@ def write_comparison(grid: Grid, out: str | Path, command: str | None = None,
 
     from ..runtime.store import write_table
     from .anatomy_links import anatomy_commands, worst_anatomy
+    from .guidance import guidance_tables
     from .report import write_report
     from .tables import comparison_tables
 
@@ -66,6 +67,7 @@ def write_comparison(grid: Grid, out: str | Path, command: str | None = None,
     write_table(runs, Path(out) / RUNS_FILE)
     baseline = grid.baseline or grid.methods[0]
     tables = comparison_tables(runs, grid.epsilon, baseline, seed=grid.seed)
+    tables.update(guidance_tables(grid, tables))
     write_table(tables["instances"], Path(out) / INSTANCES_FILE)
     for name in ("curves", "to_epsilon", "cell_areas"):  # rows as the grid lists them
         tables[name] = _in_grid_order(tables[name], tables["instances"])

@@ -36,7 +36,10 @@ def register(subparsers) -> None:
     p.add_argument("--preset", choices=PRESETS,
                    help="atlas: seed 001's biased trees x every built-in policy x "
                    f"{', '.join(ATLAS_ADJUSTERS)}; traps: random(4,3) with traps of level 1, 3, "
-                   f"5 at densities 0.1, 0.3, 0.6 x {', '.join(TRAP_POLICIES)}, plain "
+                   f"5 at densities 0.1, 0.3, 0.6 x {', '.join(TRAP_POLICIES)}, plain; "
+                   "guidance: UCB1 with playouts against PUCT and Gumbel MuZero guided by "
+                   "priors of measured agreement (chance, 0.5, 0.7, 0.9, 1) and values of "
+                   "noise 0, 0.1, 0.3, 1 (mcts/synthetic/guidance.py), budgets up to 2^12 "
                    "(--trees, --policies, --adjusters replace its lists)")
     p.add_argument("--scale", choices=("quick", "full"), default="quick",
                    help=f"quick (default): {quick['trees_per_model']} instances x "
@@ -92,9 +95,10 @@ def grid_from_args(args):
             lists[key] = given
         elif key not in lists:
             raise ValueError(f"no --{key} given: name at least one, or use --preset atlas")
+    max_budget = args.max_budget or (lists.get("max_budget") if args.scale == "quick" else None)
     return Grid.from_scale(lists["trees"], lists["policies"], lists["adjusters"], args.scale,
                            name=lists["name"], runs=args.runs,
-                           trees_per_model=args.trees_per_model, max_budget=args.max_budget,
+                           trees_per_model=args.trees_per_model, max_budget=max_budget,
                            epsilon=args.epsilon, baseline=args.baseline, seed=args.seed,
                            branching=args.branching, depth=args.depth, reward=args.reward,
                            final_move=args.final_move, failure=args.failure,
