@@ -131,6 +131,7 @@ _OS_HINTS = {
     errno.EROFS: "the file system is read-only: choose another place for the output",
     errno.ENOSPC: "the disk is full: free some space or choose another place for the output",
     errno.EDQUOT: "the disk quota is used up: free some space or choose another place",
+    errno.EFBIG: "a file size limit (ulimit -f) is reached: raise it or choose another place",
     errno.EISDIR: "move it away or choose another name",
     errno.ENOTDIR: "choose another place for the output",
     errno.EEXIST: "something is in the way: move it away or choose another name",

@@ -34,6 +34,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from .lock import LOCK_FILE
+
 META_KEY = b"mctslab"
 # The file that makes a folder the home of a study, a comparison, a tournament (a pairing's),
 # a round robin, a plain bandits' study or a tuning, and what it is called in messages: a
@@ -118,10 +120,42 @@ def check_writable_file(path: str | Path) -> Path:
     return path
 
 
+def _holds_results(folder: Path) -> bool:
+    """Whether ``folder`` is a results folder of the lab's: it holds a lock file or one of
+    FOLDER_KINDS' files."""
+    return any(os.path.lexists(folder / name) for name in (LOCK_FILE, *FOLDER_KINDS))
+
+
+def check_no_link_inside(path: str | Path) -> Path:
+    """Refuse (``ValueError``, one line) to write ``path`` through a folder that is a symbolic
+    link inside a results folder (``DIR/figures`` a link, in a folder someone sent): what the
+    lab writes stays inside the folder. The folder named by the user may itself be a link."""
+    path = Path(path)
+    for folder in path.parents:
+        if folder.is_symlink() and _holds_results(folder.parent):
+            raise ValueError(f"{folder} is a symbolic link inside the results folder "
+                             f"{folder.parent}: the lab writes nothing through a link; "
+                             "replace it by a folder, or choose another output folder")
+    return path
+
+
+def make_folder(folder: str | Path) -> Path:
+    """Create ``folder`` and its missing parents, none of them through a link inside a results
+    folder (``check_no_link_inside``)."""
+    folder = Path(folder)
+    check_no_link_inside(folder / "file")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def write_atomically(path: str | Path, data: bytes | Callable[[BinaryIO], None]) -> Path:
     """Write ``data`` (bytes, or a function that writes into a binary file) to a temporary
-    file beside ``path``, flush it to disk, then move it to ``path``; return the path."""
-    path = Path(path)
+    file beside ``path``, flush it to disk, then move it to ``path``; return the path.
+
+    Every file the lab writes goes through here. The move replaces whatever ``path`` names,
+    a symbolic link included, and never writes into the file a link points to; a folder above
+    ``path`` that is a link inside a results folder is refused (``check_no_link_inside``)."""
+    path = check_no_link_inside(path)
     fd, temporary = _temporary_file(path)
     try:
         with os.fdopen(fd, "wb") as file:
@@ -132,16 +166,49 @@ def write_atomically(path: str | Path, data: bytes | Callable[[BinaryIO], None])
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError) and error.errno and error.filename is None:
+            # a write or flush that failed (a full disk): name the file, not a descriptor
+            raise OSError(error.errno, error.strerror, str(path)) from None
         raise
     return path
+
+
+def _write_figure(fig, files: dict[Path, str]) -> list[Path]:
+    """Write ``fig`` into each of ``files`` (path: format; ``plots.style.render``), each file
+    atomically, creating folders; close the figure, written or not, so a run that draws many
+    holds one at a time."""
+    from matplotlib import pyplot as plt
+
+    from plots.style import render
+
+    try:
+        for path in files:
+            make_folder(path.parent)
+        return [write_atomically(path, render(fig, fmt)) for path, fmt in files.items()]
+    finally:
+        plt.close(fig)
+
+
+def write_figure(fig, path: str | Path) -> Path:
+    """Write ``fig`` to ``path``, its format from the suffix, then close it."""
+    path = Path(path)
+    return _write_figure(fig, {path: path.suffix.lstrip(".").lower()})[0]
+
+
+def write_figures(fig, stem: str | Path, formats=("png", "pdf")) -> list[Path]:
+    """Write ``fig`` once per format (``stem.png``, ``stem.pdf``, ...), then close it; returns
+    the paths."""
+    stem = Path(stem)
+    return _write_figure(fig, {stem.parent / f"{stem.name}.{fmt}": fmt
+                               for fmt in dict.fromkeys(formats)})
 
 
 def write_table(frame: pd.DataFrame, path: str | Path) -> Path:
     """Write a results table atomically, as Parquet or CSV by the file's suffix."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     if path.suffix == ".parquet":
         return write_atomically(path, lambda file: frame.to_parquet(file, index=False))
     if path.suffix == ".csv":
@@ -228,7 +295,7 @@ class KeyedStore:
             table = table.replace_schema_metadata(
                 {META_KEY: json.dumps(metadata, sort_keys=True)})
         path = self.path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent)
         return write_atomically(path, lambda file: pq.write_table(table, file))
 
     def read(self, key: str) -> Stored | None:

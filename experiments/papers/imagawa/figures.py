@@ -18,7 +18,7 @@ def draw(frame, out: Path, formats=("png", "pdf")) -> list[str]:
     ``formats``; returns the file stems."""
     from plots import plot_threshold_analysis
     from plots.imagawa import FIGURES, ablation_figure, paper_figure
-    from plots.style import save_as
+    from ...runtime.store import write_figures
     from trees import analyze
 
     figures = {"fig2_constant'(1,13)": plot_threshold_analysis(analyze("constant'(1,13)"))}
@@ -30,6 +30,6 @@ def draw(frame, out: Path, formats=("png", "pdf")) -> list[str]:
         if fig is None:
             continue
         stem = _file_name(name)
-        save_as(fig, out / stem, ("png", *formats))
+        write_figures(fig, out / stem, ("png", *formats))
         stems.append(stem)
     return stems
