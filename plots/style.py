@@ -23,7 +23,6 @@ import json
 import re
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import matplotlib.pyplot as plt
 from matplotlib.colors import to_hex, to_rgb

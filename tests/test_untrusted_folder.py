@@ -54,9 +54,8 @@ def test_a_lock_file_that_is_no_file_of_its_own_is_refused(kind, tmp_path, victi
     {"symlink": lambda: lock.symlink_to(victim), "hardlink": lambda: os.link(victim, lock),
      "folder": lock.mkdir}[kind]()
     before = _digest(victim)
-    with pytest.raises(ValueError, match="is not a lock file of the lab's"):
-        with writing(folder):
-            pass
+    with pytest.raises(ValueError, match="is not a lock file of the lab's"), writing(folder):
+        pass
     (tmp_path / "study.toml").write_text(CURVES)
     assert main(["study", "run", str(tmp_path / "study.toml"), "--out", str(folder)]) == 2
     err = capsys.readouterr().err

@@ -20,9 +20,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from experiments.runtime.store import write_figures
     from experiments.studies.study import load_results, reading_study
     from plots.failure import failure_figures
-    from experiments.runtime.store import write_figures
     from plots.style import formats_option
 
     formats = formats_option(args.format)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...runtime.store import write_figures
 from .study import UCT_VARIANTS
 
 FIGURE = "fig2_pgames"
@@ -21,7 +22,6 @@ def draw(table: pd.DataFrame, levels: list[dict], out: Path, paper: pd.DataFrame
     """Fig. 2 and the ablation as PNG and every other format of ``formats``; returns their file
     stems."""
     from plots.kocsis import plot_fig2
-    from ...runtime.store import write_figures
 
     picks = {level["panel"]: level["score_level"] for level in levels}
     curves = None if paper is None else paper[paper["kind"] == "curve"]
@@ -35,7 +35,6 @@ def draw_fig3(table: pd.DataFrame, paper: pd.DataFrame, out: Path,
               formats=("png", "pdf")) -> str:
     """Fig. 3 as PNG and every other format of ``formats``; returns its file stem."""
     from plots.kocsis import plot_fig3
-    from ...runtime.store import write_figures
 
     from .fig3 import PAPER_SERIES, SERIES
 

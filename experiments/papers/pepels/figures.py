@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...runtime.store import write_figures
 from .study import GAME_NAMES, K_FIGURE_GAME, PAPER, PAPER_K
 
 K_FIGURE = "fig_k_qb_breakthrough"
@@ -16,8 +17,6 @@ def k_figure(frame: pd.DataFrame, out: Path) -> str | None:
     """Draw the k figure from the k matches of ``frame`` into ``out`` (PNG and PDF); return a
     paragraph on it for the report, or None without k matches."""
     from plots.pepels import plot_win_rate_against_k
-    from ...runtime.store import write_figures
-
     rows = frame[frame.part == "k"].sort_values("k")
     if rows.empty:
         return None

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...runtime.store import write_figures
 from .study import PANELS
 
 
 def draw(fig1: pd.DataFrame, fig2: pd.DataFrame, out: Path) -> None:
     from plots import new_figure
-    from ...runtime.store import write_figures
     from plots.veness import plot_bias_variance, plot_scores
 
     fig, axes = new_figure(1, 2, figsize=(9, 3.5))
