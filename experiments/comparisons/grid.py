@@ -277,16 +277,28 @@ class Grid:
         return cls(**{key: value for key, value in data.items() if key != "plugins"})
 
 
+# what every compare.json holds (the rules are left out at their defaults, tuned when none)
+_WRITTEN = tuple(f.name for f in fields(Grid) if f.name not in RULES and f.name != "tuned")
+
+
 def open_grid(folder: str | Path, trust_plugins: bool = False) -> Grid | None:
     """The grid stored in ``folder/compare.json`` by ``run_compare``, or None. Its plug-ins
     are the ones the file records, not imported, unless ``trust_plugins``
     (:func:`reading_grid`); so are its cells' whenever they are built again."""
     path = Path(folder) / GRID_FILE
+    if path.exists() and not path.is_file():
+        raise damaged_file(path, "not a file")
     if not path.is_file():
         return None
     with reading_grid(folder, trust_plugins):
         try:
-            return Grid.from_dict(json.loads(path.read_text()))
+            data = json.loads(path.read_text())
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+            missing = [key for key in _WRITTEN if key not in data]
+            if missing:
+                raise ValueError(f"no {missing[0]!r}")
+            return Grid.from_dict(data)
         except PluginNotImported:
             raise
         except (OSError, ValueError, TypeError) as error:

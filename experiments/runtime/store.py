@@ -226,15 +226,16 @@ def read_manifest(folder: str | Path, manifest: str) -> Any:
 
 def claim(folder: str | Path, manifest: str, content: dict, *,
           refusal: Callable[[Any], str], read: Callable[[Path], Any] | None = None,
-          records: tuple[str, ...] = ()) -> Path:
+          records: tuple[str, ...] = (), optional: tuple[str, ...] = ()) -> Path:
     """Make ``folder`` the home of ``content``: create it and its JSON file ``manifest`` (one
     of ``FOLDER_KINDS``), or check that the one there describes the same thing. ``read(folder)``
     returns the stored manifest (or raises ValueError; by default ``read_manifest``); one that
-    is no JSON object is damaged: one line naming the file to delete, whose folder's results
-    a rerun reuses; one that differs is ``ValueError(refusal(stored))``. A folder that holds
-    another kind is refused. The keys ``records`` are records beside the description, not part
-    of it (what a study records of its plug-ins): a manifest stored without them, or with
-    others, is written anew."""
+    is no JSON object, or that lacks a key ``content`` has (but those of ``optional``, which a
+    writer leaves out at their defaults), is damaged: one line naming the file to delete,
+    whose folder's results a rerun reuses; one that differs is ``ValueError(refusal(stored))``.
+    A folder that holds another kind is refused. The keys ``records`` are records beside the
+    description, not part of it (what a study records of its plug-ins): a manifest stored
+    without them, or with others, is written anew."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"--out {folder} is a file, not a folder: choose a folder name")
@@ -246,11 +247,11 @@ def claim(folder: str | Path, manifest: str, content: dict, *,
     text = json.dumps(content, indent=1, sort_keys=True) + "\n"
     if (folder / manifest).exists():
         stored = read(folder) if read else read_manifest(folder, manifest)
-        if not isinstance(stored, dict):
+        wanted = json.loads(text)
+        if not isinstance(stored, dict) or set(wanted) - {*stored, *records, *optional}:
             raise ValueError(f"{folder / manifest} is damaged: delete that file and run the "
                              "same command again (the results stored beside it are kept and "
                              "reused)")
-        wanted = json.loads(text)
         if _described(stored, records) != _described(wanted, records):
             raise ValueError(refusal(stored))
         check_writable(folder)
