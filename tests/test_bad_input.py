@@ -362,6 +362,15 @@ CASES = [
     (["inspect", "--tree", "constant(1,1)", "--depth", "2", "--max-budget", "8", "--policy",
       "typo_policy:policy", "--out", "{tmp}/page"], "typo_policy.py, line 14) does not compile",
      None),
+    # every size checked before the first run, naming the command's own option
+    (BANDIT + ["--horizon", "1e30"], "MiB of MCTSLAB_MEMORY_LIMIT: lower --horizon", None),
+    (BANDIT + ["--horizon", "9223372036854775808"], "9,223,372,036,854,775,808 pulls needs",
+     None),
+    (TUNE + ["--param", "c=0.1..2", "--values", "100000000"],
+     "100,000,000 candidate values needs about 381.5 GiB of memory, more than the 64.0 MiB of "
+     "MCTSLAB_MEMORY_LIMIT: lower --values", None),
+    (TUNE + ["--param", "c=0.1..2", "--runs", "1e30"], "runs needs about", None),
+    (TUNE + ["--param", "c=0.1..2", "--runs", "1e9"], "lower --runs (or --values)", None),
     # a refusal inside a folder's lock leaves no lock file or folder behind
     (["reproduce", "imagawa", "--format", "gif", "--out", "{tmp}/repro"],
      "--format 'gif': use png, pdf or svg", None),
@@ -663,3 +672,21 @@ def _without_lock(snapshot: dict) -> dict:
     """A folder's files but its lock file (which records its last writer)."""
     return {name: data for name, data in snapshot.items() if not name.endswith(LOCK_FILE)}
 
+
+@pytest.mark.parametrize(("argv", "engine", "options"), [
+    (BANDIT, "experiments.plain_bandits.study.run_study", "(e.g. --runs, --horizon)"),
+    (TUNE + ["--param", "c=0.1..2"], "experiments.tuning.synthetic.run_tuning",
+     "(e.g. --runs, --budget)"),
+])
+def test_out_of_memory_names_the_commands_own_sizes(argv, engine, options, tmp_path,
+                                                    monkeypatch, capsys):
+    """Memory that runs out all the same (the estimates leave some out) is one line naming
+    the sizes this command has: never --max-budget, which bandit and tune lack."""
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(engine, out_of_memory)
+    assert main([arg.replace("{tmp}", str(tmp_path)) for arg in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"out of memory: " in err and options in err, err
+    assert "--max-budget" not in err
