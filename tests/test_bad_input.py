@@ -367,10 +367,18 @@ CASES = [
     (BANDIT + ["--horizon", "9223372036854775808"], "9,223,372,036,854,775,808 pulls needs",
      None),
     (TUNE + ["--param", "c=0.1..2", "--values", "100000000"],
-     "100,000,000 candidate values needs about 381.5 GiB of memory, more than the 64.0 MiB of "
-     "MCTSLAB_MEMORY_LIMIT: lower --values", None),
+     ("100,000,000 candidate values needs about 381.5 GiB of memory, more than the 64.0 MiB "
+      "of MCTSLAB_MEMORY_LIMIT: lower --values"), None),
     (TUNE + ["--param", "c=0.1..2", "--runs", "1e30"], "runs needs about", None),
     (TUNE + ["--param", "c=0.1..2", "--runs", "1e9"], "lower --runs (or --values)", None),
+    # an empty file name, and a sweep's kind spelt in the singular
+    (["play", "breakthrough", "--player1", "uct", "--player2", "uct", "--playouts", "8",
+      "--trace", ""],
+     "--trace is empty: name a file", None),
+    (["compare", "--trees", "constant(1,1)", "--policies", "ucb1(c=[])", "--adjusters", "plain",
+      "--out", "{tmp}/grid"], "bad policy 'ucb1(c=[])': c=[] is not a list", None),
+    (["compare", "--trees", "constant(1,1)", "--policies", "ucb1", "--adjusters",
+      "maxfreq(offset=[])", "--out", "{tmp}/grid"], "bad adjuster 'maxfreq(offset=[])'", None),
     # a refusal inside a folder's lock leaves no lock file or folder behind
     (["reproduce", "imagawa", "--format", "gif", "--out", "{tmp}/repro"],
      "--format 'gif': use png, pdf or svg", None),
@@ -688,5 +696,5 @@ def test_out_of_memory_names_the_commands_own_sizes(argv, engine, options, tmp_p
     monkeypatch.setattr(engine, out_of_memory)
     assert main([arg.replace("{tmp}", str(tmp_path)) for arg in argv]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and f"out of memory: " in err and options in err, err
+    assert err.count("\n") == 1 and "out of memory: " in err and options in err, err
     assert "--max-budget" not in err
