@@ -137,13 +137,13 @@ class Grid:
         # when its cells are built again (``curves``), wherever that happens; not a field
         object.__setattr__(self, "_reading", reading_state())
         object.__setattr__(self, "tuned", tuple(dict(one) for one in self.tuned))
-        for key in ("trees", "policies", "adjusters"):
+        for key, kind in (("trees", None), ("policies", "policy"), ("adjusters", "adjuster")):
             value = getattr(self, key)
             value = (value,) if isinstance(value, str) else tuple(value)
             if not value:
                 raise ValueError(f"the grid has no {key}: give at least one (--{key})")
-            if key != "trees":  # a sweep, ucb1(c=[0.25,0.5]), is an entry per value
-                value = tuple(one for entry in value for one in swept(entry, key[:-1]))
+            if kind is not None:  # a sweep, ucb1(c=[0.25,0.5]), is an entry per value
+                value = tuple(one for entry in value for one in swept(entry, kind))
             object.__setattr__(self, key, value)
         if self.scale not in SCALES:
             raise ValueError(f"unknown scale {self.scale!r}: use quick or full")
