@@ -18,6 +18,7 @@ from experiments.cli import main
 from experiments.comparisons.study_files import read_study
 from experiments.runtime.lock import LOCK_FILE, writing
 from experiments.runtime.store import write_atomically
+from experiments.studies import execution
 from experiments.studies.execution import run_study
 
 CURVES = """
@@ -171,3 +172,23 @@ def test_a_full_disk_while_a_pdf_is_written_is_one_line(study, tmp_path, capsys)
     assert err.count("\n") == 1, err
     assert f"{out / FIGURE}.pdf: File too large" in err, err
     assert list(out.iterdir()) == []
+
+
+def test_a_linked_shards_folder_is_refused_before_anything_is_computed(
+        study, tmp_path, victim, capsys, monkeypatch):
+    """``study run`` into a folder whose ``shards`` links outside: one line before the first
+    run, and nothing is written (not even a probe) where the link points."""
+    def never(*args, **kwargs):
+        raise AssertionError("computed before the output was known writable")
+
+    monkeypatch.setattr(execution, "on_one_thread", never)
+    received = tmp_path / "received"
+    shutil.copytree(study, received)
+    shutil.rmtree(received / "shards")
+    (received / "shards").symlink_to(victim.parent, target_is_directory=True)
+    (tmp_path / "tiny.toml").write_text(STUDY)
+    assert main(["study", "run", str(tmp_path / "tiny.toml"), "--out", str(received),
+                 "--workers", "1", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{received / 'shards'} is a symbolic link" in err, err
+    assert sorted(victim.parent.iterdir()) == [victim]

@@ -93,8 +93,9 @@ def is_stale(temporary: Path) -> bool:
 def check_writable(folder: str | Path) -> Path:
     """Create ``folder`` (and its parents) if needed and check that files can be written in
     it, before anything is computed: an ``OSError`` (read-only, no space, a file in the
-    way) names the folder."""
-    folder = Path(folder)
+    way) names the folder; a folder that is a link inside a results folder is refused
+    (``check_no_link_inside``)."""
+    folder = check_no_link_inside(Path(folder) / ".probe").parent
     for parent in (folder, *folder.parents):
         if parent.exists():
             if not parent.is_dir():
