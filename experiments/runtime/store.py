@@ -95,7 +95,7 @@ def check_writable(folder: str | Path) -> Path:
     it, before anything is computed: an ``OSError`` (read-only, no space, a file in the
     way) names the folder; a folder that is a link inside a results folder is refused
     (``check_no_link_inside``)."""
-    folder = check_no_link_inside(Path(folder) / ".probe").parent
+    folder = check_no_link_inside(folder)
     for parent in (folder, *folder.parents):
         if parent.exists():
             if not parent.is_dir():
@@ -127,24 +127,24 @@ def _holds_results(folder: Path) -> bool:
     return any(os.path.lexists(folder / name) for name in (LOCK_FILE, *FOLDER_KINDS))
 
 
-def check_no_link_inside(path: str | Path) -> Path:
-    """Refuse (``ValueError``, one line) to write ``path`` through a folder that is a symbolic
-    link inside a results folder (``DIR/figures`` a link, in a folder someone sent): what the
-    lab writes stays inside the folder. The folder named by the user may itself be a link."""
-    path = Path(path)
-    for folder in path.parents:
-        if folder.is_symlink() and _holds_results(folder.parent):
-            raise ValueError(f"{folder} is a symbolic link inside the results folder "
-                             f"{folder.parent}: the lab writes nothing through a link; "
+def check_no_link_inside(folder: str | Path) -> Path:
+    """Refuse (``ValueError``, one line) to write into ``folder`` when it, or a folder above
+    it, is a symbolic link inside a results folder (``DIR/figures`` a link, in a folder someone
+    sent): what the lab writes stays inside the folder. The folder the user names may itself
+    be a link. Returns ``folder``."""
+    folder = Path(folder)
+    for one in (folder, *folder.parents):
+        if one.is_symlink() and _holds_results(one.parent):
+            raise ValueError(f"{one} is a symbolic link inside the results folder "
+                             f"{one.parent}: the lab writes nothing through a link; "
                              "replace it by a folder, or choose another output folder")
-    return path
+    return folder
 
 
 def make_folder(folder: str | Path) -> Path:
     """Create ``folder`` and its missing parents, none of them through a link inside a results
     folder (``check_no_link_inside``)."""
-    folder = Path(folder)
-    check_no_link_inside(folder / "file")
+    folder = check_no_link_inside(folder)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -156,7 +156,8 @@ def write_atomically(path: str | Path, data: bytes | Callable[[BinaryIO], None])
     Every file the lab writes goes through here. The move replaces whatever ``path`` names,
     a symbolic link included, and never writes into the file a link points to; a folder above
     ``path`` that is a link inside a results folder is refused (``check_no_link_inside``)."""
-    path = check_no_link_inside(path)
+    path = Path(path)
+    check_no_link_inside(path.parent)
     fd, temporary = _temporary_file(path)
     try:
         with os.fdopen(fd, "wb") as file:
