@@ -124,6 +124,26 @@ def reading() -> bool:
     return _READING.get() is not None
 
 
+def reading_state() -> tuple[str, Mapping] | None:
+    """How plug-ins are read here: None (imported), or the stored file and its records, for
+    an object read from that file to keep reading them so later (:func:`read_as`)."""
+    return _READING.get()
+
+
+@contextmanager
+def read_as(state: tuple[str, Mapping] | None) -> Iterator[None]:
+    """Within it, plug-ins are read as ``state`` (:func:`reading_state`) says; None changes
+    nothing."""
+    if state is None:
+        yield
+        return
+    token = _READING.set(state)
+    try:
+        yield
+    finally:
+        _READING.reset(token)
+
+
 def recorded_plugin(kind: str, spec: str) -> StoredPlugin | None:
     """The record of the plug-in ``spec`` of ``kind`` while stored results are read, else
     None (the plug-in is imported as usual)."""

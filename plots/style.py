@@ -1,5 +1,5 @@
 """The lab's one look: publication defaults, a method's colour and line style, the 95% band,
-and saving a figure in every format asked for.
+and a figure's file in every format asked for.
 
 A method is a policy and an adjuster. Its colour is its policy's and its line style (with its
 marker) its adjuster's, in every figure of the lab: the registries' order fixes them
@@ -18,11 +18,11 @@ Importing ``plots`` leaves matplotlib's backend alone (a notebook keeps its inli
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import matplotlib.pyplot as plt
 from matplotlib.colors import to_hex, to_rgb
@@ -218,27 +218,14 @@ def new_figure(rows: int = 1, cols: int = 1, **kwargs):
         return plt.subplots(rows, cols, **kwargs)
 
 
-def save(fig, path: str | Path) -> Path:
-    """Write ``fig`` to ``path`` (format from the suffix), creating folders, then close it."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+def render(fig, fmt: str) -> bytes:
+    """``fig`` as the bytes of a ``fmt`` file (png, pdf, svg), in the lab's look. Rendered in
+    memory: the caller writes the file (``experiments.runtime.store.write_figures``), so a
+    full disk is an error of that one write, never of matplotlib's half-written file."""
+    buffer = io.BytesIO()
     with plt.rc_context(RC):
-        fig.savefig(path, bbox_inches="tight")
-    plt.close(fig)
-    return path
-
-
-def save_as(fig, stem: str | Path, formats=("png", "pdf")) -> list[Path]:
-    """Write ``fig`` once per format (``stem.png``, ``stem.pdf``, ...), creating folders, then
-    close it; returns the paths."""
-    stem = Path(stem)
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    paths = [stem.parent / f"{stem.name}.{fmt}" for fmt in dict.fromkeys(formats)]
-    with plt.rc_context(RC):
-        for path in paths:
-            fig.savefig(path, bbox_inches="tight")
-    plt.close(fig)
-    return paths
+        fig.savefig(buffer, format=fmt, bbox_inches="tight")
+    return buffer.getvalue()
 
 
 def formats_option(text: str) -> tuple[str, ...]:

@@ -14,16 +14,19 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 @pytest.fixture
 def saved_figures(monkeypatch) -> dict[str, Figure]:
-    """The figures written during the test (``Figure.savefig``), by file name, so that a test
-    can check what was drawn, not only that a file was written."""
+    """The figures written during the test (by the lab's one figure writer,
+    ``experiments.runtime.store``), by file name, so that a test can check what was drawn, not
+    only that a file was written."""
+    from experiments.runtime import store
+
     figures = {}
-    savefig = Figure.savefig
+    write = store._write_figure
 
-    def record(figure, fname, *args, **kwargs):
-        figures[Path(fname).name] = figure
-        return savefig(figure, fname, *args, **kwargs)
+    def record(figure, files):
+        figures.update({Path(path).name: figure for path in files})
+        return write(figure, files)
 
-    monkeypatch.setattr(Figure, "savefig", record)
+    monkeypatch.setattr(store, "_write_figure", record)
     return figures
 
 

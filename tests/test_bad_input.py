@@ -5,6 +5,7 @@ through ``experiments.cli.main``; sizes are checked against a small injected mem
 
 from __future__ import annotations
 
+import json
 import textwrap
 from typing import ClassVar
 
@@ -361,6 +362,23 @@ CASES = [
     (["inspect", "--tree", "constant(1,1)", "--depth", "2", "--max-budget", "8", "--policy",
       "typo_policy:policy", "--out", "{tmp}/page"], "typo_policy.py, line 14) does not compile",
      None),
+    # every size checked before the first run, naming the command's own option
+    (BANDIT + ["--horizon", "1e30"], "MiB of MCTSLAB_MEMORY_LIMIT: lower --horizon", None),
+    (BANDIT + ["--horizon", "9223372036854775808"], "9,223,372,036,854,775,808 pulls needs",
+     None),
+    (TUNE + ["--param", "c=0.1..2", "--values", "100000000"],
+     ("100,000,000 candidate values needs about 381.5 GiB of memory, more than the 64.0 MiB "
+      "of MCTSLAB_MEMORY_LIMIT: lower --values"), None),
+    (TUNE + ["--param", "c=0.1..2", "--runs", "1e30"], "runs needs about", None),
+    (TUNE + ["--param", "c=0.1..2", "--runs", "1e9"], "lower --runs (or --values)", None),
+    # an empty file name, and a sweep's kind spelt in the singular
+    (["play", "breakthrough", "--player1", "uct", "--player2", "uct", "--playouts", "8",
+      "--trace", ""],
+     "--trace is empty: name a file", None),
+    (["compare", "--trees", "constant(1,1)", "--policies", "ucb1(c=[])", "--adjusters", "plain",
+      "--out", "{tmp}/grid"], "bad policy 'ucb1(c=[])': c=[] is not a list", None),
+    (["compare", "--trees", "constant(1,1)", "--policies", "ucb1", "--adjusters",
+      "maxfreq(offset=[])", "--out", "{tmp}/grid"], "bad adjuster 'maxfreq(offset=[])'", None),
     # a refusal inside a folder's lock leaves no lock file or folder behind
     (["reproduce", "imagawa", "--format", "gif", "--out", "{tmp}/repro"],
      "--format 'gif': use png, pdf or svg", None),
@@ -594,3 +612,89 @@ def test_a_plugins_compile_error_is_one_line_under_any_command(monkeypatch):
                                            "IndexTables")
     assert plugin_compile_error(TypingError("at /lab/engine.py (3)")) is None
     assert plugin_compile_error(ValueError("/x/mine.py")) is None
+
+
+# A folder's manifest that is valid JSON but not what the lab wrote: not an object, {} or a key
+# missing. Each is "FILE is damaged" and how to mend it, as unreadable JSON is; never read as
+# another configuration ("holds cells of seed None ... use --seed None").
+TUNED = [*TUNE, "--param", "c=0.1..2"]
+GAME_TUNE = ["tune", "breakthrough", "--player", "uct(c=?)", "--against", "uct", "--games", "8",
+             "--playouts", "8", "--workers", "1", "--out", "{tmp}/game"]
+PAIRING = "pairings/uct(c=0.5)_vs_uct"
+MANIFESTS = [
+    (GROW, "grid/compare.json", "[]"),
+    (GROW, "grid/compare.json", '"x"'),
+    (GROW, "grid/compare.json", "{}"),
+    (GROW, "grid/compare.json", "no seed"),
+    (["study", "status", "{tmp}/grid"], "grid/compare.json", "[] after compare"),
+    (GROW, "grid/cells.json", "{}"),
+    (TUNED, "tune/tune.json", "{}"),
+    (TUNED, "tune/tune.json", "no seed"),
+    (GAME_TUNE, "game/tuning.json", "{}"),
+    ([*TOUR, "--a", "uct"], "tour/round_robin.json", "{}"),
+    ([*TOUR, "--a", "uct(c=0.5)", "--b", "uct"], f"tour/{PAIRING}/tournament.json",
+     "{} after a run"),
+    (STUDY, "results/study.json", "{}"),
+    (STUDY, "results/study.json", "no seed"),
+    (STUDY, "results/study.json", "a folder"),
+    (BANDIT, "bandit/bandit.json", "{}"),
+]
+
+
+@pytest.mark.parametrize(("argv", "name", "content"), MANIFESTS,
+                         ids=[f"{name}-{content}" for _, name, content in MANIFESTS])
+def test_a_manifest_that_is_not_the_labs_is_damaged(argv, name, content, tmp_path, capsys):
+    """The folder's other files stay as they were (a key missing: in a folder of stored
+    results, which the command ran into first)."""
+    path = tmp_path / name
+    argv = [arg.replace("{tmp}", str(tmp_path)) for arg in argv]
+    (tmp_path / "study.toml").write_text(textwrap.dedent(CURVES))
+    if content == "no seed":
+        assert main(argv) == 0
+        stored = json.loads(path.read_text())
+        del stored["seed"]
+        content = json.dumps(stored)
+    elif " after " in content:  # a folder of stored results, then its file damaged
+        first = GROW if content.endswith("compare") else argv
+        assert main([arg.replace("{tmp}", str(tmp_path)) for arg in first]) == 0
+        content = content.split()[0]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if content == "a folder":
+        path.mkdir()
+    else:
+        path.write_text(content)
+    before = _snapshot(tmp_path)
+    capsys.readouterr()
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    if name.endswith("study.json"):  # mended from its shards, as when unreadable
+        assert f"{path} is " in err and "`mctslab study repair" in err, err
+    else:
+        assert f"{path} is damaged" in err and "delete" in err, err
+    assert "None" not in err, err
+    assert _without_lock(_snapshot(tmp_path)) == _without_lock(before)
+
+
+def _without_lock(snapshot: dict) -> dict:
+    """A folder's files but its lock file (which records its last writer)."""
+    return {name: data for name, data in snapshot.items() if not name.endswith(LOCK_FILE)}
+
+
+@pytest.mark.parametrize(("argv", "engine", "options"), [
+    (BANDIT, "experiments.plain_bandits.study.run_study", "(e.g. --runs, --horizon)"),
+    (TUNE + ["--param", "c=0.1..2"], "experiments.tuning.synthetic.run_tuning",
+     "(e.g. --runs, --budget)"),
+])
+def test_out_of_memory_names_the_commands_own_sizes(argv, engine, options, tmp_path,
+                                                    monkeypatch, capsys):
+    """Memory that runs out all the same (the estimates leave some out) is one line naming
+    the sizes this command has: never --max-budget, which bandit and tune lack."""
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(engine, out_of_memory)
+    assert main([arg.replace("{tmp}", str(tmp_path)) for arg in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "out of memory: " in err and options in err, err
+    assert "--max-budget" not in err

@@ -4,8 +4,11 @@ and beside it on the path is plotted, its status shown and its results loaded wi
 importing that module; a plug-in the files do not record is refused in one line that names
 the module, and `--trust-plugins` is the way to import it."""
 
+import importlib
+import inspect
 import json
 import os
+import pkgutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import experiments
 from bandits.plugins import PluginNotImported, reading_stored_results
 from experiments.comparisons.cells import CELLS_FILE, LAYOUT
 from experiments.comparisons.grid import GRID_FILE, Grid
@@ -149,3 +153,63 @@ def test_a_resumed_compare_needs_none_of_the_stored_grids_plugins(tmp_path):
                     "--quiet", "--out", ".")
     assert done.returncode == 0, done.stderr
     assert json.loads((folder / GRID_FILE).read_text())["policies"] == ["ucb1"]
+
+
+def _folder_readers() -> dict:
+    """Every public function of ``experiments`` whose first parameter is a results folder and
+    whose others have defaults: what a script may call on a folder it was sent."""
+
+    found = {}
+    for info in pkgutil.walk_packages(experiments.__path__, "experiments."):
+        if info.name.endswith("__main__"):  # the program itself
+            continue
+        module = importlib.import_module(info.name)
+        for name, function in vars(module).items():
+            if (name.startswith("_") or not inspect.isfunction(function)
+                    or function.__module__ != module.__name__):
+                continue
+            parameters = list(inspect.signature(function).parameters.values())
+            if (parameters and parameters[0].name == "folder"
+                    and all(p.default is not p.empty for p in parameters[1:])):
+                found[f"{module.__name__}.{name}"] = function
+    return found
+
+
+def test_no_public_function_that_takes_a_folder_imports_its_plugins(trapped):
+    """Each function that takes a folder, called on a study's and on a comparison's folder
+    that name the trap's plug-ins, and what ``open_study`` and ``open_grid`` return, used:
+    the trap module is never imported (a refusal is fine)."""
+    from experiments.comparisons.grid import open_grid
+    from experiments.studies.study import open_study
+
+    study, traps = trapped
+    comparison = study.parent / "compare"
+    comparison.mkdir()
+    (comparison / f"{MODULE}.py").write_text(TRAP)
+    with reading_stored_results("the test's grid", PLUGINS):
+        grid = Grid(trees=("constant(1,3)",), policies=("ucb1", f"{MODULE}:policy"),
+                    adjusters=("plain", f"{MODULE}:adjuster"), runs=4, trees_per_model=1,
+                    max_budget=8, branching=2, depth=4)
+        (comparison / GRID_FILE).write_text(json.dumps(grid.to_dict()))
+    (comparison / CELLS_FILE).write_text(json.dumps({"seed": grid.seed, "layout": LAYOUT}))
+    traps.append(comparison / "IMPORTED")
+    readers = _folder_readers()
+    assert {"experiments.studies.study.open_study", "experiments.studies.study.load_results",
+            "experiments.studies.study.study_status", "experiments.comparisons.grid.open_grid",
+            "experiments.comparisons.run.instance_table"} <= set(readers)
+    for folder in (study, comparison):
+        for name, read in readers.items():
+            try:
+                if inspect.isgeneratorfunction(inspect.unwrap(read)):  # a context manager
+                    with read(folder):
+                        pass
+                else:
+                    read(folder)
+            except ValueError:  # not this kind of folder, or a plug-in it does not record
+                pass
+            assert not any(trap.exists() for trap in traps), (name, folder)
+    assert [curve.key for curve in open_grid(comparison).curves()]
+    assert [label for _, label in open_grid(comparison).labelled()]
+    assert [shard.key for shard in open_study(study).shards()]
+    assert not any(trap.exists() for trap in traps)
+    assert MODULE not in sys.modules

@@ -143,3 +143,29 @@ def test_kl_ucb_and_thompson_beating_uct_is_claimed_on_fig_5s_tree_only():
         ("5", ("without enhancement KL-UCB and Thompson sampling do better than UCT "
               "(constant(1,5))"))]
     assert found[0].agrees
+
+
+def test_each_figure_is_drawn_in_turn_and_closed_once_written(tmp_path, monkeypatch):
+    """The figures of a study (made-up rates for every curve of the quick scale) are drawn one
+    at a time: each is the only one open when written, none is left open (matplotlib warns
+    past 20 open figures)."""
+    import json
+
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+
+    from experiments.papers.imagawa.figures import draw
+
+    frame = pd.DataFrame([
+        {"tree": c.tree, "policy": c.policy, "adjuster": c.adjuster,
+         "adjuster_params": json.dumps(c.adjuster_params, sort_keys=True),
+         "restart": c.restart, "budget": budget, "failures": 1, "runs": 4, "failure_rate": 0.25}
+        for c in imagawa_study("quick").curves for budget in (1, 2, 4)])
+    open_when_written = []
+    monkeypatch.setattr(Figure, "savefig", lambda figure, *args, **kwargs:
+                        open_when_written.append(len(plt.get_fignums())))
+    plt.close("all")
+    stems = draw(frame, tmp_path, formats=())
+    assert len(stems) == 1 + len(FIGURES) + 1  # Fig. 2, Figs. 3-9 and the ablations
+    assert open_when_written == [1] * len(stems)
+    assert plt.get_fignums() == []

@@ -26,6 +26,8 @@ PERFT_MAX_NODES = 10**9  # `games perft` refuses larger estimated counts (minute
 GAME_ROW_BYTES = 64  # one game of a tournament table, in its block and in the whole table
 PATH_BYTES = 8  # an int64 of a game search's path (mcts.games: budget + 2 of them)
 NODE_BYTES = 2 * (32 + 24 + 1)  # a game-tree row (nodes, stats, proven), its capacity doubled
+CANDIDATE_BYTES = 4096  # a tuning's candidate: its values (a dict), its Curve and its race row
+RUN_BYTES = 64  # a tuning's run of a candidate: its loss, twice, and its stored row (3 int64s)
 
 
 def memory_limit() -> tuple[int, str]:
@@ -154,16 +156,34 @@ def check_tournament(pairings: int, games: int, block: int, playouts: int,
     check_search(playouts, (workers or default_workers()) if local else 1)
 
 
+def check_horizon(horizon: int) -> None:
+    """``bandit``, before its study is planned: a run's index tables, one entry per pull up to
+    the horizon (``bandits.index_tables``)."""
+    check_memory(TABLES * 8 * (2 * horizon + 1), f"runs of {horizon:,} pulls",
+                 "lower --horizon")
+
+
 def check_bandit(study) -> None:
     """``bandit``: every run's regret at every recorded point (a grid of 5 per decade, and the
     baselines' budgets), per policy and baseline, and the runs' seeds."""
     from ..plain_bandits.study import log_grid
 
+    check_horizon(study.horizon)
     points = 2 * len(log_grid(study.horizon)) + len(study.budgets)  # policies and baselines
     methods = len(study.policies) + len(study.baselines)
     check_memory(study.runs * 8 * (2 + points * max(methods, 1)) * len(study.problems),
                  f"{study.runs:,} runs of {len(study.problems)} problem(s) x {methods} methods",
                  "lower --runs")
+
+
+def check_tuning(parameters: int, values: int, runs: int) -> None:
+    """``tune`` on a tree, before its candidates are listed: ``values`` per parameter make
+    values ** parameters candidates, each raced over up to ``runs`` runs."""
+    candidates = values ** parameters
+    check_memory(candidates * CANDIDATE_BYTES, f"{candidates:,} candidate values",
+                 "lower --values")
+    check_memory(candidates * runs * RUN_BYTES, f"{candidates:,} candidates of {runs:,} runs",
+                 "lower --runs (or --values)")
 
 
 def check_pig(turns: int) -> None:

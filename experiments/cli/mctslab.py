@@ -77,8 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mctslab {args.command}: error: {os_error_line(error)}", file=sys.stderr)
         return 2
     except MemoryError:
+        options = _size_options(args)
         print(f"mctslab {args.command}: error: out of memory: the command needs more than this "
-              f"machine has free; lower the sizes (e.g. --runs, --max-budget, --workers)",
+              f"machine has free; lower the sizes{f' (e.g. {options})' if options else ''}",
               file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -102,6 +103,18 @@ def main(argv: list[str] | None = None) -> int:
               f"command; please report it with the command line and the traceback above",
               file=sys.stderr)
         return 1
+
+
+# the options that size a command's work, in the order a memory line names them
+SIZE_OPTIONS = ("runs", "values", "horizon", "max_budget", "budget", "games", "playouts",
+                "workers")
+
+
+def _size_options(args) -> str:
+    """The size options the command has and uses, as a memory line names them: ``--runs,
+    --horizon`` for ``bandit`` (``tune`` on a tree has no --games)."""
+    return ", ".join(f"--{name.replace('_', '-')}" for name in SIZE_OPTIONS
+                     if getattr(args, name, None) is not None)
 
 
 def interrupted(command: str | None) -> int:
@@ -131,6 +144,7 @@ _OS_HINTS = {
     errno.EROFS: "the file system is read-only: choose another place for the output",
     errno.ENOSPC: "the disk is full: free some space or choose another place for the output",
     errno.EDQUOT: "the disk quota is used up: free some space or choose another place",
+    errno.EFBIG: "a file size limit (ulimit -f) is reached: raise it or choose another place",
     errno.EISDIR: "move it away or choose another name",
     errno.ENOTDIR: "choose another place for the output",
     errno.EEXIST: "something is in the way: move it away or choose another name",

@@ -130,7 +130,7 @@ def claim_cells(folder: str | Path, grid: Grid) -> Path:
             stored = json.loads((home / CELLS_FILE).read_text())
         except (OSError, ValueError) as error:
             raise damaged_file(home / CELLS_FILE, f"unreadable ({error})") from None
-        if not isinstance(stored, dict):
+        if not isinstance(stored, dict) or set(wanted) - set(stored):
             raise damaged_file(home / CELLS_FILE, "damaged")
         return stored
 

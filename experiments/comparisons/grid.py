@@ -4,13 +4,14 @@ adjuster on a tree configuration (spec, b, d) searches the same ``trees_per_mode
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
-from bandits.plugins import PluginNotImported, reading_stored_results
+from bandits.plugins import PluginNotImported, read_as, reading_state, reading_stored_results
 from mcts.baselines import is_baseline
 from mcts.core.options import ADJUSTER_FLAGS
 from specs import NUMBER
@@ -85,6 +86,18 @@ def cell_labels(curve: Curve) -> tuple[str, str, str]:
     return config_label(curve.tree, curve.branching, curve.depth), policy, adjuster
 
 
+def _as_read(method):
+    """``method`` of a grid, run with its plug-ins read as when the grid was made: from a
+    stored file's records when it was read from one (``open_grid``), so that building its
+    cells again imports nothing."""
+    @functools.wraps(method)
+    def as_read(self, *args, **kwargs):
+        with read_as(self._reading):
+            return method(self, *args, **kwargs)
+
+    return as_read
+
+
 # every cell's rules and their defaults (``experiments.Curve``'s: seed 001's); left out of
 # compare.json at them
 RULES = {"reward": "outcome", "final_move": "visits", "failure": "outcome", "solver": True}
@@ -125,14 +138,17 @@ class Grid:
     tuned: tuple[dict, ...] = ()
 
     def __post_init__(self) -> None:
+        # a grid read from a stored file keeps reading its plug-ins from the file's records
+        # when its cells are built again (``curves``), wherever that happens; not a field
+        object.__setattr__(self, "_reading", reading_state())
         object.__setattr__(self, "tuned", tuple(dict(one) for one in self.tuned))
-        for key in ("trees", "policies", "adjusters"):
+        for key, kind in (("trees", None), ("policies", "policy"), ("adjusters", "adjuster")):
             value = getattr(self, key)
             value = (value,) if isinstance(value, str) else tuple(value)
             if not value:
                 raise ValueError(f"the grid has no {key}: give at least one (--{key})")
-            if key != "trees":  # a sweep, ucb1(c=[0.25,0.5]), is an entry per value
-                value = tuple(one for entry in value for one in swept(entry, key[:-1]))
+            if kind is not None:  # a sweep, ucb1(c=[0.25,0.5]), is an entry per value
+                value = tuple(one for entry in value for one in swept(entry, kind))
             object.__setattr__(self, key, value)
         if self.scale not in SCALES:
             raise ValueError(f"unknown scale {self.scale!r}: use quick or full")
@@ -174,6 +190,7 @@ class Grid:
                              f"{', '.join(f.name for f in fields(cls))}")
         return cls(trees, policies, adjusters, **{**SIZES[scale], "scale": scale, **given})
 
+    @_as_read
     def _cells(self) -> list[tuple[Curve, str | None]]:
         """Every cell, policy x adjuster innermost (so neighbouring shards need different
         compiled kernels), with the policy entry it is tuned from (None for an entry's own
@@ -194,10 +211,12 @@ class Grid:
                                                   tuned[tree, policy, adjuster]), policy))
         return cells
 
+    @_as_read
     def curves(self) -> list[Curve]:
         """The distinct curves of the cells, in their order: what is computed and stored."""
         return list({curve.key: curve for curve, _ in self._cells()}.values())
 
+    @_as_read
     def labelled(self) -> list[tuple[Curve, tuple[str, str, str]]]:
         """Every cell's curve with its (config, policy, adjuster) as the tables name them
         (``cell_labels``). A cell at tuned constants is its entry's policy marked tuned,
@@ -221,6 +240,7 @@ class Grid:
                      solver=self.solver or _is_baseline(policy),  # a baseline proves nothing
                      **fields)
 
+    @_as_read
     def study(self) -> Study:
         """The study of every cell, under the grid's seed."""
         return Study(tuple(self.curves()), self.seed, self.block, f"{self.name}-{self.scale}")
@@ -246,6 +266,7 @@ class Grid:
                    * (2 * self.max_budget - 1 if curve.root else self.max_budget)
                    for curve in self.curves())
 
+    @_as_read
     def to_dict(self) -> dict:
         """The fields; the rules are left out at their defaults, as older grids were stored.
         With plug-ins, what reading the grid needs of them (``recorded_plugins``)."""
@@ -261,18 +282,32 @@ class Grid:
         return cls(**{key: value for key, value in data.items() if key != "plugins"})
 
 
-def open_grid(folder: str | Path) -> Grid | None:
-    """The grid stored in ``folder/compare.json`` by ``run_compare``, or None. Read within
-    :func:`reading_grid`, its plug-ins are the ones the file records, not imported."""
+# what every compare.json holds (the rules are left out at their defaults, tuned when none)
+_WRITTEN = tuple(f.name for f in fields(Grid) if f.name not in RULES and f.name != "tuned")
+
+
+def open_grid(folder: str | Path, trust_plugins: bool = False) -> Grid | None:
+    """The grid stored in ``folder/compare.json`` by ``run_compare``, or None. Its plug-ins
+    are the ones the file records, not imported, unless ``trust_plugins``
+    (:func:`reading_grid`); so are its cells' whenever they are built again."""
     path = Path(folder) / GRID_FILE
+    if path.exists() and not path.is_file():
+        raise damaged_file(path, "not a file")
     if not path.is_file():
         return None
-    try:
-        return Grid.from_dict(json.loads(path.read_text()))
-    except PluginNotImported:
-        raise
-    except (OSError, ValueError, TypeError) as error:
-        raise damaged_file(path, f"damaged ({error})") from None
+    with reading_grid(folder, trust_plugins):
+        try:
+            data = json.loads(path.read_text())
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+            missing = [key for key in _WRITTEN if key not in data]
+            if missing:
+                raise ValueError(f"no {missing[0]!r}")
+            return Grid.from_dict(data)
+        except PluginNotImported:
+            raise
+        except (OSError, ValueError, TypeError) as error:
+            raise damaged_file(path, f"damaged ({error})") from None
 
 
 @contextmanager

@@ -161,7 +161,8 @@ def guidance_blocks(folder, tables: dict, formats=("png",)) -> list[tuple]:
     """The report's section on the guidance study (``experiments.comparisons.report``'s
     blocks), or none without guided cells."""
     from plots.guidance import winner_map
-    from plots.style import save_as
+
+    from ..runtime.store import write_figures
 
     if "guidance_map" not in tables:
         return []
@@ -183,7 +184,7 @@ def guidance_blocks(folder, tables: dict, formats=("png",)) -> list[tuple]:
                                                values="worse_than_prior_argmax")
                     .round(3).reset_index())]
     figure = winner_map(tables["guidance_map"])
-    save_as(figure, f"{folder}/guidance_map", ("png", *formats))
+    write_figures(figure, f"{folder}/guidance_map", ("png", *formats))
     blocks.append(("figure", "guidance_map.png",
                    ("Which search fails least at each prior agreement and value noise, per "
                     "tree and budget (the failure rate of the winner in each cell)")))

@@ -26,9 +26,10 @@ from plots.compare import (
     performance_profiles,
     playouts_by_bias,
 )
-from plots.style import FORMATS, look, save_as
+from plots.style import FORMATS, look
 
 from ..markdown import markdown_table
+from ..runtime.store import make_folder, write_atomically, write_figures, write_table
 from .guidance import guidance_blocks
 
 TUNED_TEXT = (
@@ -282,7 +283,7 @@ def _figure(folder: Path, name: str, table: pd.DataFrame | None, draw, caption: 
     figure = draw(table)
     if figure is None:
         return [("p", f"{caption}: no figure, {why}.")]
-    save_as(figure, folder / name, ("png", *formats))
+    write_figures(figure, folder / name, ("png", *formats))
     return [("figure", f"{name}.png", caption)]
 
 
@@ -440,15 +441,13 @@ def write_report(folder: str | Path, tables: dict[str, pd.DataFrame],
     or empty one is stated in the report); ``settings`` any of the keys of SETTINGS and
     ``command``, the command line that reruns the comparison.
     """
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = make_folder(folder)
     tables = {name: table for name, table in tables.items() if table is not None}
     for name, table in tables.items():
-        table.to_csv(folder / f"{name}.csv", index=False)
+        write_table(table, folder / f"{name}.csv")
     blocks = _blocks(folder, tables, settings, formats)
     _remove_stale_figures(folder, {f"{Path(name).stem}.{fmt}" for kind, name, *_ in blocks
                                    if kind == "figure" for fmt in ("png", *formats)})
     markdown, page = folder / "report.md", folder / "report.html"
-    markdown.write_text(_markdown(blocks), encoding="utf-8")
-    page.write_text(_html(blocks, folder), encoding="utf-8")
-    return markdown, page
+    return (write_atomically(markdown, _markdown(blocks).encode("utf-8")),
+            write_atomically(page, _html(blocks, folder).encode("utf-8")))

@@ -102,19 +102,19 @@ def instance_table(folder: str | Path, trust_plugins: bool = False) -> pd.DataFr
 
     if not (Path(folder) / CELLS_FILE).exists() and (Path(folder) / "study.json").exists():
         with reading_study(folder, trust_plugins):
-            return _instance_table_of_shards(folder)
+            return _instance_table_of_shards(folder, trust_plugins)
     with reading_grid(folder, trust_plugins):
-        grid = open_grid(folder)
+        grid = open_grid(folder, trust_plugins)
         if grid is None:
             raise ValueError(f"{folder} holds no comparison ({GRID_FILE} is missing): run "
                              f"`mctslab compare ... --out {folder}` first")
         return instances_from_runs(run_table(grid, folder))
 
 
-def _instance_table_of_shards(folder: str | Path) -> pd.DataFrame:
+def _instance_table_of_shards(folder: str | Path, trust_plugins: bool) -> pd.DataFrame:
     """``instance_table`` of a comparison stored as a study (shards of counts, before the
     cell store): no per-run records, so only the per-instance counts."""
-    study = open_study(folder)
+    study = open_study(folder, trust_plugins)
     parts = []
     for curve in study.curves:
         config, policy, adjuster = cell_labels(curve)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..comparisons.report import STYLE
+from ..runtime.store import write_atomically
 
 _TYPES = {".png": "image/png", ".svg": "image/svg+xml"}
 
@@ -36,8 +37,7 @@ def write_page(path: str | Path, title: str, blocks: list[tuple[str, object]]) -
         else:
             parts.append(f"<{kind}>{html.escape(str(content))}</{kind}>")
     body = "\n".join(parts)
-    path = Path(path)
-    path.write_text(f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-                    f"<title>{html.escape(title)}</title>\n<style>\n{STYLE}\n</style>\n</head>\n"
-                    f"<body>\n{body}\n</body>\n</html>\n")
-    return path
+    return write_atomically(path, (
+        f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{html.escape(title)}</title>\n<style>\n{STYLE}\n</style>\n</head>\n"
+        f"<body>\n{body}\n</body>\n</html>\n").encode())

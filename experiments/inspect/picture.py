@@ -21,6 +21,7 @@ from matplotlib.colors import to_hex
 from mcts.core.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
 from mcts.core.solver import NO_CHILD
 
+from ..runtime.store import make_folder, write_atomically
 from .traced import PROVEN, RunTrace
 
 MAX_DRAWN = 400  # nodes a picture may have; more is refused with its size
@@ -114,18 +115,15 @@ def write_picture(dot: str, path: str | Path) -> tuple[Path, str]:
     """Write ``dot`` to ``path``: DOT text for ``.dot``; for ``.svg``, ``.png`` or ``.pdf``
     the picture drawn by Graphviz's ``dot`` when it is installed, else the DOT text beside it
     (``.dot``). Returns the path written and a one-line note ("" when drawn as asked)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = make_folder(Path(path).parent) / Path(path).name
     if path.suffix == ".dot":
-        path.write_text(dot)
-        return path, ""
+        return write_atomically(path, dot.encode()), ""
     if path.suffix not in _FORMATS:
         raise ValueError(f"{path}: the picture is .dot, .svg, .png or .pdf")
     if shutil.which("dot") is None:
-        written = path.with_suffix(".dot")
-        written.write_text(dot)
+        written = write_atomically(path.with_suffix(".dot"), dot.encode())
         return written, (f"Graphviz's dot is not installed: wrote the tree as DOT to {written} "
                          f"(install Graphviz, e.g. apt-get install graphviz, to draw it)")
-    subprocess.run(["dot", f"-T{path.suffix[1:]}", "-o", str(path)], input=dot.encode(),
-                   check=True, capture_output=True, timeout=60)
-    return path, ""
+    drawn = subprocess.run(["dot", f"-T{path.suffix[1:]}"], input=dot.encode(), check=True,
+                           capture_output=True, timeout=60)
+    return write_atomically(path, drawn.stdout), ""

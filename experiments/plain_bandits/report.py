@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 
 from plots.bandit import identification_figure, plot_regret
-from plots.style import save_as
 
 from ..markdown import markdown_table
+from ..runtime.store import write_atomically, write_figures, write_table
 
 TABLE_FILE = "bandit.csv"
 METHOD_TEXT = [
@@ -152,7 +152,7 @@ def write_report(folder: str | Path, frame: pd.DataFrame, settings: dict,
     """Write the table, the figures and ``report.md`` into ``folder``; returns the report's
     path. The figures are written as PNG (which the report shows) and in ``formats``."""
     folder, formats = Path(folder), tuple(dict.fromkeys(("png", *formats)))
-    frame.to_csv(folder / TABLE_FILE, index=False)
+    write_table(frame, folder / TABLE_FILE)
     points = report_points(int(settings["horizon"]))
     lines = ["# Policies on plain stochastic bandits", "",
              *(f"- {key}: {_show(value)}" for key, value in settings.items()),
@@ -160,14 +160,13 @@ def write_report(folder: str | Path, frame: pd.DataFrame, settings: dict,
              "## What is measured", "", *(f"- {text}" for text in METHOD_TEXT)]
     for index, problem in enumerate(dict.fromkeys(frame["problem"])):
         stem = _file_name(index, problem)
-        save_as(plot_regret(frame, problem).figure, folder / f"regret_{stem}", formats)
-        save_as(identification_figure(frame, problem), folder / f"identification_{stem}",
-                formats)
+        write_figures(plot_regret(frame, problem).figure, folder / f"regret_{stem}", formats)
+        write_figures(identification_figure(frame, problem), folder / f"identification_{stem}",
+                      formats)
         lines += ["", f"## {problem}", "", f"![regret](regret_{stem}.png)", "",
                   markdown_table(regret_table(frame, problem, points)), "",
                   *_shown(difference_table(frame, problem, points[-1])),
                   f"![identification](identification_{stem}.png)", "",
                   markdown_table(identification_table(frame, problem, points))]
     path = folder / "report.md"
-    path.write_text("\n".join(lines) + "\n")
-    return path
+    return write_atomically(path, ("\n".join(lines) + "\n").encode())

@@ -8,5 +8,6 @@ __all__, __getattr__ = lazy_exports(__name__, {
     ".pool": ("LOCAL_CLUSTER", "Pool", "check_options", "completed", "default_workers"),
     ".lock": ("LOCK_FILE", "FolderBusy", "writing"),
     ".store": ("CELLS_FILE", "STUDY_FILE", "TOURNAMENT_FILE", "KeyedStore", "check_writable",
-               "check_writable_file", "claim", "write_atomically", "write_table"),
+               "check_writable_file", "claim", "write_atomically", "write_figure",
+               "write_figures", "write_table"),
 })

@@ -13,10 +13,12 @@ one process the lock is re-entrant (a comparison holds it around the study it ru
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 import socket
+import stat
 import sys
 import time
 from collections.abc import Iterator
@@ -50,11 +52,30 @@ def _record(fd: int) -> None:
 
 
 def _open_lock(path: Path) -> tuple[int, bool]:
-    """The lock file at ``path``, opened, created if missing; whether this call created it."""
+    """The lock file at ``path``, opened, created if missing; whether this call created it.
+
+    The lock record is written into the file, so a ``.lock`` that is not a regular file of its
+    own (a symbolic link or a second hard link to another file, a folder, a device, put there
+    in a folder someone sent) is refused: it is never followed (``O_NOFOLLOW``), truncated or
+    written."""
+    flags = os.O_RDWR | os.O_CLOEXEC | os.O_NOFOLLOW
     try:
-        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666), True
+        return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o666), True
     except FileExistsError:
-        return os.open(path, os.O_RDWR | os.O_CLOEXEC), False
+        pass
+    refusal = (f"{path} is not a lock file of the lab's (a symbolic link, a hard link, a "
+               "folder or a device): delete it and run the same command again")
+    try:
+        fd = os.open(path, flags)
+    except OSError as error:
+        if error.errno in (errno.ELOOP, errno.EISDIR, errno.ENXIO):
+            raise ValueError(refusal) from None
+        raise
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+        os.close(fd)
+        raise ValueError(refusal)
+    return fd, False
 
 
 def _still_there(fd: int, path: Path) -> bool:

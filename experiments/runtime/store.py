@@ -34,6 +34,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from .lock import LOCK_FILE
+
 META_KEY = b"mctslab"
 # The file that makes a folder the home of a study, a comparison, a tournament (a pairing's),
 # a round robin, a plain bandits' study or a tuning, and what it is called in messages: a
@@ -91,8 +93,9 @@ def is_stale(temporary: Path) -> bool:
 def check_writable(folder: str | Path) -> Path:
     """Create ``folder`` (and its parents) if needed and check that files can be written in
     it, before anything is computed: an ``OSError`` (read-only, no space, a file in the
-    way) names the folder."""
-    folder = Path(folder)
+    way) names the folder; a folder that is a link inside a results folder is refused
+    (``check_no_link_inside``)."""
+    folder = check_no_link_inside(folder)
     for parent in (folder, *folder.parents):
         if parent.exists():
             if not parent.is_dir():
@@ -118,10 +121,43 @@ def check_writable_file(path: str | Path) -> Path:
     return path
 
 
+def _holds_results(folder: Path) -> bool:
+    """Whether ``folder`` is a results folder of the lab's: it holds a lock file or one of
+    FOLDER_KINDS' files."""
+    return any(os.path.lexists(folder / name) for name in (LOCK_FILE, *FOLDER_KINDS))
+
+
+def check_no_link_inside(folder: str | Path) -> Path:
+    """Refuse (``ValueError``, one line) to write into ``folder`` when it, or a folder above
+    it, is a symbolic link inside a results folder (``DIR/figures`` a link, in a folder someone
+    sent): what the lab writes stays inside the folder. The folder the user names may itself
+    be a link. Returns ``folder``."""
+    folder = Path(folder)
+    for one in (folder, *folder.parents):
+        if one.is_symlink() and _holds_results(one.parent):
+            raise ValueError(f"{one} is a symbolic link inside the results folder "
+                             f"{one.parent}: the lab writes nothing through a link; "
+                             "replace it by a folder, or choose another output folder")
+    return folder
+
+
+def make_folder(folder: str | Path) -> Path:
+    """Create ``folder`` and its missing parents, none of them through a link inside a results
+    folder (``check_no_link_inside``)."""
+    folder = check_no_link_inside(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def write_atomically(path: str | Path, data: bytes | Callable[[BinaryIO], None]) -> Path:
     """Write ``data`` (bytes, or a function that writes into a binary file) to a temporary
-    file beside ``path``, flush it to disk, then move it to ``path``; return the path."""
+    file beside ``path``, flush it to disk, then move it to ``path``; return the path.
+
+    Every file the lab writes goes through here. The move replaces whatever ``path`` names,
+    a symbolic link included, and never writes into the file a link points to; a folder above
+    ``path`` that is a link inside a results folder is refused (``check_no_link_inside``)."""
     path = Path(path)
+    check_no_link_inside(path.parent)
     fd, temporary = _temporary_file(path)
     try:
         with os.fdopen(fd, "wb") as file:
@@ -132,16 +168,49 @@ def write_atomically(path: str | Path, data: bytes | Callable[[BinaryIO], None])
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError) and error.errno and error.filename is None:
+            # a write or flush that failed (a full disk): name the file, not a descriptor
+            raise OSError(error.errno, error.strerror, str(path)) from None
         raise
     return path
+
+
+def _write_figure(fig, files: dict[Path, str]) -> list[Path]:
+    """Write ``fig`` into each of ``files`` (path: format; ``plots.style.render``), each file
+    atomically, creating folders; close the figure, written or not, so a run that draws many
+    holds one at a time."""
+    from matplotlib import pyplot as plt
+
+    from plots.style import render
+
+    try:
+        for path in files:
+            make_folder(path.parent)
+        return [write_atomically(path, render(fig, fmt)) for path, fmt in files.items()]
+    finally:
+        plt.close(fig)
+
+
+def write_figure(fig, path: str | Path) -> Path:
+    """Write ``fig`` to ``path``, its format from the suffix, then close it."""
+    path = Path(path)
+    return _write_figure(fig, {path: path.suffix.lstrip(".").lower()})[0]
+
+
+def write_figures(fig, stem: str | Path, formats=("png", "pdf")) -> list[Path]:
+    """Write ``fig`` once per format (``stem.png``, ``stem.pdf``, ...), then close it; returns
+    the paths."""
+    stem = Path(stem)
+    return _write_figure(fig, {stem.parent / f"{stem.name}.{fmt}": fmt
+                               for fmt in dict.fromkeys(formats)})
 
 
 def write_table(frame: pd.DataFrame, path: str | Path) -> Path:
     """Write a results table atomically, as Parquet or CSV by the file's suffix."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     if path.suffix == ".parquet":
         return write_atomically(path, lambda file: frame.to_parquet(file, index=False))
     if path.suffix == ".csv":
@@ -159,15 +228,16 @@ def read_manifest(folder: str | Path, manifest: str) -> Any:
 
 def claim(folder: str | Path, manifest: str, content: dict, *,
           refusal: Callable[[Any], str], read: Callable[[Path], Any] | None = None,
-          records: tuple[str, ...] = ()) -> Path:
+          records: tuple[str, ...] = (), optional: tuple[str, ...] = ()) -> Path:
     """Make ``folder`` the home of ``content``: create it and its JSON file ``manifest`` (one
     of ``FOLDER_KINDS``), or check that the one there describes the same thing. ``read(folder)``
     returns the stored manifest (or raises ValueError; by default ``read_manifest``); one that
-    is no JSON object is damaged: one line naming the file to delete, whose folder's results
-    a rerun reuses; one that differs is ``ValueError(refusal(stored))``. A folder that holds
-    another kind is refused. The keys ``records`` are records beside the description, not part
-    of it (what a study records of its plug-ins): a manifest stored without them, or with
-    others, is written anew."""
+    is no JSON object, or that lacks a key ``content`` has (but those of ``optional``, which a
+    writer leaves out at their defaults), is damaged: one line naming the file to delete,
+    whose folder's results a rerun reuses; one that differs is ``ValueError(refusal(stored))``.
+    A folder that holds another kind is refused. The keys ``records`` are records beside the
+    description, not part of it (what a study records of its plug-ins): a manifest stored
+    without them, or with others, is written anew."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"--out {folder} is a file, not a folder: choose a folder name")
@@ -179,11 +249,11 @@ def claim(folder: str | Path, manifest: str, content: dict, *,
     text = json.dumps(content, indent=1, sort_keys=True) + "\n"
     if (folder / manifest).exists():
         stored = read(folder) if read else read_manifest(folder, manifest)
-        if not isinstance(stored, dict):
+        wanted = json.loads(text)
+        if not isinstance(stored, dict) or set(wanted) - {*stored, *records, *optional}:
             raise ValueError(f"{folder / manifest} is damaged: delete that file and run the "
                              "same command again (the results stored beside it are kept and "
                              "reused)")
-        wanted = json.loads(text)
         if _described(stored, records) != _described(wanted, records):
             raise ValueError(refusal(stored))
         check_writable(folder)
@@ -228,7 +298,7 @@ class KeyedStore:
             table = table.replace_schema_metadata(
                 {META_KEY: json.dumps(metadata, sort_keys=True)})
         path = self.path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent)
         return write_atomically(path, lambda file: pq.write_table(table, file))
 
     def read(self, key: str) -> Stored | None:

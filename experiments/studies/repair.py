@@ -20,7 +20,7 @@ from ..runtime.lock import writing
 from ..runtime.store import write_atomically
 from .shards import plan_shards
 from .store import STUDY_FILE, shard_store
-from .study import DEFAULT_BLOCK, Study, describe, open_study, reading_study
+from .study import DEFAULT_BLOCK, Study, describe, open_study
 
 
 @dataclass(frozen=True)
@@ -58,11 +58,16 @@ def _infer_block(metadata: list[dict]) -> int:
     return max(DEFAULT_BLOCK, longest)
 
 
-def study_from_shards(folder: str | Path) -> tuple[Study, int]:
+def study_from_shards(folder: str | Path, trust_plugins: bool = False) -> tuple[Study, int]:
     """The study the shards in ``folder`` belong to, and how many there are: its curves
     (those with at least one shard stored, ordered by label), seed and runs per shard read
-    from the files; its name the folder's."""
-    folder = Path(folder)
+    from the files; its name the folder's. The shards record no plug-in: a curve of one is
+    refused (``PluginNotImported``) unless ``trust_plugins``, which imports it."""
+    with reading_stored_results(f"the shards in {folder}", None, trust_plugins):
+        return _study_from_shards(Path(folder))
+
+
+def _study_from_shards(folder: Path) -> tuple[Study, int]:
     found = _stored_metadata(folder)
     if not found:
         raise ValueError(f"{folder} holds no readable shard file: nothing to rebuild "
@@ -111,8 +116,7 @@ def repair_study(folder: str | Path, study: Study | None = None,
     with writing(folder, can_wait=False):
         sound = True
         try:
-            with reading_study(folder, trust_plugins):
-                open_study(folder)
+            open_study(folder, trust_plugins)
         except PluginNotImported:
             raise
         except ValueError:
@@ -121,8 +125,7 @@ def repair_study(folder: str | Path, study: Study | None = None,
             raise ValueError(f"{folder / STUDY_FILE} is sound: nothing to repair (give "
                              f"--study STUDY.toml to describe the shards by that file)")
         if study is None:
-            with reading_stored_results(f"the shards in {folder}", None, trust_plugins):
-                study, count = study_from_shards(folder)
+            study, count = study_from_shards(folder, trust_plugins)
         else:
             foreign = _foreign(folder, study)
             if foreign:

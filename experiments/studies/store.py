@@ -26,6 +26,7 @@ from ..runtime.store import STUDY_FILE, KeyedStore, claim
 from .shards import Shard
 
 SHARD_FOLDER = "shards"
+STUDY_KEYS = ("name", "seed", "block", "curves")  # what every study.json holds
 _FIRST_RECORDED_VERSION = 1  # the version of files written before versions were recorded
 
 
@@ -70,6 +71,8 @@ def damaged(folder: str | Path, what: str) -> ValueError:
 def read_study_file(folder: str | Path) -> dict:
     """The study dictionary stored in ``folder/study.json``."""
     path = Path(folder) / STUDY_FILE
+    if path.exists() and not path.is_file():
+        raise damaged(folder, "not a file")
     if not path.is_file():
         raise ValueError(
             f"{folder} holds no study ({STUDY_FILE} is missing): "
@@ -81,6 +84,9 @@ def read_study_file(folder: str | Path) -> dict:
         raise damaged(folder, f"unreadable ({error})") from None
     if not isinstance(study, dict):
         raise damaged(folder, "not a study")
+    missing = [key for key in STUDY_KEYS if key not in study]
+    if missing:
+        raise damaged(folder, f"damaged (no {missing[0]!r})")
     return study
 
 

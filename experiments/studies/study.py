@@ -260,16 +260,21 @@ def read_curves(path: str | Path) -> Study:
         raise ValueError(f"{path}: {error}") from None
 
 
-def open_study(folder: str | Path) -> Study:
-    """The study that owns ``folder`` (from its ``study.json``); read within
-    :func:`reading_study`, its plug-ins are the ones the file records, not imported."""
-    data = read_study_file(folder)
-    try:
-        return Study.from_dict(data)
-    except PluginNotImported:
-        raise
-    except (KeyError, TypeError, ValueError) as error:
-        raise damaged(folder, f"damaged ({type(error).__name__}: {error})") from None
+def open_study(folder: str | Path, trust_plugins: bool = False) -> Study:
+    """The study that owns ``folder`` (from its ``study.json``). Its plug-ins are the ones
+    the file records, not imported, unless ``trust_plugins`` (:func:`reading_study`); each
+    curve keeps the key it was read with, so using the study later imports nothing either."""
+    with reading_study(folder, trust_plugins):
+        data = read_study_file(folder)
+        try:
+            study = Study.from_dict(data)
+        except PluginNotImported:
+            raise
+        except (KeyError, TypeError, ValueError) as error:
+            raise damaged(folder, f"damaged ({type(error).__name__}: {error})") from None
+        for curve in study.curves:
+            _ = curve.key  # computed from the records, and kept by the curve
+        return study
 
 
 @contextmanager
@@ -289,11 +294,11 @@ def study_status(folder: str | Path, trust_plugins: bool = False) -> pd.DataFram
     (files present but unreadable or not the shard's, recomputed by the next run). It imports
     no plug-in unless ``trust_plugins`` (:func:`reading_study`)."""
     with reading_study(folder, trust_plugins):
-        return _status(folder)
+        return _status(folder, trust_plugins)
 
 
-def _status(folder: str | Path) -> pd.DataFrame:
-    study = open_study(folder)
+def _status(folder: str | Path, trust_plugins: bool) -> pd.DataFrame:
+    study = open_study(folder, trust_plugins)
     rows = []
     for curve in study.curves:
         shards = plan_shards(curve, study.block, study.seed)
@@ -358,11 +363,11 @@ def load_results(folder: str | Path, trust_plugins: bool = False) -> pd.DataFram
     (:func:`reading_study`): its ``study.json`` records what a curve needs of them.
     """
     with reading_study(folder, trust_plugins):
-        return _results(folder)
+        return _results(folder, trust_plugins)
 
 
-def _results(folder: str | Path) -> pd.DataFrame:
-    study = open_study(folder)
+def _results(folder: str | Path, trust_plugins: bool) -> pd.DataFrame:
+    study = open_study(folder, trust_plugins)
     parts = []
     for curve in study.curves:
         failures = np.zeros(len(curve.budgets), dtype=np.int64)

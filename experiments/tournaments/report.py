@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..runtime.store import write_atomically, write_table
+from ..runtime.store import write_atomically, write_figures, write_table
 from .ratings import crosstable, crosstable_markdown
 from .round_robin import RoundRobin
 from .tournament import summarize
@@ -72,7 +72,6 @@ def write_report(folder: str | Path, round_robin: RoundRobin, pairs: pd.DataFram
     """Write the crosstable (markdown and CSV), the ratings and pairings (CSV) and the ratings
     figure (PNG and PDF) into ``folder`` (a player against itself: the pairings only); return
     the paths."""
-    from plots.style import save_as
     from plots.tournament import plot_ratings
 
     folder = Path(folder)
@@ -90,4 +89,4 @@ def write_report(folder: str | Path, round_robin: RoundRobin, pairs: pd.DataFram
              write_table(table, folder / "ratings.csv"),
              write_table(pairs, folder / "pairings.csv")]
     ax = plot_ratings(table, title=f"{r.game}, {r.playouts} playouts per move")
-    return paths + save_as(ax.figure, folder / "ratings")
+    return paths + write_figures(ax.figure, folder / "ratings")

@@ -51,8 +51,10 @@ from ..runtime.store import (
     GAME_TUNING_FILE,
     KeyedStore,
     claim,
+    make_folder,
     read_manifest,
     write_atomically,
+    write_figures,
 )
 from ..tournaments.match import load_game, play_game
 from ..tournaments.tournament import (
@@ -388,16 +390,14 @@ class GameTuning:
         observed win rates with Wilson intervals, the fitted curve, the chosen constant and the
         interval) into ``folder``; return the paths."""
         from plots.game_tuning import plot_game_tuning
-        from plots.style import save_as
 
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = make_folder(folder)
         ax = plot_game_tuning(self.table, self.curve(), chosen=self.chosen,
                               interval=self.interval, log=self.log, parameter=self.parameter,
                               player=self.player, against=self.against,
                               title=(f"{self.game}, {self.games:,} games at "
                                      f"{self.playouts:,} playouts a move"))
-        paths = save_as(ax.figure, folder / "game_tuning")
+        paths = write_figures(ax.figure, folder / "game_tuning")
         report = folder / "report.md"
         write_atomically(report, ("\n".join(report_lines(self)) + "\n").encode())
         return [report, *paths]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..markdown import markdown_table
-from ..runtime.store import write_atomically
+from ..runtime.store import write_atomically, write_figures
 
 SUMMARY_FILE = "summary.json"
 
@@ -36,13 +36,12 @@ def summary_lines(summary: dict) -> list[str]:
 
 
 def write_report(folder: Path, tuning, table: pd.DataFrame, formats=("png", "pdf")) -> None:
-    from plots.style import save_as
     from plots.tuning import plot_tuning
 
     summary = table.attrs["summary"]
     params = [one.to_dict() for one in tuning.params]
     title = f"{tuning.tree} b={tuning.branching} d={tuning.depth}: {tuning.policy}"
-    save_as(plot_tuning(table, params, summary["loss_name"], title), folder / "tune", formats)
+    write_figures(plot_tuning(table, params, summary["loss_name"], title), folder / "tune", formats)
     write_atomically(folder / SUMMARY_FILE,
                      (json.dumps(summary, indent=1, sort_keys=True) + "\n").encode())
     ranges = ", ".join(one.spec for one in tuning.params)

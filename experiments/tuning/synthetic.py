@@ -215,7 +215,7 @@ def claim_tune_folder(folder: str | Path, tuning: Tuning) -> Path:
                 f"{wanted.get(name)}: use another --out folder")
 
     return claim(folder, TUNE_FILE, {**tuning.to_dict(), "layout": LAYOUT},
-                 refusal=refusal, records=GROWABLE)
+                 refusal=refusal, records=GROWABLE, optional=("search_depth", *RULES))
 
 
 # what a tuning may change in its folder: the stored runs are reused

@@ -26,9 +26,10 @@ def run(args) -> int:
     check_figure_path(args.plot)
     result = analyze(args.tree, args.branching, args.depth, args.tree_seed)
     if args.plot:
-        from plots import plot_threshold_analysis, save
+        from experiments.runtime.store import write_figure
+        from plots import plot_threshold_analysis
 
-        written = save(plot_threshold_analysis(result), args.plot)
+        written = write_figure(plot_threshold_analysis(result), args.plot)
     if args.json:
         print(json.dumps(result.to_json()))
     else:

@@ -62,7 +62,7 @@ def study_from_args(args):
 def run(args) -> int:
     import numba
 
-    from experiments.cli.limits import check_bandit
+    from experiments.cli.limits import check_bandit, check_horizon
     from experiments.plain_bandits.report import TABLE_FILE, write_report
     from experiments.plain_bandits.study import run_study, study_dict
     from experiments.runtime.lock import writing
@@ -70,6 +70,7 @@ def run(args) -> int:
     from plots.style import formats_option
 
     formats = formats_option(args.format)
+    check_horizon(args.horizon)  # before the study plans its points up to the horizon
     study = study_from_args(args)
     check_bandit(study)
     if args.workers:

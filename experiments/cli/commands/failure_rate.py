@@ -160,10 +160,10 @@ def run(args) -> int:
         config = json.dumps(curve.to_dict(), sort_keys=True)
         write_table(frame.assign(config=config), args.out)
     if args.plot:
-        from plots import save
+        from experiments.runtime.store import write_figure
         from plots.failure import plot_failure_curves
 
-        save(plot_failure_curves(frame).figure, args.plot)
+        write_figure(plot_failure_curves(frame).figure, args.plot)
     summary = {
         "tree": curve.tree,
         "policy": curve.policy,

@@ -115,7 +115,7 @@ def _write(args, curve, traced, dot: str) -> int:
     from experiments.inspect.page import write_page
     from experiments.inspect.picture import write_picture
     from experiments.inspect.traced import log_frame, trace_frame
-    from plots import save
+    from experiments.runtime.store import write_figure, write_table
     from plots.inspect import plot_anatomy, plot_trace
 
     folder = _folder(args.out)
@@ -123,11 +123,11 @@ def _write(args, curve, traced, dot: str) -> int:
     title = (f"{curve.label}  b={curve.branching} d={curve.depth}: tree {traced.tree_index}, "
              f"run {traced.run}, seed {traced.seed}"
              + (f" (trees of seed {args.tree_seed})" if args.tree_seed is not None else ""))
-    frame.to_csv(folder / "trace.csv", index=False)
+    write_table(frame, folder / "trace.csv")
     trace_png = folder / "trace.png"
-    save(plot_trace(frame, log, title=title)[0].figure, trace_png)
+    write_figure(plot_trace(frame, log, title=title)[0].figure, trace_png)
     if args.plot:
-        save(plot_trace(frame, log, title=title)[0].figure, args.plot)
+        write_figure(plot_trace(frame, log, title=title)[0].figure, args.plot)
     picture, note = write_picture(dot, folder / "tree.svg")
     caption = ("The root's children against playouts; the effective threshold beneath; grey "
                "where the run would fail")
@@ -137,9 +137,9 @@ def _write(args, curve, traced, dot: str) -> int:
                   else ("p", note))
     if args.anatomy:
         table = failure_anatomy(curve, args.seed, args.tree_seed)
-        table.to_csv(folder / "anatomy.csv", index=False)
+        write_table(table, folder / "anatomy.csv")
         anatomy_png = folder / "anatomy.png"
-        save(plot_anatomy(table, curve.total_runs, title=curve.label).figure, anatomy_png)
+        write_figure(plot_anatomy(table, curve.total_runs, title=curve.label).figure, anatomy_png)
         blocks += [("h2", f"Failure anatomy over {curve.total_runs} runs"),
                    ("figure", (anatomy_png, "The failing runs by the wrong move they chose")),
                    ("table", page_table(table))]
@@ -158,12 +158,13 @@ def _write(args, curve, traced, dot: str) -> int:
 
 def _folder(out: str) -> Path:
     """The folder ``--out`` names, made if need be; a file there is one line."""
+    from experiments.runtime.store import make_folder
+
     folder = Path(out)
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"--out {out} is a file: name a folder (inspect writes its files and "
                          "index.html into it)")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return make_folder(folder)
 
 
 def _summary(frame) -> str:
@@ -182,9 +183,9 @@ def _run_position(args) -> int:
     from experiments.cli.limits import check_search
     from experiments.inspect.page import write_page
     from experiments.inspect.position import game_position, one_search, search_position
+    from experiments.runtime.store import write_figure, write_table
     from experiments.tournaments.match import load_game
     from mcts.players import parse_player
-    from plots import save
     from plots.inspect import plot_position
 
     check_figure_path(args.plot)
@@ -200,11 +201,11 @@ def _run_position(args) -> int:
         where += f" and {args.random_plies} random plies"
     title = (f"{game.title}, {where}: {player.spec}, seed {args.seed}"
              + ("" if one_search(player) else " (each point its own search)"))
-    frame.to_csv(folder / "search.csv", index=False)
+    write_table(frame, folder / "search.csv")
     png = folder / "search.png"
-    save(plot_position(frame, args.width, title=title)[0].figure, png)
+    write_figure(plot_position(frame, args.width, title=title)[0].figure, png)
     if args.plot:
-        save(plot_position(frame, args.width, title=title)[0].figure, args.plot)
+        write_figure(plot_position(frame, args.width, title=title)[0].figure, args.plot)
     how = ("the first t playouts of one search (its random stream does not depend on the "
            "budget)" if one_search(player) else "its own search of budget t (a root policy's "
            "schedule, or the bonuses' warm-up, reads the budget, so the searches differ)")

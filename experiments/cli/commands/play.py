@@ -38,9 +38,11 @@ def run(args) -> int:
     check_search(args.playouts)
     for player in players:
         player.check_playouts(game, args.playouts)
-    if args.trace:
+    if args.trace is not None:
         from experiments.runtime.store import check_writable_file
 
+        if not args.trace.strip():
+            raise ValueError("--trace is empty: name a file, e.g. --trace game.csv")
         if not args.trace.endswith((".csv", ".parquet")):
             raise ValueError(f"--trace {args.trace}: use a .csv or .parquet file name")
         check_writable_file(args.trace)  # before the game: a game played is never lost
@@ -64,7 +66,7 @@ def run(args) -> int:
     else:
         print(f"\nplayer{record.winner + 1} ({specs[record.winner]}) wins after "
               f"{record.plies} moves")
-    if args.trace:
+    if args.trace is not None:
         import pandas as pd
 
         from experiments.runtime.store import write_table

@@ -20,9 +20,10 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    from experiments.runtime.store import write_figures
     from experiments.studies.study import load_results, reading_study
     from plots.failure import failure_figures
-    from plots.style import formats_option, save_as
+    from plots.style import formats_option
 
     formats = formats_option(args.format)
     frame = load_results(args.folder, args.trust_plugins)
@@ -33,6 +34,6 @@ def run(args) -> int:
     with reading_study(args.folder, args.trust_plugins):  # labels from the recorded plug-ins
         figures = failure_figures(frame)
     for name, figure in figures.items():
-        paths = save_as(figure, out / name, formats)
+        paths = write_figures(figure, out / name, formats)
         print(f"figure written to {', '.join(map(str, paths))}")
     return 0

@@ -88,12 +88,11 @@ def _check(study, args) -> float:
 
 
 def status(args) -> int:
-    from experiments.studies.study import open_study, reading_study, study_status
+    from experiments.studies.study import open_study, study_status
 
     if _compare_status(args.folder, args.trust_plugins):
         return 0
-    with reading_study(args.folder, args.trust_plugins):
-        study = open_study(args.folder)
+    study = open_study(args.folder, args.trust_plugins)
     table = study_status(args.folder, args.trust_plugins)
     width = max(table["label"].str.len().max(), 5)
     done, total = table["shards_done"].sum(), table["shards"].sum()
@@ -122,7 +121,7 @@ def _compare_status(folder, trust_plugins: bool) -> bool:
     if not (Path(folder) / CELLS_FILE).exists():
         return False
     with reading_grid(folder, trust_plugins):
-        if (grid := open_grid(folder)) is None:
+        if (grid := open_grid(folder, trust_plugins)) is None:
             return False
         stored, missing = plan_blocks(grid, folder)
     total = len(stored) + len(missing)

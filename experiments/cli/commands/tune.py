@@ -104,14 +104,16 @@ def run(args) -> int:
     if not args.tree:
         raise ValueError("no --tree given: name a tree model, e.g. --tree 'constant(1,5)', or "
                          "a GAME with --player and --against")
-    from experiments.cli.limits import check_curve
+    from experiments.cli.limits import check_curve, check_tuning
     from experiments.runtime.pool import check_options
     from experiments.tuning.report import summary_lines
     from experiments.tuning.space import parse_range
-    from experiments.tuning.synthetic import Tuning, run_tuning
+    from experiments.tuning.synthetic import DEFAULTS, Tuning, run_tuning
 
     check_options(args.workers, args.scheduler)
-    tuning = Tuning(args.tree, args.policy, tuple(map(parse_range, args.param)),
+    ranges = tuple(map(parse_range, args.param))
+    check_tuning(len(ranges), args.values or DEFAULTS["values"].get(len(ranges), 7), args.runs)
+    tuning = Tuning(args.tree, args.policy, ranges,
                     adjuster=args.adjuster, budgets=tuple(args.budgets or [args.budget or 4096]),
                     branching=args.branching, depth=args.depth,
                     search_depth=args.search_depth, values=args.values,

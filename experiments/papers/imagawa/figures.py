@@ -4,8 +4,10 @@ ablations, drawn from the study's stored results (``plots.imagawa``)."""
 from __future__ import annotations
 
 import re
+from functools import partial
 from pathlib import Path
 
+from ...runtime.store import write_figures
 from .study import is_default
 
 
@@ -15,21 +17,23 @@ def _file_name(name: str) -> str:
 
 def draw(frame, out: Path, formats=("png", "pdf")) -> list[str]:
     """Every figure of the study that has results, as PNG and every other format of
-    ``formats``; returns the file stems."""
+    ``formats``; returns the file stems. Each figure is drawn when its turn comes and closed
+    once written, so one is open at a time."""
     from plots import plot_threshold_analysis
     from plots.imagawa import FIGURES, ablation_figure, paper_figure
-    from plots.style import save_as
     from trees import analyze
 
-    figures = {"fig2_constant'(1,13)": plot_threshold_analysis(analyze("constant'(1,13)"))}
     default = is_default(frame)
-    figures.update({name: paper_figure(frame[default], name) for name in FIGURES})
-    figures["ablations_maxfreq"] = ablation_figure(frame, default)
+    figures = {"fig2_constant'(1,13)": lambda: plot_threshold_analysis(
+                   analyze("constant'(1,13)")),
+               **{name: partial(paper_figure, frame[default], name) for name in FIGURES},
+               "ablations_maxfreq": lambda: ablation_figure(frame, default)}
     stems = []
-    for name, fig in figures.items():
+    for name, drawing in figures.items():
+        fig = drawing()
         if fig is None:
             continue
         stem = _file_name(name)
-        save_as(fig, out / stem, ("png", *formats))
+        write_figures(fig, out / stem, ("png", *formats))
         stems.append(stem)
     return stems

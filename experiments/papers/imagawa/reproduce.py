@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from ...runtime.store import write_atomically, write_table
 from ...studies.execution import run_study
 from ...studies.study import load_results
 from .figures import draw
@@ -26,7 +27,7 @@ def reproduce_imagawa(out: str | Path, scale: str = "quick", *, workers: int | N
     summary = run_study(study, out, workers=workers, scheduler=scheduler, progress=progress)
     frame = load_results(out)
     tests = welch_tests(frame)
-    tests.to_csv(out / "welch_tests.csv", index=False)
+    write_table(tests, out / "welch_tests.csv")
     stems = draw(frame, out, formats)
     minutes = (time.perf_counter() - start) / 60
     preamble = (
@@ -36,7 +37,6 @@ def reproduce_imagawa(out: str | Path, scale: str = "quick", *, workers: int | N
         f"study seed {seed}. This run computed {summary.computed} of {summary.shards} shards "
         f"({summary.playouts:,} playouts) in {minutes:.1f} min; the rest were stored already."
     )
-    report = out / "report.md"
-    report.write_text(report_markdown(frame, tests, "Reproduction of Imagawa & Kaneko: biased "
-                                      "game trees (seed 001)", stems, preamble))
-    return report
+    return write_atomically(out / "report.md", report_markdown(
+        frame, tests, "Reproduction of Imagawa & Kaneko: biased game trees (seed 001)", stems,
+        preamble).encode())

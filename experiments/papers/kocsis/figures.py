@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...runtime.store import write_figures
 from .study import UCT_VARIANTS
 
 FIGURE = "fig2_pgames"
@@ -21,13 +22,12 @@ def draw(table: pd.DataFrame, levels: list[dict], out: Path, paper: pd.DataFrame
     """Fig. 2 and the ablation as PNG and every other format of ``formats``; returns their file
     stems."""
     from plots.kocsis import plot_fig2
-    from plots.style import save_as
 
     picks = {level["panel"]: level["score_level"] for level in levels}
     curves = None if paper is None else paper[paper["kind"] == "curve"]
-    save_as(plot_fig2(table, picks, curves), out / FIGURE, ("png", *formats))
+    write_figures(plot_fig2(table, picks, curves), out / FIGURE, ("png", *formats))
     uct = None if curves is None else curves[curves["method"] == "uct-paper"]
-    save_as(plot_fig2(table, picks, uct, UCT_VARIANTS), out / ABLATION, ("png", *formats))
+    write_figures(plot_fig2(table, picks, uct, UCT_VARIANTS), out / ABLATION, ("png", *formats))
     return FIGURE, ABLATION
 
 
@@ -35,9 +35,8 @@ def draw_fig3(table: pd.DataFrame, paper: pd.DataFrame, out: Path,
               formats=("png", "pdf")) -> str:
     """Fig. 3 as PNG and every other format of ``formats``; returns its file stem."""
     from plots.kocsis import plot_fig3
-    from plots.style import save_as
 
     from .fig3 import PAPER_SERIES, SERIES
 
-    save_as(plot_fig3(table, paper, SERIES, PAPER_SERIES), out / FIG3, ("png", *formats))
+    write_figures(plot_fig3(table, paper, SERIES, PAPER_SERIES), out / FIG3, ("png", *formats))
     return FIG3

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import itertools
 import math
 import re
@@ -43,6 +44,8 @@ import statistics
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
+
+from ...runtime.store import make_folder, write_atomically
 
 SOURCE = ("the public repository wzhe06/Ad-papers, file "
           '"Exploration and Exploitation/Bandit based Monte-Carlo Planning.pdf"')
@@ -636,20 +639,19 @@ def fig3_header(plots: list[Plot]) -> list[str]:
 def write_table(path: Path, header: list[str], columns: tuple[str, ...],
                 rows: list[dict]) -> Path:
     """``rows`` as CSV below '#' comment lines."""
-    with open(path, "w", newline="") as out:
-        out.writelines(f"# {line}\n" for line in header)
-        writer = csv.DictWriter(out, columns, restval="", lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-    return path
+    out = io.StringIO()
+    out.writelines(f"# {line}\n" for line in header)
+    writer = csv.DictWriter(out, columns, restval="", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return write_atomically(path, out.getvalue().encode())
 
 
 def write_tables(pdf: str | Path, out: str | Path) -> list[Path]:
     """``fig2.csv`` and ``fig3.csv`` read from ``pdf``, written into ``out``."""
     pages = read_pages(pdf)
     fig2, fig3 = read_plots(*pages["fig2"]), read_plots(*pages["fig3"])
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_folder(out)
     return [write_table(out / "fig2.csv", fig2_header(fig2), FIG2_COLUMNS, fig2_rows(fig2)),
             write_table(out / "fig3.csv", fig3_header(fig3), FIG3_COLUMNS, fig3_rows(fig3))]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from mcts.baselines import is_baseline
 from trees import node_count
 
-from ...runtime.store import write_table
+from ...runtime.store import write_atomically, write_table
 from ...studies.execution import run_study
 from .fig3 import fig3_markdown, fig3_table, growth_table, paper_fig3
 from .figures import draw, draw_fig3
@@ -92,12 +92,11 @@ def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | No
                 f"{summary.computed} of {summary.shards} shards ({summary.playouts:,} "
                 f"iterations) in {(time.perf_counter() - start) / 60:.1f} min; the rest were "
                 "stored already.")
-    report = out / "report.md"
     fig2_panels = [panel.name for panel in PANELS]
-    report.write_text(report_markdown(table, rates[rates["panel"].isin(fig2_panels)], levels,
-                                      preamble, figures, paper, beside)
-                      + fig3_report(fig3, growths, paper3, fig3_figure))
-    return report
+    text = (report_markdown(table, rates[rates["panel"].isin(fig2_panels)], levels, preamble,
+                            figures, paper, beside)
+            + fig3_report(fig3, growths, paper3, fig3_figure))
+    return write_atomically(out / "report.md", text.encode())
 
 
 def fig3_report(table, growths, paper, figure: str) -> str:

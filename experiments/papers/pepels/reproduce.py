@@ -22,6 +22,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from ...runtime.pool import check_options, completed
+from ...runtime.store import make_folder, write_atomically, write_table
 from ...tournaments.store import write_block
 from ...tournaments.tournament import add_games, play_block, stored_blocks, summarize, to_play
 from .figures import k_figure
@@ -79,25 +80,24 @@ def reproduce_pepels(out: str | Path, scale: str = "quick", *, workers: int | No
                      progress: bool | None = None) -> Path:
     """Run (or resume) every match of ``scale`` into ``out``, then write the tables, the k
     figure and ``report.md``. Returns the report's path."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_folder(out)
     matches = pepels_matches(scale, seed)
     start = time.perf_counter()
     frame, computed, total = run_matches(matches, out, workers=workers, scheduler=scheduler,
                                           progress=progress)
     minutes = (time.perf_counter() - start) / 60
-    frame.to_csv(out / "results.csv", index=False)
+    write_table(frame, out / "results.csv")
     comp = comparisons(frame)
-    comp.to_csv(out / "comparison.csv", index=False)
+    write_table(comp, out / "comparison.csv")
     verdicts = headline_verdicts(frame)
-    verdicts.to_csv(out / "verdicts.csv", index=False)
+    write_table(verdicts, out / "verdicts.csv")
     config = SCALES[scale]
     tables = []
     for table in TABLES:
         if comp.empty or (comp.table == table).sum() == 0:
             continue
         text = table_markdown(comp, table, config["budgets"], config.get("game_budgets"))
-        (out / f"table{table}.md").write_text(text + "\n")
+        write_atomically(out / f"table{table}.md", (text + "\n").encode())
         tables.append(text)
     figure = k_figure(frame, out)
     low, high = config["budgets"]
@@ -112,6 +112,6 @@ def reproduce_pepels(out: str | Path, scale: str = "quick", *, workers: int | No
         f"of the figure (both at the lower budget); seats swapped every game; study seed "
         f"{seed}. This run computed {computed} of {total} blocks of games in {minutes:.1f} min; "
         f"the rest were stored already.")
-    report = out / "report.md"
-    report.write_text(report_markdown(frame, comp, verdicts, tables, preamble, figure))
-    return report
+    return write_atomically(out / "report.md",
+                            report_markdown(frame, comp, verdicts, tables, preamble,
+                                            figure).encode())

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from ...runtime.pool import LOCAL_CLUSTER, default_workers
-from ...runtime.store import write_table
+from ...runtime.store import write_atomically, write_table
 from .figures import draw
 from .report import report_markdown, settings_markdown
 from .run import run_veness
@@ -39,6 +39,5 @@ def reproduce_veness(out: str | Path, scale: str = "quick", *, workers: int | No
                 "method on Pig; Fig. 2 as below, the default policies of seed 003 Sect. 4.3; "
                 f"{(time.perf_counter() - start) / 60:.1f} min for this run on "
                 f"{_where(workers, scheduler)} (stored results are reused).")
-    report = out / "report.md"
-    report.write_text(report_markdown(fig1, fig2, preamble, settings_markdown(scale, scores)))
-    return report
+    return write_atomically(out / "report.md", report_markdown(
+        fig1, fig2, preamble, settings_markdown(scale, scores)).encode())
