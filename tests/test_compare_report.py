@@ -76,16 +76,21 @@ def _aggregates() -> pd.DataFrame:
 
 
 def _budget_tests() -> pd.DataFrame:
-    from experiments.comparisons.tests import BUDGET_TEST_COLUMNS, CMH
+    from experiments.comparisons.tests import (
+        BUDGET_TEST_COLUMNS,
+        CMH,
+        EXACT_CONDITIONAL,
+        MANTEL_HAENSZEL,
+    )
 
     family = "constant(1,3) b=4 d=4, every budget: each method vs ucb1+plain"
     nan = float("nan")
     rows = [(CONFIGS[0], 64, "ucb1+maxfreq", "ucb1+plain", CMH, family, 4, 160, 0.05, 0.4, 0.08,
-             0.03, 0.21, 30.1, 0.004, 0.008, True, ""),
-            (CONFIGS[0], 64, "thompson+plain", "ucb1+plain", CMH, family, 4, 160, 0.3, 0.4, 0.0,
-             nan, nan, 1.2, 0.2, 0.2, False, ""),
+             0.03, 0.21, MANTEL_HAENSZEL, 30.1, 0.004, 0.008, True, ""),
+            (CONFIGS[0], 64, "thompson+plain", "ucb1+plain", CMH, family, 4, 160, 0.0, 0.01,
+             1.0, 0.0, 39.0, EXACT_CONDITIONAL, 1.2, 0.2, 0.2, False, ""),
             (CONFIGS[0], 16, "thompson+plain", "ucb1+plain", CMH, family, 4, 160, 1.0, 1.0,
-             nan, nan, nan, nan, nan, nan, False,
+             nan, nan, nan, "", nan, nan, nan, False,
              "no test: both fail none or all of their runs on every instance")]
     return pd.DataFrame(rows, columns=BUDGET_TEST_COLUMNS)
 
@@ -225,10 +230,11 @@ def test_report_states_the_settings_and_names_every_figure(tmp_path, saved_figur
               "Playouts to epsilon: ", "Lower is better", "two-stage"]
     rows = ["| random(4,3) b=2 d=4 | thompson+plain | 0.05 | not reached | [256, not reached] |",
             "| constant(1,3) b=4 d=4 | ucb1+maxfreq | 64 | - | - | 0.08 [0.03, 0.21] at 64 |",
-            "| constant(1,3) b=4 d=4 | thompson+plain | - | - | 16 | 0 (no interval) at 64 |",
+            "| constant(1,3) b=4 d=4 | thompson+plain | - | - | 16 | 1 [0, 39] exact at 64 |",
             ("| constant(1,3) b=4 d=4 | ucb1+maxfreq | 0.1 | 0.3 | -0.2 | [-0.31, -0.12] | "
              "0.0001 | 0.0002 | True | 9999 |")]
     stated += ["Effect size: the Mantel-Haenszel common odds ratio of failing",
+               "the exact conditional 95% interval given each instance's margins",
                "Effect size: the difference of the mean areas, method minus baseline"]
     for line in stated + rows:
         assert line in text

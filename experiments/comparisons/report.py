@@ -29,6 +29,7 @@ from plots.compare import (
 from plots.style import FORMATS, look, save_as
 
 from ..markdown import markdown_table
+from .tests import EXACT_CONDITIONAL
 
 TUNED_TEXT = (
     "A method marked (tuned) is its policy at the constant tuned for each tree configuration "
@@ -105,9 +106,10 @@ def _aggregates_table(aggregates: pd.DataFrame) -> pd.DataFrame:
     })
 
 
-def _odds_ratio(ratio: float, low: float, high: float) -> str:
-    """An odds ratio with its interval; 0 and inf have none."""
-    return f"{_number(ratio)} " + ("(no interval)" if math.isnan(low) else _interval(low, high))
+def _odds_ratio(ratio: float, low: float, high: float, method: str) -> str:
+    """An odds ratio with its interval, marked "exact" when it is the exact conditional one."""
+    return (f"{_number(ratio)} {_interval(low, high)}"
+            + (" exact" if method == EXACT_CONDITIONAL else ""))
 
 
 def _p(value) -> str:
@@ -157,9 +159,14 @@ def _budget_tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
               ("p", ("Effect size: the Mantel-Haenszel common odds ratio of failing, method "
                "against baseline, over the same instances (below 1: the method fails less), "
                "with its 95% interval (Robins, Breslow & Greenland 1986); the table gives it "
-               "at the largest budget with a test, budget_tests.csv at every budget. An odds "
-               "ratio of 0 (on every instance the method fails none of its runs, or the "
-               "baseline all of its) or of inf (the reverse) has no interval.")),
+               "at the largest budget with a test, budget_tests.csv at every budget. Where "
+               "that ratio is 0 (on every instance the method fails none of its runs, or the "
+               "baseline all of its) or inf (the reverse), it has no such interval; the table "
+               "gives instead, marked exact, the median-unbiased estimate with the exact "
+               "conditional 95% interval given each instance's margins (Hirji, Tsiatis & "
+               "Mehta 1989; for one instance, Fisher's exact interval), whose end on the side "
+               "of 0 or inf stays there: the runs bound the ratio on one side only "
+               "(budget_tests.csv: odds_ratio_method).")),
               ("p", (f"{len(rejected)} of {len(done)} tests reject equal failure rates after "
                  f"Holm's correction; {len(tests) - len(done)} budgets had no test (both "
                  "methods failed none or all of their runs on every instance). Every test is "
@@ -174,7 +181,8 @@ def _budget_tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
         ratio = "-"
         if len(tested):
             last = tested.loc[tested["budget"].idxmax()]
-            ratio = (_odds_ratio(*last[["odds_ratio", "odds_ratio_low", "odds_ratio_high"]])
+            ratio = (_odds_ratio(*last[["odds_ratio", "odds_ratio_low", "odds_ratio_high",
+                                        "odds_ratio_method"]])
                      + f" at {int(last['budget']):,}")
         rows.append((config, method, _budgets(better), _budgets(worse), _budgets(untested),
                      ratio))
