@@ -227,7 +227,9 @@ def test_report_states_the_settings_and_names_every_figure(tmp_path, saved_figur
               "across the family's budgets and methods"),
               "the test of whole curves above is the primary one",
               "the Holm-adjusted p depends on the family", "Normalised area: ",
-              "Playouts to epsilon: ", "Lower is better", "two-stage"]
+              "Playouts to epsilon: ", "Lower is better", "two-stage",
+              ("the permutation and Cochran-Mantel-Haenszel p-values are conditional on the "
+               "tree instances drawn"), "the bootstrap intervals resample the instances"]
     rows = ["| random(4,3) b=2 d=4 | thompson+plain | 0.05 | not reached | [256, not reached] |",
             "| constant(1,3) b=4 d=4 | ucb1+maxfreq | 64 | - | - | 0.08 [0.03, 0.21] at 64 |",
             "| constant(1,3) b=4 d=4 | thompson+plain | - | - | 16 | 1 [0, 39] exact at 64 |",

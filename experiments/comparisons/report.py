@@ -138,6 +138,10 @@ METHOD_TEXT = [
     "each drawn instance resampled with replacement (2,000 replicates). The failure curves' "
     "bands are Wilson 95% intervals of the pooled runs. The aggregates, the probability of "
     "improvement and the profiles treat each (configuration, instance) as one score."),
+    ("What the tests are about: the permutation and Cochran-Mantel-Haenszel p-values are "
+    "conditional on the tree instances drawn (they ask whether the methods differ on these "
+    "instances, their runs being the sample), while the bootstrap intervals resample the "
+    "instances too, and so speak of the tree model's instances at large."),
 ]
 
 
