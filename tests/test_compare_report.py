@@ -327,6 +327,38 @@ def test_report_states_missing_tables(tmp_path, saved_figures):
                                    "failure_curves.png"]
 
 
+def test_report_says_which_tuned_cells_share_runs_and_which_tunings_are_not_resolved(
+        tmp_path, saved_figures):
+    """klucb(tuned)'s c is KL-UCB's default: the same runs as klucb, not tested; its race
+    kept every candidate: not resolved."""
+    config = CONFIGS[0]
+    note = "no test: the same runs as klucb+plain"
+    budget = _budget_tests()
+    budget = pd.concat([budget, budget.iloc[:1].assign(
+        method="klucb(tuned)+plain", odds_ratio=float("nan"), odds_ratio_method="",
+        p_value=float("nan"), p_holm=float("nan"), reject=False, note=note)])
+    curve = _curve_tests()
+    curve = pd.concat([curve, curve.assign(
+        method="klucb(tuned)+plain", area_difference=float("nan"), p_value=float("nan"),
+        p_holm=float("nan"), reject=False, permutations=0, note=note)])
+    tuned = pd.DataFrame([("constant(1,3)", "klucb", "plain", "c", 0.0, 0.0, 3.0, "", 8, 8,
+                           100), ("constant(1,3)", "ucb1", "plain", "c", 0.05, 0.01, 0.2, "", 3,
+                                  8, 90)],
+                         columns=["tree", "policy", "adjuster", "param", "chosen", "low",
+                                  "high", "at_edge", "kept", "candidates", "playouts"])
+    md, _ = write_report(tmp_path, {**_tables(), "budget_tests": budget,
+                                    "curve_tests": curve, "tuned": tuned}, SETTINGS)
+    text = md.read_text()
+    assert (f"| {config} | klucb(tuned)+plain | - | - | - | not tested: the same runs as "
+            "klucb+plain |") in text
+    assert ("not tested, their runs being another method's (a constant tuned to its default "
+            "shares its cell, and is not counted in Holm's family): klucb(tuned)+plain on "
+            f"{config}, the same runs as klucb+plain") in text
+    assert f"| no test | no test | False | 0 | {note} |" in text  # the curve tests' row
+    assert "| klucb | plain | c | 0.0 | 0.0 | 3.0 |  | 8 | 8 | 100 | not resolved |" in text
+    assert "| ucb1 | plain | c | 0.05 | 0.01 | 0.2 |  | 3 | 8 | 90 | yes |" in text
+
+
 @needs_chromium
 def test_report_html_renders_every_figure_in_chromium(tmp_path):
     _, page = write_report(tmp_path / "report", _tables(), SETTINGS)

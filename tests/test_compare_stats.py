@@ -615,3 +615,33 @@ def test_the_improvement_count_is_mann_whitney_u():
     expected = stats.mannwhitneyu(y, x, axis=-1).statistic / (8 * 6)
     assert np.allclose(_lower_share(x, y), expected, rtol=0, atol=1e-12)
     assert _lower_share(np.array([0.1, 0.5]), np.array([0.5, 0.9])) == (1 + 1 + 0.5 + 1) / 4
+
+
+def test_a_method_with_another_methods_runs_is_not_tested_nor_counted_in_the_family():
+    """b2 has b's runs (a constant tuned to its default shares its cell), a2 the baseline's:
+    neither is tested, and b's Holm-adjusted p is what it is without them."""
+    rows = [instance_rows("a", [3, 2], 4), instance_rows("b", [1, 0], 4),
+            instance_rows("c", [4, 4], 4)]
+    alone = pd.concat(rows, ignore_index=True)
+    instances = pd.concat([*rows, instance_rows("b2", [1, 0], 4),
+                           instance_rows("a2", [3, 2], 4)], ignore_index=True)
+    same = {("c", "b2+plain"): "b+plain", ("c", "a2+plain"): "a+plain"}
+    tests = budget_tests(instances, "a+plain", same=same).set_index("method")
+    expected = budget_tests(alone, "a+plain").set_index("method")
+    assert tests.loc["b+plain", "p_holm"] == pytest.approx(expected.loc["b+plain", "p_holm"])
+    assert tests.loc["b+plain", "p_holm"] != pytest.approx(
+        budget_tests(instances, "a+plain").set_index("method").loc["b+plain", "p_holm"])
+    for method, twin in (("b2+plain", "b+plain"), ("a2+plain", "a+plain")):
+        assert math.isnan(tests.loc[method, "p_value"]) and not tests.loc[method, "reject"]
+        assert tests.loc[method, "note"] == f"no test: the same runs as {twin}"
+    areas = pd.DataFrame([("c", policy, "plain", j, run, area)
+                          for policy, values in (("a", [0.5, 0.4]), ("b", [0.1, 0.2]),
+                                                 ("b2", [0.1, 0.2]))
+                          for j, area in enumerate(values) for run in range(2)],
+                         columns=["config", "policy", "adjuster", "tree_index", "run", "area"])
+    whole = curve_tests(areas, "a+plain", n_permutations=99, n_boot=50,
+                        same=same).set_index("method")
+    assert whole.loc["b2+plain", "note"] == "no test: the same runs as b+plain"
+    assert math.isnan(whole.loc["b2+plain", "p_value"])
+    assert whole.loc["b2+plain", "area"] == pytest.approx(0.15)
+    assert whole.loc["b+plain", "p_holm"] == whole.loc["b+plain", "p_value"]  # alone in it

@@ -209,6 +209,7 @@ def test_compare_tuned_tunes_on_instances_apart_from_the_compared_ones(tmp_path,
 def test_a_constant_tuned_to_its_default_is_its_entry_cell_under_the_tuned_label():
     """KL-UCB's c tuned to 0, its default, is KL-UCB's own curve: computed once, and still a
     cell of klucb(tuned) beside klucb; UCB1's c tuned to 0.5 is a curve of its own."""
+    from experiments.cli.commands.compare import cells_text
     from experiments.comparisons.grid import Grid
 
     tuned = [{"tree": "constant(1,3)", "policy": policy, "adjuster": "plain", "params": params}
@@ -223,6 +224,12 @@ def test_a_constant_tuned_to_its_default_is_its_entry_cell_under_the_tuned_label
     assert grid.methods == ["klucb+plain", "klucb(tuned)+plain", "ucb1+plain",
                             "ucb1(tuned)+plain", "ucb1(c=0.5)+plain"]
     assert grid.cells == 5
+    # the tests test each curve once: a tuned cell is its entry's, or the entry's is its
+    assert grid.same_cells() == {
+        ("constant(1,3) b=4 d=4", "klucb(tuned)+plain"): "klucb+plain",
+        ("constant(1,3) b=4 d=4", "ucb1(tuned)+plain"): "ucb1(c=0.5)+plain"}
+    assert cells_text(grid) == ("5 cells (2 of them tuned to the constant of another cell, "
+                                "whose runs they share: 3 computed and tested)")
     with pytest.raises(ValueError, match="names constant.1,3. ucb1 plain twice"):
         Grid.from_scale(["constant(1,3)"], ["ucb1(c=0.5)", "ucb1(c=0.50)"], ["plain"], depth=4)
 
@@ -243,3 +250,19 @@ def test_the_full_scale_projection_counts_the_tunings():
     assert core_hours(grid) == pytest.approx((ucb1 + thompson) * cell / 3.6e12)
     assert core_hours(grid, plan) == pytest.approx(
         (ucb1 * (2 * cell + race) + thompson * cell) / 3.6e12)
+
+
+def test_an_end_of_the_range_is_flagged_only_where_the_domain_goes_beyond_it():
+    """A chosen value at the low end of KL-UCB's c = 0..3 is the domain's bound (c >= 0): no
+    wider range exists, so it is not at an edge; UCB1's c = 0.01 is; and a race that kept
+    every value flags nothing (an end chosen among equals says nothing)."""
+    from experiments.tuning.space import ParamRange
+    from experiments.tuning.synthetic import Tuning, _at_edge
+
+    klucb = Tuning("constant(1,3)", "klucb", (ParamRange("c", 0.0, 3.0),), depth=4, values=4)
+    ucb1 = Tuning("constant(1,3)", "ucb1", (ParamRange("c", 0.01, 10.0, log=True),), depth=4,
+                  values=4)
+    assert _at_edge(klucb, pd.Series({"c": 0.0}), resolved=True) == {}
+    assert _at_edge(klucb, pd.Series({"c": 3.0}), resolved=True) == {"c": "high"}
+    assert _at_edge(ucb1, pd.Series({"c": 0.01}), resolved=True) == {"c": "low"}
+    assert _at_edge(ucb1, pd.Series({"c": 0.01}), resolved=False) == {}

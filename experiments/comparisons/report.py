@@ -31,12 +31,17 @@ from plots.style import FORMATS, look, save_as
 from ..markdown import markdown_table
 from .tests import EXACT_CONDITIONAL
 
+SAME_RUNS = "no test: the same runs as"
+
 TUNED_TEXT = (
     "A method marked (tuned) is its policy at the constant tuned for each tree configuration "
     "and adjuster by `mctslab tune`'s race, on the area under the failure curve over the same "
     "budgets, with tree instances and runs of another seed than the compared ones (folders "
     "tuning/): chosen, and low-high, the values not shown worse; at_edge: the chosen value is "
-    "an end of the range searched.")
+    "an end of the range searched that the parameter could go beyond (none at a bound of its "
+    "domain, such as c = 0); resolved: 'not resolved' where no value was shown worse than "
+    "another, so the chosen one is only the least mean of equals. A tuned cell whose constant "
+    "is its policy's default shares that cell: the same runs, tested once.")
 
 # settings key -> what the report calls it, in the report's order
 SETTINGS = {
@@ -112,6 +117,13 @@ def _odds_ratio(ratio: float, low: float, high: float, method: str) -> str:
             + (" exact" if method == EXACT_CONDITIONAL else ""))
 
 
+def _tuned_table(tuned: pd.DataFrame) -> pd.DataFrame:
+    """The tunings' table with ``resolved``: "not resolved" where the race kept every
+    candidate (the chosen value is the least mean among values none shown worse)."""
+    resolved = tuned["kept"] < tuned["candidates"]
+    return tuned.assign(resolved=resolved.map({True: "yes", False: "not resolved"}))
+
+
 def _p(value) -> str:
     if math.isnan(value):
         return "no test"
@@ -172,18 +184,20 @@ def _budget_tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
                "of 0 or inf stays there: the runs bound the ratio on one side only "
                "(budget_tests.csv: odds_ratio_method).")),
               ("p", (f"{len(rejected)} of {len(done)} tests reject equal failure rates after "
-                 f"Holm's correction; {len(tests) - len(done)} budgets had no test (both "
-                 "methods failed none or all of their runs on every instance). Every test is "
-                 "in budget_tests.csv."))]
+                 f"Holm's correction; {int(_no_information(tests).sum())} budgets had no test "
+                 "(both methods failed none or all of their runs on every instance)"
+                 f"{_repeated_text(tests)}. Every test is in budget_tests.csv."))]
     rows = []
     for (config, method), group in tests.groupby(["config", "method"], sort=False):
         reject = group["reject"].astype(bool)
         better = group[reject & (group["rate"] < group["baseline_rate"])]["budget"]
         worse = group[reject & (group["rate"] > group["baseline_rate"])]["budget"]
-        untested = group[group["p_value"].isna()]["budget"]
+        untested = group[_no_information(group)]["budget"]
         tested = group.dropna(subset="p_value")
         ratio = "-"
-        if len(tested):
+        if group["note"].str.startswith(SAME_RUNS).any():
+            ratio = "not tested: " + group["note"].iloc[0].removeprefix("no test: ")
+        elif len(tested):
             last = tested.loc[tested["budget"].idxmax()]
             ratio = (_odds_ratio(*last[["odds_ratio", "odds_ratio_low", "odds_ratio_high",
                                         "odds_ratio_method"]])
@@ -196,6 +210,23 @@ def _budget_tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
                                         "no test at (both fail none or all)",
                                         "odds ratio [95% interval] at the largest tested budget"])
     return blocks + [("table", table)]
+
+
+def _no_information(tests: pd.DataFrame) -> pd.Series:
+    """The rows of budgets where both methods fail none or all of their runs everywhere."""
+    return tests["note"].str.startswith("no test: both")
+
+
+def _repeated_text(tests: pd.DataFrame) -> str:
+    """The methods not tested because their runs are another's, in a clause, or ""."""
+    repeated = tests[tests["note"].str.startswith(SAME_RUNS)].drop_duplicates(
+        ["config", "method"])
+    if repeated.empty:
+        return ""
+    pairs = "; ".join(f"{r.method} on {r.config}, {r.note.removeprefix('no test: ')}"
+                      for r in repeated.itertuples())
+    return ("; not tested, their runs being another method's (a constant tuned to its "
+            f"default shares its cell, and is not counted in Holm's family): {pairs}")
 
 
 def _budgets(values) -> str:
@@ -238,7 +269,9 @@ def _curve_tests_blocks(tests: pd.DataFrame | None,
                "area 95% interval": "area 95% interval", "baseline_area": "baseline area",
                "area_difference": "difference", "difference 95% interval":
                "difference 95% interval", "p_value": "p", "p_holm": "p (Holm)",
-               "reject": "reject", "permutations": "relabellings"}
+               "reject": "reject", "permutations": "relabellings", "note": "note"}
+    if not shown["note"].astype(bool).any():
+        shown = shown.drop(columns="note")
     shown = shown[[c for c in columns if c in shown.columns]].rename(columns=columns)
     for column in ("area", "baseline area", "difference"):
         shown[column] = shown[column].map(_number)
@@ -317,7 +350,8 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict,
 
     tuned = get("tuned")
     if tuned is not None and not tuned.empty:
-        blocks += [("h2", "Constants tuned per tree"), ("p", TUNED_TEXT), ("table", tuned)]
+        blocks += [("h2", "Constants tuned per tree"), ("p", TUNED_TEXT),
+                   ("table", _tuned_table(tuned))]
     blocks.append(("h2", "Playouts to reach the target failure rate"))
     to_epsilon = get("to_epsilon")
     if to_epsilon is None or to_epsilon.empty:

@@ -65,7 +65,8 @@ def write_comparison(grid: Grid, out: str | Path, command: str | None = None,
     runs = run_table(grid, out)
     write_table(runs, Path(out) / RUNS_FILE)
     baseline = grid.baseline or grid.methods[0]
-    tables = comparison_tables(runs, grid.epsilon, baseline, seed=grid.seed)
+    tables = comparison_tables(runs, grid.epsilon, baseline, seed=grid.seed,
+                               same=grid.same_cells())
     write_table(tables["instances"], Path(out) / INSTANCES_FILE)
     for name in ("curves", "to_epsilon", "cell_areas"):  # rows as the grid lists them
         tables[name] = _in_grid_order(tables[name], tables["instances"])

@@ -23,11 +23,13 @@ __all__ = ["comparison_tables"]
 
 def comparison_tables(runs: pd.DataFrame, epsilon: float = 0.05, baseline: str | None = None,
                       n_boot: int = 2000, n_permutations: int = 9999, seed: int = 0,
-                      alpha: float = 0.05) -> dict[str, pd.DataFrame]:
+                      alpha: float = 0.05, same: dict[tuple[str, str], str] | None = None
+                      ) -> dict[str, pd.DataFrame]:
     """Every table of a comparison (what ``experiments.comparisons.report.write_report`` reads)
     from its per-run table (RUN_COLUMNS): instances, curves, to_epsilon, budget_tests,
     curve_tests (``experiments.comparisons.tests``, each method against ``baseline``, default the
-    first method listed), cell_areas, areas (per instance), aggregates, improvement and
+    first method listed; a method with the runs of another, ``same``, untested:
+    ``tests.same_runs_as``), cell_areas, areas (per instance), aggregates, improvement and
     profile."""
     instances = instances_from_runs(runs)
     instance_areas = areas(instances)
@@ -36,9 +38,9 @@ def comparison_tables(runs: pd.DataFrame, epsilon: float = 0.05, baseline: str |
         "instances": instances,
         "curves": failure_curves(instances),
         "to_epsilon": to_epsilon,
-        "budget_tests": budget_tests(instances, baseline, alpha),
+        "budget_tests": budget_tests(instances, baseline, alpha, same),
         "curve_tests": curve_tests(run_areas(runs), baseline, alpha, n_permutations, seed,
-                                   n_boot),
+                                   n_boot, same),
         "cell_areas": cell_area,
         "areas": instance_areas,
         "aggregates": aggregate_intervals(instance_areas, n_boot, seed),

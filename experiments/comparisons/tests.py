@@ -17,6 +17,10 @@ correction (Holm 1979) holds the family-wise error at alpha, is stated in its ``
   Mantel-Haenszel common odds ratio of failing, with its 95% interval; where that ratio is 0
   or inf (a zero cell in every stratum), the exact conditional one (``common_odds_ratio``).
 
+A method whose runs are another's (``same``: a cell at a tuned constant that is its
+policy's default shares that cell) is not tested: its test would repeat the other's, or test
+the baseline against itself; its rows say so and stay out of the family.
+
 A pair's unadjusted p-value and interval depend on that pair alone: the random draws of a
 permutation test and its bootstrap are seeded by the seed and the pair's names
 (``pair_seed``), not by the pair's place in the table. Holm's adjusted p-values depend on the
@@ -71,6 +75,22 @@ def check_baseline(methods, baseline: str | None) -> str:
         raise ValueError(f"--baseline {baseline} names no method of the grid: use one of "
                          f"{', '.join(methods)}")
     return baseline
+
+
+def same_runs_as(same: dict[tuple[str, str], str] | None, config: str, method: str,
+                 baseline: str) -> str | None:
+    """The method whose runs ``method``'s are on ``config``, when testing it against
+    ``baseline`` would repeat that method's test or test the baseline against itself, else
+    None. ``same`` maps (config, method) to the method listed first with the same runs
+    (``Grid.same_cells``)."""
+    same = same or {}
+    if same.get((config, method), method) == same.get((config, baseline), baseline):
+        return baseline
+    return same.get((config, method))
+
+
+def _not_tested(twin: str) -> str:
+    return f"no test: the same runs as {twin}"
 
 
 def _informative(tables: np.ndarray) -> np.ndarray:
@@ -225,15 +245,16 @@ def _arrays(instances: pd.DataFrame):
 
 
 def budget_tests(instances: pd.DataFrame, baseline: str | None = None,
-                 alpha: float = 0.05) -> pd.DataFrame:
+                 alpha: float = 0.05,
+                 same: dict[tuple[str, str], str] | None = None) -> pd.DataFrame:
     """Every method against ``baseline`` (default: the first method listed) at every budget of
     every config, by the CMH test (``cmh_test``) over the instances both searched; Holm within
     the config, across its budgets and methods. ``rate`` and ``baseline_rate`` are the pooled
     failure rates (lower is better); ``odds_ratio`` with ``odds_ratio_low`` and
     ``odds_ratio_high`` the common odds ratio of failing, method against baseline, and its
     1 - alpha interval, computed as ``odds_ratio_method`` says (``common_odds_ratio``). A budget where both fail none or all of their
-    runs on every instance has no test (p NaN, left out of the family; ``note`` says why).
-    Columns: BUDGET_TEST_COLUMNS."""
+    runs on every instance has no test (p NaN, left out of the family; ``note`` says why), nor
+    has a method with the runs of another (``same_runs_as``). Columns: BUDGET_TEST_COLUMNS."""
     baseline = check_baseline(methods_of(instances), baseline)
     rows = []
     for config, budgets, methods, failures, runs in _arrays(instances):
@@ -243,13 +264,15 @@ def budget_tests(instances: pd.DataFrame, baseline: str | None = None,
         for m, method in enumerate(methods):
             if m == base:
                 continue
+            twin = same_runs_as(same, config, method, baseline)
             for b, budget in enumerate(budgets):
                 shared = (runs[m, b] > 0) & (runs[base, b] > 0)
                 fa, na = failures[m, b, shared], runs[m, b, shared]
                 fb, nb = failures[base, b, shared], runs[base, b, shared]
                 tables = np.stack([np.stack([fa, na - fa], -1), np.stack([fb, nb - fb], -1)], 1)
-                result = cmh_test(tables) if shared.any() else None
+                result = cmh_test(tables) if shared.any() and twin is None else None
                 note = "" if result is not None else (
+                    _not_tested(twin) if twin is not None else
                     "no test: no shared instance" if not shared.any() else
                     "no test: both fail none or all of their runs on every instance")
                 statistic, p_value = result if result is not None else (np.nan, np.nan)
@@ -345,7 +368,8 @@ def pair_seed(seed: int, config: str, method: str, baseline: str) -> list[int]:
 
 
 def curve_tests(run_areas: pd.DataFrame, baseline: str | None = None, alpha: float = 0.05,
-                n_permutations: int = 9999, seed: int = 0, n_boot: int = 2000) -> pd.DataFrame:
+                n_permutations: int = 9999, seed: int = 0, n_boot: int = 2000,
+                same: dict[tuple[str, str], str] | None = None) -> pd.DataFrame:
     """Every method against ``baseline`` on every config by ``stratified_permutation_test`` of
     the runs' normalised areas (strata: the instances both searched), Holm within the config.
     ``area`` and ``baseline_area`` are mean run areas (lower is better); ``area_difference``
@@ -354,7 +378,8 @@ def curve_tests(run_areas: pd.DataFrame, baseline: str | None = None, alpha: flo
     relabellings the p-value counts, ``exact`` whether that was all of them. The Monte Carlo
     draws come from ``np.random.default_rng([*pair_seed(seed, config, method, baseline), 0])``
     and the bootstrap's from the same with 1: a pair's numbers do not depend on the others.
-    Columns: CURVE_TEST_COLUMNS."""
+    A method with the runs of another (``same_runs_as``) has no test (p NaN, out of the
+    family). Columns: CURVE_TEST_COLUMNS."""
     frame = run_areas.assign(method=methods_of(run_areas))
     baseline = check_baseline(frame["method"], baseline)
     rows = []
@@ -370,9 +395,15 @@ def curve_tests(run_areas: pd.DataFrame, baseline: str | None = None, alpha: flo
             shared = sorted(areas.keys() & base.keys())
             strata = [(areas[j].to_numpy(float), base[j].to_numpy(float)) for j in shared]
             family = f"{config}: each method vs {baseline}"
-            if not strata:
-                rows.append((config, method, baseline, PERMUTATION, family, 0, 0,
-                             *(np.nan,) * 5, 0, False, np.nan, "no test: no shared instance"))
+            twin = same_runs_as(same, config, method, baseline)
+            if not strata or twin is not None:
+                x = np.concatenate([areas[j].to_numpy(float) for j in shared] or [[]])
+                y = np.concatenate([base[j].to_numpy(float) for j in shared] or [[]])
+                rows.append((config, method, baseline, PERMUTATION, family, len(shared), len(x),
+                             x.mean() if len(x) else np.nan, y.mean() if len(y) else np.nan,
+                             *(np.nan,) * 3, 0, False, np.nan,
+                             _not_tested(twin) if twin is not None else
+                             "no test: no shared instance"))
                 continue
             words = pair_seed(seed, config, method, baseline)
             difference, p, count, exact = stratified_permutation_test(

@@ -29,6 +29,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from mcts import STREAM_VERSION
+from specs import NUMBER
 
 from ..comparisons.grid import RULES
 from ..comparisons.stats import area_rows, failure_bits, run_failures
@@ -373,20 +374,30 @@ def _summary(race: _Race, table: pd.DataFrame, seconds: float) -> dict:
             "loss": float(chosen["loss"]), "loss_name": tuning.loss_name,
             "interval": {name: [float(kept[name].min()), float(kept[name].max())]
                          for name in names},
-            "at_edge": _at_edge(tuning, chosen),
+            "at_edge": _at_edge(tuning, chosen, len(kept) < len(table)),
             "kept": len(kept), "candidates": len(table),
             "playouts": budgeted, "grid_playouts": grid, "share_of_grid": budgeted / grid,
             "simulated_playouts": int(table["playouts"].sum()), "seconds": seconds}
 
 
-def _at_edge(tuning: Tuning, chosen: pd.Series) -> dict[str, str]:
-    """The parameters whose chosen value is an end of its range ("low" or "high"): the best
-    may lie beyond it."""
+def _at_edge(tuning: Tuning, chosen: pd.Series, resolved: bool) -> dict[str, str]:
+    """The parameters whose chosen value is an end of its range ("low" or "high") that the
+    parameter's domain goes beyond: the best may lie there, and a wider range would show it.
+    None at a bound of the domain (KL-UCB's c = 0: no range goes lower), nor when the race
+    was not ``resolved`` (every candidate kept: an end chosen among equals says nothing)."""
+    from mcts.baselines import player_info
+
+    if not resolved:
+        return {}
+    domains = getattr(player_info(tuning.fixed["policy"]), "domains", {}) or {}
     edges = {}
     for one in tuning.params:
-        values = one.values(tuning.values)
-        if chosen[one.name] in (values[0], values[-1]):
-            edges[one.name] = "low" if chosen[one.name] == values[0] else "high"
+        values, value = one.values(tuning.values), chosen[one.name]
+        domain = domains.get(one.name, NUMBER)
+        if value == values[0] and value != domain.low:
+            edges[one.name] = "low"
+        elif value == values[-1] and value != domain.high:
+            edges[one.name] = "high"
     return edges
 
 
