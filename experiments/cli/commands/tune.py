@@ -150,6 +150,7 @@ def _run_game(args) -> int:
     from experiments.runtime.pool import check_options, default_workers
     from experiments.tuning.games import (
         SCALES,
+        check_tuning,
         projected_seconds,
         result_lines,
         tune_game,
@@ -167,6 +168,7 @@ def _run_game(args) -> int:
     options = {"low": low, "high": high, "log": log, "playouts": args.playouts,
                "scale": args.scale, "games": args.games, "seed": args.seed,
                "confirm": args.confirm}
+    check_tuning(args.game, args.player, args.against, **options)  # before any probe game
     out = args.out or f"results/tune-{args.game}"
     if not (args.quiet or args.json):
         games = (args.games or SCALES[args.scale].games) + args.confirm
