@@ -120,8 +120,25 @@ def test_tune_resumes_and_workers_give_the_same_numbers(tmp_path, capsys):
     assert main([*argv, "--out", str(tmp_path / "a")]) == 0
     again = json.loads(capsys.readouterr().out)
     assert sorted(p.name for p in (tmp_path / "a" / "runs").iterdir()) == stored
-    assert {k: v for k, v in again.items() if k != "seconds"} == {
-        k: v for k, v in first.items() if k != "seconds"}
+    counts = ("seconds", "simulated_playouts", "stored_playouts")
+    assert {k: v for k, v in again.items() if k not in counts} == {
+        k: v for k, v in first.items() if k not in counts}
+    # the rerun simulates nothing and says so (the default's runs included: stored too)
+    assert first["stored_playouts"] == 0 and again["simulated_playouts"] == 0
+    assert again["stored_playouts"] == first["simulated_playouts"] > first["playouts"]
+    # the chosen value's and UCB-V's defaults' curves over every budget, on the same 64 runs
+    curves = pd.read_csv(tmp_path / "a" / "curves.csv")
+    assert first["default"] == {"zeta": 1.2, "c": 1.0}
+    default = curves[curves["which"] == "default"]
+    assert default[["zeta", "c"]].drop_duplicates().values.tolist() == [[1.2, 1.0]]
+    assert default["budget"].tolist() == [1, 2, 4, 8, 16, 32, 64]
+    assert set(curves["runs"]) == {64} and len(curves) == 14
+    chosen = curves[curves["which"] == "chosen"].iloc[0]
+    assert {"zeta": chosen["zeta"], "c": chosen["c"]} == first["chosen"]
+    report = (tmp_path / "a" / "report.md").read_text()
+    assert "## The chosen value and the default over every budget" in report
+    assert (tmp_path / "a" / "tune_curves.png").stat().st_size > 0
+    assert "| budget | chosen (zeta = " in report and "| default (zeta = 1.2, c = 1) |" in report
     assert main([*argv, "--out", str(tmp_path / "b"), "--workers", "1"]) == 0
     capsys.readouterr()
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "b" / "candidates.csv"), table)
@@ -266,3 +283,20 @@ def test_an_end_of_the_range_is_flagged_only_where_the_domain_goes_beyond_it():
     assert _at_edge(klucb, pd.Series({"c": 3.0}), resolved=True) == {"c": "high"}
     assert _at_edge(ucb1, pd.Series({"c": 0.01}), resolved=True) == {"c": "low"}
     assert _at_edge(ucb1, pd.Series({"c": 0.01}), resolved=False) == {}
+
+
+def test_budgets_read_as_a_range_of_powers_of_two(capsys):
+    """``--budgets 1..16384`` is every power of two from 1 to 16384, in tune and bandit, mixed
+    with single budgets; a range whose ends are not powers of two is one line, exit 2."""
+    from experiments.cli.mctslab import build_parser
+
+    parser = build_parser()
+    tune_args = parser.parse_args(["tune", "--tree", "constant(1,5)", "--budgets", "1..16384"])
+    assert tune_args.budgets == [2**k for k in range(15)]
+    assert parser.parse_args(["tune", "--tree", "constant(1,5)", "--budgets", "16",
+                              "64..256"]).budgets == [16, 64, 128, 256]
+    assert parser.parse_args(["bandit", "--budgets", "16..64"]).budgets == [16, 32, 64]
+    assert main(["tune", "--tree", "constant(1,5)", "--budgets", "3..16"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "3..16 is no range of budgets: write LOW..HIGH, two powers" in err
