@@ -215,7 +215,10 @@ def test_report_states_the_settings_and_names_every_figure(tmp_path, saved_figur
                        "improvement.png", "profiles.png"]
     assert sorted(saved_figures) == sorted(
         name.replace(".png", suffix) for name in figures for suffix in (".png", ".pdf"))
-    assert "no figure, the grid holds no family of trees" in text  # no headline here
+    # no headline here, and the sentence says which figure is missing before the one shown
+    assert ("Not drawn: the figure of playouts each policy needs to reach failure <= 0.05 as "
+            "the bias of the tree grows") in text
+    assert "(the grid holds no family of trees that differ in their bias alone" in text
     assert all((tmp_path / name).stat().st_size > 0 for name in figures)
     assert sorted(p.name for p in tmp_path.glob("*.csv")) == sorted(f"{n}.csv" for n in _tables())
     stated = ["- seed: 7", "- random stream version: 2", "- runs per cell: 40",
@@ -320,7 +323,8 @@ def test_report_states_missing_tables(tmp_path, saved_figures):
     md, _ = write_report(tmp_path, tables, {"seed": 7})
     text = md.read_text()
     assert "No test per budget was made" in text
-    assert "X beats Y across tree configurations: no figure, its table is missing" in text
+    assert ("Not drawn: the figure of probability that X beats Y across tree configurations "
+            "(its table is missing or empty).") in text
     assert "- stream version" not in text and "- random stream version: not stated" in text
     assert "was not recorded" in text
     assert _figure_files(text) == ["heatmap_eps0.05.png", "aggregates.png",
@@ -357,6 +361,9 @@ def test_report_says_which_tuned_cells_share_runs_and_which_tunings_are_not_reso
     assert f"| no test | no test | False | 0 | {note} |" in text  # the curve tests' row
     assert "| klucb | plain | c | 0.0 | 0.0 | 3.0 |  | 8 | 8 | 100 | not resolved |" in text
     assert "| ucb1 | plain | c | 0.05 | 0.01 | 0.2 |  | 3 | 8 | 90 | yes |" in text
+    # the page shows Markdown's code spans as code, not as backticks
+    page = (tmp_path / "report.html").read_text()
+    assert "by <code>mctslab tune</code>&#x27;s race" in page and "`" not in page
 
 
 @needs_chromium

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -321,11 +322,14 @@ def _figure(folder: Path, name: str, table: pd.DataFrame | None, draw, caption: 
             formats=("png",), why: str = ""):
     """Draw ``table`` with ``draw`` (returning the figure, or None and ``why`` not) into
     ``name``.png and every other of ``formats``, or say why not."""
+    def not_drawn(reason: str) -> list[tuple]:
+        return [("p", f"Not drawn: the figure of {caption[0].lower()}{caption[1:]} ({reason}).")]
+
     if table is None or table.empty:
-        return [("p", f"{caption}: no figure, its table is missing or empty.")]
+        return not_drawn("its table is missing or empty")
     figure = draw(table)
     if figure is None:
-        return [("p", f"{caption}: no figure, {why}.")]
+        return not_drawn(why)
     save_as(figure, folder / name, ("png", *formats))
     return [("figure", f"{name}.png", caption)]
 
@@ -365,7 +369,8 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict,
                               lambda t: _first(playouts_by_bias(t, budget=budget,
                                                                 look=shared)),
                               caption, formats, "the grid holds no family of trees that "
-                              "differ in their bias alone (e.g. Constant(1,b) for two b)")
+                              "differ in their bias alone, e.g. Constant(1,b) for two b; the "
+                              "heatmap below gives the playouts per tree")
             caption = (f"Playouts to reach failure <= {epsilon:g}, per tree, policy and "
                        "adjuster")
             blocks += _figure(folder, f"heatmap_eps{epsilon:g}", rows,
@@ -434,17 +439,22 @@ img { max-width: 100%; height: auto; } figcaption { font-size: 0.9em; color: #55
 pre { background: #f4f4f4; padding: 0.6em; overflow-x: auto; }"""
 
 
+def _inline(text: str) -> str:
+    """``text`` escaped for HTML, its Markdown code spans (`...`) as ``<code>`` elements."""
+    return re.sub(r"`([^`\n]+)`", r"<code>\1</code>", html.escape(text))
+
+
 def _html(blocks: list[tuple], folder: Path) -> str:
     esc = html.escape
     parts = []
     for kind, content, *caption in blocks:
         match kind:
             case "h1" | "h2" | "p":
-                parts.append(f"<{kind}>{esc(content)}</{kind}>")
+                parts.append(f"<{kind}>{_inline(content)}</{kind}>")
             case "code":
                 parts.append(f"<pre><code>{esc(content)}</code></pre>")
             case "list":
-                parts.append("<ul>" + "".join(f"<li>{esc(line)}</li>" for line in content)
+                parts.append("<ul>" + "".join(f"<li>{_inline(line)}</li>" for line in content)
                              + "</ul>")
             case "table":
                 parts.append(content.to_html(index=False, border=0))
