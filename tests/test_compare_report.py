@@ -350,8 +350,12 @@ def test_report_says_which_tuned_cells_share_runs_and_which_tunings_are_not_reso
                                   8, 90)],
                          columns=["tree", "policy", "adjuster", "param", "chosen", "low",
                                   "high", "at_edge", "kept", "candidates", "playouts"])
+    tuned_tests = pd.concat([
+        curve.iloc[:1].assign(method="ucb1(tuned)+plain", baseline="ucb1+plain"),
+        curve.iloc[1:].assign(baseline="klucb+plain")])
     md, _ = write_report(tmp_path, {**_tables(), "budget_tests": budget,
-                                    "curve_tests": curve, "tuned": tuned}, SETTINGS)
+                                    "curve_tests": curve, "tuned": tuned,
+                                    "tuned_tests": tuned_tests}, SETTINGS)
     text = md.read_text()
     assert (f"| {config} | klucb(tuned)+plain | - | - | - | not tested: the same runs as "
             "klucb+plain |") in text
@@ -361,6 +365,12 @@ def test_report_says_which_tuned_cells_share_runs_and_which_tunings_are_not_reso
     assert f"| no test | no test | False | 0 | {note} |" in text  # the curve tests' row
     assert "| klucb | plain | c | 0.0 | 0.0 | 3.0 |  | 8 | 8 | 100 | not resolved |" in text
     assert "| ucb1 | plain | c | 0.05 | 0.01 | 0.2 |  | 3 | 8 | 90 | yes |" in text
+    # each tuned cell against its default, in one family
+    assert ("by the permutation test of the runs' areas above, Holm's correction over one "
+            "family, every such pair of the grid, alpha = 0.05: 1 of 1 pairs change (1 for the "
+            "better, lower area); 1 not tested") in text
+    assert (f"| {config} | ucb1(tuned)+plain | ucb1+plain | 0.1 | 0.3 | -0.2 | [-0.31, -0.12] "
+            "| 0.0001 | 0.0002 | True |  |") in text
     # the page shows Markdown's code spans as code, not as backticks
     page = (tmp_path / "report.html").read_text()
     assert "by <code>mctslab tune</code>&#x27;s race" in page and "`" not in page

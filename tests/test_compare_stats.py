@@ -36,6 +36,7 @@ from experiments.comparisons.tests import (
     difference_interval,
     holm_adjusted,
     stratified_permutation_test,
+    tuned_tests,
 )
 
 Z = 1.959963984540054
@@ -645,3 +646,36 @@ def test_a_method_with_another_methods_runs_is_not_tested_nor_counted_in_the_fam
     assert math.isnan(whole.loc["b2+plain", "p_value"])
     assert whole.loc["b2+plain", "area"] == pytest.approx(0.15)
     assert whole.loc["b+plain", "p_holm"] == whole.loc["b+plain", "p_value"]  # alone in it
+
+
+def test_tuned_cells_are_tested_against_their_defaults_in_one_family():
+    """Each tuned cell against its own policy's cell at the default, on each config: the
+    pair's p is curve_tests' for the same pair (its draws seeded by its names), Holm runs over
+    every pair of the grid, and a tuned cell with its default's runs is not tested."""
+    rows = []
+    for config, tuned in (("c1", [0.1, 0.2, 0.1]), ("c2", [0.5, 0.45, 0.5])):
+        for policy, values in (("u", [0.5, 0.45, 0.5]), ("u(tuned)", tuned),
+                               ("k", [0.3, 0.3, 0.2]), ("k(tuned)", [0.3, 0.3, 0.2])):
+            rows += [(config, policy, "plain", j, run, value + 0.01 * run)
+                     for j, value in enumerate(values) for run in range(3)]
+    areas = pd.DataFrame(rows, columns=["config", "policy", "adjuster", "tree_index", "run",
+                                        "area"])
+    pairs = [(config, f"{p}(tuned)+plain", f"{p}+plain") for config in ("c1", "c2")
+             for p in ("u", "k")]
+    same = {(config, "k(tuned)+plain"): "k+plain" for config in ("c1", "c2")}
+    tests = tuned_tests(areas, pairs, n_permutations=199, n_boot=100, same=same)
+    assert tests[["config", "method", "baseline"]].values.tolist() == [list(p) for p in pairs]
+    assert set(tests["family"]) == {"every tuned constant against its default, across "
+                                    "configurations"}
+    untested = tests[tests["method"] == "k(tuned)+plain"]
+    assert untested["p_value"].isna().all() and set(untested["note"]) == {
+        "no test: the same runs as k+plain"}
+    tested = tests.dropna(subset="p_value")
+    assert len(tested) == 2 and tested["p_holm"].tolist() == pytest.approx(
+        holm_adjusted(tested["p_value"].to_numpy()))
+    first = tested.iloc[0]
+    assert first["area_difference"] == pytest.approx(0.4 / 3 - 1.45 / 3)
+    alone = curve_tests(areas[areas["config"] == "c1"], "u+plain", n_permutations=199,
+                        n_boot=100).set_index("method").loc["u(tuned)+plain"]
+    assert first["p_value"] == alone["p_value"] and first["difference_low"] == alone[
+        "difference_low"]

@@ -214,6 +214,9 @@ def test_compare_tuned_tunes_on_instances_apart_from_the_compared_ones(tmp_path,
     runs = pd.read_parquet(out / "runs.parquet")
     assert set(runs["policy"]) == {"ucb1", "ucb1(tuned)", "thompson"}
     assert "## Constants tuned per tree" in (out / "report.md").read_text()
+    against = pd.read_csv(out / "tuned_tests.csv", keep_default_na=False)
+    assert against[["method", "baseline"]].values.tolist() == [["ucb1(tuned)+plain",
+                                                                "ucb1+plain"]]
     before = sorted((out / "tuning").iterdir())
     capsys.readouterr()
     assert main(["compare", "--trees", "constant(1,3)", "--depth", "4", "--policies", "ucb1",
@@ -245,6 +248,9 @@ def test_a_constant_tuned_to_its_default_is_its_entry_cell_under_the_tuned_label
     assert grid.same_cells() == {
         ("constant(1,3) b=4 d=4", "klucb(tuned)+plain"): "klucb+plain",
         ("constant(1,3) b=4 d=4", "ucb1(tuned)+plain"): "ucb1(c=0.5)+plain"}
+    config = "constant(1,3) b=4 d=4"
+    assert grid.tuned_pairs() == [(config, "klucb(tuned)+plain", "klucb+plain"),
+                                  (config, "ucb1(tuned)+plain", "ucb1+plain")]
     assert cells_text(grid) == ("5 cells (2 of them tuned to the constant of another cell, "
                                 "whose runs they share: 3 computed and tested)")
     with pytest.raises(ValueError, match="names constant.1,3. ucb1 plain twice"):

@@ -223,6 +223,16 @@ class Grid:
                 same[config, method] = owner
         return same
 
+    def tuned_pairs(self) -> list[tuple[str, str, str]]:
+        """(config, tuned method, default method) of every cell at tuned constants and its
+        entry's own cell, listed just before it (``_cells``): what ``tests.tuned_tests``
+        compares."""
+        cells = [(config, f"{policy}+{adjuster}", entry)
+                 for (_, (config, policy, adjuster)), (_, entry)
+                 in zip(self.labelled(), self._cells(), strict=True)]
+        return [(config, method, cells[i - 1][1])
+                for i, (config, method, entry) in enumerate(cells) if entry is not None]
+
     def _curve(self, tree: str, policy: str, adjuster: str, tuned: dict | None = None) -> Curve:
         """The cell's curve (``method_fields``), at the ``tuned`` parameters if given."""
         fields = method_fields(policy, adjuster)

@@ -125,6 +125,31 @@ def _tuned_table(tuned: pd.DataFrame) -> pd.DataFrame:
     return tuned.assign(resolved=resolved.map({True: "yes", False: "not resolved"}))
 
 
+def _tuned_tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
+    """Each tuned cell against its policy at the default constants: what changes where."""
+    if tests is None or tests.empty:
+        return []
+    done = tests.dropna(subset="p_value")
+    changed = done[done["reject"].astype(bool)]
+    better = int((changed["area_difference"] < 0).sum())
+    shown = pd.DataFrame({
+        "config": tests["config"], "tuned": tests["method"], "default": tests["baseline"],
+        "area": tests["area"].map(_number), "default area": tests["baseline_area"].map(_number),
+        "difference": tests["area_difference"].map(_number),
+        "difference 95% interval": [_interval(lo, hi) for lo, hi in
+                                    zip(tests["difference_low"], tests["difference_high"])],
+        "p": tests["p_value"].map(_p), "p (Holm)": tests["p_holm"].map(_p),
+        "reject": tests["reject"], "note": tests["note"]})
+    return [("p", (f"Tuned against default: each tuned cell against its policy at the default "
+                   "constants on the compared instances, by the permutation test of the runs' "
+                   "areas above, Holm's correction over one family, every such pair of the "
+                   f"grid, alpha = 0.05: {len(changed)} of {len(done)} pairs change "
+                   f"({better} for the better, lower area); {len(tests) - len(done)} not tested "
+                   "(a tuned constant that is the default shares its cell). tuned_tests.csv "
+                   "holds them.")),
+            ("table", shown)]
+
+
 def _p(value) -> str:
     if math.isnan(value):
         return "no test"
@@ -355,7 +380,7 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict,
     tuned = get("tuned")
     if tuned is not None and not tuned.empty:
         blocks += [("h2", "Constants tuned per tree"), ("p", TUNED_TEXT),
-                   ("table", _tuned_table(tuned))]
+                   ("table", _tuned_table(tuned)), *_tuned_tests_blocks(get("tuned_tests"))]
     blocks.append(("h2", "Playouts to reach the target failure rate"))
     to_epsilon = get("to_epsilon")
     if to_epsilon is None or to_epsilon.empty:

@@ -66,7 +66,7 @@ def write_comparison(grid: Grid, out: str | Path, command: str | None = None,
     write_table(runs, Path(out) / RUNS_FILE)
     baseline = grid.baseline or grid.methods[0]
     tables = comparison_tables(runs, grid.epsilon, baseline, seed=grid.seed,
-                               same=grid.same_cells())
+                               same=grid.same_cells(), tuned_pairs=grid.tuned_pairs())
     write_table(tables["instances"], Path(out) / INSTANCES_FILE)
     for name in ("curves", "to_epsilon", "cell_areas"):  # rows as the grid lists them
         tables[name] = _in_grid_order(tables[name], tables["instances"])

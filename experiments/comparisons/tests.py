@@ -367,6 +367,58 @@ def pair_seed(seed: int, config: str, method: str, baseline: str) -> list[int]:
     return [seed, *(int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4))]
 
 
+def _area_test(config: str, method: str, baseline: str, areas: dict, base: dict, family: str,
+               twin: str | None, alpha: float, n_permutations: int, seed: int,
+               n_boot: int) -> tuple:
+    """One row of CURVE_TEST_COLUMNS but p_holm and reject: ``method``'s run areas against
+    ``baseline``'s ({tree_index: areas}) on the instances both searched (``curve_tests``);
+    untested, with its note, when ``twin`` names a method whose runs these are, or when no
+    instance is shared."""
+    shared = sorted(areas.keys() & base.keys())
+    strata = [(areas[j].to_numpy(float), base[j].to_numpy(float)) for j in shared]
+    x = np.concatenate([one for one, _ in strata] or [[]])
+    y = np.concatenate([other for _, other in strata] or [[]])
+    if not strata or twin is not None:
+        return (config, method, baseline, PERMUTATION, family, len(shared), len(x),
+                x.mean() if len(x) else np.nan, y.mean() if len(y) else np.nan,
+                *(np.nan,) * 3, 0, False, np.nan,
+                _not_tested(twin) if twin is not None else "no test: no shared instance")
+    words = pair_seed(seed, config, method, baseline)
+    difference, p, count, exact = stratified_permutation_test(
+        strata, n_permutations, np.random.default_rng([*words, 0]))
+    low, high = difference_interval(strata, n_boot, np.random.default_rng([*words, 1]), alpha)
+    note = "" if np.ptp(np.concatenate([x, y])) > 0 else "every run has the same area"
+    return (config, method, baseline, PERMUTATION, family, len(shared), len(x), x.mean(),
+            y.mean(), difference, low, high, count, exact, p, note)
+
+
+TUNED_FAMILY = "every tuned constant against its default, across configurations"
+
+
+def tuned_tests(run_areas: pd.DataFrame, pairs: list[tuple[str, str, str]],
+                alpha: float = 0.05, n_permutations: int = 9999, seed: int = 0,
+                n_boot: int = 2000, same: dict[tuple[str, str], str] | None = None
+                ) -> pd.DataFrame:
+    """Each cell at tuned constants against its policy's cell at the default constants:
+    ``pairs`` of (config, tuned method, default method) (``Grid.tuned_pairs``), each by the
+    permutation test of the runs' areas of ``curve_tests`` (``baseline`` the default), Holm
+    over one family, TUNED_FAMILY: every pair of the grid, as a claim that tuning changes a
+    policy somewhere pays for every tree and policy looked at. A tuned cell with its
+    default's runs (the constant tuned is the default, ``same``) is not tested. Columns:
+    CURVE_TEST_COLUMNS."""
+    frame = run_areas.assign(method=methods_of(run_areas))
+    cells = {key: dict(tuple(g.groupby("tree_index")["area"]))
+             for key, g in frame.groupby(["config", "method"], sort=False)}
+    rows = [_area_test(config, tuned, default, cells.get((config, tuned), {}),
+                       cells.get((config, default), {}), TUNED_FAMILY,
+                       default if (same or {}).get((config, tuned)) == default else None,
+                       alpha, n_permutations, seed, n_boot)
+            for config, tuned, default in pairs]
+    columns = [c for c in CURVE_TEST_COLUMNS if c not in ("p_holm", "reject")]
+    tests = _holm(pd.DataFrame(rows, columns=columns), ["family"], alpha)
+    return tests[CURVE_TEST_COLUMNS]
+
+
 def curve_tests(run_areas: pd.DataFrame, baseline: str | None = None, alpha: float = 0.05,
                 n_permutations: int = 9999, seed: int = 0, n_boot: int = 2000,
                 same: dict[tuple[str, str], str] | None = None) -> pd.DataFrame:
@@ -388,33 +440,13 @@ def curve_tests(run_areas: pd.DataFrame, baseline: str | None = None, alpha: flo
                      for m, g in group.groupby("method", sort=False)}
         if baseline not in by_method:
             continue
-        base = by_method[baseline]
         for method, areas in by_method.items():
-            if method == baseline:
-                continue
-            shared = sorted(areas.keys() & base.keys())
-            strata = [(areas[j].to_numpy(float), base[j].to_numpy(float)) for j in shared]
-            family = f"{config}: each method vs {baseline}"
-            twin = same_runs_as(same, config, method, baseline)
-            if not strata or twin is not None:
-                x = np.concatenate([areas[j].to_numpy(float) for j in shared] or [[]])
-                y = np.concatenate([base[j].to_numpy(float) for j in shared] or [[]])
-                rows.append((config, method, baseline, PERMUTATION, family, len(shared), len(x),
-                             x.mean() if len(x) else np.nan, y.mean() if len(y) else np.nan,
-                             *(np.nan,) * 3, 0, False, np.nan,
-                             _not_tested(twin) if twin is not None else
-                             "no test: no shared instance"))
-                continue
-            words = pair_seed(seed, config, method, baseline)
-            difference, p, count, exact = stratified_permutation_test(
-                strata, n_permutations, np.random.default_rng([*words, 0]))
-            low, high = difference_interval(strata, n_boot,
-                                            np.random.default_rng([*words, 1]), alpha)
-            x = np.concatenate([s[0] for s in strata])
-            y = np.concatenate([s[1] for s in strata])
-            note = "" if np.ptp(np.concatenate([x, y])) > 0 else "every run has the same area"
-            rows.append((config, method, baseline, PERMUTATION, family, len(shared), len(x),
-                         x.mean(), y.mean(), difference, low, high, count, exact, p, note))
+            if method != baseline:
+                rows.append(_area_test(
+                    config, method, baseline, areas, by_method[baseline],
+                    f"{config}: each method vs {baseline}",
+                    same_runs_as(same, config, method, baseline), alpha, n_permutations,
+                    seed, n_boot))
     columns = [c for c in CURVE_TEST_COLUMNS if c not in ("p_holm", "reject")]
     tests = _holm(pd.DataFrame(rows, columns=columns), ["config"], alpha)
     return tests[CURVE_TEST_COLUMNS]
