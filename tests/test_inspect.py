@@ -177,8 +177,13 @@ def test_the_command_writes_the_page(tmp_path, capsys, saved_figures):
     assert "run 4" in out and str(folder / "index.html") in out
     page = (folder / "index.html").read_text()
     assert page.count("<img") == 3 - ("Graphviz's dot is not installed" in out)
-    top, _ = saved_figures["trace.svg"].axes
-    assert top.get_xscale() == "log" and len(top.get_lines()) == 2 * 4
+    top, means, _ = saved_figures["trace.svg"].axes
+    assert top.get_xscale() == "log" and len(top.get_lines()) == len(means.get_lines()) == 4
+    # the means on an axis fitted to them, so that differences of hundredths show
+    trace = pd.read_csv(folder / "trace.csv")["mean"].dropna()
+    low, high = means.get_ylim()
+    assert low <= trace.min() and trace.max() <= high
+    assert high - low <= max(1.1 * (trace.max() - trace.min()), trace.max() - trace.min() + 0.004)
     assert (folder / "anatomy.csv").stat().st_size > 0 and (folder / "trace.csv").is_file()
     # each wrong move's gap at the failing runs' threshold where it fails most (maxfreq's, not 0)
     anatomy = pd.read_csv(folder / "anatomy.csv")

@@ -129,8 +129,9 @@ def _write(args, curve, traced, dot: str) -> int:
     if args.plot:
         save(plot_trace(frame, log, title=title)[0].figure, args.plot)
     picture, note = write_picture(dot, folder / "tree.svg")
-    caption = ("The root's children against playouts; the effective threshold beneath; grey "
-               "where the run would fail")
+    caption = ("The root's children against playouts: visit shares, then mean rewards on an "
+               "axis fitted to them; the effective threshold beneath; grey where the run would "
+               "fail")
     reason, analyze_line = failure_reason(traced), analyze_command(curve, traced, args)
     blocks = [("p", _summary(frame)), ("p", reason),
               ("p", f"The tree instance's exact analysis: {analyze_line}"),
