@@ -126,13 +126,14 @@ def test_tune_resumes_and_workers_give_the_same_numbers(tmp_path, capsys):
     # the rerun simulates nothing and says so (the default's runs included: stored too)
     assert first["stored_playouts"] == 0 and again["simulated_playouts"] == 0
     assert again["stored_playouts"] == first["simulated_playouts"] > first["playouts"]
-    # the chosen value's and UCB-V's defaults' curves over every budget, on the same 64 runs
+    # the chosen value's and UCB-V's defaults' curves over every budget, on the same runs
     curves = pd.read_csv(tmp_path / "a" / "curves.csv")
     assert first["default"] == {"zeta": 1.2, "c": 1.0}
     default = curves[curves["which"] == "default"]
     assert default[["zeta", "c"]].drop_duplicates().values.tolist() == [[1.2, 1.0]]
     assert default["budget"].tolist() == [1, 2, 4, 8, 16, 32, 64]
-    assert set(curves["runs"]) == {64} and len(curves) == 14
+    runs = int(table.loc[table["chosen"], "runs"].iloc[0])  # the chosen value's runs
+    assert set(curves["runs"]) == {runs} and len(curves) == 14
     chosen = curves[curves["which"] == "chosen"].iloc[0]
     assert {"zeta": chosen["zeta"], "c": chosen["c"]} == first["chosen"]
     report = (tmp_path / "a" / "report.md").read_text()

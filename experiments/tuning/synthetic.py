@@ -335,18 +335,18 @@ def default_values(tuning: Tuning) -> dict[str, float]:
 def _budget_curves(race: _Race, table: pd.DataFrame, store: KeyedStore | None, pool: Pool,
                    workers, scheduler, bar) -> pd.DataFrame:
     """The failure curves over every budget 2^0 .. the largest, of the chosen candidate and of
-    the policy's defaults, each over the race's largest number of runs on the same units: a
-    value tuned at one budget may fail at another (a cliff), which these show. The default's
-    runs missing from the race (a value not among the candidates, or dropped early) are
-    computed and stored as a candidate's. Columns: which ("chosen", "default"), the
-    parameters, budget, runs, failures, failure_rate, ci_low, ci_high (Wilson 95%)."""
+    the policy's defaults, both over the chosen candidate's runs (the same units): a value
+    tuned at one budget may fail at another (a cliff), which these show. The default's runs
+    missing from the race (a value not among the candidates, or dropped early) are computed
+    and stored as a candidate's. Columns: which ("chosen", "default"), the parameters,
+    budget, runs, failures, failure_rate, ci_low, ci_high (Wilson 95%)."""
     tuning = race.tuning
-    size = tuning.sizes()[-1]
     names = [one.name for one in tuning.params]
     chosen = table.index[table["chosen"]][0]
+    size = len(race.bits[chosen])
     default = default_values(tuning)
     same = [i for i, values in enumerate(tuning.grid) if values == default]
-    bits = race.bits[same[0]] if same else np.empty(0, np.int64)
+    bits = race.bits[same[0]][:size] if same else np.empty(0, np.int64)
     if len(bits) < size:
         block = Block(tuning.curve(default), tuning.seed, tuning.trees, len(bits),
                       size - len(bits))
@@ -370,8 +370,8 @@ def _runs(blocks: list[Block], store: KeyedStore | None, pool: Pool, workers, sc
           bar, race: _Race) -> list[pd.DataFrame]:
     """Each block's runs, read from the store or computed (and stored), in ``blocks``'
     order; the playouts computed are added to ``race.simulated``, those read to
-    ``race.stored``. Without workers or a
-    scheduler they run in this process, on numba's threads."""
+    ``race.stored``. Without workers or a scheduler they run in this process, on numba's
+    threads."""
     found = [None if store is None else _read(store, block) for block in blocks]
     pending = [i for i, frame in enumerate(found) if frame is None]
     race.stored += sum(int(frame["playouts"].sum()) for frame in found if frame is not None)
