@@ -33,14 +33,14 @@ def binned(games: pd.DataFrame, bins: int = 12, log: bool = True) -> pd.DataFram
                          "ci_high": high}).reset_index(drop=True)
 
 
-def plot_game_tuning(games: pd.DataFrame, curve: pd.DataFrame, *, chosen: float,
+def plot_game_tuning(games: pd.DataFrame, curve: pd.DataFrame, *, chosen: float | None,
                      interval: tuple[float, float], log: bool = True, parameter: str = "c",
                      player: str = "", against: str = "", bins: int = 12, title: str = "",
                      ax=None):
     """Win rate against the constant: ``binned`` games as points with Wilson intervals, the
     fitted ``curve`` (columns constant, win_rate, ci_low, ci_high) with its band in the tuned
-    policy's colour (``plots.style``), the ``chosen`` constant as a line and ``interval``
-    shaded. Returns the Axes."""
+    policy's colour (``plots.style``), the ``chosen`` constant as a line (None: nothing was
+    chosen, the legend says so) and ``interval`` shaded. Returns the Axes."""
     if ax is None:
         ax = new_figure(figsize=(5.4, 3.4))[1]
     policy = parse_spec(player, "player spec")[0].name if player else ""
@@ -55,8 +55,12 @@ def plot_game_tuning(games: pd.DataFrame, curve: pd.DataFrame, *, chosen: float,
     ax.errorbar(points["constant"], points["score"],
                 yerr=[points["score"] - points["ci_low"], points["ci_high"] - points["score"]],
                 fmt="o", color="0.25", markersize=3.5, capsize=2, lw=0.8,
-                label=f"games, {bins} bins (Wilson 95%)")
-    ax.axvline(chosen, color=colour, ls="--", lw=1.2, label=f"chosen {parameter} = {chosen:.3g}")
+                label=f"games in {len(points)} bins (Wilson 95%)")
+    if chosen is None:
+        ax.plot([], [], ls="none", label=f"no {parameter} chosen: none shown worse")
+    else:
+        ax.axvline(chosen, color=colour, ls="--", lw=1.2,
+                   label=f"chosen {parameter} = {chosen:.3g}")
     ax.axhline(0.5, color="grey", lw=0.8, ls=":")
     if log:
         ax.set_xscale("log")

@@ -27,28 +27,34 @@ def _shade_failures(ax, points: pd.DataFrame) -> None:
 
 
 def plot_trace(frame: pd.DataFrame, log: pd.DataFrame | None = None, axes=None, title=""):
-    """The root's children against playouts (log-x): visit shares (solid) and max's mean
-    rewards (dashed), a colour per move, optimal moves thick; beneath, the effective
-    threshold (per playout from ``log`` when given, else at the grid points); grey where the
-    run would fail if stopped there. Returns the two Axes (a new figure's when ``axes`` is
-    None)."""
+    """The root's children against playouts (log-x): visit shares, a colour per move, optimal
+    moves thick; beneath, max's mean rewards on an axis fitted to them (the moves' means often
+    differ by hundredths, which a 0-1 axis hides); beneath, the effective threshold (per
+    playout from ``log`` when given, else at the grid points); grey where the run would fail
+    if stopped there. Returns the three Axes (a new figure's when ``axes`` is None)."""
     if axes is None:
-        _, axes = new_figure(2, 1, sharex=True, figsize=(6.4, 5.2),
-                             gridspec_kw={"height_ratios": [3, 1.2]})
-    top, bottom = axes
+        _, axes = new_figure(3, 1, sharex=True, figsize=(6.4, 6.4),
+                             gridspec_kw={"height_ratios": [3, 2, 1.2]})
+    top, middle, bottom = axes
     points = frame.drop_duplicates("playouts").sort_values("playouts")
     for move, rows in frame.groupby("move"):
         rows = rows.sort_values("playouts")
         optimal = bool(rows["optimal"].iloc[0])
         colour = COLOURS[int(move) % len(COLOURS)]
         label = f"move {move}" + (" (optimal)" if optimal else "")
-        top.plot(rows["playouts"], rows["share"], color=colour, lw=2.2 if optimal else 1.2,
-                 label=label)
-        top.plot(rows["playouts"], rows["mean"], color=colour, lw=1, ls="--")
+        width = 2.2 if optimal else 1.2
+        top.plot(rows["playouts"], rows["share"], color=colour, lw=width, label=label)
+        middle.plot(rows["playouts"], rows["mean"], color=colour, lw=width)
     for ax in axes:
         _shade_failures(ax, points)
     top.set_ylim(-0.02, 1.02)
-    top.set_ylabel("visit share (solid), mean (dashed)")
+    top.set_ylabel("visit share")
+    means = frame["mean"].dropna()
+    if len(means):
+        low, high = float(means.min()), float(means.max())
+        pad = max(0.05 * (high - low), 0.002)
+        middle.set_ylim(max(low - pad, 0.0), min(high + pad, 1.0))
+    middle.set_ylabel("mean reward (max)")
     top.legend(fontsize=7, title="grey: the run fails\nif stopped there", title_fontsize=7,
                loc="upper left", bbox_to_anchor=(1.01, 1.0))
     if title:
@@ -61,7 +67,7 @@ def plot_trace(frame: pd.DataFrame, log: pd.DataFrame | None = None, axes=None, 
     bottom.set_xlabel("playouts")
     _log_x(bottom, frame, "playouts")
     top.figure.tight_layout()
-    return top, bottom
+    return top, middle, bottom
 
 
 def plot_anatomy(table: pd.DataFrame, runs: int, ax=None, title=""):

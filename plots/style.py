@@ -7,7 +7,8 @@ marker) its adjuster's, in every figure of the lab: the registries' order fixes 
 plain solid, maxfreq dashed, static dotted, ...), and an entry the registry does not list (a
 plug-in, or a registered name with parameters such as ``ucb1(c=0.5)``) comes after them in the
 order the caller gives (a grid's), else by name. A policy's variant (``ucb1(c=0.5)``) has its
-policy's hue, darker or lighter; any other entry (a plug-in) a hue of its own. Never the order
+policy's hue, darker or lighter, and a marker of its own (a sweep's values are told apart by
+shape as well as by shade); any other entry (a plug-in) a hue of its own. Never the order
 of a table's rows, so two figures drawn from tables sorted differently agree.
 
 Every band is the Wilson score 95% interval of a failure rate (failures of runs), and its
@@ -39,8 +40,10 @@ BAND = "bands: Wilson 95% intervals"
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#1b9e77", "#a6761d", "#e7298a", "#17becf", "#393b79",
            "#637939", "#7b4173")
-# a policy's variants, in order: its colour mixed with black (> 0) or white (< 0) by so much
-VARIANT_TONES = (0.5, -0.5, 0.75, -0.7)
+# a policy's variants, in order: its colour mixed with black (> 0) or white (< 0) by so much,
+# and their markers (no triangles: they mark what is not reached)
+VARIANT_TONES = (0.5, -0.5, 0.75, -0.7, 0.3, -0.3, 0.62, -0.6)
+VARIANT_MARKERS = ("s", "D", "P", "X", "*", "h", "p", "8")
 _VARIANT = re.compile(r"^(?P<policy>[^()]+)\(.*\)$")
 # (line style, marker): plain and maxfreq, the paper's pair, first
 # (triangles are left for what a figure marks as not reached)
@@ -71,14 +74,20 @@ class Look:
         match = _VARIANT.match(policy)
         return match["policy"] if match and match["policy"] in self.policies else None
 
+    def _variant_index(self, policy: str) -> int | None:
+        """k for the k-th variant of a policy (in the order listed), None for no variant."""
+        base = self.variant_of(policy)
+        if base is None:
+            return None
+        variants = [name for name in self.policies if self.variant_of(name) == base]
+        return variants.index(policy) if policy in variants else len(variants)
+
     def colour(self, policy: str) -> str:
         """COLOURS in the order of the policies that are no variant; the k-th variant of a
         policy (in the order listed) its policy's colour at VARIANT_TONES[k]."""
-        base = self.variant_of(policy)
-        if base is not None:
-            variants = [name for name in self.policies if self.variant_of(name) == base]
-            index = variants.index(policy) if policy in variants else len(variants)
-            return to_hex(_toward(self.colour(base),
+        index = self._variant_index(policy)
+        if index is not None:
+            return to_hex(_toward(self.colour(self.variant_of(policy)),
                                   VARIANT_TONES[index % len(VARIANT_TONES)]))
         own = [name for name in self.policies if self.variant_of(name) is None]
         index = own.index(policy) if policy in own else len(own)
@@ -101,8 +110,13 @@ class Look:
         return place(self.policies, policy), place(self.adjusters, adjuster)
 
     def method(self, policy: str, adjuster: str) -> dict:
-        """Keyword arguments of ``Axes.plot`` for the method policy+adjuster."""
+        """Keyword arguments of ``Axes.plot`` for the method policy+adjuster: the policy's
+        colour, the adjuster's line style and marker, a variant's own marker
+        (VARIANT_MARKERS[k] for the k-th)."""
         ls, marker = self.line(adjuster)
+        index = self._variant_index(policy)
+        if index is not None:
+            marker = VARIANT_MARKERS[index % len(VARIANT_MARKERS)]
         return {"color": self.colour(policy), "ls": ls, "marker": marker}
 
 

@@ -2,7 +2,8 @@
 every candidate value with its 95% interval, the values dropped by the race hollow and grey
 (labelled with the runs they had), those kept filled, the chosen one starred and the interval
 of kept values shaded; for two parameters, a map of the loss over the grid with the kept
-values outlined."""
+values outlined. Beside it, the failure curves of the chosen value and of the default over
+every budget (``plot_tuning_curves``)."""
 
 from __future__ import annotations
 
@@ -84,3 +85,24 @@ def _square(at, colour):
     from matplotlib.patches import Rectangle
 
     return Rectangle((at[0] - 0.5, at[1] - 0.5), 1, 1, fill=False, ec=colour, lw=1.5)
+
+
+def plot_tuning_curves(curves: pd.DataFrame, names: list[str], title: str = ""):
+    """Failure rate against playouts (log2) of the chosen value and of the default, each with
+    its Wilson 95% band: ``curves`` has columns which ("chosen", "default"), the parameters
+    ``names``, budget, failure_rate, ci_low, ci_high. Returns the Figure."""
+    fig, ax = new_figure(figsize=(5.6, 3.6))
+    for which, colour, style in (("chosen", _CHOSEN, "-"), ("default", _KEPT, "--")):
+        rows = curves[curves["which"] == which]
+        values = ", ".join(f"{name} = {rows[name].iloc[0]:g}" for name in names)
+        ax.fill_between(rows["budget"], rows["ci_low"], rows["ci_high"], color=colour,
+                        alpha=0.15, lw=0)
+        ax.plot(rows["budget"], rows["failure_rate"], style, marker="o", ms=3, color=colour,
+                label=f"{which}: {values}")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("playouts")
+    ax.set_ylabel("failure rate")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=7, loc="best")
+    ax.set_title(title, fontsize=9)
+    return fig

@@ -26,6 +26,8 @@ def test_table_and_plot(tmp_path, capsys, saved_figures):
     assert main(["analyze", "constant(1,5)", "--plot", str(figure)]) == 0
     out = capsys.readouterr().out
     assert "static threshold" in out and "<- static" in out
+    moves = ", ".join(map(str, analyze("constant(1,5)").optimal_moves))
+    assert f"optimal root move(s): {moves}; static threshold" in out  # a list, not a count
     assert figure.stat().st_size > 0
     histogram, delta = saved_figures["fig2.png"].axes
     assert histogram.get_title() == "constant(1,5), b=4, d=8"

@@ -39,7 +39,10 @@ def test_trees_multiply_runs_and_parameters_reach_the_curve(capsys):
 def test_table_csv_and_plot(tmp_path, capsys, saved_figures):
     csv, png = tmp_path / "curve.csv", tmp_path / "curve.png"
     assert main(SMALL + ["--out", str(csv), "--plot", str(png)]) == 0
-    assert "M playouts/s" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "M playouts/s" in out
+    # the default --trees 1: the output says the curve is one instance's
+    assert "the curve of one tree instance (tree 0 of the seed), not of the model" in out
     stored = pd.read_csv(csv)
     assert stored.budget.tolist()[-1] == 64 and (stored.tree == "constant(1,3)").all()
     assert png.stat().st_size > 0

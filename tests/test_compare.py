@@ -180,6 +180,12 @@ def test_the_python_function_returns_the_instance_table(stored, tmp_path):
             "profile"} <= set(tables)
     # another block size, the same runs: the same failures per instance
     assert np.array_equal(tables["instances"].failures, instance_table(folder).failures)
+    # the report records the call that reruns it, its arguments at their defaults left out
+    call = ("experiments.comparisons.compare(['constant(1,2)', 'random(4,1)'], ['ucb1', "
+            "'thompson'], ['plain'], runs=6, trees_per_model=3, max_budget=32, seed=7, "
+            f"depth=4, out={str(tmp_path / 'f')!r})")
+    report = (tmp_path / "f" / "report.md").read_text()
+    assert f"To rerun it:\n\n```\n{call}\n```" in report
 
 
 def test_a_compare_study_file_reads_into_the_same_grid(stored, tmp_path, capsys):

@@ -76,16 +76,21 @@ def _aggregates() -> pd.DataFrame:
 
 
 def _budget_tests() -> pd.DataFrame:
-    from experiments.comparisons.tests import BUDGET_TEST_COLUMNS, CMH
+    from experiments.comparisons.tests import (
+        BUDGET_TEST_COLUMNS,
+        CMH,
+        EXACT_CONDITIONAL,
+        MANTEL_HAENSZEL,
+    )
 
     family = "constant(1,3) b=4 d=4, every budget: each method vs ucb1+plain"
     nan = float("nan")
     rows = [(CONFIGS[0], 64, "ucb1+maxfreq", "ucb1+plain", CMH, family, 4, 160, 0.05, 0.4, 0.08,
-             0.03, 0.21, 30.1, 0.004, 0.008, True, ""),
-            (CONFIGS[0], 64, "thompson+plain", "ucb1+plain", CMH, family, 4, 160, 0.3, 0.4, 0.0,
-             nan, nan, 1.2, 0.2, 0.2, False, ""),
+             0.03, 0.21, MANTEL_HAENSZEL, 30.1, 0.004, 0.008, True, ""),
+            (CONFIGS[0], 64, "thompson+plain", "ucb1+plain", CMH, family, 4, 160, 0.0, 0.01,
+             1.0, 0.0, 39.0, EXACT_CONDITIONAL, 1.2, 0.2, 0.2, False, ""),
             (CONFIGS[0], 16, "thompson+plain", "ucb1+plain", CMH, family, 4, 160, 1.0, 1.0,
-             nan, nan, nan, nan, nan, nan, False,
+             nan, nan, nan, "", nan, nan, nan, False,
              "no test: both fail none or all of their runs on every instance")]
     return pd.DataFrame(rows, columns=BUDGET_TEST_COLUMNS)
 
@@ -210,7 +215,10 @@ def test_report_states_the_settings_and_names_every_figure(tmp_path, saved_figur
                        "improvement.png", "profiles.png"]
     assert sorted(saved_figures) == sorted(
         name.replace(".png", suffix) for name in figures for suffix in (".png", ".pdf"))
-    assert "no figure, the grid holds no family of trees" in text  # no headline here
+    # no headline here, and the sentence says which figure is missing before the one shown
+    assert ("Not drawn: the figure of playouts each policy needs to reach failure <= 0.05 as "
+            "the bias of the tree grows") in text
+    assert "(the grid holds no family of trees that differ in their bias alone" in text
     assert all((tmp_path / name).stat().st_size > 0 for name in figures)
     assert sorted(p.name for p in tmp_path.glob("*.csv")) == sorted(f"{n}.csv" for n in _tables())
     stated = ["- seed: 7", "- random stream version: 2", "- runs per cell: 40",
@@ -222,13 +230,16 @@ def test_report_states_the_settings_and_names_every_figure(tmp_path, saved_figur
               "across the family's budgets and methods"),
               "the test of whole curves above is the primary one",
               "the Holm-adjusted p depends on the family", "Normalised area: ",
-              "Playouts to epsilon: ", "Lower is better", "two-stage"]
+              "Playouts to epsilon: ", "Lower is better", "two-stage",
+              ("the permutation and Cochran-Mantel-Haenszel p-values are conditional on the "
+               "tree instances drawn"), "the bootstrap intervals resample the instances"]
     rows = ["| random(4,3) b=2 d=4 | thompson+plain | 0.05 | not reached | [256, not reached] |",
             "| constant(1,3) b=4 d=4 | ucb1+maxfreq | 64 | - | - | 0.08 [0.03, 0.21] at 64 |",
-            "| constant(1,3) b=4 d=4 | thompson+plain | - | - | 16 | 0 (no interval) at 64 |",
+            "| constant(1,3) b=4 d=4 | thompson+plain | - | - | 16 | 1 [0, 39] exact at 64 |",
             ("| constant(1,3) b=4 d=4 | ucb1+maxfreq | 0.1 | 0.3 | -0.2 | [-0.31, -0.12] | "
              "0.0001 | 0.0002 | True | 9999 |")]
     stated += ["Effect size: the Mantel-Haenszel common odds ratio of failing",
+               "the exact conditional 95% interval given each instance's margins",
                "Effect size: the difference of the mean areas, method minus baseline"]
     for line in stated + rows:
         assert line in text
@@ -312,11 +323,57 @@ def test_report_states_missing_tables(tmp_path, saved_figures):
     md, _ = write_report(tmp_path, tables, {"seed": 7})
     text = md.read_text()
     assert "No test per budget was made" in text
-    assert "X beats Y across tree configurations: no figure, its table is missing" in text
+    assert ("Not drawn: the figure of probability that X beats Y across tree configurations "
+            "(its table is missing or empty).") in text
     assert "- stream version" not in text and "- random stream version: not stated" in text
     assert "was not recorded" in text
     assert _figure_files(text) == ["heatmap_eps0.05.png", "aggregates.png",
                                    "failure_curves.png"]
+
+
+def test_report_says_which_tuned_cells_share_runs_and_which_tunings_are_not_resolved(
+        tmp_path, saved_figures):
+    """klucb(tuned)'s c is KL-UCB's default: the same runs as klucb, not tested; its race
+    kept every candidate: not resolved."""
+    config = CONFIGS[0]
+    note = "no test: the same runs as klucb+plain"
+    budget = _budget_tests()
+    budget = pd.concat([budget, budget.iloc[:1].assign(
+        method="klucb(tuned)+plain", odds_ratio=float("nan"), odds_ratio_method="",
+        p_value=float("nan"), p_holm=float("nan"), reject=False, note=note)])
+    curve = _curve_tests()
+    curve = pd.concat([curve, curve.assign(
+        method="klucb(tuned)+plain", area_difference=float("nan"), p_value=float("nan"),
+        p_holm=float("nan"), reject=False, permutations=0, note=note)])
+    tuned = pd.DataFrame([("constant(1,3)", "klucb", "plain", "c", 0.0, 0.0, 3.0, "", 8, 8,
+                           100), ("constant(1,3)", "ucb1", "plain", "c", 0.05, 0.01, 0.2, "", 3,
+                                  8, 90)],
+                         columns=["tree", "policy", "adjuster", "param", "chosen", "low",
+                                  "high", "at_edge", "kept", "candidates", "playouts"])
+    tuned_tests = pd.concat([
+        curve.iloc[:1].assign(method="ucb1(tuned)+plain", baseline="ucb1+plain"),
+        curve.iloc[1:].assign(baseline="klucb+plain")])
+    md, _ = write_report(tmp_path, {**_tables(), "budget_tests": budget,
+                                    "curve_tests": curve, "tuned": tuned,
+                                    "tuned_tests": tuned_tests}, SETTINGS)
+    text = md.read_text()
+    assert (f"| {config} | klucb(tuned)+plain | - | - | - | not tested: the same runs as "
+            "klucb+plain |") in text
+    assert ("not tested, their runs being another method's (a constant tuned to its default "
+            "shares its cell, and is not counted in Holm's family): klucb(tuned)+plain on "
+            f"{config}, the same runs as klucb+plain") in text
+    assert f"| no test | no test | False | 0 | {note} |" in text  # the curve tests' row
+    assert "| klucb | plain | c | 0.0 | 0.0 | 3.0 |  | 8 | 8 | 100 | not resolved |" in text
+    assert "| ucb1 | plain | c | 0.05 | 0.01 | 0.2 |  | 3 | 8 | 90 | yes |" in text
+    # each tuned cell against its default, in one family
+    assert ("by the permutation test of the runs' areas above, Holm's correction over one "
+            "family, every such pair of the grid, alpha = 0.05: 1 of 1 pairs change (1 for the "
+            "better, lower area); 1 not tested") in text
+    assert (f"| {config} | ucb1(tuned)+plain | ucb1+plain | 0.1 | 0.3 | -0.2 | [-0.31, -0.12] "
+            "| 0.0001 | 0.0002 | True |  |") in text
+    # the page shows Markdown's code spans as code, not as backticks
+    page = (tmp_path / "report.html").read_text()
+    assert "by <code>mctslab tune</code>&#x27;s race" in page and "`" not in page
 
 
 @needs_chromium

@@ -36,6 +36,7 @@ from experiments.comparisons.tests import (
     difference_interval,
     holm_adjusted,
     stratified_permutation_test,
+    tuned_tests,
 )
 
 Z = 1.959963984540054
@@ -342,22 +343,44 @@ def test_the_common_odds_ratio_by_hand():
     # P = 6/8, Q = 2/8 in both: var log OR = (102/64) / (2 (17/8)^2) + (40/64) / (2 (17/8)(1/8))
     # + (2/64) / (2 / 64) = 3/17 + 20/17 + 1 = 40/17
     tables = np.array([[[3, 1], [1, 3]], [[2, 2], [0, 4]]])
-    ratio, low, high = common_odds_ratio(tables)
+    ratio, low, high, method = common_odds_ratio(tables)
+    assert method == "Mantel-Haenszel"
     spread = Z * math.sqrt(40 / 17)
     assert (ratio, low, high) == pytest.approx((17, 17 * math.exp(-spread),
                                                 17 * math.exp(spread)))
     assert (ratio, low, high) == pytest.approx(mantel_haenszel_by_hand(tables))
     # strata with a zero margin add nothing
     zero_margins = np.array([*tables, [[0, 5], [0, 5]], [[5, 0], [5, 0]]])
-    assert common_odds_ratio(zero_margins) == pytest.approx((ratio, low, high))
+    assert common_odds_ratio(zero_margins)[:3] == pytest.approx((ratio, low, high))
     assert common_odds_ratio(zero_margins[2:]) is None
     # larger, seeded strata: the same as the textbook formulas
     rng = np.random.default_rng(11)
     tables = rng.integers(1, 30, size=(6, 2, 2))
-    assert common_odds_ratio(tables) == pytest.approx(mantel_haenszel_by_hand(tables))
-    # the method never fails where the baseline does: OR 0, no interval
-    ratio, low, high = common_odds_ratio(np.array([[[0, 5], [3, 2]], [[0, 4], [1, 3]]]))
-    assert ratio == 0 and math.isnan(low) and math.isnan(high)
+    assert common_odds_ratio(tables)[:3] == pytest.approx(mantel_haenszel_by_hand(tables))
+
+
+def test_a_zero_cell_in_every_stratum_gives_the_exact_conditional_odds_ratio():
+    # 1 failure in 200 runs against 0: the Mantel-Haenszel ratio is inf. Given the margins
+    # (one failure among 400 runs) the failure is the method's with probability
+    # psi / (1 + psi): the exact interval's low end solves psi / (1 + psi) = 0.025, psi = 1/39;
+    # the median-unbiased estimate solves psi / (1 + psi) = 1/2, psi = 1
+    ratio, low, high, method = common_odds_ratio(np.array([[[1, 199], [0, 200]]]))
+    assert method == "exact conditional, median-unbiased"
+    assert (ratio, low, high) == pytest.approx((1, 1 / 39, math.inf))
+    # the reverse, and Fisher's exact interval for one table (scipy) on a less even one
+    assert common_odds_ratio(np.array([[[0, 200], [1, 199]]]))[:3] == pytest.approx((1, 0, 39))
+    fisher = stats.contingency.odds_ratio([[0, 30], [6, 24]], kind="conditional")
+    assert common_odds_ratio(np.array([[[0, 30], [6, 24]]]))[1:3] == pytest.approx(
+        tuple(fisher.confidence_interval()))
+    # two strata, the method failing none: P(both at 0; psi) = 10 / (10 + 50 psi + 50 psi^2
+    # + 10 psi^3) * 4 / (4 + 4 psi), 0.025 at the interval's high end, 1/2 at the estimate
+    ratio, low, high, _ = common_odds_ratio(np.array([[[0, 5], [3, 2]], [[0, 4], [1, 3]]]))
+
+    def at_zero(psi):
+        return 10 / (10 + 50 * psi + 50 * psi**2 + 10 * psi**3) / (1 + psi)
+
+    assert low == 0 and at_zero(high) == pytest.approx(0.025) and 1 < high < 2
+    assert at_zero(ratio) == pytest.approx(0.5) and 0 < ratio < 1
 
 
 def instance_rows(policy, failures, runs, budget=1, config="c", adjuster="plain"):
@@ -381,6 +404,7 @@ def test_budget_tests_state_the_baseline_family_and_the_budgets_without_a_test()
     _, low, high = mantel_haenszel_by_hand([[[3, 1], [1, 3]], [[2, 2], [0, 4]]])
     assert first[["odds_ratio", "odds_ratio_low", "odds_ratio_high"]].tolist() == pytest.approx(
         [1 / 17, 1 / high, 1 / low])
+    assert first["odds_ratio_method"] == "Mantel-Haenszel"
     # the family is config c at every budget: the three tests with a p, Holm across them
     # (statsmodels' implementation), so a claim at one budget pays for the budgets looked at
     done = tests.dropna(subset="p_value")
@@ -390,7 +414,13 @@ def test_budget_tests_state_the_baseline_family_and_the_budgets_without_a_test()
     none = tests[(tests.budget == 2) & (tests.method == "b+plain")].iloc[0]
     assert math.isnan(none["p_value"]) and not none["reject"] and none["note"].startswith(
         "no test: both fail none or all")
-    assert math.isnan(none["odds_ratio"])
+    assert math.isnan(none["odds_ratio"]) and none["odds_ratio_method"] == ""
+    # c fails 4 of 4 runs where a fails none (the other instance carries nothing): the
+    # Mantel-Haenszel ratio is inf, the exact conditional interval has a finite low end
+    apart = tests[(tests.budget == 2) & (tests.method == "c+plain")].iloc[0]
+    assert apart["odds_ratio_method"] == "exact conditional, median-unbiased"
+    assert 1 < apart["odds_ratio"] < math.inf and apart["odds_ratio_high"] == math.inf
+    assert 1 < apart["odds_ratio_low"] < apart["odds_ratio"]
     assert set(budget_tests(instances)["baseline"]) == {"a+plain"}  # default: the first
     with pytest.raises(ValueError, match=r"^--baseline z\+plain names no method of the grid: "
                        r"use one of a\+plain, b\+plain, c\+plain$"):
@@ -586,3 +616,66 @@ def test_the_improvement_count_is_mann_whitney_u():
     expected = stats.mannwhitneyu(y, x, axis=-1).statistic / (8 * 6)
     assert np.allclose(_lower_share(x, y), expected, rtol=0, atol=1e-12)
     assert _lower_share(np.array([0.1, 0.5]), np.array([0.5, 0.9])) == (1 + 1 + 0.5 + 1) / 4
+
+
+def test_a_method_with_another_methods_runs_is_not_tested_nor_counted_in_the_family():
+    """b2 has b's runs (a constant tuned to its default shares its cell), a2 the baseline's:
+    neither is tested, and b's Holm-adjusted p is what it is without them."""
+    rows = [instance_rows("a", [3, 2], 4), instance_rows("b", [1, 0], 4),
+            instance_rows("c", [4, 4], 4)]
+    alone = pd.concat(rows, ignore_index=True)
+    instances = pd.concat([*rows, instance_rows("b2", [1, 0], 4),
+                           instance_rows("a2", [3, 2], 4)], ignore_index=True)
+    same = {("c", "b2+plain"): "b+plain", ("c", "a2+plain"): "a+plain"}
+    tests = budget_tests(instances, "a+plain", same=same).set_index("method")
+    expected = budget_tests(alone, "a+plain").set_index("method")
+    assert tests.loc["b+plain", "p_holm"] == pytest.approx(expected.loc["b+plain", "p_holm"])
+    assert tests.loc["b+plain", "p_holm"] != pytest.approx(
+        budget_tests(instances, "a+plain").set_index("method").loc["b+plain", "p_holm"])
+    for method, twin in (("b2+plain", "b+plain"), ("a2+plain", "a+plain")):
+        assert math.isnan(tests.loc[method, "p_value"]) and not tests.loc[method, "reject"]
+        assert tests.loc[method, "note"] == f"no test: the same runs as {twin}"
+    areas = pd.DataFrame([("c", policy, "plain", j, run, area)
+                          for policy, values in (("a", [0.5, 0.4]), ("b", [0.1, 0.2]),
+                                                 ("b2", [0.1, 0.2]))
+                          for j, area in enumerate(values) for run in range(2)],
+                         columns=["config", "policy", "adjuster", "tree_index", "run", "area"])
+    whole = curve_tests(areas, "a+plain", n_permutations=99, n_boot=50,
+                        same=same).set_index("method")
+    assert whole.loc["b2+plain", "note"] == "no test: the same runs as b+plain"
+    assert math.isnan(whole.loc["b2+plain", "p_value"])
+    assert whole.loc["b2+plain", "area"] == pytest.approx(0.15)
+    assert whole.loc["b+plain", "p_holm"] == whole.loc["b+plain", "p_value"]  # alone in it
+
+
+def test_tuned_cells_are_tested_against_their_defaults_in_one_family():
+    """Each tuned cell against its own policy's cell at the default, on each config: the
+    pair's p is curve_tests' for the same pair (its draws seeded by its names), Holm runs over
+    every pair of the grid, and a tuned cell with its default's runs is not tested."""
+    rows = []
+    for config, tuned in (("c1", [0.1, 0.2, 0.1]), ("c2", [0.5, 0.45, 0.5])):
+        for policy, values in (("u", [0.5, 0.45, 0.5]), ("u(tuned)", tuned),
+                               ("k", [0.3, 0.3, 0.2]), ("k(tuned)", [0.3, 0.3, 0.2])):
+            rows += [(config, policy, "plain", j, run, value + 0.01 * run)
+                     for j, value in enumerate(values) for run in range(3)]
+    areas = pd.DataFrame(rows, columns=["config", "policy", "adjuster", "tree_index", "run",
+                                        "area"])
+    pairs = [(config, f"{p}(tuned)+plain", f"{p}+plain") for config in ("c1", "c2")
+             for p in ("u", "k")]
+    same = {(config, "k(tuned)+plain"): "k+plain" for config in ("c1", "c2")}
+    tests = tuned_tests(areas, pairs, n_permutations=199, n_boot=100, same=same)
+    assert tests[["config", "method", "baseline"]].values.tolist() == [list(p) for p in pairs]
+    assert set(tests["family"]) == {("every tuned constant against its default, across "
+                                     "configurations")}
+    untested = tests[tests["method"] == "k(tuned)+plain"]
+    assert untested["p_value"].isna().all() and set(untested["note"]) == {
+        "no test: the same runs as k+plain"}
+    tested = tests.dropna(subset="p_value")
+    assert len(tested) == 2 and tested["p_holm"].tolist() == pytest.approx(
+        holm_adjusted(tested["p_value"].to_numpy()))
+    first = tested.iloc[0]
+    assert first["area_difference"] == pytest.approx(0.4 / 3 - 1.45 / 3)
+    alone = curve_tests(areas[areas["config"] == "c1"], "u+plain", n_permutations=199,
+                        n_boot=100).set_index("method").loc["u(tuned)+plain"]
+    assert first["p_value"] == alone["p_value"] and first["difference_low"] == alone[
+        "difference_low"]

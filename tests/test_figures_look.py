@@ -122,6 +122,20 @@ def test_variants_of_a_policy_are_told_apart():
     assert {policy: backward[f"{policy}+plain"][0] for policy in entries} == colours
 
 
+def test_a_sweep_of_a_parameter_is_told_apart_by_shade_and_marker():
+    """A study's sweep ucb1(c=[...]) of six values, stored as ucb1 with its parameters, as
+    `mctslab plot` draws it: six colours and six markers, none repeated."""
+    values = (0.1, 0.2, 0.5, 1.0, 2.0, 4.0)
+    study = pd.DataFrame([(f"k{c}", f"t ucb1(c={c}) plain", "t", "ucb1", f'{{"c": {c}}}',
+                           "plain", budget, 20, failures, failures / 20)
+                          for c in values for budget, failures in ((1, 10), (4, 5))],
+                         columns=["curve_key", "label", "tree", "policy", "policy_params",
+                                  "adjuster", "budget", "runs", "failures", "failure_rate"])
+    drawn = _drawn(plot_failure_curves(study)).values()
+    assert len({colour for colour, _, _ in drawn}) == len({m for _, _, m in drawn}) == 6
+    assert {style for _, style, _ in drawn} == {"-"}  # the adjuster's line style
+
+
 def test_a_comparisons_curves_table_plots_as_it_is():
     ax = plot_failure_curves(_curves())
     assert [line.get_label() for line in ax.get_lines()] == [

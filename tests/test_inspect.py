@@ -177,8 +177,13 @@ def test_the_command_writes_the_page(tmp_path, capsys, saved_figures):
     assert "run 4" in out and str(folder / "index.html") in out
     page = (folder / "index.html").read_text()
     assert page.count("<img") == 3 - ("Graphviz's dot is not installed" in out)
-    top, _ = saved_figures["trace.svg"].axes
-    assert top.get_xscale() == "log" and len(top.get_lines()) == 2 * 4
+    top, means, _ = saved_figures["trace.svg"].axes
+    assert top.get_xscale() == "log" and len(top.get_lines()) == len(means.get_lines()) == 4
+    # the means on an axis fitted to them, so that differences of hundredths show
+    trace = pd.read_csv(folder / "trace.csv")["mean"].dropna()
+    low, high = means.get_ylim()
+    assert low <= trace.min() and trace.max() <= high
+    assert high - low <= max(1.1 * (trace.max() - trace.min()), trace.max() - trace.min() + 0.004)
     assert (folder / "anatomy.csv").stat().st_size > 0 and (folder / "trace.csv").is_file()
     # each wrong move's gap at the failing runs' threshold where it fails most (maxfreq's, not 0)
     anatomy = pd.read_csv(folder / "anatomy.csv")
@@ -189,6 +194,43 @@ def test_the_command_writes_the_page(tmp_path, capsys, saved_figures):
         most = rows.loc[rows["failures"].idxmax()]
         gap = most["win_rate_at_threshold"] - most["optimal_win_rate_at_threshold"]
         assert label.endswith(f"gap {gap:+.2g} at threshold {most['threshold']:.3g}")
+
+
+def test_the_page_says_why_the_run_fails_and_links_its_instances_analysis(tmp_path, capsys):
+    """Run 0 of BASE at 512 playouts plays move 3 of Constant(1,5) b=4 d=6, whose uniform
+    playouts at threshold 0 win about as often as the optimal move's (Eq. 5's gap about 0):
+    the sentence gives both win rates from the exact analysis and the static threshold; the
+    analyze command printed is of the very instance (its optimal move is the trace's)."""
+    import html
+    import json
+    import shlex
+
+    from experiments.inspect.anatomy import failure_reason
+    from trees import analyze, win_rates_at
+
+    traced = trace_run(_curve(max_budget=512), 0)
+    analysis = analyze(traced.instance)
+    rates = win_rates_at(analysis.support, analysis.pmf, np.array([0.0]))[:, 0]
+    optimal = np.flatnonzero(traced.instance.optimal)
+    move = int(traced.root.chosen[-1])
+    assert move not in optimal
+    reason = failure_reason(traced)
+    assert reason == (
+        f"After 512 playouts the run plays move {move}, not an optimal move "
+        f"({', '.join(map(str, optimal))}): at its threshold 0, uniform playouts from move "
+        f"{move} win {rates[move]:.3f} against {rates[optimal].max():.3f} from the best optimal "
+        "move, a gap of about 0 that the search cannot tell apart; at the static threshold "
+        f"{analysis.static_threshold:g} the optimal move leads by {analysis.delta.max():.3f} "
+        "(--adjuster static, the oracle; maxfreq seeks it).")
+    assert main(SMALL + ["--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert reason in out
+    command = re.search(r"the instance's exact analysis: (mctslab analyze .*)$", out,
+                        re.MULTILINE).group(1)
+    assert main(shlex.split(command)[1:] + ["--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["optimal_move"] == int(optimal[0])
+    page = html.unescape((tmp_path / "index.html").read_text())
+    assert reason in page and f"The tree instance's exact analysis: {command}" in page
 
 
 @needs_chromium

@@ -355,6 +355,32 @@ def test_a_pool_serves_its_rounds_with_the_same_processes():
     assert not _alive(first)
 
 
+SCRIPT = """import os
+from experiments.runtime.pool import completed
+{guard}print(sorted(i for i, _ in completed(os.getpid, [(), ()], workers=2)))
+"""
+
+
+def test_a_script_calling_the_lab_unguarded_is_told_so_before_any_worker_starts(tmp_path):
+    """Spawned workers import the main script again: a call at its top level is refused in
+    one line naming the guard, before a process starts (else: spawn tracebacks and a
+    BrokenProcessPool); under ``if __name__ == "__main__":`` the workers run."""
+    unguarded, guarded = tmp_path / "unguarded.py", tmp_path / "guarded.py"
+    unguarded.write_text(SCRIPT.format(guard=""))
+    guarded.write_text(SCRIPT.format(guard='if __name__ == "__main__":\n    '))
+    refused = subprocess.run([sys.executable, str(unguarded)], capture_output=True, text=True,
+                             timeout=60, check=False)
+    last = refused.stderr.strip().splitlines()[-1]
+    assert refused.returncode == 1 and last == (
+        f"RuntimeError: {unguarded} calls the lab with worker processes from its top level: "
+        "each spawned worker imports the script again and would run it again; put the call "
+        'under `if __name__ == "__main__":` (docs/usage.md), or use one worker (workers=1)')
+    assert "BrokenProcessPool" not in refused.stderr and "bootstrapping" not in refused.stderr
+    ran = subprocess.run([sys.executable, str(guarded)], capture_output=True, text=True,
+                         timeout=60, check=False)
+    assert ran.returncode == 0 and ran.stdout == "[0, 1]\n", ran.stderr
+
+
 @pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600)])
 def test_files_follow_the_umask(umask, mode, tmp_path):
     """Results are written with the user's umask (0644 under 0022), as other programs' files:

@@ -65,6 +65,13 @@ def test_the_ucb1_copy_gives_the_built_in_curve_bit_for_bit(examples):
     with_c = failure_rate("random(4,2)", "my_ucb1:policy", policy_params={"c": 0.3}, **options)
     built_in_c = failure_rate("random(4,2)", "ucb1", policy_params={"c": 0.3}, **options)
     assert with_c.failure_rate.tolist() == built_in_c.failure_rate.tolist()
+    # the entries as compare and the command line write them
+    for entry, same in (("my_ucb1:policy(c=0.3)", with_c), ("ucb1(c=0.3)", built_in_c)):
+        assert failure_rate("random(4,2)", entry, **options).failures.tolist() == (
+            same.failures.tolist())
+    with pytest.raises(ValueError, match=r"^policy parameter c is given twice: in "
+                                         r"policy_params and in the policy 'ucb1\(c=0.3\)'"):
+        failure_rate("random(4,2)", "ucb1(c=0.3)", policy_params={"c": 0.3}, **options)
 
 
 @pytest.mark.parametrize("options", [{}, {"adjuster": "maxfreq", "restart": True},

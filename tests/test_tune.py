@@ -120,8 +120,26 @@ def test_tune_resumes_and_workers_give_the_same_numbers(tmp_path, capsys):
     assert main([*argv, "--out", str(tmp_path / "a")]) == 0
     again = json.loads(capsys.readouterr().out)
     assert sorted(p.name for p in (tmp_path / "a" / "runs").iterdir()) == stored
-    assert {k: v for k, v in again.items() if k != "seconds"} == {
-        k: v for k, v in first.items() if k != "seconds"}
+    counts = ("seconds", "simulated_playouts", "stored_playouts")
+    assert {k: v for k, v in again.items() if k not in counts} == {
+        k: v for k, v in first.items() if k not in counts}
+    # the rerun simulates nothing and says so (the default's runs included: stored too)
+    assert first["stored_playouts"] == 0 and again["simulated_playouts"] == 0
+    assert again["stored_playouts"] == first["simulated_playouts"] > first["playouts"]
+    # the chosen value's and UCB-V's defaults' curves over every budget, on the same runs
+    curves = pd.read_csv(tmp_path / "a" / "curves.csv")
+    assert first["default"] == {"zeta": 1.2, "c": 1.0}
+    default = curves[curves["which"] == "default"]
+    assert default[["zeta", "c"]].drop_duplicates().values.tolist() == [[1.2, 1.0]]
+    assert default["budget"].tolist() == [1, 2, 4, 8, 16, 32, 64]
+    runs = int(table.loc[table["chosen"], "runs"].iloc[0])  # the chosen value's runs
+    assert set(curves["runs"]) == {runs} and len(curves) == 14
+    chosen = curves[curves["which"] == "chosen"].iloc[0]
+    assert {"zeta": chosen["zeta"], "c": chosen["c"]} == first["chosen"]
+    report = (tmp_path / "a" / "report.md").read_text()
+    assert "## The chosen value and the default over every budget" in report
+    assert (tmp_path / "a" / "tune_curves.png").stat().st_size > 0
+    assert "| budget | chosen (zeta = " in report and "| default (zeta = 1.2, c = 1) |" in report
     assert main([*argv, "--out", str(tmp_path / "b"), "--workers", "1"]) == 0
     capsys.readouterr()
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "b" / "candidates.csv"), table)
@@ -197,6 +215,9 @@ def test_compare_tuned_tunes_on_instances_apart_from_the_compared_ones(tmp_path,
     runs = pd.read_parquet(out / "runs.parquet")
     assert set(runs["policy"]) == {"ucb1", "ucb1(tuned)", "thompson"}
     assert "## Constants tuned per tree" in (out / "report.md").read_text()
+    against = pd.read_csv(out / "tuned_tests.csv", keep_default_na=False)
+    assert against[["method", "baseline"]].values.tolist() == [["ucb1(tuned)+plain",
+                                                                "ucb1+plain"]]
     before = sorted((out / "tuning").iterdir())
     capsys.readouterr()
     assert main(["compare", "--trees", "constant(1,3)", "--depth", "4", "--policies", "ucb1",
@@ -209,6 +230,7 @@ def test_compare_tuned_tunes_on_instances_apart_from_the_compared_ones(tmp_path,
 def test_a_constant_tuned_to_its_default_is_its_entry_cell_under_the_tuned_label():
     """KL-UCB's c tuned to 0, its default, is KL-UCB's own curve: computed once, and still a
     cell of klucb(tuned) beside klucb; UCB1's c tuned to 0.5 is a curve of its own."""
+    from experiments.cli.commands.compare import cells_text
     from experiments.comparisons.grid import Grid
 
     tuned = [{"tree": "constant(1,3)", "policy": policy, "adjuster": "plain", "params": params}
@@ -223,6 +245,15 @@ def test_a_constant_tuned_to_its_default_is_its_entry_cell_under_the_tuned_label
     assert grid.methods == ["klucb+plain", "klucb(tuned)+plain", "ucb1+plain",
                             "ucb1(tuned)+plain", "ucb1(c=0.5)+plain"]
     assert grid.cells == 5
+    # the tests test each curve once: a tuned cell is its entry's, or the entry's is its
+    assert grid.same_cells() == {
+        ("constant(1,3) b=4 d=4", "klucb(tuned)+plain"): "klucb+plain",
+        ("constant(1,3) b=4 d=4", "ucb1(tuned)+plain"): "ucb1(c=0.5)+plain"}
+    config = "constant(1,3) b=4 d=4"
+    assert grid.tuned_pairs() == [(config, "klucb(tuned)+plain", "klucb+plain"),
+                                  (config, "ucb1(tuned)+plain", "ucb1+plain")]
+    assert cells_text(grid) == ("5 cells (2 of them tuned to the constant of another cell, "
+                                "whose runs they share: 3 computed and tested)")
     with pytest.raises(ValueError, match="names constant.1,3. ucb1 plain twice"):
         Grid.from_scale(["constant(1,3)"], ["ucb1(c=0.5)", "ucb1(c=0.50)"], ["plain"], depth=4)
 
@@ -243,3 +274,36 @@ def test_the_full_scale_projection_counts_the_tunings():
     assert core_hours(grid) == pytest.approx((ucb1 + thompson) * cell / 3.6e12)
     assert core_hours(grid, plan) == pytest.approx(
         (ucb1 * (2 * cell + race) + thompson * cell) / 3.6e12)
+
+
+def test_an_end_of_the_range_is_flagged_only_where_the_domain_goes_beyond_it():
+    """A chosen value at the low end of KL-UCB's c = 0..3 is the domain's bound (c >= 0): no
+    wider range exists, so it is not at an edge; UCB1's c = 0.01 is; and a race that kept
+    every value flags nothing (an end chosen among equals says nothing)."""
+    from experiments.tuning.space import ParamRange
+    from experiments.tuning.synthetic import Tuning, _at_edge
+
+    klucb = Tuning("constant(1,3)", "klucb", (ParamRange("c", 0.0, 3.0),), depth=4, values=4)
+    ucb1 = Tuning("constant(1,3)", "ucb1", (ParamRange("c", 0.01, 10.0, log=True),), depth=4,
+                  values=4)
+    assert _at_edge(klucb, pd.Series({"c": 0.0}), resolved=True) == {}
+    assert _at_edge(klucb, pd.Series({"c": 3.0}), resolved=True) == {"c": "high"}
+    assert _at_edge(ucb1, pd.Series({"c": 0.01}), resolved=True) == {"c": "low"}
+    assert _at_edge(ucb1, pd.Series({"c": 0.01}), resolved=False) == {}
+
+
+def test_budgets_read_as_a_range_of_powers_of_two(capsys):
+    """``--budgets 1..16384`` is every power of two from 1 to 16384, in tune and bandit, mixed
+    with single budgets; a range whose ends are not powers of two is one line, exit 2."""
+    from experiments.cli.mctslab import build_parser
+
+    parser = build_parser()
+    tune_args = parser.parse_args(["tune", "--tree", "constant(1,5)", "--budgets", "1..16384"])
+    assert tune_args.budgets == [2**k for k in range(15)]
+    assert parser.parse_args(["tune", "--tree", "constant(1,5)", "--budgets", "16",
+                              "64..256"]).budgets == [16, 64, 128, 256]
+    assert parser.parse_args(["bandit", "--budgets", "16..64"]).budgets == [16, 32, 64]
+    assert main(["tune", "--tree", "constant(1,5)", "--budgets", "3..16"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "3..16 is no range of budgets: write LOW..HIGH, two powers" in err

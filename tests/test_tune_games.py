@@ -58,6 +58,72 @@ def test_one_side_winning_every_game_rules_nothing_out():
     assert fit_scores(constants, np.ones(50), (0.1, 1.0), True).win_rate(0.5)[0][0] > 0.9
 
 
+def _synthetic_tuning(play, games: int) -> tuning.GameTuning:
+    """A tuning of UCT's c in Breakthrough against uct from ``play``'s outcomes."""
+    def with_rounds(round_, first, constants):
+        return play(round_, first, constants).assign(round=round_)
+
+    table, fits = clop_rounds(with_rounds, (0.05, 5.0), pair_counts(games, 4), seed=0, log=True)
+    return tuning.GameTuning("breakthrough", "uct(c=?)", "uct", "c", 0.05, 5.0, True, 100, 0,
+                             table, fits)
+
+
+def test_a_tuning_that_cannot_tell_the_values_apart_chooses_nothing(tmp_path, saved_figures):
+    """Every game won by the seat that moves first, whatever c (as in 8 games of
+    Breakthrough): no c is shown worse, so nothing is chosen, in the printed lines, the
+    report, the summary and the figure, which name the reference's c (Breakthrough's preset
+    0.8, mcts/games/presets.py); a planted optimum is resolved and names it too."""
+    def first_seat_wins(round_, first, constants):
+        return pd.DataFrame({"constant": np.repeat(constants, 2),
+                             "score": np.tile([1.0, 0.0], len(constants))})
+
+    flat = _synthetic_tuning(first_seat_wins, 8)
+    assert not flat.resolved and not flat.at_edge and flat.interval == (0.05, 5.0)
+    said = ("not resolved: no c in 0.05..5 was shown worse than another over 8 games (the fit "
+            "is flat within its noise), so nothing is chosen (the reference uct plays c = 0.8); "
+            "play more --games")
+    assert tuning.result_lines(flat) == [said]
+    summary = flat.summary()
+    assert summary["resolved"] is False and summary["reference"] == 0.8
+    assert summary["chosen"] is None and summary["elo"] is None
+    flat.write_report(tmp_path)
+    text = (tmp_path / "report.md").read_text()
+    assert "| chosen c | none: not resolved |" in text and f"The tuning is {said}." in text
+    assert "| the reference's c | 0.8 (`uct` in breakthrough) |" in text
+    assert "Elo" not in text.split("| mean score")[0]  # no Elo of a value not chosen
+    legend = [t.get_text() for t in saved_figures["game_tuning.png"].axes[0].get_legend()
+              .get_texts()]
+    assert "no c chosen: none shown worse" in legend and not any("chosen c" in t for t in legend)
+
+    planted = _synthetic_tuning(_planted(np.random.default_rng(5)), 4000)
+    assert planted.resolved and planted.summary()["chosen"] == planted.chosen
+    assert tuning.result_lines(planted)[0].startswith("chosen: c = ")
+    assert "| the reference's c | 0.8 (`uct` in breakthrough) |" in tuning.report_lines(planted)
+
+
+def test_the_figure_counts_the_bins_it_draws(saved_figures):
+    """Games at two constants fill 2 of the 12 bins: the legend says 2."""
+    from plots.game_tuning import plot_game_tuning
+
+    games = pd.DataFrame({"constant": [0.1] * 4 + [1.0] * 4, "score": [1.0, 0.0] * 4})
+    curve = pd.DataFrame({"constant": [0.1, 1.0], "win_rate": 0.5, "ci_low": 0.4,
+                          "ci_high": 0.6})
+    ax = plot_game_tuning(games, curve, chosen=0.3, interval=(0.1, 1.0))
+    [points] = [c for c in ax.containers]
+    assert len(points.lines[0].get_xdata()) == 2
+    assert "games in 2 bins (Wilson 95%)" in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def test_too_few_games_are_refused_before_any_probe_game(monkeypatch, capsys):
+    """``--games 2`` (4 rounds need 8): one line, exit 2, before the projection plays its two
+    probe games."""
+    monkeypatch.setattr(tuning, "projected_seconds", lambda *a: pytest.fail("probed"))
+    assert main(["tune", "breakthrough", "--player", "uct(c=?)", "--against", "uct",
+                 "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "--games 2 must be even and at least 8" in err and err.count("\n") == 1
+
+
 def test_a_small_tuning_stores_resumes_and_ignores_workers(tmp_path, monkeypatch,
                                                            saved_figures):
     out = tmp_path / "tuning"
@@ -99,7 +165,8 @@ def test_a_small_tuning_stores_resumes_and_ignores_workers(tmp_path, monkeypatch
 
     paths = first.write_report(tmp_path / "report")
     assert {path.name for path in paths} == {"report.md", "game_tuning.png", "game_tuning.pdf"}
-    assert f"{first.chosen:.3g}" in paths[0].read_text()
+    # 40 games at 8 playouts a move cannot tell the values of c apart
+    assert not first.resolved and "| chosen c | none: not resolved |" in paths[0].read_text()
     ax = saved_figures["game_tuning.png"].axes[0]
     assert ax.get_xscale() == "log" and len(ax.lines) >= 3
     assert projected_seconds("breakthrough", "uct(c=?)", "uct", 8, 40) > 0
@@ -112,7 +179,9 @@ def test_a_confirmation_match_plays_fresh_games_of_the_chosen_value(tmp_path, mo
     alternating, seeded apart from the tuning's games; win rate with the Wilson interval
     (statsmodels'), Elo 400 log10(p / (1 - p)) at the rate and at the interval's ends; stored
     in DIR/confirm, so a rerun plays nothing and a longer match only its new games; the CLI
-    prints it."""
+    prints it. SMALL's 40 games do not resolve c (a tuning that chooses nothing confirms
+    nothing): the test takes the chosen value as resolved, to check the match itself."""
+    monkeypatch.setattr(tuning.GameTuning, "resolved", property(lambda self: True))
     out = tmp_path / "tuning"
     tuned = tune_game(**SMALL, out=out, workers=1, confirm=6)
     games, confirmed = tuned.confirmation, tuned.confirmed()

@@ -96,3 +96,29 @@ def rule_options(parser, whose: str) -> None:
     parser.add_argument("--no-solver", action="store_true", default=None,
                         help=f"{whose} search without the MCTS-Solver (Kocsis & Szepesvari's "
                              "UCT), as failure-rate's --no-solver")
+
+
+def budgets_item(text: str) -> list[int]:
+    """An argparse ``type`` for one item of ``--budgets``: ``T`` (a count), or ``LOW..HIGH``,
+    the powers of two from LOW to HIGH (``1..16384``: 1, 2, 4, ..., 16384); else a one-line
+    error giving the forms. The items of a list are joined by ``Budgets``."""
+    if ".." not in text:
+        return [COUNT(text)]
+    low, _, high = (part.strip() for part in text.partition(".."))
+    try:
+        ends = [COUNT(low), COUNT(high)]
+    except argparse.ArgumentTypeError:
+        ends = []
+    if len(ends) < 2 or any(end & (end - 1) for end in ends) or ends[0] > ends[1]:
+        raise argparse.ArgumentTypeError(
+            f"{text} is no range of budgets: write LOW..HIGH, two powers of two, the smaller "
+            "first (e.g. 1..16384: every power of two between), or the budgets themselves")
+    return [1 << k for k in range(ends[0].bit_length() - 1, ends[1].bit_length())]
+
+
+class Budgets(argparse.Action):
+    """``--budgets`` with ``nargs="+"`` and ``type=budgets_item``: the items' budgets in one
+    list."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, [budget for item in values for budget in item])

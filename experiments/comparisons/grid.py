@@ -230,6 +230,33 @@ class Grid:
             rows.append((curve, (config, policy, adjuster)))
         return rows
 
+    def same_cells(self) -> dict[tuple[str, str], str]:
+        """{(config, method): the method whose cell it is} for every cell at tuned constants
+        whose curve is another's (its constants tuned are its entry's defaults, or values an
+        entry fixes): the two share their runs, so the tests test one of them
+        (``tests.same_runs_as``). The other is an entry's cell when one has that curve, else
+        the first cell listed with it."""
+        cells = [(curve, config, f"{policy}+{adjuster}", entry is None)
+                 for (curve, (config, policy, adjuster)), (_, entry)
+                 in zip(self.labelled(), self._cells(), strict=True)]
+        first = {curve.key: method for curve, _, method, own in cells if own}
+        same = {}
+        for curve, config, method, _ in cells:
+            owner = first.setdefault(curve.key, method)
+            if owner != method:
+                same[config, method] = owner
+        return same
+
+    def tuned_pairs(self) -> list[tuple[str, str, str]]:
+        """(config, tuned method, default method) of every cell at tuned constants and its
+        entry's own cell, listed just before it (``_cells``): what ``tests.tuned_tests``
+        compares."""
+        cells = [(config, f"{policy}+{adjuster}", entry)
+                 for (_, (config, policy, adjuster)), (_, entry)
+                 in zip(self.labelled(), self._cells(), strict=True)]
+        return [(config, method, cells[i - 1][1])
+                for i, (config, method, entry) in enumerate(cells) if entry is not None]
+
     def _curve(self, tree: str, policy: str, adjuster: str, tuned: dict | None = None) -> Curve:
         """The cell's curve (``method_fields``), at the ``tuned`` parameters if given."""
         fields = method_fields(policy, adjuster)

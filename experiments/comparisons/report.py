@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -31,13 +32,19 @@ from plots.style import FORMATS, look
 from ..markdown import markdown_table
 from ..runtime.store import make_folder, write_atomically, write_figures, write_table
 from .guidance import guidance_blocks
+from .tests import EXACT_CONDITIONAL
+
+SAME_RUNS = "no test: the same runs as"
 
 TUNED_TEXT = (
     "A method marked (tuned) is its policy at the constant tuned for each tree configuration "
     "and adjuster by `mctslab tune`'s race, on the area under the failure curve over the same "
     "budgets, with tree instances and runs of another seed than the compared ones (folders "
     "tuning/): chosen, and low-high, the values not shown worse; at_edge: the chosen value is "
-    "an end of the range searched.")
+    "an end of the range searched that the parameter could go beyond (none at a bound of its "
+    "domain, such as c = 0); resolved: 'not resolved' where no value was shown worse than "
+    "another, so the chosen one is only the least mean of equals. A tuned cell whose constant "
+    "is its policy's default shares that cell: the same runs, tested once.")
 
 # settings key -> what the report calls it, in the report's order
 SETTINGS = {
@@ -107,9 +114,42 @@ def _aggregates_table(aggregates: pd.DataFrame) -> pd.DataFrame:
     })
 
 
-def _odds_ratio(ratio: float, low: float, high: float) -> str:
-    """An odds ratio with its interval; 0 and inf have none."""
-    return f"{_number(ratio)} " + ("(no interval)" if math.isnan(low) else _interval(low, high))
+def _odds_ratio(ratio: float, low: float, high: float, method: str) -> str:
+    """An odds ratio with its interval, marked "exact" when it is the exact conditional one."""
+    return (f"{_number(ratio)} {_interval(low, high)}"
+            + (" exact" if method == EXACT_CONDITIONAL else ""))
+
+
+def _tuned_table(tuned: pd.DataFrame) -> pd.DataFrame:
+    """The tunings' table with ``resolved``: "not resolved" where the race kept every
+    candidate (the chosen value is the least mean among values none shown worse)."""
+    resolved = tuned["kept"] < tuned["candidates"]
+    return tuned.assign(resolved=resolved.map({True: "yes", False: "not resolved"}))
+
+
+def _tuned_tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
+    """Each tuned cell against its policy at the default constants: what changes where."""
+    if tests is None or tests.empty:
+        return []
+    done = tests.dropna(subset="p_value")
+    changed = done[done["reject"].astype(bool)]
+    better = int((changed["area_difference"] < 0).sum())
+    shown = pd.DataFrame({
+        "config": tests["config"], "tuned": tests["method"], "default": tests["baseline"],
+        "area": tests["area"].map(_number), "default area": tests["baseline_area"].map(_number),
+        "difference": tests["area_difference"].map(_number),
+        "difference 95% interval": [_interval(lo, hi) for lo, hi in
+                                    zip(tests["difference_low"], tests["difference_high"])],
+        "p": tests["p_value"].map(_p), "p (Holm)": tests["p_holm"].map(_p),
+        "reject": tests["reject"], "note": tests["note"]})
+    return [("p", (f"Tuned against default: each tuned cell against its policy at the default "
+                   "constants on the compared instances, by the permutation test of the runs' "
+                   "areas above, Holm's correction over one family, every such pair of the "
+                   f"grid, alpha = 0.05: {len(changed)} of {len(done)} pairs change "
+                   f"({better} for the better, lower area); {len(tests) - len(done)} not tested "
+                   "(a tuned constant that is the default shares its cell). tuned_tests.csv "
+                   "holds them.")),
+            ("table", shown)]
 
 
 def _p(value) -> str:
@@ -138,6 +178,10 @@ METHOD_TEXT = [
     "each drawn instance resampled with replacement (2,000 replicates). The failure curves' "
     "bands are Wilson 95% intervals of the pooled runs. The aggregates, the probability of "
     "improvement and the profiles treat each (configuration, instance) as one score."),
+    ("What the tests are about: the permutation and Cochran-Mantel-Haenszel p-values are "
+    "conditional on the tree instances drawn (they ask whether the methods differ on these "
+    "instances, their runs being the sample), while the bootstrap intervals resample the "
+    "instances too, and so speak of the tree model's instances at large."),
 ]
 
 
@@ -159,24 +203,32 @@ def _budget_tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
               ("p", ("Effect size: the Mantel-Haenszel common odds ratio of failing, method "
                "against baseline, over the same instances (below 1: the method fails less), "
                "with its 95% interval (Robins, Breslow & Greenland 1986); the table gives it "
-               "at the largest budget with a test, budget_tests.csv at every budget. An odds "
-               "ratio of 0 (on every instance the method fails none of its runs, or the "
-               "baseline all of its) or of inf (the reverse) has no interval.")),
+               "at the largest budget with a test, budget_tests.csv at every budget. Where "
+               "that ratio is 0 (on every instance the method fails none of its runs, or the "
+               "baseline all of its) or inf (the reverse), it has no such interval; the table "
+               "gives instead, marked exact, the median-unbiased estimate with the exact "
+               "conditional 95% interval given each instance's margins (Hirji, Tsiatis & "
+               "Mehta 1989; for one instance, Fisher's exact interval), whose end on the side "
+               "of 0 or inf stays there: the runs bound the ratio on one side only "
+               "(budget_tests.csv: odds_ratio_method).")),
               ("p", (f"{len(rejected)} of {len(done)} tests reject equal failure rates after "
-                 f"Holm's correction; {len(tests) - len(done)} budgets had no test (both "
-                 "methods failed none or all of their runs on every instance). Every test is "
-                 "in budget_tests.csv."))]
+                 f"Holm's correction; {int(_no_information(tests).sum())} budgets had no test "
+                 "(both methods failed none or all of their runs on every instance)"
+                 f"{_repeated_text(tests)}. Every test is in budget_tests.csv."))]
     rows = []
     for (config, method), group in tests.groupby(["config", "method"], sort=False):
         reject = group["reject"].astype(bool)
         better = group[reject & (group["rate"] < group["baseline_rate"])]["budget"]
         worse = group[reject & (group["rate"] > group["baseline_rate"])]["budget"]
-        untested = group[group["p_value"].isna()]["budget"]
+        untested = group[_no_information(group)]["budget"]
         tested = group.dropna(subset="p_value")
         ratio = "-"
-        if len(tested):
+        if group["note"].str.startswith(SAME_RUNS).any():
+            ratio = "not tested: " + group["note"].iloc[0].removeprefix("no test: ")
+        elif len(tested):
             last = tested.loc[tested["budget"].idxmax()]
-            ratio = (_odds_ratio(*last[["odds_ratio", "odds_ratio_low", "odds_ratio_high"]])
+            ratio = (_odds_ratio(*last[["odds_ratio", "odds_ratio_low", "odds_ratio_high",
+                                        "odds_ratio_method"]])
                      + f" at {int(last['budget']):,}")
         rows.append((config, method, _budgets(better), _budgets(worse), _budgets(untested),
                      ratio))
@@ -186,6 +238,23 @@ def _budget_tests_blocks(tests: pd.DataFrame | None) -> list[tuple]:
                                         "no test at (both fail none or all)",
                                         "odds ratio [95% interval] at the largest tested budget"])
     return blocks + [("table", table)]
+
+
+def _no_information(tests: pd.DataFrame) -> pd.Series:
+    """The rows of budgets where both methods fail none or all of their runs everywhere."""
+    return tests["note"].str.startswith("no test: both")
+
+
+def _repeated_text(tests: pd.DataFrame) -> str:
+    """The methods not tested because their runs are another's, in a clause, or ""."""
+    repeated = tests[tests["note"].str.startswith(SAME_RUNS)].drop_duplicates(
+        ["config", "method"])
+    if repeated.empty:
+        return ""
+    pairs = "; ".join(f"{r.method} on {r.config}, {r.note.removeprefix('no test: ')}"
+                      for r in repeated.itertuples())
+    return ("; not tested, their runs being another method's (a constant tuned to its "
+            f"default shares its cell, and is not counted in Holm's family): {pairs}")
 
 
 def _budgets(values) -> str:
@@ -228,7 +297,9 @@ def _curve_tests_blocks(tests: pd.DataFrame | None,
                "area 95% interval": "area 95% interval", "baseline_area": "baseline area",
                "area_difference": "difference", "difference 95% interval":
                "difference 95% interval", "p_value": "p", "p_holm": "p (Holm)",
-               "reject": "reject", "permutations": "relabellings"}
+               "reject": "reject", "permutations": "relabellings", "note": "note"}
+    if not shown["note"].astype(bool).any():
+        shown = shown.drop(columns="note")
     shown = shown[[c for c in columns if c in shown.columns]].rename(columns=columns)
     for column in ("area", "baseline area", "difference"):
         shown[column] = shown[column].map(_number)
@@ -278,11 +349,14 @@ def _figure(folder: Path, name: str, table: pd.DataFrame | None, draw, caption: 
             formats=("png",), why: str = ""):
     """Draw ``table`` with ``draw`` (returning the figure, or None and ``why`` not) into
     ``name``.png and every other of ``formats``, or say why not."""
+    def not_drawn(reason: str) -> list[tuple]:
+        return [("p", f"Not drawn: the figure of {caption[0].lower()}{caption[1:]} ({reason}).")]
+
     if table is None or table.empty:
-        return [("p", f"{caption}: no figure, its table is missing or empty.")]
+        return not_drawn("its table is missing or empty")
     figure = draw(table)
     if figure is None:
-        return [("p", f"{caption}: no figure, {why}.")]
+        return not_drawn(why)
     write_figures(figure, folder / name, ("png", *formats))
     return [("figure", f"{name}.png", caption)]
 
@@ -307,7 +381,8 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict,
 
     tuned = get("tuned")
     if tuned is not None and not tuned.empty:
-        blocks += [("h2", "Constants tuned per tree"), ("p", TUNED_TEXT), ("table", tuned)]
+        blocks += [("h2", "Constants tuned per tree"), ("p", TUNED_TEXT),
+                   ("table", _tuned_table(tuned)), *_tuned_tests_blocks(get("tuned_tests"))]
     blocks.append(("h2", "Playouts to reach the target failure rate"))
     to_epsilon = get("to_epsilon")
     if to_epsilon is None or to_epsilon.empty:
@@ -321,7 +396,8 @@ def _blocks(folder: Path, tables: dict[str, pd.DataFrame], settings: dict,
                               lambda t: _first(playouts_by_bias(t, budget=budget,
                                                                 look=shared)),
                               caption, formats, "the grid holds no family of trees that "
-                              "differ in their bias alone (e.g. Constant(1,b) for two b)")
+                              "differ in their bias alone, e.g. Constant(1,b) for two b; the "
+                              "heatmap below gives the playouts per tree")
             caption = (f"Playouts to reach failure <= {epsilon:g}, per tree, policy and "
                        "adjuster")
             blocks += _figure(folder, f"heatmap_eps{epsilon:g}", rows,
@@ -391,17 +467,22 @@ img { max-width: 100%; height: auto; } figcaption { font-size: 0.9em; color: #55
 pre { background: #f4f4f4; padding: 0.6em; overflow-x: auto; }"""
 
 
+def _inline(text: str) -> str:
+    """``text`` escaped for HTML, its Markdown code spans (`...`) as ``<code>`` elements."""
+    return re.sub(r"`([^`\n]+)`", r"<code>\1</code>", html.escape(text))
+
+
 def _html(blocks: list[tuple], folder: Path) -> str:
     esc = html.escape
     parts = []
     for kind, content, *caption in blocks:
         match kind:
             case "h1" | "h2" | "p":
-                parts.append(f"<{kind}>{esc(content)}</{kind}>")
+                parts.append(f"<{kind}>{_inline(content)}</{kind}>")
             case "code":
                 parts.append(f"<pre><code>{esc(content)}</code></pre>")
             case "list":
-                parts.append("<ul>" + "".join(f"<li>{esc(line)}</li>" for line in content)
+                parts.append("<ul>" + "".join(f"<li>{_inline(line)}</li>" for line in content)
                              + "</ul>")
             case "table":
                 parts.append(content.to_html(index=False, border=0))

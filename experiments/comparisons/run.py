@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import tempfile
 from pathlib import Path
@@ -66,7 +67,8 @@ def write_comparison(grid: Grid, out: str | Path, command: str | None = None,
     runs = run_table(grid, out)
     write_table(runs, Path(out) / RUNS_FILE)
     baseline = grid.baseline or grid.methods[0]
-    tables = comparison_tables(runs, grid.epsilon, baseline, seed=grid.seed)
+    tables = comparison_tables(runs, grid.epsilon, baseline, seed=grid.seed,
+                               same=grid.same_cells(), tuned_pairs=grid.tuned_pairs())
     tables.update(guidance_tables(grid, tables))
     write_table(tables["instances"], Path(out) / INSTANCES_FILE)
     for name in ("curves", "to_epsilon", "cell_areas"):  # rows as the grid lists them
@@ -165,6 +167,23 @@ def compare(trees, policies, adjusters, *, scale: str = "quick", runs: int | Non
                            trees_per_model=trees_per_model, max_budget=max_budget,
                            epsilon=epsilon, baseline=baseline, seed=seed,
                            branching=branching, depth=depth)
+    given = {"scale": scale, "runs": runs, "trees_per_model": trees_per_model,
+             "max_budget": max_budget, "epsilon": epsilon, "baseline": baseline, "seed": seed,
+             "branching": branching, "depth": depth, "out": None if out is None else str(out),
+             "anatomy": anatomy}
+    call = python_call("experiments.comparisons.compare", (trees, policies, adjusters),
+                       given, compare)
     with tempfile.TemporaryDirectory(prefix="mctslab-compare-") as scratch:
         return run_compare(grid, scratch if out is None else out, workers, scheduler,
-                           progress, anatomy=anatomy)[1]
+                           progress, command=call, anatomy=anatomy)[1]
+
+
+def python_call(name: str, args: tuple, keywords: dict, function) -> str:
+    """The call ``name(*args, **keywords)`` as Python text, the keywords at ``function``'s
+    defaults left out: what a report made from Python records to be rerun."""
+    defaults = {key: parameter.default
+                for key, parameter in inspect.signature(function).parameters.items()}
+    shown = [repr(list(arg) if isinstance(arg, tuple) else arg) for arg in args]
+    shown += [f"{key}={value!r}" for key, value in keywords.items()
+              if value != defaults.get(key)]
+    return f"{name}({', '.join(shown)})"

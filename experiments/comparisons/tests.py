@@ -14,7 +14,12 @@ correction (Holm 1979) holds the family-wise error at alpha, is stated in its ``
   test (Mantel & Haenszel 1959) of the 2 x 2 tables (method, baseline) x (failed, not failed),
   one per instance; family: the methods against the baseline on one config at every budget,
   so that a claim at one budget is corrected for the budgets looked at. Effect size: the
-  Mantel-Haenszel common odds ratio of failing, with its 95% interval.
+  Mantel-Haenszel common odds ratio of failing, with its 95% interval; where that ratio is 0
+  or inf (a zero cell in every stratum), the exact conditional one (``common_odds_ratio``).
+
+A method whose runs are another's (``same``: a cell at a tuned constant that is its
+policy's default shares that cell) is not tested: its test would repeat the other's, or test
+the baseline against itself; its rows say so and stay out of the family.
 
 A pair's unadjusted p-value and interval depend on that pair alone: the random draws of a
 permutation test and its bootstrap are seeded by the seed and the pair's names
@@ -34,6 +39,8 @@ from itertools import combinations, product
 
 import numpy as np
 import pandas as pd
+from scipy.optimize import brentq
+from scipy.special import gammaln, logsumexp
 from statsmodels.stats.contingency_tables import StratifiedTable
 
 from .stats import nested_bootstrap
@@ -41,14 +48,16 @@ from .stats import nested_bootstrap
 CELL = ["config", "policy", "adjuster"]
 BUDGET_TEST_COLUMNS = ["config", "budget", "method", "baseline", "test", "family",
                        "n_instances", "runs", "rate", "baseline_rate", "odds_ratio",
-                       "odds_ratio_low", "odds_ratio_high", "statistic", "p_value", "p_holm",
-                       "reject", "note"]
+                       "odds_ratio_low", "odds_ratio_high", "odds_ratio_method", "statistic",
+                       "p_value", "p_holm", "reject", "note"]
 CURVE_TEST_COLUMNS = ["config", "method", "baseline", "test", "family", "n_instances", "runs",
                       "area", "baseline_area", "area_difference", "difference_low",
                       "difference_high", "permutations", "exact", "p_value", "p_holm",
                       "reject", "note"]
 CMH = "Cochran-Mantel-Haenszel, continuity-corrected, stratified by instance"
 PERMUTATION = "permutation of method labels within instance, mean normalised area"
+MANTEL_HAENSZEL = "Mantel-Haenszel"
+EXACT_CONDITIONAL = "exact conditional, median-unbiased"
 EXACT_LIMIT = 20_000  # enumerate every relabelling when there are at most this many
 
 
@@ -66,6 +75,22 @@ def check_baseline(methods, baseline: str | None) -> str:
         raise ValueError(f"--baseline {baseline} names no method of the grid: use one of "
                          f"{', '.join(methods)}")
     return baseline
+
+
+def same_runs_as(same: dict[tuple[str, str], str] | None, config: str, method: str,
+                 baseline: str) -> str | None:
+    """The method whose runs ``method``'s are on ``config``, when testing it against
+    ``baseline`` would repeat that method's test or test the baseline against itself, else
+    None. ``same`` maps (config, method) to the method listed first with the same runs
+    (``Grid.same_cells``)."""
+    same = same or {}
+    if same.get((config, method), method) == same.get((config, baseline), baseline):
+        return baseline
+    return same.get((config, method))
+
+
+def _not_tested(twin: str) -> str:
+    return f"no test: the same runs as {twin}"
 
 
 def _informative(tables: np.ndarray) -> np.ndarray:
@@ -98,28 +123,79 @@ def cmh_test(tables: np.ndarray) -> tuple[float, float] | None:
     return float(result.statistic), float(result.pvalue)
 
 
-def common_odds_ratio(tables: np.ndarray, alpha: float = 0.05
-                      ) -> tuple[float, float, float] | None:
-    """(OR, low, high): the Mantel-Haenszel common odds ratio of 2 x 2 tables [k, 2, 2]
-    ([[a, b], [c, d]] per stratum) and its 1 - alpha interval, or None when no stratum carries
-    information (the strata ``cmh_test`` keeps; the others add nothing to either sum).
+def _log_choose(n: np.ndarray, k: np.ndarray) -> np.ndarray:
+    return gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
 
-    OR = sum_k (a_k d_k / n_k) / sum_k (b_k c_k / n_k) (Mantel & Haenszel 1959); the interval
-    is exp(log OR -+ z se), se from Robins, Breslow & Greenland (1986), which holds for many
-    small strata (statsmodels' ``StratifiedTable.oddsratio_pooled_confint``). With rows
-    (method, baseline) and columns (failed, not failed), OR < 1: the method fails less. An OR
-    of 0 (in every stratum, the method fails none of its runs or the baseline all of its) or
-    inf (the reverse) has no such interval: NaN."""
+
+def _exact_at_lowest(tables: np.ndarray, alpha: float) -> tuple[float, float, float]:
+    """(estimate, 0, high) of the common odds ratio psi of informative 2 x 2 tables
+    [k, 2, 2] whose a_k all take their least value given the margins (the Mantel-Haenszel
+    ratio is then 0), conditional on every stratum's margins.
+
+    Given its margins (rows n1, n2, first column m1), a_k has Fisher's noncentral
+    hypergeometric law P(a; psi) = C(n1, a) C(n2, m1 - a) psi^a / sum_u C(n1, u) C(n2, m1 - u)
+    psi^u on max(0, m1 - n2) .. min(n1, m1), the strata independent; so the sum A = sum_k a_k
+    is at its least value with P_0(psi) = prod_k P(a_k = low_k; psi), decreasing in psi. The
+    exact 1 - alpha interval is [0, high] with P_0(high) = alpha / 2, and the median-unbiased
+    estimate solves P_0(psi) = 1/2 (Hirji, Tsiatis & Mehta 1989): both finite, found on
+    log psi by Brent's method."""
+    (a, b), (c, d) = np.moveaxis(tables, 0, -1)
+    n1, n2, m1 = a + b, c + d, a + c
+    low, high = np.maximum(0, m1 - n2), np.minimum(n1, m1)
+    span = np.arange(int((high - low).max()) + 1)
+    support = low[:, None] + span  # [k, L]
+    inside = support <= high[:, None]
+    clipped = np.where(inside, support, low[:, None])
+    weights = np.where(inside, _log_choose(n1[:, None], clipped)
+                       + _log_choose(n2[:, None], m1[:, None] - clipped), -np.inf)
+
+    def log_p0(log_psi: float) -> float:
+        tilted = weights + support * log_psi
+        return float(np.sum(tilted[:, 0] - logsumexp(tilted, axis=1)))
+
+    def solve(level: float) -> float:
+        target = math.log(level)
+        left, right = -1.0, 1.0
+        while log_p0(left) < target:
+            left *= 2
+        while log_p0(right) > target:
+            right *= 2
+        return math.exp(brentq(lambda t: log_p0(t) - target, left, right, xtol=1e-10))
+
+    return solve(0.5), 0.0, solve(alpha / 2)
+
+
+def common_odds_ratio(tables: np.ndarray, alpha: float = 0.05
+                      ) -> tuple[float, float, float, str] | None:
+    """(OR, low, high, method): the common odds ratio of 2 x 2 tables [k, 2, 2]
+    ([[a, b], [c, d]] per stratum), its 1 - alpha interval and how both were computed, or None
+    when no stratum carries information (the strata ``cmh_test`` keeps; the others add
+    nothing). With rows (method, baseline) and columns (failed, not failed), OR < 1: the method
+    fails less.
+
+    MANTEL_HAENSZEL: OR = sum_k (a_k d_k / n_k) / sum_k (b_k c_k / n_k) (Mantel & Haenszel
+    1959); the interval is exp(log OR -+ z se), se from Robins, Breslow & Greenland (1986),
+    which holds for many small strata (statsmodels' ``StratifiedTable``).
+    EXACT_CONDITIONAL, where that ratio is 0 (in every stratum the method fails none of its
+    runs, or the baseline all of its) or inf (the reverse) and has no such interval: the
+    median-unbiased estimate with the exact conditional interval (``_exact_at_lowest``; for
+    inf, on the rows swapped and inverted), whose end on the side of 0 or inf stays there: the
+    runs bound the ratio on one side only. For one stratum it is the interval of Fisher's
+    exact test (scipy's ``odds_ratio(kind="conditional")``); 1 failure in 200 runs against 0
+    gives 1 [0.0256, inf]."""
     kept = _informative(tables)
     if not len(kept):
         return None
     table = StratifiedTable(np.moveaxis(kept, 0, -1))
     with np.errstate(divide="ignore"):  # sum b c / n = 0: inf
         ratio = float(table.oddsratio_pooled)
-    if not 0 < ratio < np.inf:
-        return ratio, np.nan, np.nan
+    if ratio == 0:
+        return (*_exact_at_lowest(kept, alpha), EXACT_CONDITIONAL)
+    if ratio == np.inf:
+        estimate, _, high = _exact_at_lowest(kept[:, ::-1], alpha)
+        return 1 / estimate, 1 / high, np.inf, EXACT_CONDITIONAL
     low, high = table.oddsratio_pooled_confint(alpha=alpha)
-    return ratio, float(low), float(high)
+    return ratio, float(low), float(high), MANTEL_HAENSZEL
 
 
 def holm_adjusted(p_values: np.ndarray) -> np.ndarray:
@@ -169,15 +245,16 @@ def _arrays(instances: pd.DataFrame):
 
 
 def budget_tests(instances: pd.DataFrame, baseline: str | None = None,
-                 alpha: float = 0.05) -> pd.DataFrame:
+                 alpha: float = 0.05,
+                 same: dict[tuple[str, str], str] | None = None) -> pd.DataFrame:
     """Every method against ``baseline`` (default: the first method listed) at every budget of
     every config, by the CMH test (``cmh_test``) over the instances both searched; Holm within
     the config, across its budgets and methods. ``rate`` and ``baseline_rate`` are the pooled
     failure rates (lower is better); ``odds_ratio`` with ``odds_ratio_low`` and
     ``odds_ratio_high`` the common odds ratio of failing, method against baseline, and its
-    1 - alpha interval (``common_odds_ratio``). A budget where both fail none or all of their
-    runs on every instance has no test (p NaN, left out of the family; ``note`` says why).
-    Columns: BUDGET_TEST_COLUMNS."""
+    1 - alpha interval, computed as ``odds_ratio_method`` says (``common_odds_ratio``). A
+    budget where both fail none or all of their runs on every instance has no test (p NaN, left out of the family; ``note`` says why), nor
+    has a method with the runs of another (``same_runs_as``). Columns: BUDGET_TEST_COLUMNS."""
     baseline = check_baseline(methods_of(instances), baseline)
     rows = []
     for config, budgets, methods, failures, runs in _arrays(instances):
@@ -187,13 +264,15 @@ def budget_tests(instances: pd.DataFrame, baseline: str | None = None,
         for m, method in enumerate(methods):
             if m == base:
                 continue
+            twin = same_runs_as(same, config, method, baseline)
             for b, budget in enumerate(budgets):
                 shared = (runs[m, b] > 0) & (runs[base, b] > 0)
                 fa, na = failures[m, b, shared], runs[m, b, shared]
                 fb, nb = failures[base, b, shared], runs[base, b, shared]
                 tables = np.stack([np.stack([fa, na - fa], -1), np.stack([fb, nb - fb], -1)], 1)
-                result = cmh_test(tables) if shared.any() else None
+                result = cmh_test(tables) if shared.any() and twin is None else None
                 note = "" if result is not None else (
+                    _not_tested(twin) if twin is not None else
                     "no test: no shared instance" if not shared.any() else
                     "no test: both fail none or all of their runs on every instance")
                 statistic, p_value = result if result is not None else (np.nan, np.nan)
@@ -202,7 +281,8 @@ def budget_tests(instances: pd.DataFrame, baseline: str | None = None,
                              f"{config}, every budget: each method vs {baseline}",
                              int(shared.sum()), int(na.sum()), fa.sum() / max(na.sum(), 1),
                              fb.sum() / max(nb.sum(), 1),
-                             *(ratio if ratio is not None else (np.nan,) * 3), statistic,
+                             *(ratio if ratio is not None else (np.nan,) * 3 + ("",)),
+                             statistic,
                              p_value, note))
     columns = [c for c in BUDGET_TEST_COLUMNS if c not in ("p_holm", "reject")]
     tests = _holm(pd.DataFrame(rows, columns=columns), ["config"], alpha)
@@ -287,8 +367,61 @@ def pair_seed(seed: int, config: str, method: str, baseline: str) -> list[int]:
     return [seed, *(int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4))]
 
 
+def _area_test(config: str, method: str, baseline: str, areas: dict, base: dict, family: str,
+               twin: str | None, alpha: float, n_permutations: int, seed: int,
+               n_boot: int) -> tuple:
+    """One row of CURVE_TEST_COLUMNS but p_holm and reject: ``method``'s run areas against
+    ``baseline``'s ({tree_index: areas}) on the instances both searched (``curve_tests``);
+    untested, with its note, when ``twin`` names a method whose runs these are, or when no
+    instance is shared."""
+    shared = sorted(areas.keys() & base.keys())
+    strata = [(areas[j].to_numpy(float), base[j].to_numpy(float)) for j in shared]
+    x = np.concatenate([one for one, _ in strata] or [[]])
+    y = np.concatenate([other for _, other in strata] or [[]])
+    if not strata or twin is not None:
+        return (config, method, baseline, PERMUTATION, family, len(shared), len(x),
+                x.mean() if len(x) else np.nan, y.mean() if len(y) else np.nan,
+                *(np.nan,) * 3, 0, False, np.nan,
+                _not_tested(twin) if twin is not None else "no test: no shared instance")
+    words = pair_seed(seed, config, method, baseline)
+    difference, p, count, exact = stratified_permutation_test(
+        strata, n_permutations, np.random.default_rng([*words, 0]))
+    low, high = difference_interval(strata, n_boot, np.random.default_rng([*words, 1]), alpha)
+    note = "" if np.ptp(np.concatenate([x, y])) > 0 else "every run has the same area"
+    return (config, method, baseline, PERMUTATION, family, len(shared), len(x), x.mean(),
+            y.mean(), difference, low, high, count, exact, p, note)
+
+
+TUNED_FAMILY = "every tuned constant against its default, across configurations"
+
+
+def tuned_tests(run_areas: pd.DataFrame, pairs: list[tuple[str, str, str]],
+                alpha: float = 0.05, n_permutations: int = 9999, seed: int = 0,
+                n_boot: int = 2000, same: dict[tuple[str, str], str] | None = None
+                ) -> pd.DataFrame:
+    """Each cell at tuned constants against its policy's cell at the default constants:
+    ``pairs`` of (config, tuned method, default method) (``Grid.tuned_pairs``), each by the
+    permutation test of the runs' areas of ``curve_tests`` (``baseline`` the default), Holm
+    over one family, TUNED_FAMILY: every pair of the grid, as a claim that tuning changes a
+    policy somewhere pays for every tree and policy looked at. A tuned cell with its
+    default's runs (the constant tuned is the default, ``same``) is not tested. Columns:
+    CURVE_TEST_COLUMNS."""
+    frame = run_areas.assign(method=methods_of(run_areas))
+    cells = {key: dict(tuple(g.groupby("tree_index")["area"]))
+             for key, g in frame.groupby(["config", "method"], sort=False)}
+    rows = [_area_test(config, tuned, default, cells.get((config, tuned), {}),
+                       cells.get((config, default), {}), TUNED_FAMILY,
+                       default if (same or {}).get((config, tuned)) == default else None,
+                       alpha, n_permutations, seed, n_boot)
+            for config, tuned, default in pairs]
+    columns = [c for c in CURVE_TEST_COLUMNS if c not in ("p_holm", "reject")]
+    tests = _holm(pd.DataFrame(rows, columns=columns), ["family"], alpha)
+    return tests[CURVE_TEST_COLUMNS]
+
+
 def curve_tests(run_areas: pd.DataFrame, baseline: str | None = None, alpha: float = 0.05,
-                n_permutations: int = 9999, seed: int = 0, n_boot: int = 2000) -> pd.DataFrame:
+                n_permutations: int = 9999, seed: int = 0, n_boot: int = 2000,
+                same: dict[tuple[str, str], str] | None = None) -> pd.DataFrame:
     """Every method against ``baseline`` on every config by ``stratified_permutation_test`` of
     the runs' normalised areas (strata: the instances both searched), Holm within the config.
     ``area`` and ``baseline_area`` are mean run areas (lower is better); ``area_difference``
@@ -297,7 +430,8 @@ def curve_tests(run_areas: pd.DataFrame, baseline: str | None = None, alpha: flo
     relabellings the p-value counts, ``exact`` whether that was all of them. The Monte Carlo
     draws come from ``np.random.default_rng([*pair_seed(seed, config, method, baseline), 0])``
     and the bootstrap's from the same with 1: a pair's numbers do not depend on the others.
-    Columns: CURVE_TEST_COLUMNS."""
+    A method with the runs of another (``same_runs_as``) has no test (p NaN, out of the
+    family). Columns: CURVE_TEST_COLUMNS."""
     frame = run_areas.assign(method=methods_of(run_areas))
     baseline = check_baseline(frame["method"], baseline)
     rows = []
@@ -306,27 +440,13 @@ def curve_tests(run_areas: pd.DataFrame, baseline: str | None = None, alpha: flo
                      for m, g in group.groupby("method", sort=False)}
         if baseline not in by_method:
             continue
-        base = by_method[baseline]
         for method, areas in by_method.items():
-            if method == baseline:
-                continue
-            shared = sorted(areas.keys() & base.keys())
-            strata = [(areas[j].to_numpy(float), base[j].to_numpy(float)) for j in shared]
-            family = f"{config}: each method vs {baseline}"
-            if not strata:
-                rows.append((config, method, baseline, PERMUTATION, family, 0, 0,
-                             *(np.nan,) * 5, 0, False, np.nan, "no test: no shared instance"))
-                continue
-            words = pair_seed(seed, config, method, baseline)
-            difference, p, count, exact = stratified_permutation_test(
-                strata, n_permutations, np.random.default_rng([*words, 0]))
-            low, high = difference_interval(strata, n_boot,
-                                            np.random.default_rng([*words, 1]), alpha)
-            x = np.concatenate([s[0] for s in strata])
-            y = np.concatenate([s[1] for s in strata])
-            note = "" if np.ptp(np.concatenate([x, y])) > 0 else "every run has the same area"
-            rows.append((config, method, baseline, PERMUTATION, family, len(shared), len(x),
-                         x.mean(), y.mean(), difference, low, high, count, exact, p, note))
+            if method != baseline:
+                rows.append(_area_test(
+                    config, method, baseline, areas, by_method[baseline],
+                    f"{config}: each method vs {baseline}",
+                    same_runs_as(same, config, method, baseline), alpha, n_permutations,
+                    seed, n_boot))
     columns = [c for c in CURVE_TEST_COLUMNS if c not in ("p_holm", "reject")]
     tests = _holm(pd.DataFrame(rows, columns=columns), ["config"], alpha)
     return tests[CURVE_TEST_COLUMNS]

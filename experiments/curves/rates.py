@@ -13,6 +13,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from .curve import Curve, curve_columns, rate_columns, standard_error
+from .entries import method_fields
 from .failure import CHUNK_RUNS, simulate_block
 from .kernels import kernel_name, prepare_kernel
 
@@ -21,6 +22,24 @@ if TYPE_CHECKING:
 
 
 def _as_curve(tree, policy, adjuster, runs, trees, budgets, branching, depth, options) -> Curve:
+    """The curve of ``failure_rate``'s arguments; ``policy`` and ``adjuster`` are entries as
+    ``compare`` and the command line read them (``entries.method_fields``: ``ucb1(c=0.1)``,
+    ``package.module:object(k=v)``), whose parameters join ``options``' policy_params and
+    adjuster_params (one given twice is refused)."""
+    method = method_fields(policy, adjuster)
+    for kind, entry in (("policy", policy), ("adjuster", adjuster)):
+        given = dict(options.pop(f"{kind}_params", None) or {})
+        twice = sorted(set(given) & set(method[f"{kind}_params"]))
+        if twice:
+            raise ValueError(f"{kind} parameter {twice[0]} is given twice: in {kind}_params "
+                             f"and in the {kind} {entry!r}; give it once")
+        method[f"{kind}_params"].update(given)
+    root = options.pop("root", "")
+    if root and method["root"]:
+        raise ValueError(f"root={root} is given twice: also in the policy {policy!r}")
+    method["root"] = method["root"] or root
+    for flag in ("rescore", "terminals_at_threshold"):
+        method[flag] = method[flag] or bool(options.pop(flag, False))
     if isinstance(budgets, (int, np.integer)):
         max_budget = int(budgets)
     else:
@@ -28,8 +47,8 @@ def _as_curve(tree, policy, adjuster, runs, trees, budgets, branching, depth, op
         if not budgets:
             raise ValueError("budgets is empty: give e.g. budgets=16384 or [1, 2, 4, ..., 16384]")
         max_budget = max(budgets)
-    return Curve(tree=tree, policy=policy, adjuster=adjuster, runs=runs, trees=trees,
-                 max_budget=max_budget, branching=branching, depth=depth, **options)
+    return Curve(tree=tree, runs=runs, trees=trees, max_budget=max_budget,
+                 branching=branching, depth=depth, **method, **options)
 
 
 def failure_counts(curve: Curve, seed: int = 0, workers: int | None = None,
@@ -88,6 +107,8 @@ def failure_rate(tree, policy: str = "ucb1", adjuster: str = "plain", *, runs: i
     failures, the Wilson 95% interval (ci_low, ci_high), the curve's identity and the seed
     (``curve_frame``), so that ``plots.failure.plot_failure_curves`` draws it as it is.
 
+    ``policy`` and ``adjuster`` are named as ``compare`` and the command line name them
+    (``"ucb1(c=0.1)"``, ``"package.module:object(k=2)"``, ``"maxfreq(offset=-0.5)"``).
     ``budgets`` is the largest budget (a power of two) or a list of powers of two; ``runs`` are
     per tree instance, ``trees`` instances (random trees). Other options go to :class:`Curve`
     (policy_params, adjuster_params, restart, freeze, search_depth, shaping, rescore,

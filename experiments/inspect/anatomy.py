@@ -22,7 +22,7 @@ from trees import analyze, solve_minimax, win_rates_at
 
 from ..curves.curve import Curve
 from ..curves.failure import CHUNK_RUNS, tree_instance
-from .traced import trace_block
+from .traced import RunTrace, trace_block
 
 COLUMNS = ("budget", "tree_index", "move", "failures", "runs", "share", "minimax", "outcome",
            "win_rate", "optimal_win_rate", "gap", "threshold", "win_rate_at_threshold",
@@ -104,9 +104,44 @@ def failure_anatomy(curve: Curve, seed: int = 0, tree_seed: int | None = None) -
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
+TIE = 0.01  # a gap of uniform-playout win rates within this is "about 0"
+
+
+def failure_reason(traced: RunTrace) -> str:
+    """Why the watched run plays what it plays at its last playout, in a sentence, from the
+    exact analysis of its instance (seed 001, Eq. 5): its move's win rate under uniform
+    playouts at the run's effective threshold against the best optimal move's. Above it, the
+    playouts' bias draws the search to the wrong move; within ``TIE`` of it, the search cannot
+    tell them apart; below it, the search was too short. Each names the static threshold,
+    where the optimal move leads most (the oracle ``--adjuster static``; MaxFrequency seeks
+    it)."""
+    move, threshold = int(traced.root.chosen[-1]), float(traced.root.threshold[-1])
+    optimal = np.asarray(tree_arrays(traced.instance, traced.curve.failure).correct, bool)
+    played = int(traced.root.played[-1])
+    if optimal[move]:
+        return (f"After {played} playouts the run plays move {move}, an optimal move: it "
+                "does not fail.")
+    analysis = analyze(traced.instance)
+    rates = win_rates_at(analysis.support, analysis.pmf, np.array([threshold]))[:, 0]
+    wrong, best = float(rates[move]), float(rates[optimal].max())
+    gap = wrong - best
+    static = (f"at the static threshold {analysis.static_threshold:g} the optimal move leads "
+              f"by {analysis.delta.max():.3f} (--adjuster static, the oracle; maxfreq seeks it)")
+    said = (f"After {played} playouts the run plays move {move}, not an optimal move "
+            f"({', '.join(map(str, np.flatnonzero(optimal)))}): at its threshold {threshold:g}, "
+            f"uniform playouts from move {move} win {wrong:.3f} against {best:.3f} from the best "
+            "optimal move, ")
+    if gap > TIE:
+        return said + f"so the playouts' bias draws the search to it; {static}."
+    if gap >= -TIE:
+        return said + f"a gap of about 0 that the search cannot tell apart; {static}."
+    return (said + f"so the optimal move leads by {-gap:.3f} there and the run was too short "
+            f"to see it: more playouts, or more exploration ({static}).")
+
+
 # the columns of the anatomy the page shows (the CSV keeps them all)
-PAGE_COLUMNS = ("budget", "tree_index", "move", "failures", "share", "gap", "threshold",
-                "gap_at_threshold", "visit_share", "failing_runs")
+PAGE_COLUMNS = ("budget", "tree_index", "move", "failures", "share", "minimax", "outcome", "gap",
+                "threshold", "gap_at_threshold", "visit_share", "failing_runs")
 
 
 def page_table(table: pd.DataFrame) -> pd.DataFrame:

@@ -10,10 +10,17 @@ that arrived but were not handed out yet are handed out, and ``KeyboardInterrupt
 a caller that stores each result as it comes stores every finished job.
 Local workers ignore SIGINT from their start (their parent decides) and die with their parent,
 however it ends (Linux: ``PR_SET_PDEATHSIG``; elsewhere a thread watching the parent's pid).
+
+Local workers are spawned, not forked (numba's threads do not survive a fork), so each imports
+the caller's main script again: a script that calls the lab at its top level, outside an
+``if __name__ == "__main__":`` block, would call it again in every worker, which Python's
+multiprocessing refuses in tracebacks and a ``BrokenProcessPool``. The pool refuses such a call
+in one line before it starts a process (``unguarded_script``).
 """
 
 from __future__ import annotations
 
+import ast
 import ctypes
 import multiprocessing
 import os
@@ -22,6 +29,7 @@ import socket
 import sys
 import threading
 import time
+from pathlib import Path
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -70,6 +78,53 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
             pass
     except (OSError, ValueError) as error:
         raise _unreachable(address, error) from None
+
+
+def unguarded_script() -> str | None:
+    """The main script whose top-level code, outside an ``if __name__ == "__main__":`` block,
+    is making this call, or None. Spawned workers import the main module again (Python's
+    multiprocessing docs, "Safe importing of main module") and would run that code again;
+    a main module run as ``python -m package`` (a package's ``__main__``) or without a file (a
+    notebook, ``python -c``) is not imported again."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    name = getattr(getattr(main, "__spec__", None), "name", None) or ""
+    if path is None or name == "__main__" or name.endswith(".__main__"):
+        return None
+    frame = sys._getframe(1)
+    while frame is not None and not (frame.f_globals is vars(main)
+                                     and frame.f_code.co_name == "<module>"):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    try:
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"), path)
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return None
+    guarded = any(isinstance(node, ast.If) and _is_main_test(node.test)
+                  and node.lineno <= frame.f_lineno <= node.end_lineno for node in tree.body)
+    return None if guarded else path
+
+
+def _is_main_test(test: ast.expr) -> bool:
+    """Whether ``test`` is ``__name__ == "__main__"`` (either way round)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = {ast.dump(side) for side in (test.left, test.comparators[0])}
+    return sides == {ast.dump(ast.Name("__name__", ast.Load())),
+                     ast.dump(ast.Constant("__main__"))}
+
+
+def _check_spawnable() -> None:
+    """Refuse to start local processes from a script's unguarded top level
+    (``unguarded_script``), in one line naming the script and the fix."""
+    script = unguarded_script()
+    if script is not None:
+        raise RuntimeError(
+            f"{script} calls the lab with worker processes from its top level: each spawned "
+            "worker imports the script again and would run it again; put the call under "
+            "`if __name__ == \"__main__\":` (docs/usage.md), or use one worker (workers=1)")
 
 
 class _HeldInterrupt:
@@ -200,6 +255,7 @@ class Pool:
         workers = min(self.workers or default_workers(), len(jobs))
         local = self.scheduler == LOCAL_CLUSTER or (self.scheduler is None and workers > 1)
         if local and workers > self._size:  # none started yet, or too few for these jobs
+            _check_spawnable()
             self._close_local()
             if self.scheduler == LOCAL_CLUSTER:
                 self._cluster, self._client = _local_cluster(workers)

@@ -17,6 +17,12 @@ fresh match's. A confirmation match (``confirm`` games) is that fresh match: the
 its seeds drawn from ``confirm_seed(seed)`` so that no game repeats a tuning game's streams;
 its win rate has a Wilson 95% interval and its Elo the same transform of the interval's ends.
 
+When the last fit shows no constant of the whole range worse than another (the games cannot
+tell the values apart: too few of them, or a parameter that does not matter at this budget),
+the tuning is not resolved and chooses nothing: its results say so, name the reference's
+value of the parameter (its spec's, else the game's preset, ``mcts.games.presets``) and play
+no confirmation match.
+
 Storage: with a folder, ``tuning.json`` holds the tuning's identity and ``blocks/`` one
 Parquet file per block of ``BLOCK_PAIRS`` pairs (``experiments.runtime.store``), written as
 each block ends; a rerun recomputes every region from the stored games and reuses a block
@@ -41,6 +47,7 @@ from tqdm import tqdm
 
 from bandits import get_policy
 from mcts.games import GAME_STREAM_VERSION
+from mcts.games.playouts import MAST
 from mcts.players import parse_player
 from mcts.synthetic.shaping import BONUS_DOMAINS
 from specs import Domain, between, parse_spec
@@ -176,6 +183,23 @@ def _check_range(tuned: Tuned, low: float, high: float, log: bool) -> None:
                          f"{tuned.name}={low:g}..{max(2 * low, low + 1):g}")
     if log and low <= 0:
         raise ValueError(f"{written}: a log scale needs LOW > 0 (or drop :log)")
+
+
+def reference_value(tuned: Tuned, against: str, game: str) -> float | None:
+    """The value the reference player ``against`` gives the tuned parameter in ``game``: its
+    spec's, else the game's preset (``mcts.games.presets``: UCT's C, k_RB, k_QB, MAST's
+    epsilon), else the part's default; None when the reference has no such part (a bonus it
+    does not use, another selection policy)."""
+    config = parse_player(against, game).config
+    part = _ALIASES.get(tuned.part, tuned.part)
+    if part in ("rb", "qb"):
+        return float(getattr(config, f"{part}_{tuned.name}")) if getattr(
+            config, f"{part}_k") > 0 else None
+    if part == "mast":
+        return float(config.epsilon) if config.playout == MAST else None
+    if isinstance(config.policy, get_policy(part).record):
+        return float(getattr(config.policy, tuned.name))
+    return None
 
 
 def pair_counts(games: int, rounds: int) -> list[int]:
@@ -330,9 +354,32 @@ class GameTuning:
         return len(self.table)
 
     @property
+    def resolved(self) -> bool:
+        """Whether the games showed some constant of the range worse than another: the last
+        fit's constants not shown worse are not the whole range tried. Unresolved, the chosen
+        constant is an artefact of a flat fit and is reported as nothing chosen."""
+        return not np.allclose(self.interval, (self.low, self.high))
+
+    @property
     def at_edge(self) -> bool:
-        """Whether the chosen constant is an end of the range tried (widen it then)."""
-        return bool(np.isclose(self.chosen, self.low) or np.isclose(self.chosen, self.high))
+        """Whether the chosen constant is an end of the range tried (widen it then), the
+        tuning being resolved."""
+        return self.resolved and bool(np.isclose(self.chosen, self.low)
+                                      or np.isclose(self.chosen, self.high))
+
+    def reference(self) -> float | None:
+        """The reference's value of the tuned parameter (``reference_value``)."""
+        return reference_value(tuned_parameter(self.player, self.game), self.against,
+                               self.game)
+
+    def unresolved_text(self) -> str:
+        """Why nothing was chosen, the reference's value and what to do, in one sentence."""
+        ref = self.reference()
+        named = (f"{self.against} plays {self.parameter} = {ref:.3g}" if ref is not None else
+                 f"{self.against} has no {self.parameter}")
+        return (f"not resolved: no {self.parameter} in {self.low:g}..{self.high:g} was shown "
+                f"worse than another over {self.games:,} games (the fit is flat within its "
+                f"noise), so nothing is chosen (the reference {named}); play more --games")
 
     def chosen_player(self) -> str:
         """The player spec with the chosen constant to 3 significant digits."""
@@ -373,14 +420,19 @@ class GameTuning:
         return pd.DataFrame(rows)
 
     def summary(self) -> dict:
-        """The results as JSON-ready values (``--json``)."""
+        """The results as JSON-ready values (``--json``); unresolved, the chosen value and
+        the fit's numbers at it are None."""
+        at_chosen = ({"chosen": self.chosen, "chosen_player": self.chosen_player(),
+                      "win_rate": self.win_rate,
+                      "win_rate_interval": list(self.win_rate_interval), "elo": self.elo,
+                      "elo_interval": list(self.elo_interval)} if self.resolved else
+                     dict.fromkeys(("chosen", "chosen_player", "win_rate",
+                                    "win_rate_interval", "elo", "elo_interval")))
         return {"game": self.game, "player": self.player, "against": self.against,
                 "parameter": self.parameter, "range": [self.low, self.high], "log": self.log,
                 "playouts": self.playouts, "seed": self.seed, "games": self.games,
-                "rounds": len(self.fits), "chosen": self.chosen,
-                "chosen_player": self.chosen_player(), "interval": list(self.interval),
-                "win_rate": self.win_rate, "win_rate_interval": list(self.win_rate_interval),
-                "elo": self.elo, "elo_interval": list(self.elo_interval),
+                "rounds": len(self.fits), "resolved": self.resolved, **at_chosen,
+                "reference": self.reference(), "interval": list(self.interval),
                 "at_edge": self.at_edge, "score": float(self.table["score"].mean()),
                 "regions": [[fit.region[0], fit.region[1]] for fit in self.fits],
                 "confirmation": self.confirmed()}
@@ -392,7 +444,8 @@ class GameTuning:
         from plots.game_tuning import plot_game_tuning
 
         folder = make_folder(folder)
-        ax = plot_game_tuning(self.table, self.curve(), chosen=self.chosen,
+        ax = plot_game_tuning(self.table, self.curve(),
+                              chosen=self.chosen if self.resolved else None,
                               interval=self.interval, log=self.log, parameter=self.parameter,
                               player=self.player, against=self.against,
                               title=(f"{self.game}, {self.games:,} games at "
@@ -409,23 +462,33 @@ def report_lines(tuning: GameTuning) -> list[str]:
     low, high = t.interval
     elo_low, elo_high = t.elo_interval
     rate_low, rate_high = t.win_rate_interval
+    reference = t.reference()
     lines = [f"# {name} of {t.player} tuned against {t.against} in {t.game}", "",
              (f"{t.games:,} games at {t.playouts:,} playouts a move, seed {t.seed}, in "
               f"{len(t.fits)} rounds; {name} tried in {t.low:g}-{t.high:g} on a "
               f"{'log' if t.log else 'linear'} scale."), "",
-             "| result | value |", "|---|---|",
-             f"| chosen {name} | {t.chosen:.3g} (`{t.chosen_player()}`) |",
-             f"| {name} not shown worse | {low:.3g}-{high:.3g} |",
-             (f"| win rate at the chosen {name} (fit) | {t.win_rate:.3f} (95% "
-              f"{rate_low:.3f}-{rate_high:.3f}) |"),
-             (f"| Elo against {t.against} (fit) | {t.elo:+.0f} (95% {elo_low:+.0f} to "
-              f"{elo_high:+.0f}) |"),
-             f"| mean score of all games | {t.table['score'].mean():.3f} |"]
+             "| result | value |", "|---|---|"]
+    if t.resolved:
+        lines += [f"| chosen {name} | {t.chosen:.3g} (`{t.chosen_player()}`) |",
+                  f"| {name} not shown worse | {low:.3g}-{high:.3g} |",
+                  (f"| win rate at the chosen {name} (fit) | {t.win_rate:.3f} (95% "
+                   f"{rate_low:.3f}-{rate_high:.3f}) |"),
+                  (f"| Elo against {t.against} (fit) | {t.elo:+.0f} (95% {elo_low:+.0f} to "
+                   f"{elo_high:+.0f}) |")]
+    else:
+        lines += [f"| chosen {name} | none: not resolved |",
+                  f"| {name} not shown worse | {low:.3g}-{high:.3g}, the whole range |"]
+    lines += [f"| the reference's {name} | "
+              + (f"{reference:.3g} (`{t.against}` in {t.game}) |" if reference is not None
+                 else f"none (`{t.against}` has no {name}) |"),
+              f"| mean score of all games | {t.table['score'].mean():.3f} |"]
     confirmed = t.confirmed()
     if confirmed is not None:
         lines.append(f"| confirmation, {confirmed['games']:,} fresh games at the chosen {name} | "
                      f"{confirmation_text(confirmed)} |")
     lines.append("")
+    if not t.resolved:
+        lines += [f"The tuning is {t.unresolved_text()}.", ""]
     if t.at_edge:
         lines += [(f"The chosen {name} is an end of the range tried: the optimum may lie "
                    "beyond it; tune again over a wider range."), ""]
@@ -435,7 +498,8 @@ def report_lines(tuning: GameTuning) -> list[str]:
               f"{row.fitted_games} | {row.next_low:.3g}-{row.next_high:.3g} |"
               for row in t.rounds().itertuples()]
     confirm = (CONFIRMED if confirmed is not None else
-               "No confirmation games were played: `--confirm N` plays them.")
+               "No confirmation games were played: `--confirm N` plays them." if t.resolved
+               else "No confirmation games were played: nothing was chosen.")
     return lines + ["", METHOD, confirm, "", f"![win rate against {name}](game_tuning.png)"]
 
 
@@ -445,6 +509,8 @@ def result_lines(tuning: GameTuning) -> list[str]:
     the interval not shown worse, the fit's Elo, the confirmation match (or how to play one)
     and a chosen value at an end of the range."""
     t = tuning
+    if not t.resolved:
+        return [t.unresolved_text()]
     low, high = t.interval
     elo_low, elo_high = t.elo_interval
     lines = [(f"chosen: {t.parameter} = {t.chosen:.3g} ({t.chosen_player()}); not shown "
@@ -499,23 +565,15 @@ CONFIRMED = ("The confirmation match is not biased so: fresh games of the chosen
              "has a Wilson 95% interval.")
 
 
-def tune_game(game: str, player: str, against: str, *, low: float | None = None,
-              high: float | None = None, log: bool = True, playouts: int = 1000,
-              scale: str = "quick", games: int | None = None, seed: int = 0,
-              out: str | Path | None = None, workers: int | None = None,
-              scheduler: str | None = None, progress: bool | None = None,
-              rounds: int | None = None, confirm: int = 0) -> GameTuning:
-    """Tune the parameter ``player`` marks with ``?`` for the best win rate against
-    ``against`` in ``game`` (the module's docstring).
-
-    ``low``/``high``: its range (None: ``RANGES``' for the parameter); ``log``: x = log of the
-    parameter (then low > 0). ``scale``: a preset of ``SCALES``, whose games ``games`` and
-    rounds ``rounds`` override. ``out``: a folder that stores every game and resumes (a
-    folder of another tuning is refused, naming the field that differs); ``workers``,
-    ``scheduler``, ``progress``: as ``experiments.tournaments.tournament.play_tournaments``.
-    ``confirm``: games of the confirmation match (0: none), stored in ``out/confirm``.
-    Bad input is a one-line ValueError naming the problem and the fix.
-    """
+def check_tuning(game: str, player: str, against: str, *, low: float | None = None,
+                 high: float | None = None, log: bool = True, playouts: int = 1000,
+                 scale: str = "quick", games: int | None = None, seed: int = 0,
+                 rounds: int | None = None, confirm: int = 0
+                 ) -> tuple[Tuned, float, float, list[int]]:
+    """``tune_game``'s arguments checked before any game is played, so that a command refuses
+    them before it times probe games: the tuned parameter, its range (``RANGES``' where not
+    given) and the pairs of games of each round; else a one-line ValueError naming the
+    problem and the fix."""
     load_game(game)
     if scale not in SCALES:
         raise ValueError(f"--scale {scale!r}: use one of {', '.join(SCALES)}")
@@ -533,11 +591,35 @@ def tune_game(game: str, player: str, against: str, *, low: float | None = None,
         raise ValueError(f"--confirm {confirm} must be 0 (no confirmation match) or more")
     if rounds < 1:
         raise ValueError(f"--rounds {rounds} must be at least 1")
-    games = SCALES[scale].games if games is None else games
-    pairs = pair_counts(games, rounds)
+    pairs = pair_counts(SCALES[scale].games if games is None else games, rounds)
     # both players at this budget, the playouts and the seed, with the tournament's messages
     Tournament(game, tuned.player(low), against, 2, playouts, seed, block=2)
-    tuning = _identity(game, tuned, against, low, high, log, playouts, games, rounds, seed)
+    return tuned, low, high, pairs
+
+
+def tune_game(game: str, player: str, against: str, *, low: float | None = None,
+              high: float | None = None, log: bool = True, playouts: int = 1000,
+              scale: str = "quick", games: int | None = None, seed: int = 0,
+              out: str | Path | None = None, workers: int | None = None,
+              scheduler: str | None = None, progress: bool | None = None,
+              rounds: int | None = None, confirm: int = 0) -> GameTuning:
+    """Tune the parameter ``player`` marks with ``?`` for the best win rate against
+    ``against`` in ``game`` (the module's docstring).
+
+    ``low``/``high``: its range (None: ``RANGES``' for the parameter); ``log``: x = log of the
+    parameter (then low > 0). ``scale``: a preset of ``SCALES``, whose games ``games`` and
+    rounds ``rounds`` override. ``out``: a folder that stores every game and resumes (a
+    folder of another tuning is refused, naming the field that differs); ``workers``,
+    ``scheduler``, ``progress``: as ``experiments.tournaments.tournament.play_tournaments``.
+    ``confirm``: games of the confirmation match (0: none; none either when the tuning is
+    not resolved), stored in ``out/confirm``. Bad input is a one-line ValueError naming the
+    problem and the fix (``check_tuning``).
+    """
+    tuned, low, high, pairs = check_tuning(game, player, against, low=low, high=high, log=log,
+                                           playouts=playouts, scale=scale, games=games,
+                                           seed=seed, rounds=rounds, confirm=confirm)
+    games = 2 * sum(pairs)
+    tuning = _identity(game, tuned, against, low, high, log, playouts, games, len(pairs), seed)
     check_options(workers, scheduler)  # before the folder is locked
     folder = None if out is None else Path(out)
     with nullcontext() if folder is None else writing(folder), Pool(workers, scheduler) as pool:
@@ -550,7 +632,7 @@ def tune_game(game: str, player: str, against: str, *, low: float | None = None,
                                       (low, high), pairs, seed, log)
         result = GameTuning(game, tuned.spec, tuning["against"], tuned.name, low, high, log,
                             playouts, seed, table, fits)
-        if confirm:
+        if confirm and result.resolved:
             match = Tournament(game, result.chosen_player(), tuning["against"], confirm,
                                playouts, confirm_seed(seed))
             where = None if folder is None else folder / CONFIRM_FOLDER

@@ -30,18 +30,43 @@ def summary_lines(summary: dict) -> list[str]:
         f"not shown worse ({summary['kept']} of {summary['candidates']} values): {kept}",
         (f"playouts: {summary['playouts']:,} budgeted ({summary['share_of_grid']:.0%} of a full "
         f"grid's {summary['grid_playouts']:,} at the same runs), {summary['simulated_playouts']:,}"
-        " simulated"),
+        " simulated now" + (f", {summary['stored_playouts']:,} read from the runs stored"
+                            if summary.get("stored_playouts") else "")),
         *edges,
     ]
 
 
-def write_report(folder: Path, tuning, table: pd.DataFrame, formats=("png", "pdf")) -> None:
-    from plots.tuning import plot_tuning
+def curve_lines(curves: pd.DataFrame, names: list[str]) -> list[str]:
+    """The section on the chosen value's and the default's failure curves over the budgets:
+    a sentence, the figure and a table of their failure rates side by side."""
+    def values(which: str) -> str:
+        row = curves[curves["which"] == which].iloc[0]
+        return ", ".join(f"{name} = {row[name]:g}" for name in names)
+
+    side = curves.pivot(index="budget", columns="which", values="failure_rate")
+    runs = int(curves["runs"].iloc[0])
+    table = pd.DataFrame({"budget": side.index,
+                          f"chosen ({values('chosen')})": side["chosen"].round(4).to_numpy(),
+                          f"default ({values('default')})": side["default"].round(4).to_numpy()})
+    return [
+        "## The chosen value and the default over every budget", "",
+        (f"A value tuned at the largest budget may fail at a smaller one (a cliff): the failure "
+         f"rate of the chosen value and of the policy's default at every budget 2^k, each over "
+         f"the same {runs:,} runs (Wilson 95% bands; curves.csv)."), "",
+        "![failure curves of the chosen value and the default](tune_curves.png)", "",
+        markdown_table(table), ""]
+
+
+def write_report(folder: Path, tuning, table: pd.DataFrame, curves: pd.DataFrame,
+                 formats=("png", "pdf")) -> None:
+    from plots.tuning import plot_tuning, plot_tuning_curves
 
     summary = table.attrs["summary"]
     params = [one.to_dict() for one in tuning.params]
     title = f"{tuning.tree} b={tuning.branching} d={tuning.depth}: {tuning.policy}"
     write_figures(plot_tuning(table, params, summary["loss_name"], title), folder / "tune", formats)
+    names = [one.name for one in tuning.params]
+    write_figures(plot_tuning_curves(curves, names, title), folder / "tune_curves", formats)
     write_atomically(folder / SUMMARY_FILE,
                      (json.dumps(summary, indent=1, sort_keys=True) + "\n").encode())
     ranges = ", ".join(one.spec for one in tuning.params)
@@ -59,5 +84,6 @@ def write_report(folder: Path, tuning, table: pd.DataFrame, formats=("png", "pdf
         "had (0: kept)."), "",
         "![the loss of every value](tune.png)", "",
         markdown_table(table.round(4)), "",
+        *curve_lines(curves, names),
     ]
     write_atomically(folder / "report.md", "\n".join(lines).encode())

@@ -29,6 +29,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from mcts import STREAM_VERSION
+from specs import NUMBER
 
 from ..comparisons.grid import RULES
 from ..comparisons.stats import area_rows, failure_bits, run_failures
@@ -224,12 +225,17 @@ GROWABLE = ("runs", "alpha", "values")
 
 @dataclass
 class _Race:
-    """The race's state: each candidate's losses so far, and the look that dropped it."""
+    """The race's state: each candidate's failure bits and losses so far, its playouts (all,
+    and those simulated by this call rather than read from the store), and the look that
+    dropped it."""
 
     tuning: Tuning
     losses: list[np.ndarray]
     playouts: list[int]
     dropped: list[int | None]
+    bits: list[np.ndarray]
+    simulated: int = 0
+    stored: int = 0
 
     @property
     def left(self) -> list[int]:
@@ -280,7 +286,8 @@ def run_tuning(tuning: Tuning, out: str | Path | None = None, *, workers: int | 
         store.remove_temporary_files()
     grid = tuning.grid
     curves = [tuning.curve(values) for values in grid]
-    race = _Race(tuning, [np.empty(0)] * len(grid), [0] * len(grid), [None] * len(grid))
+    race = _Race(tuning, [np.empty(0)] * len(grid), [0] * len(grid), [None] * len(grid),
+                 [np.empty(0, np.int64)] * len(grid))
     sizes = tuning.sizes()
     bar = tqdm(total=len(grid) * sizes[-1], unit=" runs", desc="tune", file=sys.stderr,
                dynamic_ncols=True,
@@ -294,10 +301,11 @@ def run_tuning(tuning: Tuning, out: str | Path | None = None, *, workers: int | 
                       for i in left]
             bar.set_postfix_str(f"look {look + 1}/{len(sizes)}, {len(left)} of {len(grid)} "
                                 "values left", refresh=False)
-            for i, frame in zip(left, _runs(blocks, store, pool, workers, scheduler, bar),
-                                strict=True):
+            for i, frame in zip(left, _runs(blocks, store, pool, workers, scheduler, bar,
+                                            race), strict=True):
                 race.losses[i] = np.concatenate([race.losses[i],
                                                  tuning.losses(frame["failed_bits"])])
+                race.bits[i] = np.concatenate([race.bits[i], frame["failed_bits"]])
                 race.playouts[i] += int(frame["playouts"].sum())
             dropped = dropped_at_look(np.column_stack([race.losses[i] for i in left]),
                                       tuning.alpha / len(sizes))
@@ -308,19 +316,65 @@ def run_tuning(tuning: Tuning, out: str | Path | None = None, *, workers: int | 
             done = size
             if len(race.left) == 1:
                 break
-    table = _table(race)
+        table = _table(race)
+        curves = _budget_curves(race, table, store, pool, workers, scheduler, bar)
     table.attrs["summary"] = _summary(race, table, time.perf_counter() - start)
     if out is not None:
-        _write_results(Path(out), tuning, table)
+        _write_results(Path(out), tuning, table, curves)
     return table
 
 
+def default_values(tuning: Tuning) -> dict[str, float]:
+    """The tuned parameters' values at the policy's defaults (the registry's, a plug-in's)."""
+    from mcts.baselines import player_info
+
+    defaults = player_info(tuning.fixed["policy"]).defaults
+    return {one.name: float(defaults[one.name]) for one in tuning.params}
+
+
+def _budget_curves(race: _Race, table: pd.DataFrame, store: KeyedStore | None, pool: Pool,
+                   workers, scheduler, bar) -> pd.DataFrame:
+    """The failure curves over every budget 2^0 .. the largest, of the chosen candidate and of
+    the policy's defaults, both over the chosen candidate's runs (the same units): a value
+    tuned at one budget may fail at another (a cliff), which these show. The default's runs
+    missing from the race (a value not among the candidates, or dropped early) are computed
+    and stored as a candidate's. Columns: which ("chosen", "default"), the parameters,
+    budget, runs, failures, failure_rate, ci_low, ci_high (Wilson 95%)."""
+    tuning = race.tuning
+    names = [one.name for one in tuning.params]
+    chosen = table.index[table["chosen"]][0]
+    size = len(race.bits[chosen])
+    default = default_values(tuning)
+    same = [i for i, values in enumerate(tuning.grid) if values == default]
+    bits = race.bits[same[0]][:size] if same else np.empty(0, np.int64)
+    if len(bits) < size:
+        block = Block(tuning.curve(default), tuning.seed, tuning.trees, len(bits),
+                      size - len(bits))
+        bar.total += block.n
+        bits = np.concatenate([bits, _runs([block], store, pool, workers, scheduler, bar,
+                                           race)[0]["failed_bits"]])
+    budgets = 2 ** np.arange(tuning.max_budget.bit_length())
+    rows = []
+    for which, values, runs in (("chosen", dict(zip(names, table.loc[chosen, names])),
+                                 race.bits[chosen]), ("default", default, bits)):
+        failures = run_failures(runs, tuning.max_budget).sum(axis=0)
+        low, high = wilson_interval(failures, len(runs))
+        rows.append(pd.DataFrame({"which": which, **{n: float(values[n]) for n in names},
+                                  "budget": budgets, "runs": len(runs), "failures": failures,
+                                  "failure_rate": failures / len(runs), "ci_low": low,
+                                  "ci_high": high}))
+    return pd.concat(rows, ignore_index=True)
+
+
 def _runs(blocks: list[Block], store: KeyedStore | None, pool: Pool, workers, scheduler,
-          bar) -> list[pd.DataFrame]:
+          bar, race: _Race) -> list[pd.DataFrame]:
     """Each block's runs, read from the store or computed (and stored), in ``blocks``'
-    order. Without workers or a scheduler they run in this process, on numba's threads."""
+    order; the playouts computed are added to ``race.simulated``, those read to
+    ``race.stored``. Without workers or a scheduler they run in this process, on numba's
+    threads."""
     found = [None if store is None else _read(store, block) for block in blocks]
     pending = [i for i, frame in enumerate(found) if frame is None]
+    race.stored += sum(int(frame["playouts"].sum()) for frame in found if frame is not None)
     bar.update(sum(blocks[i].n for i in range(len(blocks)) if found[i] is not None))
     if workers is None and scheduler is None:
         results = ((i, compute_block(blocks[i])) for i in pending)
@@ -331,6 +385,7 @@ def _runs(blocks: list[Block], store: KeyedStore | None, pool: Pool, workers, sc
     for i, frame in results:
         if store is not None:
             store.write(blocks[i].key, frame, blocks[i].metadata)
+        race.simulated += int(frame["playouts"].sum())
         found[i] = frame
         bar.update(blocks[i].n)
     return found
@@ -373,26 +428,40 @@ def _summary(race: _Race, table: pd.DataFrame, seconds: float) -> dict:
             "loss": float(chosen["loss"]), "loss_name": tuning.loss_name,
             "interval": {name: [float(kept[name].min()), float(kept[name].max())]
                          for name in names},
-            "at_edge": _at_edge(tuning, chosen),
+            "at_edge": _at_edge(tuning, chosen, len(kept) < len(table)),
             "kept": len(kept), "candidates": len(table),
             "playouts": budgeted, "grid_playouts": grid, "share_of_grid": budgeted / grid,
-            "simulated_playouts": int(table["playouts"].sum()), "seconds": seconds}
+            "simulated_playouts": race.simulated,
+            "stored_playouts": race.stored,
+            "default": default_values(tuning), "seconds": seconds}
 
 
-def _at_edge(tuning: Tuning, chosen: pd.Series) -> dict[str, str]:
-    """The parameters whose chosen value is an end of its range ("low" or "high"): the best
-    may lie beyond it."""
+def _at_edge(tuning: Tuning, chosen: pd.Series, resolved: bool) -> dict[str, str]:
+    """The parameters whose chosen value is an end of its range ("low" or "high") that the
+    parameter's domain goes beyond: the best may lie there, and a wider range would show it.
+    None at a bound of the domain (KL-UCB's c = 0: no range goes lower), nor when the race
+    was not ``resolved`` (every candidate kept: an end chosen among equals says nothing)."""
+    from mcts.baselines import player_info
+
+    if not resolved:
+        return {}
+    domains = getattr(player_info(tuning.fixed["policy"]), "domains", {}) or {}
     edges = {}
     for one in tuning.params:
-        values = one.values(tuning.values)
-        if chosen[one.name] in (values[0], values[-1]):
-            edges[one.name] = "low" if chosen[one.name] == values[0] else "high"
+        values, value = one.values(tuning.values), chosen[one.name]
+        domain = domains.get(one.name, NUMBER)
+        if value == values[0] and value != domain.low:
+            edges[one.name] = "low"
+        elif value == values[-1] and value != domain.high:
+            edges[one.name] = "high"
     return edges
 
 
-def _write_results(folder: Path, tuning: Tuning, table: pd.DataFrame) -> None:
+def _write_results(folder: Path, tuning: Tuning, table: pd.DataFrame,
+                   curves: pd.DataFrame) -> None:
     from .report import write_report
 
     write_atomically(folder / "candidates.csv", table.to_csv(index=False).encode())
-    write_report(folder, tuning, table)
+    write_atomically(folder / "curves.csv", curves.to_csv(index=False).encode())
+    write_report(folder, tuning, table, curves)
 

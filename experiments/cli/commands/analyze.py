@@ -16,7 +16,9 @@ def register(subparsers) -> None:
                    "random(4,3)+trap(3,0.2) (see `mctslab trees list`)")
     p.add_argument("--branching", type=COUNT, default=4, help="branching factor b (default 4)")
     p.add_argument("--depth", type=COUNT, default=8, help="even depth d (default 8)")
-    p.add_argument("--tree-seed", type=SEED, default=0, help="seed of the tree instance")
+    p.add_argument("--tree-seed", type=SEED, default=0,
+                   help="seed of the tree instance itself (tree J of a curve of seed S is "
+                   "another: `mctslab inspect` prints its analyze command)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--plot", metavar="FILE", help="write the Fig. 2-style figure to FILE")
     p.set_defaults(run=run)
@@ -50,7 +52,7 @@ def format_table(result) -> str:
     keep = np.union1d(keep, np.searchsorted(result.thresholds, [0.0, result.static_threshold]))
     lines = [
         head,
-        (f"optimal root moves {moves}; static threshold "
+        (f"optimal root move(s): {moves}; static threshold "
          f"{result.static_threshold:g} (Delta {delta.max():.4f}); at threshold 0 Delta "
          f"{result.delta[np.searchsorted(result.thresholds, 0.0)]:.4f}"),
         f"{'theta':>8} {'mu_opt':>8} {'mu_other':>8} {'Delta':>8}",

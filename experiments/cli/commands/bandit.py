@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from experiments.cli.params import COUNT, SEED
+from experiments.cli.params import COUNT, SEED, Budgets, budgets_item
 
 
 def register(subparsers) -> None:
@@ -30,8 +30,9 @@ def register(subparsers) -> None:
                    f"{' '.join(ALGORITHMS)}; none: --baselines with no name)")
     p.add_argument("--horizon", type=COUNT, default=10_000, help="pulls per run (default 10^4)")
     p.add_argument("--runs", type=COUNT, default=200, help="runs per policy (default 200)")
-    p.add_argument("--budgets", type=COUNT, nargs="+", metavar="T",
-                   help="budgets of the baselines (default: 5 per decade up to the horizon)")
+    p.add_argument("--budgets", type=budgets_item, nargs="+", action=Budgets, metavar="T",
+                   help="budgets of the baselines (default: 5 per decade up to the horizon; "
+                   "LOW..HIGH: every power of two between, e.g. 16..8192)")
     p.add_argument("--seed", type=SEED, default=0, help="seed of the runs (default 0)")
     p.add_argument("--workers", type=COUNT, metavar="N", help="threads (default: all cores)")
     p.add_argument("--out", metavar="DIR",

@@ -127,6 +127,17 @@ def core_hours(grid, tunings=()) -> float:
     return (cells + races) / 3.6e12
 
 
+def cells_text(grid) -> str:
+    """"N cells", and how many of them are a tuned cell sharing another's runs (its constant
+    tuned to the value that cell has: computed and tested once)."""
+    shared = len(grid.same_cells())
+    if not shared:
+        return f"{grid.cells} cells"
+    return (f"{grid.cells} cells ({shared} of them tuned to the constant of another cell, "
+            f"whose runs {'it shares' if shared == 1 else 'they share'}: "
+            f"{grid.cells - shared} computed and tested)")
+
+
 def _tuned(grid, out, args):
     """``grid`` with its tuned cells, the tunings run (or resumed) into ``out/tuning/`` and
     their table written to ``out/tuned.csv``; ``out`` is claimed for the grid's cells first,
@@ -183,11 +194,11 @@ def run(args) -> int:
         return 0
     runs = grid.trees_per_model * grid.runs
     if summary.computed:
-        print(f"{grid.name}: {grid.cells} cells x {runs} runs in {out} ({summary.cells_computed}"
+        print(f"{grid.name}: {cells_text(grid)} x {runs} runs in {out} ({summary.cells_computed}"
               f" cells computed or grown in {summary.computed} blocks, {summary.reused} blocks "
               f"already stored); {summary.speed(first_seconds)}")
     else:
-        print(f"{grid.name}: all {grid.cells} cells ({summary.shards} blocks of runs) already "
+        print(f"{grid.name}: all {cells_text(grid)} ({summary.shards} blocks of runs) already "
               f"stored in {out}")
     print(f"report: {out}/report.md and {out}/report.html (per-instance failures: "
           f"{out}/{INSTANCES_FILE}, per-run: {out}/{RUNS_FILE})")

@@ -186,6 +186,10 @@ def run(args) -> int:
     else:
         print(f"{curve.label}  b={curve.branching} d={curve.depth}  {curve.total_runs} runs "
               f"({curve.trees} trees x {curve.runs})  seed {args.seed}")
+        if curve.trees == 1:
+            print("the curve of one tree instance (tree 0 of the seed), not of the model: "
+                  "where its instances differ (random, pgame, traps), --trees M averages "
+                  "over M")
         shown = frame[["budget", "failure_rate", "stderr", "runs"]]
         print(shown.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
         print(f"{played:,} playouts in {seconds:.2f} s of search: "

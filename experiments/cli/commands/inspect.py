@@ -111,7 +111,7 @@ def run(args) -> int:
 
 
 def _write(args, curve, traced, dot: str) -> int:
-    from experiments.inspect.anatomy import failure_anatomy, page_table
+    from experiments.inspect.anatomy import failure_anatomy, failure_reason, page_table
     from experiments.inspect.page import write_page
     from experiments.inspect.picture import write_picture
     from experiments.inspect.traced import log_frame, trace_frame
@@ -129,10 +129,13 @@ def _write(args, curve, traced, dot: str) -> int:
     if args.plot:
         write_figure(plot_trace(frame, log, title=title)[0].figure, args.plot)
     picture, note = write_picture(dot, folder / "tree.svg")
-    caption = ("The root's children against playouts; the effective threshold beneath; grey "
-               "where the run would fail")
-    blocks = [("p", _summary(frame)), ("figure", (trace_png, caption)),
-              ("h2", "The search tree")]
+    caption = ("The root's children against playouts: visit shares, then mean rewards on an "
+               "axis fitted to them; the effective threshold beneath; grey where the run would "
+               "fail")
+    reason, analyze_line = failure_reason(traced), analyze_command(curve, traced, args)
+    blocks = [("p", _summary(frame)), ("p", reason),
+              ("p", f"The tree instance's exact analysis: {analyze_line}"),
+              ("figure", (trace_png, caption)), ("h2", "The search tree")]
     blocks.append(("figure", (picture, "The top plies of the search tree")) if not note
                   else ("p", note))
     if args.anatomy:
@@ -148,12 +151,28 @@ def _write(args, curve, traced, dot: str) -> int:
     page = write_page(folder / "index.html", title, blocks)
     print(title)
     print(_summary(frame))
+    print(reason)
+    print(f"the instance's exact analysis: {analyze_line}")
     if note:
         print(note)
     print(f"wrote trace.csv, trace.png, {Path(picture).name}"
           + (", anatomy.csv, anatomy.png" if args.anatomy else "")
           + f" and the page {page}")
     return 0
+
+
+def analyze_command(curve, traced, args) -> str:
+    """The ``mctslab analyze`` command of the very instance the run searched: tree J of a
+    curve is the instance of seed ``instance_seed(S, J)`` (S its trees' seed), which
+    ``analyze --tree-seed`` takes as it is, so both number the root moves alike."""
+    import shlex
+
+    from experiments.curves.failure import instance_seed
+
+    seed = instance_seed(traced.seed if args.tree_seed is None else args.tree_seed,
+                         traced.tree_index)
+    return shlex.join(["mctslab", "analyze", curve.tree, "--branching", str(curve.branching),
+                       "--depth", str(curve.depth), "--tree-seed", str(seed)])
 
 
 def _folder(out: str) -> Path:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sys
 
-from experiments.cli.params import COUNT, PROBABILITY, SEED, rule_options
+from experiments.cli.params import COUNT, PROBABILITY, SEED, Budgets, budgets_item, rule_options
 
 
 def register(subparsers) -> None:
@@ -30,9 +30,10 @@ def register(subparsers) -> None:
     budget = p.add_mutually_exclusive_group()
     budget.add_argument("--budget", type=COUNT, metavar="T",
                         help="the failure rate at T playouts, a power of two (default 4096)")
-    budget.add_argument("--budgets", type=COUNT, nargs="+", metavar="T",
-                        help="the area under the failure curve over these budgets (powers of "
-                        "two)")
+    budget.add_argument("--budgets", type=budgets_item, nargs="+", action=Budgets,
+                        metavar="T", help="the area under the failure curve over these "
+                        "budgets (powers of two; LOW..HIGH: every power of two between, "
+                        "e.g. 1..16384)")
     p.add_argument("--values", type=COUNT, metavar="N",
                    help="values per parameter (default 16 for one, 7 x 7 for two)")
     p.add_argument("--runs", type=COUNT, metavar="N",
@@ -152,6 +153,7 @@ def _run_game(args) -> int:
     from experiments.runtime.pool import check_options, default_workers
     from experiments.tuning.games import (
         SCALES,
+        check_tuning,
         projected_seconds,
         result_lines,
         tune_game,
@@ -169,6 +171,7 @@ def _run_game(args) -> int:
     options = {"low": low, "high": high, "log": log, "playouts": args.playouts,
                "scale": args.scale, "games": args.games, "seed": args.seed,
                "confirm": args.confirm}
+    check_tuning(args.game, args.player, args.against, **options)  # before any probe game
     out = args.out or f"results/tune-{args.game}"
     if not (args.quiet or args.json):
         games = (args.games or SCALES[args.scale].games) + args.confirm
