@@ -253,8 +253,9 @@ def budget_tests(instances: pd.DataFrame, baseline: str | None = None,
     failure rates (lower is better); ``odds_ratio`` with ``odds_ratio_low`` and
     ``odds_ratio_high`` the common odds ratio of failing, method against baseline, and its
     1 - alpha interval, computed as ``odds_ratio_method`` says (``common_odds_ratio``). A
-    budget where both fail none or all of their runs on every instance has no test (p NaN, left out of the family; ``note`` says why), nor
-    has a method with the runs of another (``same_runs_as``). Columns: BUDGET_TEST_COLUMNS."""
+    budget where both fail none or all of their runs on every instance has no test (p NaN,
+    left out of the family; ``note`` says why), nor has a method with the runs of another
+    (``same_runs_as``). Columns: BUDGET_TEST_COLUMNS."""
     baseline = check_baseline(methods_of(instances), baseline)
     rows = []
     for config, budgets, methods, failures, runs in _arrays(instances):

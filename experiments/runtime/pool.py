@@ -29,10 +29,10 @@ import socket
 import sys
 import threading
 import time
-from pathlib import Path
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Self
 from urllib.parse import urlsplit
 
