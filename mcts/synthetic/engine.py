@@ -71,7 +71,16 @@ from ..core.search_tree import (
 )
 from ..core.solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, prove, solver_choice
 from ..core.ties import pick_best
-from .guidance import MIX, PLAYOUT, VALUE, Guidance, child_priors, network_key, node_value
+from .guidance import (
+    Guidance,
+    NoGuidance,
+    guided_reward,
+    is_guided,
+    network_key,
+    plays_out,
+    root_value,
+    set_priors,
+)
 from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
 from .score_reward import ScoreReward, is_outcome, playout_reward
 from .shaping import Bonuses, max_value, shapes, start_shaping
@@ -169,8 +178,9 @@ class SearchConfig(NamedTuple):
     # (with one expansion per playout, a stop at a leaf visited before still expands it)
     stop_episodes: bool = False
     # ``mcts.synthetic.guidance``: a prior and a value of known quality, and mctx's search
-    # (a leaf visited before expanded and its child chosen by the policy; raw values kept)
-    guidance: tuple = Guidance()
+    # (a leaf visited before expanded and its child chosen by the policy; raw values kept);
+    # NoGuidance: the unguided search, its guided steps compiled away (a kernel apart)
+    guidance: tuple = NoGuidance()
 
 
 @njit(cache=True)
@@ -185,7 +195,7 @@ def memory_per_run(config: SearchConfig, budget: int, policy) -> int:
     """Bytes of working memory one run under the typed ``policy`` allocates."""
     per_node = (4 * (3 if config.restart else 2) + 8 * (2 if reads_second_moment(policy) else 1)
                 + 1 + (12 if config.restart else 0) + 8 * cache_columns(policy)
-                + (16 if config.guidance.on else 0))
+                + (16 if isinstance(config.guidance, Guidance) else 0))
     capacity = node_capacity(len(config.children),
                              expansions(budget, config.depth, config.store_episodes))
     return capacity * per_node + 8 * (
@@ -215,7 +225,7 @@ def _select(tree, parent, depth, first, config, epoch, rng, tables, policy, valu
     view = ChildrenView(tree, tree.index_cache, first, b,
                         parent_count(tree, parent, config.restart), config.restart, skip_losses)
     record = at_depth(policy, depth, config.depth)
-    if config.guidance.on:  # mctx's parent value counts the parent's own evaluation
+    if is_guided(config.guidance):  # mctx's parent value counts the parent's own evaluation
         record = with_own_evaluation(record, tree.raw_value[parent])
     best = index_children(view, config.cache_indices, tables, record, rng, values)
     return first + pick_best(values[INDEX], 0, b, best, rng)
@@ -286,13 +296,12 @@ def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_pro
     while not _episode_stops(tree, node, config, rng):
         if tree.stats[ix(node), FIRST_CHILD] == NO_CHILD:
             if not (depth < config.search_depth and not game.terminal[ix(tree_node)]
-                    and (config.store_episodes or (config.guidance.on
+                    and (config.store_episodes or (is_guided(config.guidance)
                                                    and tree.stats[ix(node), VISITS] >= 1))):
                 break
             n_nodes = _expand(tree, node, n_nodes, b, epoch, config.restart)
-            if config.guidance.on:
-                child_priors(config.guidance, game.minimax, tree_node, depth, b, network,
-                             tree.prior, tree.stats[ix(node), FIRST_CHILD])
+            set_priors(config.guidance, game.minimax, tree_node, depth, b, network, tree.prior,
+                       tree.stats[ix(node), FIRST_CHILD])
         first = tree.stats[ix(node), FIRST_CHILD]
         if depth == 0 and has_root(config.root):
             node = first + root_child(config.root, roots, tree.stats, tree.rewards, t)
@@ -315,7 +324,7 @@ def _grow(tree, path, node, depth, tree_node, n_nodes, game, config, epoch, rng)
     where it stopped."""
     if (depth < config.search_depth and tree.stats[node, VISITS] >= 1
             and tree.stats[node, FIRST_CHILD] == NO_CHILD and not config.store_episodes
-            and not config.guidance.on and not game.terminal[ix(tree_node)]):
+            and not is_guided(config.guidance) and not game.terminal[ix(tree_node)]):
         b = len(config.children)
         n_nodes = _expand(tree, node, n_nodes, b, epoch, config.restart)
         move = randint(rng, b)
@@ -381,19 +390,18 @@ def _workspace(config, budget, index_columns, second_moment, game, network):
     capacity = node_capacity(len(config.children),
                              expansions(budget, config.depth, config.store_episodes))
     tree = new_tree(capacity, config.restart, index_columns, second_moment, config.depth,
-                    config.guidance.on)
+                    is_guided(config.guidance))
     path = np.zeros(config.depth + 1, np.int64)
     adjuster = start_adjuster(config.adjuster, config.score_low, config.score_high)
     histograms = new_histograms(config.rescore, capacity, config.score_low, config.score_high)
-    root_value = MIDDLE_REWARD
-    if config.guidance.on and config.guidance.evaluate != PLAYOUT:
-        root_value = node_value(config.guidance, game.minimax, 0, len(config.children),
-                                effective_threshold(adjuster[0]), network)
-        tree.raw_value[0] = root_value
+    raw = root_value(config.guidance, game.minimax, len(config.children),
+                     effective_threshold(adjuster[0]), network, MIDDLE_REWARD)
+    if is_guided(config.guidance):
+        tree.raw_value[0] = raw
     return (tree, path, np.empty((3, len(config.children))), adjuster,
             start_shaping(config.shaping), histograms,
-            new_root_state(config.root, len(config.children), budget, root_value,
-                           config.guidance.on))
+            new_root_state(config.root, len(config.children), budget, raw,
+                           is_guided(config.guidance)))
 
 
 class SyntheticSearch(NamedTuple):
@@ -461,8 +469,8 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
     n_nodes, epoch = np.int64(1), np.int64(0)
     if has_root(config.root):  # every playout passes through a child of the root policy's choosing
         n_nodes = _expand(tree, 0, n_nodes, b, epoch, config.restart)
-        if config.guidance.on:
-            child_priors(config.guidance, game.minimax, 0, 0, b, network, tree.prior, 1)
+        if is_guided(config.guidance):
+            set_priors(config.guidance, game.minimax, 0, 0, b, network, tree.prior, 1)
             set_root_priors(config.root, roots, tree.prior, 1)
     domain = SyntheticSearch(tree, path, values, game, config, budget, tables, policy, failed,
                              histograms, statistics, config.root, roots, watch, network,
@@ -511,36 +519,24 @@ def _evaluate(domain, walk, leaf, t, rng):
         node, depth, tree_node, n_nodes = _grow(tree, domain.path, node, depth, tree_node,
                                                 n_nodes, game, config, walk.epoch, rng)
         in_tree = game.terminal[ix(tree_node)]
-        guided = config.guidance.on and not in_tree  # a terminal keeps its true outcome
-        if not (guided and config.guidance.evaluate == VALUE):
+        if plays_out(config.guidance, in_tree):
             score, moves = _playout(game, tree_node, len(config.children), rng)
         at_zero = in_tree and not config.terminals_at_threshold  # its true value
         scored_at = 0.0 if at_zero else walk.theta_eff
         reward = playout_reward(config.reward, score, scored_at, config.score_low,
                                 config.score_high)
-        if guided and config.guidance.evaluate != PLAYOUT:
-            reward = _guided_reward(config.guidance, game.minimax, tree_node,
-                                    len(config.children), walk.theta_eff, domain.network, reward)
+        reward = guided_reward(config.guidance, game.minimax, tree_node, len(config.children),
+                               walk.theta_eff, domain.network, reward, in_tree)
         if config.rescore:
             record_playout(domain.histograms, domain.path, depth, score, at_zero)
     value = max_value(config.shaping, domain.statistics, domain.policy, reward,
                       score - scored_at, domain.span, depth + moves, t - 1, domain.budget)
-    if config.guidance.on and tree.stats[ix(node), VISITS] == 0:  # its first evaluation
+    if is_guided(config.guidance) and tree.stats[ix(node), VISITS] == 0:  # first evaluation
         tree.raw_value[ix(node)] = value if depth % 2 == 0 else 1.0 - value
     walk = Walk(walk.theta, walk.state, walk.theta_eff, walk.since_change, walk.epoch, n_nodes,
                 walk.record, walk.next_record, walk.solved)
     return (walk, (np.int64(score), reward, in_tree and not stopped), depth,
             PlayoutValue(value, depth + moves, config.backup))
-
-
-@njit(inline="always")  # per evaluation of a guided search
-def _guided_reward(guidance, minimax, tree_node, b, theta, network, playout):
-    """Max's reward of a guided evaluation (``mcts.synthetic.guidance``): the oracle's value
-    of ``tree_node``, or its mix (1 - lam) v + lam r with the ``playout``'s reward r."""
-    value = node_value(guidance, minimax, tree_node, b, theta, network)
-    if guidance.evaluate == MIX:
-        return (1.0 - guidance.lam) * value + guidance.lam * playout
-    return value
 
 
 @njit(inline="always")  # per playout: a step of the search loop

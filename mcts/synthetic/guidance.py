@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from specs import above, at_least, between, check_values, parse_spec, parse_value
 from trees.layout import level_start
@@ -49,12 +50,18 @@ _DOMAINS = {"tau": above(0), "noise": at_least(0), "sigma": at_least(0), "lam": 
 _VALUE_SLOT_SALT = np.uint64(0x5851F42D4C957F2D)  # the value's stream apart from the prior's
 
 
-class Guidance(NamedTuple):
-    """The guidance of one search, read at run time (``SearchConfig.guidance``). ``on`` False:
-    the lab's search before guidance (seed 001's expansion, no raw values); its numbers are
-    bit for bit those of the unguided engine."""
+class NoGuidance(NamedTuple):
+    """The unguided search (``SearchConfig.guidance``'s default): seed 001's expansion and
+    playouts, every guided step below compiled away, so its kernels are those before guidance,
+    bit for bit and in compile time."""
 
-    on: bool = False
+    per_instance: bool = False
+
+
+class Guidance(NamedTuple):
+    """The guidance of one search, its kinds and parameters read at run time: one kernel per
+    policy serves every prior and evaluation (a kernel apart from the unguided one)."""
+
     prior: int = UNIFORM
     tau: float = 1.0
     noise: float = 0.0
@@ -120,7 +127,7 @@ def evaluate_spec(spec: str) -> str:
 
 
 def make_guidance(prior: str = "", evaluate: str = "", network: str = "run",
-                  noise: float | None = None) -> Guidance:
+                  noise: float | None = None) -> Guidance | NoGuidance:
     """The engine's record of a prior spec, an evaluation spec and the network's key
     (``run`` or ``instance``); both specs empty: no guidance (the unguided engine). ``noise``
     replaces the prior's (an agreement's calibrated noise)."""
@@ -128,10 +135,10 @@ def make_guidance(prior: str = "", evaluate: str = "", network: str = "run",
         raise ValueError(f"network {network!r} is not one of {', '.join(NETWORKS)} (each run "
                          "draws its own network, or one per tree instance)")
     if not prior and not evaluate:
-        return Guidance(per_instance=network == "instance")
+        return NoGuidance(network == "instance")
     prior_kind, prior_values = parse_prior(prior or "uniform")
     kind, values = parse_evaluate(evaluate or "playout")
-    return Guidance(True, PRIORS[prior_kind], prior_values.get("tau", 1.0),
+    return Guidance(PRIORS[prior_kind], prior_values.get("tau", 1.0),
                     prior_values.get("noise", 0.0) if noise is None else float(noise),
                     EVALUATIONS[kind], values.get("sigma", 0.0), values.get("lam", 0.0),
                     network == "instance")
@@ -213,6 +220,93 @@ def node_value(guidance, minimax, node, b, theta, key):
     if guidance.sigma > 0:
         value += guidance.sigma * gaussian(key ^ _VALUE_SLOT_SALT, node, b)
     return min(max(value, 0.0), 1.0)
+
+
+# ---- the engine's guided steps: each nothing for NoGuidance, compiled away --------------------
+
+
+def is_guided(guidance) -> bool:
+    """Whether the search is guided (a constant of the record's type; compiled code only)."""
+    raise NotImplementedError("is_guided runs inside compiled kernels only")
+
+
+# inlined in numba's IR: a constant of the record's type, the unguided search pruned on it
+@overload(is_guided, inline="always", jit_options={"cache": True})
+def _is_guided(guidance):
+    guided = guidance.instance_class is Guidance
+    return lambda guidance: guided
+
+
+def set_priors(guidance, minimax, node, depth, b, key, out, at):
+    """:func:`child_priors` of a guided search's expansion; nothing unguided."""
+    raise NotImplementedError("set_priors runs inside compiled kernels only")
+
+
+# once per expansion: a call
+@overload(set_priors, jit_options={"cache": True})
+def _set_priors(guidance, minimax, node, depth, b, key, out, at):
+    if guidance.instance_class is not Guidance:
+        return lambda guidance, minimax, node, depth, b, key, out, at: None
+    return lambda guidance, minimax, node, depth, b, key, out, at: child_priors(
+        guidance, minimax, node, depth, b, key, out, at)
+
+
+def plays_out(guidance, in_tree) -> bool:
+    """Whether an evaluation plays a random playout: always unguided; guided, unless the value
+    replaces it (``value``; a terminal in the tree is scored as ever)."""
+    raise NotImplementedError("plays_out runs inside compiled kernels only")
+
+
+# inlined in numba's IR: per evaluation, a constant True unguided
+@overload(plays_out, inline="always", jit_options={"cache": True})
+def _plays_out(guidance, in_tree):
+    if guidance.instance_class is not Guidance:
+        return lambda guidance, in_tree: True
+    return lambda guidance, in_tree: in_tree or guidance.evaluate != VALUE
+
+
+def guided_reward(guidance, minimax, node, b, theta, key, playout, in_tree):
+    """Max's reward of an evaluation: the ``playout``'s unguided or under ``playout``
+    evaluation and at a terminal in the tree; else the oracle's value of ``node`` against
+    ``theta`` (``value``) or its mix (1 - lam) v + lam r with the playout's (``mix``)."""
+    raise NotImplementedError("guided_reward runs inside compiled kernels only")
+
+
+# once per evaluation: a call (the identity unguided)
+@overload(guided_reward, jit_options={"cache": True})
+def _guided_reward(guidance, minimax, node, b, theta, key, playout, in_tree):
+    if guidance.instance_class is not Guidance:
+        return lambda guidance, minimax, node, b, theta, key, playout, in_tree: playout
+
+    def reward(guidance, minimax, node, b, theta, key, playout, in_tree):
+        if in_tree or guidance.evaluate == PLAYOUT:
+            return playout
+        value = node_value(guidance, minimax, node, b, theta, key)
+        if guidance.evaluate == MIX:
+            return (1.0 - guidance.lam) * value + guidance.lam * playout
+        return value
+
+    return reward
+
+
+def root_value(guidance, minimax, b, theta, key, middle):
+    """The raw value of the root: the oracle's (the value part of ``mix`` too) when a value
+    evaluates, else ``middle``, the rewards' middle (no playout is spent on the root)."""
+    raise NotImplementedError("root_value runs inside compiled kernels only")
+
+
+# once per search: a call
+@overload(root_value, jit_options={"cache": True})
+def _root_value(guidance, minimax, b, theta, key, middle):
+    if guidance.instance_class is not Guidance:
+        return lambda guidance, minimax, b, theta, key, middle: middle
+
+    def value(guidance, minimax, b, theta, key, middle):
+        if guidance.evaluate == PLAYOUT:
+            return middle
+        return node_value(guidance, minimax, 0, b, theta, key)
+
+    return value
 
 
 # ---- the arrays a run used, per node in heap order ----------------------------------------
