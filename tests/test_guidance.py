@@ -2,6 +2,7 @@
 noise a fixed standard normal, the guided PUCT against deepmind/mctx's ``muzero_policy``
 (fixtures written by benchmarks/peers/mctx_fixtures.py), and bad specs."""
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -252,3 +253,39 @@ def test_inspect_shows_each_root_moves_prior_and_value():
     assert np.allclose(last.value[visited], values(instance, evaluate, key)[1:5][visited],
                        rtol=0, atol=1e-12)
     assert last.value[~visited].isna().all()
+
+
+def test_a_new_kind_or_value_of_guidance_compiles_nothing():
+    """Guidance is read at run time: after the unguided PUCT curve, curves with another prior,
+    tau, noise, value noise or evaluation kind add no signature to the kernel."""
+    from mcts.synthetic import run_searches
+
+    def run(**guidance):
+        curve = Curve("constant(1,5)", "puct", runs=4, max_budget=16, depth=4, **guidance)
+        simulate_block(curve, 0, 0, 4, 0)
+
+    run()
+    before = len(run_searches.signatures)
+    run(prior="oracle(tau=0.5,noise=0.3)", evaluate="value(sigma=0.2)")
+    run(prior="oracle(tau=2)", evaluate="mix(lam=0.3)", network="instance")
+    run(evaluate="playout")
+    assert len(run_searches.signatures) == before
+
+
+def test_failure_rate_says_how_good_its_guidance_is(capsys):
+    """``failure-rate`` prints the guidance's quality measured on its instances, the numbers of
+    ``guidance_quality``: a prior of noise 0 agrees at every decisive node."""
+    from experiments.curves.guidance_quality import guidance_quality
+
+    options = ["--tree", "constant(1,5)", "--policy", "puct", "--runs", "4", "--max-budget", "16",
+               "--depth", "4", "--prior", "oracle(tau=0.5)", "--evaluate", "value(sigma=0.2)"]
+    assert main(["failure-rate", *options, "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["prior_top1"] == 1.0
+    curve = Curve("constant(1,5)", "puct", runs=4, max_budget=16, depth=4,
+                  prior="oracle(tau=0.5)", evaluate="value(sigma=0.2)")
+    expected = guidance_quality(curve).iloc[-1]
+    assert summary["value_rmse"] == pytest.approx(expected.rmse, abs=1e-12)
+    assert 0 < summary["value_rmse"] < 0.2
+    assert main(["failure-rate", *options]) == 0
+    assert "prior top-1 agreement 1.000" in capsys.readouterr().out

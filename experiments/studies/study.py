@@ -27,8 +27,9 @@ restart, freeze, branching, depth, runs, trees, max_budget, search_depth, shapin
 ply, ``mcts.core.backup``), backup, reward (``mcts.synthetic.score_reward``), final_move
 (``mcts.core.final_move``), failure (``outcome`` or ``score``), solver (false: no MCTS-Solver), root
 (``sh``, ``gumbel``), terminals_at_threshold (the tree's terminals rewarded at the threshold, an
-ablation), store_episodes and stop_episodes (Kocsis & Szepesvari 2006's episodes). Results
-come back as one tidy table (``load_results``).
+ablation), store_episodes and stop_episodes (Kocsis & Szepesvari 2006's episodes), prior,
+evaluate and network (a guided search, ``mcts.synthetic.guidance``). Results come back as one
+tidy table (``load_results``).
 """
 
 from __future__ import annotations
@@ -89,6 +90,9 @@ CURVE_KEYS = {
     "terminals_at_threshold": FLAG,
     "store_episodes": FLAG,
     "stop_episodes": FLAG,
+    "prior": STRING,
+    "evaluate": STRING,
+    "network": STRING,
 }
 STUDY_KEYS = {"kind": STRING, "name": STRING, "seed": SEED, "block": COUNT}
 KINDS = ("curves", "compare")

@@ -180,6 +180,7 @@ def run(args) -> int:
         "memory_per_run_bytes": memory_per_curve_run(curve),
         "seed": args.seed,
         "config": curve.to_dict(),
+        **_guidance_quality(curve, args.seed),
     }
     if args.json:
         print(json.dumps(summary))
@@ -196,5 +197,24 @@ def run(args) -> int:
               f"{played / seconds / 1e6:.2f} M playouts/s; "
               f"{summary['memory_per_run_bytes'] / 2**20:.1f} MiB per run; kernel compiled or "
               f"loaded in {compile_seconds:.1f} s (once per policy, then cached)")
+        if "prior_top1" in summary:
+            print(f"guidance, measured on the curve's instances and its first runs' networks: "
+                  f"prior top-1 agreement {summary['prior_top1']:.3f} (mass on the optimal "
+                  f"moves {summary['prior_optimal_mass']:.3f}, at decisive nodes), value RMSE "
+                  f"{summary['value_rmse']:.3f} (rank correlation "
+                  f"{summary['value_rank_correlation']:.3f}; NaN: playouts)")
     return 0
+
+
+def _guidance_quality(curve: Curve, seed: int) -> dict:
+    """A guided curve's guidance as measured (``experiments.curves.guidance_quality``): the
+    prior's top-1 agreement and optimal mass, the value's RMSE and rank correlation."""
+    if not (curve.prior or curve.evaluate):
+        return {}
+    from experiments.curves.guidance_quality import guidance_quality
+
+    overall = guidance_quality(curve, seed).iloc[-1]
+    return {"prior_top1": float(overall.top1), "prior_optimal_mass": float(overall.optimal_mass),
+            "value_rmse": float(overall.rmse),
+            "value_rank_correlation": float(overall.rank_correlation)}
 
