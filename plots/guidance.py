@@ -1,7 +1,7 @@
 """Which search fails least as the guidance's quality varies (``compare --preset guidance``):
 a panel per tree and budget, the prior's measured top-1 agreement up, the value's noise
 across, each cell coloured by the search of the lowest failure rate (UCB1 with random
-playouts, PUCT or Gumbel MuZero guided) and marked with that rate."""
+playouts, PUCT or Gumbel MuZero guided; white: a tie) and marked with the lowest rate."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from matplotlib.colors import ListedColormap
 
 from .style import new_figure
 
-_COLOURS = {"playouts": "#9e9e9e", "puct": "#1f77b4", "gumbel_muzero": "#ff7f0e"}
+_COLOURS = {"playouts": "#9e9e9e", "puct": "#1f77b4", "gumbel_muzero": "#ff7f0e",
+            "tie": "#ffffff"}
 _NAMES = {"playouts": "UCB1 with playouts", "puct": "PUCT (no playout)",
-          "gumbel_muzero": "Gumbel MuZero (no playout)"}
+          "gumbel_muzero": "Gumbel MuZero (no playout)", "tie": "a tie"}
 
 
 def panel_budgets(budgets, count: int = 3) -> list[int]:
@@ -40,7 +41,9 @@ def winner_map(table, budgets=None):
             for row in rows.itertuples():
                 y, x = agreements.index(row.top1), sigmas.index(row.sigma)
                 codes[y, x] = searches.index(row.winner)
-                rate = getattr(row, "playouts_rate" if row.winner == "playouts" else row.winner)
+                rate = min(row.playouts_rate,
+                           *(getattr(row, name) for name in ("puct", "gumbel_muzero")
+                             if hasattr(row, name)))
                 ax.text(x, y, f"{rate:.2f}", ha="center", va="center", fontsize=7)
             ax.imshow(codes, cmap=cmap, vmin=-0.5, vmax=len(searches) - 0.5, origin="lower",
                       aspect="auto")
@@ -51,9 +54,9 @@ def winner_map(table, budgets=None):
                 ax.set_xlabel("value noise sigma")
             if j == 0:
                 ax.set_ylabel("prior top-1 agreement")
-    handles = [axes[0][0].scatter([], [], marker="s", s=60, color=_COLOURS[s], label=_NAMES[s])
-               for s in searches]
-    figure.legend(handles=handles, loc="upper center", ncol=3, frameon=False,
+    handles = [axes[0][0].scatter([], [], marker="s", s=60, color=_COLOURS[s], label=_NAMES[s],
+                                  edgecolors="#555555") for s in searches]
+    figure.legend(handles=handles, loc="upper center", ncol=4, frameon=False,
                   bbox_to_anchor=(0.5, 1.0))
     figure.tight_layout(rect=(0, 0, 1, 0.96))
     return figure

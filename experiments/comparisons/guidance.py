@@ -21,7 +21,7 @@ import pandas as pd
 
 from ..curves.curve import Curve
 from ..curves.failure import tree_instance
-from ..curves.guidance_quality import guidance_quality
+from ..curves.guidance_quality import prior_quality, value_quality
 from ..curves.prior_agreement import prior_noise
 from ..curves.search_runs import search_runs
 from .grid import Grid
@@ -64,13 +64,22 @@ def guidance_tables(grid: Grid, tables: dict[str, pd.DataFrame]) -> dict[str, pd
 
 
 def _quality(guided: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """Each cell's guidance measured (``guidance_quality``), the prior's once per tree and
+    prior and the value's once per tree and evaluation (searches share them)."""
+    priors, values = {}, {}
     rows = []
     for row in guided.itertuples():
-        overall = guidance_quality(row.curve, seed).iloc[-1]
+        curve = row.curve
+        key = (row.config, curve.prior, curve.network)
+        if key not in priors:
+            priors[key] = prior_quality(curve, seed).iloc[-1]
+        key = (row.config, curve.evaluate, curve.network)
+        if key not in values:
+            values[key] = value_quality(curve, seed)
+        prior, (rmse, rank) = priors[row.config, curve.prior, curve.network], values[key]
         rows.append({"config": row.config, "search": row.search, "prior": row.prior,
-                     "sigma": row.sigma, "top1": overall.top1,
-                     "optimal_mass": overall.optimal_mass, "value_rmse": overall.rmse,
-                     "value_rank_correlation": overall.rank_correlation})
+                     "sigma": row.sigma, "top1": prior.top1, "optimal_mass": prior.optimal_mass,
+                     "value_rmse": rmse, "value_rank_correlation": rank})
     return pd.DataFrame(rows)
 
 
@@ -120,10 +129,12 @@ def _entry(curve: Curve) -> str:
 def _worse_than_argmax(runs: pd.DataFrame, curve: Curve, grid: Grid) -> np.ndarray:
     from mcts.synthetic.guidance import prior_logits
 
-    worse = []
+    worse, outcomes = [], {}
     for row in runs.itertuples():
         instance = tree_instance(curve.tree, grid.branching, grid.depth, grid.seed, row.tree)
-        outcome = instance.minimax.outcome(0.0)[1:1 + grid.branching]
+        if row.tree not in outcomes:
+            outcomes[row.tree] = instance.minimax.outcome(0.0)[1:1 + grid.branching]
+        outcome = outcomes[row.tree]
         logits = prior_logits(instance, curve.prior, row.network,
                               prior_noise(curve.prior, instance), rows=1)[0]
         worse.append(outcome[row.move] < outcome[np.argmax(logits)])
@@ -132,7 +143,8 @@ def _worse_than_argmax(runs: pd.DataFrame, curve: Curve, grid: Grid) -> np.ndarr
 
 def _map(cells: pd.DataFrame, curves: pd.DataFrame) -> pd.DataFrame:
     """Per config, budget, prior agreement and value noise: the failure rates of the baseline
-    (the unguided cells) and each guided search, and the search that fails least."""
+    (the unguided cells) and each guided search, and the search that fails least ("tie"
+    where two share the lowest rate)."""
     rates = curves.assign(method=curves.policy + "+" + curves.adjuster).merge(
         cells[["config", "method", "search", "prior", "sigma", "top1", "guided"]],
         on=["config", "method"])
@@ -144,6 +156,8 @@ def _map(cells: pd.DataFrame, curves: pd.DataFrame) -> pd.DataFrame:
     frame = guided.join(base, on=["config", "budget"]).join(agreement, on=["config", "prior"])
     searches = [*guided.columns, "playouts_rate"]
     frame["winner"] = frame[searches].idxmin(axis=1).replace({"playouts_rate": "playouts"})
+    tied = (frame[searches].eq(frame[searches].min(axis=1), axis=0)).sum(axis=1) > 1
+    frame.loc[tied, "winner"] = "tie"  # equal rates (mostly all 0): no search is the best
     return frame.reset_index()
 
 
