@@ -371,6 +371,10 @@ CASES = [
       "of MCTSLAB_MEMORY_LIMIT: lower --values"), None),
     (TUNE + ["--param", "c=0.1..2", "--runs", "1e30"], "runs needs about", None),
     (TUNE + ["--param", "c=0.1..2", "--runs", "1e9"], "lower --runs (or --values)", None),
+    # a size that fits in memory but not in days of work
+    (TUNE + ["--param", "c=0.1..2", "--runs", "50000", "--budget", "16777216"],
+     "more than the 1e+13 that finish within days on this machine: lower --runs or --values",
+     None),
     # an empty file name, and a sweep's kind spelt in the singular
     (["play", "breakthrough", "--player1", "uct", "--player2", "uct", "--playouts", "8",
       "--trace", ""],
@@ -698,3 +702,18 @@ def test_out_of_memory_names_the_commands_own_sizes(argv, engine, options, tmp_p
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "out of memory: " in err and options in err, err
     assert "--max-budget" not in err
+
+
+def test_a_bandit_study_beyond_days_of_work_is_refused_whatever_the_memory(monkeypatch):
+    """Sizes that fit in memory are still checked against the work they make (the limits'
+    MAX_WORK): 10^6 runs of 10^7 pulls of 3 policies is refused, naming the options."""
+    from experiments.cli.limits import check_bandit
+    from experiments.plain_bandits.study import BanditStudy
+
+    monkeypatch.setenv("MCTSLAB_MEMORY_LIMIT", "1T")
+    study = BanditStudy(("bernoulli(0.9,0.8)",), horizon=10**7, runs=10**6)
+    with pytest.raises(ValueError, match="finish within days on this machine: lower --horizon "
+                                         "or --runs"):
+        check_bandit(study)
+    check_bandit(BanditStudy(("bernoulli(0.9,0.8)",), horizon=10**5, runs=200))
+

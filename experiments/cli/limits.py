@@ -28,6 +28,9 @@ PATH_BYTES = 8  # an int64 of a game search's path (mcts.games: budget + 2 of th
 NODE_BYTES = 2 * (32 + 24 + 1)  # a game-tree row (nodes, stats, proven), its capacity doubled
 CANDIDATE_BYTES = 4096  # a tuning's candidate: its values (a dict), its Curve and its race row
 RUN_BYTES = 64  # a tuning's run of a candidate: its loss, twice, and its stored row (3 int64s)
+# pulls or playouts a command starts at most, whatever the memory: at the engines' 10^7-10^8 a
+# second on 2 cores, 10^13 is days to weeks of work, which a typo (`--runs 1e9`) asks for
+MAX_WORK = 10**13
 
 
 def memory_limit() -> tuple[int, str]:
@@ -62,6 +65,14 @@ def size(count: float) -> str:
             return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"
         count /= 1024
     raise AssertionError("unreachable")
+
+
+def check_work(count: float, what: str, advice: str) -> None:
+    """A one-line ValueError when a command would make more than ``MAX_WORK`` pulls or
+    playouts (``count``): what makes them and ``advice`` (the option to change)."""
+    if count > MAX_WORK:
+        raise ValueError(f"{what} make {count:.3g} pulls or playouts, more than the {MAX_WORK:.0e} "
+                         f"that finish within days on this machine: {advice}")
 
 
 def check_memory(estimate: float, what: str, advice: str) -> None:
@@ -174,16 +185,23 @@ def check_bandit(study) -> None:
     check_memory(study.runs * 8 * (2 + points * max(methods, 1)) * len(study.problems),
                  f"{study.runs:,} runs of {len(study.problems)} problem(s) x {methods} methods",
                  "lower --runs")
+    check_work(float(study.runs) * study.horizon * max(methods, 1) * len(study.problems),
+               f"{study.runs:,} runs of {study.horizon:,} pulls x {len(study.problems)} "
+               f"problem(s) x {methods} methods", "lower --horizon or --runs")
 
 
-def check_tuning(parameters: int, values: int, runs: int) -> None:
+def check_tuning(parameters: int, values: int, runs: int, budget: int = 1) -> None:
     """``tune`` on a tree, before its candidates are listed: ``values`` per parameter make
-    values ** parameters candidates, each raced over up to ``runs`` runs."""
+    values ** parameters candidates, each raced over up to ``runs`` runs of ``budget``
+    playouts."""
     candidates = values ** parameters
     check_memory(candidates * CANDIDATE_BYTES, f"{candidates:,} candidate values",
                  "lower --values")
     check_memory(candidates * runs * RUN_BYTES, f"{candidates:,} candidates of {runs:,} runs",
                  "lower --runs (or --values)")
+    check_work(float(candidates) * runs * budget,
+               f"{candidates:,} candidates x {runs:,} runs x {budget:,} playouts",
+               "lower --runs or --values")
 
 
 def check_pig(turns: int) -> None:

@@ -113,7 +113,8 @@ def run(args) -> int:
 
     check_options(args.workers, args.scheduler)
     ranges = tuple(map(parse_range, args.param))
-    check_tuning(len(ranges), args.values or DEFAULTS["values"].get(len(ranges), 7), args.runs)
+    check_tuning(len(ranges), args.values or DEFAULTS["values"].get(len(ranges), 7), args.runs,
+                 max(args.budgets or [args.budget or 4096]))
     tuning = Tuning(args.tree, args.policy, ranges,
                     adjuster=args.adjuster, budgets=tuple(args.budgets or [args.budget or 4096]),
                     branching=args.branching, depth=args.depth,
