@@ -181,7 +181,7 @@ def guidance_blocks(folder, tables: dict, formats=("png",)) -> list[tuple]:
     if "guidance_map" not in tables:
         return []
     blocks = [("h2", "Guidance of known quality"), ("p", GUIDANCE_TEXT),
-              ("table", tables["guidance_quality"].round(3))]
+              *_quality_tables(tables["guidance_quality"])]
     wins = tables["guidance_wins"]
     blocks += [("p", ("The lowest prior agreement at which the guided search fails "
                       "significantly less than the baseline at each budget (CMH over the "
@@ -193,7 +193,8 @@ def guidance_blocks(folder, tables: dict, formats=("png",)) -> list[tuple]:
                           "prior's argmax, with exact values (Danihelka et al. 2022, Sect. 5: "
                           "Gumbel MuZero improves on its prior at any number of "
                           "simulations):")),
-                   ("table", worse.pivot_table(index=["config", "search", "top1"],
+                   ("table", worse.assign(top1=worse.top1.round(2))
+                    .pivot_table(index=["config", "search", "top1"],
                                                columns="simulations",
                                                values="worse_than_prior_argmax")
                     .round(3).reset_index())]
@@ -209,3 +210,15 @@ def _wins_table(wins: pd.DataFrame) -> pd.DataFrame:
     return (wins.pivot_table(index=["config", "search", "sigma"], columns="budget",
                              values="lowest_agreement_that_wins", dropna=False)
             .round(2).reset_index())
+
+
+def _quality_tables(quality: pd.DataFrame) -> list[tuple]:
+    """The guidance measured, once per tree and prior (the searches share it) and once per
+    tree and value noise."""
+    priors = (quality.groupby(["config", "prior"], sort=False)[["top1", "optimal_mass"]]
+              .first().round(3).reset_index())
+    values = (quality.groupby(["config", "sigma"], sort=False)
+              [["value_rmse", "value_rank_correlation"]].first().round(3).reset_index())
+    return [("p", "The priors, measured:"), ("table", priors),
+            ("p", "The values, measured:"), ("table", values)]
+
