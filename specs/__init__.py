@@ -12,7 +12,7 @@ from .domains import (
     check_value,
     check_values,
 )
-from .grammar import Part, parse_assignments, parse_spec, parse_value, sweep
+from .grammar import Part, parse_assignments, parse_kind, parse_spec, parse_value, sweep
 
 __all__ = [
     "FLAG",
@@ -25,6 +25,7 @@ __all__ = [
     "check_value",
     "check_values",
     "parse_assignments",
+    "parse_kind",
     "parse_spec",
     "parse_value",
     "sweep",

@@ -23,7 +23,10 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+
+from .domains import Domain, check_values
 
 _NAME = re.compile(r"[A-Za-z_][\w.]*(?::[A-Za-z_]\w*)?'?")
 _KEY = re.compile(r"[A-Za-z_]\w*")
@@ -183,3 +186,25 @@ def parse_assignments(items: list[str], option: str) -> dict[str, int | float | 
                              f"{item}); give it once")
         values[key] = parse_value(value)
     return values
+
+
+def parse_kind(spec: str, what: str, defaults: Mapping[str, Mapping],
+               domains: Mapping[str, Domain], usage: str) -> tuple[str, dict]:
+    """(name, values) of a one-part spec ``name(key=value,...)`` whose name is a key of
+    ``defaults`` (name -> {parameter: default}): the values given over the defaults, each
+    checked against its ``domains`` entry. One-line ValueErrors name ``what`` it is: another
+    name, positional arguments or several parts ("use ``usage``"), an unknown parameter
+    (the allowed ones), a value outside its domain."""
+    parts = parse_spec(spec, what)
+    part = parts[0]
+    if len(parts) > 1 or part.name not in defaults or part.args:
+        raise ValueError(f"unknown {what} {spec!r}: use {usage} (parameters as key=value)")
+    given = {key: parse_value(value) for key, value in part.kwargs}
+    unknown = sorted(set(given) - set(defaults[part.name]))
+    if unknown:
+        allowed = ", ".join(defaults[part.name]) or "none"
+        raise ValueError(f"unknown {what} parameter {unknown[0]!r} for {part.name}: "
+                         f"allowed {allowed}")
+    return part.name, check_values(f"{what} {part.name}", {**defaults[part.name], **given},
+                                   {key: domains[key] for key in defaults[part.name]})
+

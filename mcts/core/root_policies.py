@@ -43,7 +43,7 @@ from bandits.sequential_halving import (
     new_halving,
     start_halving,
 )
-from specs import at_least, between, check_values, parse_spec, parse_value
+from specs import at_least, between, parse_kind
 
 from .gumbel_root import (
     best_considered,
@@ -107,23 +107,12 @@ def parse_root(spec: str) -> NoRoot | RootPolicy:
         raise ValueError(f"root policy {spec!r} must be a spec such as sh or gumbel(m=16)")
     if "".join(spec.split()) in ("", "none"):
         return NoRoot()
-    parts = parse_spec(spec, "root policy")
-    part = parts[0]
-    if len(parts) > 1 or part.name not in ROOT_POLICIES or part.args:
-        raise ValueError(f"unknown root policy {spec!r}: use sh or gumbel(m=16,c_visit=50,"
-                         "c_scale=1) (parameters as key=value)")
-    given = {key: parse_value(value) for key, value in part.kwargs}
-    unknown = sorted(set(given) - set(_DEFAULTS[part.name]))
-    if unknown:
-        allowed = ", ".join(_DEFAULTS[part.name]) or "none"
-        raise ValueError(f"unknown root policy parameter {unknown[0]!r} for {part.name}: "
-                         f"allowed {allowed}")
-    values = check_values(f"root policy {part.name}", {**_DEFAULTS[part.name], **given},
-                          {key: _DOMAINS[key] for key in _DEFAULTS[part.name]})
-    return RootPolicy(ROOT_POLICIES[part.name], *(
+    name, values = parse_kind(spec, "root policy", _DEFAULTS, _DOMAINS,
+                              "sh or gumbel(m=16,c_visit=50,c_scale=1)")
+    return RootPolicy(ROOT_POLICIES[name], *(
         (int(values["m"]), float(values["c_visit"]), float(values["c_scale"]),
          float(values["gumbel_scale"]))
-        if part.name == "gumbel" else ()))
+        if name == "gumbel" else ()))
 
 
 def root_name(root: NoRoot | RootPolicy) -> str:

@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from specs import above, at_least, between, check_values, parse_spec, parse_value
+from specs import above, at_least, between, parse_kind
 from trees.layout import level_start
 
 UNIFORM, ORACLE = 0, 1  # prior kinds
@@ -71,23 +71,12 @@ class Guidance(NamedTuple):
     per_instance: bool = False  # one network per tree instance (else one per run)
 
 
-def _parse(spec: str, kinds: dict, defaults: dict, what: str, example: str) -> tuple[str, dict]:
+def _parse(spec: str, defaults: dict, what: str, example: str) -> tuple[str, dict]:
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"{what} {spec!r} must be a spec such as {example}")
-    parts = parse_spec(spec, what)
-    part = parts[0]
-    if len(parts) > 1 or part.name not in kinds or part.args:
-        raise ValueError(f"unknown {what} {spec!r}: use {', '.join(kinds)} (e.g. {example}; "
-                         "parameters as key=value)")
-    given = {key: parse_value(value) for key, value in part.kwargs}
-    unknown = sorted(set(given) - set(defaults[part.name]))
-    if unknown:
-        allowed = ", ".join(defaults[part.name]) or "none"
-        raise ValueError(f"unknown {what} parameter {unknown[0]!r} for {part.name}: "
-                         f"allowed {allowed}")
-    values = check_values(f"{what} {part.name}", {**defaults[part.name], **given},
-                          {key: _DOMAINS[key] for key in defaults[part.name]})
-    return part.name, {key: float(value) for key, value in values.items()}
+    name, values = parse_kind(spec, what, defaults, _DOMAINS,
+                              f"{' or '.join(defaults)}, e.g. {example}")
+    return name, {key: float(value) for key, value in values.items()}
 
 
 def parse_prior(spec: str) -> tuple[str, dict]:
@@ -96,7 +85,7 @@ def parse_prior(spec: str) -> tuple[str, dict]:
     an optimal move on the instance searched (``experiments.curves.guidance_quality``); a
     one-line ValueError (tau <= 0, noise < 0, both noise and agreement, an unknown kind or
     parameter) otherwise."""
-    kind, values = _parse(spec, PRIORS, _PRIOR_DEFAULTS, "prior", "oracle(tau=1,noise=0.5)")
+    kind, values = _parse(spec, _PRIOR_DEFAULTS, "prior", "oracle(tau=1,noise=0.5)")
     if values.get("noise", 0.0) > 0 and values.get("agreement", 0.0) > 0:
         raise ValueError(f"prior {spec!r} gives both noise and agreement: give one (the "
                          "agreement sets the noise)")
@@ -106,7 +95,7 @@ def parse_prior(spec: str) -> tuple[str, dict]:
 def parse_evaluate(spec: str) -> tuple[str, dict]:
     """(kind, parameters) of ``playout``, ``value(sigma=0)`` or ``mix(lam=0.5,sigma=0)``;
     one-line ValueError (sigma < 0, lam outside [0, 1], ...) otherwise."""
-    return _parse(spec, EVALUATIONS, _EVALUATE_DEFAULTS, "evaluation", "value(sigma=0.1)")
+    return _parse(spec, _EVALUATE_DEFAULTS, "evaluation", "value(sigma=0.1)")
 
 
 def _canonical(kind: str, values: dict, defaults: dict) -> str:
@@ -147,7 +136,9 @@ def make_guidance(prior: str = "", evaluate: str = "", network: str = "run",
 # ---- the noise: a counter-based normal, the same at every visit of a node ----------------
 
 
-@njit(inline="always")  # per draw of the noise
+# per draw of the noise, six of them a guided evaluation: a few integer operations, dearer as
+# a call than inlined
+@njit(inline="always")
 def _mix64(x):
     """splitmix64's finaliser (Steele, Lea & Flood 2014): a bijection of uint64 whose output
     bits each depend on every input bit."""
@@ -177,7 +168,7 @@ def network_key(guidance, instance_key, run_seed):
     return _mix64(np.uint64(instance_key) if guidance.per_instance else np.uint64(run_seed))
 
 
-@njit(inline="always")  # per evaluation
+@njit(inline="always")  # per evaluation: two comparisons, dearer as a call than inlined
 def _outcome(score, theta):
     """The max player's outcome of a minimax ``score`` against ``theta`` (DESIGN.md §2)."""
     return 1.0 if score > theta else 0.5 if score == theta else 0.0
@@ -203,7 +194,9 @@ def child_priors(guidance, minimax, node, depth, b, key, out, at):
         out[at + j] /= total
 
 
-@njit(inline="always")  # per child of an expansion
+# per child of a guided expansion, inside child_priors' loop (not in any kernel's own IR): a
+# few operations, dearer as a call than inlined
+@njit(inline="always")
 def _logit(guidance, score, depth, key, node, j):
     """The oracle's logit of child j: the mover's outcome at theta = 0 over tau, plus noise."""
     outcome = _outcome(score, 0.0)
