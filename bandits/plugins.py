@@ -32,11 +32,19 @@ TRAITS = ("second_moment", "reads_scores", "raw_rewards")
 _PREFIX = "Plugin_"
 
 
+# the placeholders handed out for record classes not loaded here, one per name: the same
+# object at every lookup, so that numba, re-saving a cache index that names them, pickles
+# them by reference (by name) and a process that loads the plug-in matches its kernels; a new
+# placeholder per lookup was pickled by value, and the plug-in's cached kernels were lost
+# whenever another process added a kernel to the same index
+_PLACEHOLDERS: dict[str, type] = {}
+
+
 def __getattr__(name: str):
     """A placeholder for a plug-in record class not loaded in this process (a cache index
-    naming it is read, its kernels never matched)."""
+    naming it is read, its kernels never matched here)."""
     if name.startswith(_PREFIX):
-        return collections.namedtuple(name, (), module=__name__)
+        return _PLACEHOLDERS.setdefault(name, collections.namedtuple(name, (), module=__name__))
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -268,6 +268,24 @@ def test_a_cache_index_naming_an_absent_plugin_still_loads():
         vars(bandits.plugins)[record.__name__] = record
 
 
+def test_an_index_resaved_without_the_plugin_keeps_its_kernels():
+    """A process without the plug-in that adds a kernel re-saves the whole index (numba's
+    serializer, cloudpickle): the placeholder must be saved by name, so that a process with the
+    plug-in unpickles its real class and finds its kernels (saved by value, the placeholder's
+    empty class came back, and every later process compiled the plug-in's kernels again)."""
+    from numba.core.serialize import dumps
+
+    record = bandits.plugins.compiled_record(_Probe)
+    del vars(bandits.plugins)[record.__name__]
+    try:
+        placeholder = getattr(bandits.plugins, record.__name__)
+        assert placeholder is not record and placeholder._fields == ()
+        resaved = dumps(numba.typeof(placeholder()))
+    finally:
+        vars(bandits.plugins)[record.__name__] = record
+    assert pickle.loads(resaved).instance_class is record
+
+
 def test_an_edited_plugin_is_a_new_record(tmp_path, monkeypatch):
     """Kernels are cached by the record class: a plug-in's edit must give a new one."""
     monkeypatch.syspath_prepend(str(tmp_path))
