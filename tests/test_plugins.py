@@ -50,7 +50,8 @@ def test_the_document_shows_the_example_files_as_they_are():
     documented = _documented_code()
     assert set(documented) == {"examples/my_ucb1.py", "examples/my_cached_ucb1.py",
                                "examples/my_adjuster.py", "examples/my_tree.py",
-                               "examples/my_backup.py", "examples/my_reward.py"}
+                               "examples/my_backup.py", "examples/my_reward.py",
+                               "examples/my_network.py"}
     for path, code in documented.items():
         assert code == (ROOT / path).read_text()
         assert len(code.splitlines()) < 40

@@ -16,6 +16,7 @@ from mcts.core.options import check_exclusions
 from mcts.core.root_policies import check_root_budget, parse_root, root_spec
 from mcts.synthetic import FAILURES
 from mcts.synthetic.guidance import NETWORKS, evaluate_spec, parse_evaluate, prior_spec
+from mcts.synthetic.networks import is_network, load_prior_network, load_value_network
 from mcts.synthetic.score_reward import load_reward
 from mcts.synthetic.shaping import parse_shaping, shaping_spec
 from specs import between
@@ -224,6 +225,9 @@ class Curve:
                                  + ("oracle(tau=1,noise=0.5)" if name == "prior"
                                     else "value(sigma=0.1)"))
             object.__setattr__(self, name, canonical(getattr(self, name)))
+            if is_network(getattr(self, name)) and not reading():  # its import errors now
+                (load_prior_network if name == "prior" else load_value_network)(
+                    getattr(self, name))
         if self.network not in NETWORKS:
             raise ValueError(f"network {self.network!r} is not one of {', '.join(NETWORKS)}")
         if not (self.prior or self.evaluate):
@@ -240,7 +244,7 @@ class Curve:
         if guided_out:
             raise ValueError(f"{guided_out[0]} does not combine with --prior or --evaluate "
                              "(a guided search is mctx's: drop one)")
-        if self.evaluate and parse_evaluate(self.evaluate)[0] == "value":
+        if self.evaluate and parse_evaluate(self.evaluate)[0] in ("value", "network"):
             adjuster = make_adjuster(self.adjuster, **self.adjuster_params) \
                 if not (reading() and ":" in self.adjuster) else None
             reads = [option for option, chosen in (

@@ -109,7 +109,7 @@ def search_config(curve: Curve, instance: TreeInstance) -> SearchConfig:
 def curve_arrays(curve: Curve, instance: TreeInstance):
     """The arrays of ``instance`` the curve's search reads (``mcts.synthetic.tree_arrays``:
     its failure rule's correct moves; a guided curve's minimax scores too)."""
-    return tree_arrays(instance, curve.failure, bool(curve.prior or curve.evaluate))
+    return tree_arrays(instance, curve.failure, curve.prior, curve.evaluate)
 
 
 def failure_block(curve: Curve, tree_index: int, first_run: int, n_runs: int, seed: int,

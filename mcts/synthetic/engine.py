@@ -81,6 +81,7 @@ from .guidance import (
     root_value,
     set_priors,
 )
+from .networks import is_network, prior_table, value_table
 from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
 from .score_reward import ScoreReward, is_outcome, playout_reward
 from .shaping import Bonuses, max_value, shapes, start_shaping
@@ -113,6 +114,9 @@ class TreeArrays(NamedTuple):
     # (``mcts.synthetic.guidance``)
     minimax: np.ndarray
     key: np.uint64  # the instance's network key (``Guidance.per_instance``): its seed
+    # a user's networks' tables (``mcts.synthetic.networks``), empty unless one guides:
+    logits: np.ndarray  # float64 [n_inner, b]: a prior's logits over each node's children
+    values: np.ndarray  # float64 [n_nodes]: a value's max's value of each node
 
 
 # the middle of the playout rewards' range [0, 1]: the root's raw value v of the Gumbel root's
@@ -121,17 +125,22 @@ MIDDLE_REWARD = 0.5
 FAILURES = ("outcome", "score")  # the failure's sets of correct root moves, by name
 
 
-def tree_arrays(instance, failure: str = "outcome", guided: bool = False) -> TreeArrays:
+def tree_arrays(instance, failure: str = "outcome", prior: str = "",
+                evaluate: str = "") -> TreeArrays:
     """The arrays of ``instance`` the search reads; a run fails outside the root moves of the
     optimal outcome (``failure="outcome"``, seed 001: ``TreeInstance.optimal``) or of the best
     minimax score (``"score"``, Kocsis & Szepesvari 2006: ``TreeInstance.best_score``); a
-    ``guided`` search reads the minimax scores too."""
+    search guided by a ``prior`` or an ``evaluate`` spec (``mcts.synthetic.guidance``) reads
+    the minimax scores too, and a user's network's tables."""
     if failure not in FAILURES:
         raise ValueError(f"failure {failure!r} is not one of {', '.join(FAILURES)}")
     correct = instance.optimal if failure == "outcome" else instance.best_score
+    guided = bool(prior or evaluate)
     minimax = instance.minimax.value if guided else np.zeros(0, np.int64)
+    logits = prior_table(prior, instance) if is_network(prior) else np.zeros((0, 0))
+    values = value_table(evaluate, instance) if is_network(evaluate) else np.zeros(0)
     return TreeArrays(instance.path_score, instance.terminal, correct, minimax,
-                      np.uint64(instance.seed % 2**64))
+                      np.uint64(instance.seed % 2**64), logits, values)
 
 
 class SearchConfig(NamedTuple):
@@ -300,7 +309,7 @@ def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_pro
                                                    and tree.stats[ix(node), VISITS] >= 1))):
                 break
             n_nodes = _expand(tree, node, n_nodes, b, epoch, config.restart)
-            set_priors(config.guidance, game.minimax, tree_node, depth, b, network, tree.prior,
+            set_priors(config.guidance, game, tree_node, depth, b, network, tree.prior,
                        tree.stats[ix(node), FIRST_CHILD])
         first = tree.stats[ix(node), FIRST_CHILD]
         if depth == 0 and has_root(config.root):
@@ -394,7 +403,7 @@ def _workspace(config, budget, index_columns, second_moment, game, network):
     path = np.zeros(config.depth + 1, np.int64)
     adjuster = start_adjuster(config.adjuster, config.score_low, config.score_high)
     histograms = new_histograms(config.rescore, capacity, config.score_low, config.score_high)
-    raw = root_value(config.guidance, game.minimax, len(config.children),
+    raw = root_value(config.guidance, game, len(config.children),
                      effective_threshold(adjuster[0]), network, MIDDLE_REWARD)
     if is_guided(config.guidance):
         tree.raw_value[0] = raw
@@ -470,7 +479,7 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
     if has_root(config.root):  # every playout passes through a child of the root policy's choosing
         n_nodes = _expand(tree, 0, n_nodes, b, epoch, config.restart)
         if is_guided(config.guidance):
-            set_priors(config.guidance, game.minimax, 0, 0, b, network, tree.prior, 1)
+            set_priors(config.guidance, game, 0, 0, b, network, tree.prior, 1)
             set_root_priors(config.root, roots, tree.prior, 1)
     domain = SyntheticSearch(tree, path, values, game, config, budget, tables, policy, failed,
                              histograms, statistics, config.root, roots, watch, network,
@@ -525,7 +534,7 @@ def _evaluate(domain, walk, leaf, t, rng):
         scored_at = 0.0 if at_zero else walk.theta_eff
         reward = playout_reward(config.reward, score, scored_at, config.score_low,
                                 config.score_high)
-        reward = guided_reward(config.guidance, game.minimax, tree_node, len(config.children),
+        reward = guided_reward(config.guidance, game, tree_node, len(config.children),
                                walk.theta_eff, domain.network, reward, in_tree)
         if config.rescore:
             record_playout(domain.histograms, domain.path, depth, score, at_zero)

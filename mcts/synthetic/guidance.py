@@ -12,11 +12,14 @@ the node and a slot (:func:`gaussian`, a counter-based hash: the same at every v
       l_j = o_m(child j) / tau + noise z(key, node, j),
   o_m the outcome as the mover sees it (o for max, 1 - o for min) at theta = 0, the game's
   value; P = softmax(l). ``uniform``: every logit 0, P = 1/K (the lab's PUCT before guidance).
+  A user's network (``package.module:object``, ``mcts.synthetic.networks.PriorNetwork``): P =
+  softmax of its logits.
 * evaluate ``value(sigma)``: max's value v(n) = clip(o(n) + sigma z(key, n, b), 0, 1) at the
   search's effective threshold (what a playout's reward is scored against), used instead of a
   playout; ``mix(lam, sigma)``: AlphaGo's (1 - lam) v(n) + lam r, r a random playout's reward
-  (Silver et al. 2016, lam = 0.5); ``playout``: the playout alone. A terminal reached in the
-  tree keeps its true outcome (DESIGN.md §3).
+  (Silver et al. 2016, lam = 0.5); ``playout``: the playout alone; a user's network
+  (``mcts.synthetic.networks.ValueNetwork``): its value v(n) instead of a playout. A terminal
+  reached in the tree keeps its true outcome (DESIGN.md §3).
 
 The network's key is the run's seed (each run draws its own network, so a curve averages over
 networks of one quality) or, with ``network="instance"``, the tree instance's (one network per
@@ -38,7 +41,9 @@ from numba.extending import overload
 from specs import above, at_least, between, parse_kind
 from trees.layout import level_start
 
-UNIFORM, ORACLE = 0, 1  # prior kinds
+from .networks import is_network, prior_table, value_table
+
+UNIFORM, ORACLE, NETWORK = 0, 1, 2  # prior kinds
 PLAYOUT, VALUE, MIX = 0, 1, 2  # evaluation kinds
 PRIORS = {"uniform": UNIFORM, "oracle": ORACLE}
 EVALUATIONS = {"playout": PLAYOUT, "value": VALUE, "mix": MIX}
@@ -69,6 +74,7 @@ class Guidance(NamedTuple):
     sigma: float = 0.0
     lam: float = 0.0
     per_instance: bool = False  # one network per tree instance (else one per run)
+    value_network: bool = False  # the value is a user's network's (``TreeArrays.values``)
 
 
 def _parse(spec: str, defaults: dict, what: str, example: str) -> tuple[str, dict]:
@@ -84,7 +90,10 @@ def parse_prior(spec: str) -> tuple[str, dict]:
     ``oracle(tau=1,agreement=0.7)``: the noise that gives the prior that top-1 agreement with
     an optimal move on the instance searched (``experiments.curves.guidance_quality``); a
     one-line ValueError (tau <= 0, noise < 0, both noise and agreement, an unknown kind or
-    parameter) otherwise."""
+    parameter) otherwise; ("network", {}) for a user's ``package.module:object`` (not imported
+    here: ``mcts.synthetic.networks``)."""
+    if is_network(spec):
+        return "network", {}
     kind, values = _parse(spec, _PRIOR_DEFAULTS, "prior", "oracle(tau=1,noise=0.5)")
     if values.get("noise", 0.0) > 0 and values.get("agreement", 0.0) > 0:
         raise ValueError(f"prior {spec!r} gives both noise and agreement: give one (the "
@@ -94,11 +103,16 @@ def parse_prior(spec: str) -> tuple[str, dict]:
 
 def parse_evaluate(spec: str) -> tuple[str, dict]:
     """(kind, parameters) of ``playout``, ``value(sigma=0)`` or ``mix(lam=0.5,sigma=0)``;
-    one-line ValueError (sigma < 0, lam outside [0, 1], ...) otherwise."""
+    one-line ValueError (sigma < 0, lam outside [0, 1], ...) otherwise; ("network", {}) for a
+    user's ``package.module:object``."""
+    if is_network(spec):
+        return "network", {}
     return _parse(spec, _EVALUATE_DEFAULTS, "evaluation", "value(sigma=0.1)")
 
 
-def _canonical(kind: str, values: dict, defaults: dict) -> str:
+def _canonical(spec: str, kind: str, values: dict, defaults: dict) -> str:
+    if kind == "network":
+        return spec.strip()
     changed = [f"{key}={values[key]!r}" for key, default in defaults[kind].items()
                if values[key] != default]
     return f"{kind}({','.join(changed)})" if changed else kind
@@ -107,12 +121,12 @@ def _canonical(kind: str, values: dict, defaults: dict) -> str:
 def prior_spec(spec: str) -> str:
     """The canonical spelling of a prior ("" for none given; parameters at their defaults
     left out)."""
-    return _canonical(*parse_prior(spec), _PRIOR_DEFAULTS) if spec else ""
+    return _canonical(spec, *parse_prior(spec), _PRIOR_DEFAULTS) if spec else ""
 
 
 def evaluate_spec(spec: str) -> str:
     """The canonical spelling of an evaluation, as :func:`prior_spec`."""
-    return _canonical(*parse_evaluate(spec), _EVALUATE_DEFAULTS) if spec else ""
+    return _canonical(spec, *parse_evaluate(spec), _EVALUATE_DEFAULTS) if spec else ""
 
 
 def make_guidance(prior: str = "", evaluate: str = "", network: str = "run",
@@ -127,10 +141,11 @@ def make_guidance(prior: str = "", evaluate: str = "", network: str = "run",
         return NoGuidance(network == "instance")
     prior_kind, prior_values = parse_prior(prior or "uniform")
     kind, values = parse_evaluate(evaluate or "playout")
-    return Guidance(PRIORS[prior_kind], prior_values.get("tau", 1.0),
+    return Guidance(NETWORK if prior_kind == "network" else PRIORS[prior_kind],
+                    prior_values.get("tau", 1.0),
                     prior_values.get("noise", 0.0) if noise is None else float(noise),
-                    EVALUATIONS[kind], values.get("sigma", 0.0), values.get("lam", 0.0),
-                    network == "instance")
+                    VALUE if kind == "network" else EVALUATIONS[kind], values.get("sigma", 0.0),
+                    values.get("lam", 0.0), network == "instance", kind == "network")
 
 
 # ---- the noise: a counter-based normal, the same at every visit of a node ----------------
@@ -175,16 +190,18 @@ def _outcome(score, theta):
 
 
 @njit(cache=True)
-def child_priors(guidance, minimax, node, depth, b, key, out, at):
+def child_priors(guidance, minimax, logits, node, depth, b, key, out, at):
     """P over the b children of game-tree ``node`` at ``depth`` into ``out[at:at + b]``
-    (module docstring: softmax of the oracle's logits, or 1/b)."""
+    (module docstring: softmax of the oracle's logits or of a user's network's, ``logits``
+    [n_inner, b], or 1/b)."""
     if guidance.prior == UNIFORM:
         for j in range(b):
             out[at + j] = 1.0 / b
         return
     first, top = node * b + 1, -np.inf
     for j in range(b):
-        out[at + j] = _logit(guidance, minimax[first + j], depth, key, node, j)
+        out[at + j] = (logits[node, j] if guidance.prior == NETWORK
+                       else _logit(guidance, minimax[first + j], depth, key, node, j))
         top = max(top, out[at + j])
     total = 0.0
     for j in range(b):
@@ -206,9 +223,11 @@ def _logit(guidance, score, depth, key, node, j):
 
 
 @njit(cache=True)
-def node_value(guidance, minimax, node, b, theta, key):
+def node_value(guidance, minimax, values, node, b, theta, key):
     """Max's value v(n) of game-tree ``node`` against ``theta`` (module docstring), the
-    noise drawn in the node's slot b."""
+    noise drawn in the node's slot b; a user's network's from its table ``values``."""
+    if guidance.value_network:
+        return values[node]
     value = _outcome(minimax[node], theta)
     if guidance.sigma > 0:
         value += guidance.sigma * gaussian(key ^ _VALUE_SLOT_SALT, node, b)
@@ -230,18 +249,18 @@ def _is_guided(guidance):
     return lambda guidance: guided
 
 
-def set_priors(guidance, minimax, node, depth, b, key, out, at):
+def set_priors(guidance, game, node, depth, b, key, out, at):
     """:func:`child_priors` of a guided search's expansion; nothing unguided."""
     raise NotImplementedError("set_priors runs inside compiled kernels only")
 
 
 # once per expansion: a call
 @overload(set_priors, jit_options={"cache": True})
-def _set_priors(guidance, minimax, node, depth, b, key, out, at):
+def _set_priors(guidance, game, node, depth, b, key, out, at):
     if guidance.instance_class is not Guidance:
-        return lambda guidance, minimax, node, depth, b, key, out, at: None
-    return lambda guidance, minimax, node, depth, b, key, out, at: child_priors(
-        guidance, minimax, node, depth, b, key, out, at)
+        return lambda guidance, game, node, depth, b, key, out, at: None
+    return lambda guidance, game, node, depth, b, key, out, at: child_priors(
+        guidance, game.minimax, game.logits, node, depth, b, key, out, at)
 
 
 def plays_out(guidance, in_tree) -> bool:
@@ -258,7 +277,7 @@ def _plays_out(guidance, in_tree):
     return lambda guidance, in_tree: in_tree or guidance.evaluate != VALUE
 
 
-def guided_reward(guidance, minimax, node, b, theta, key, playout, in_tree):
+def guided_reward(guidance, game, node, b, theta, key, playout, in_tree):
     """Max's reward of an evaluation: the ``playout``'s unguided or under ``playout``
     evaluation and at a terminal in the tree; else the oracle's value of ``node`` against
     ``theta`` (``value``) or its mix (1 - lam) v + lam r with the playout's (``mix``)."""
@@ -267,14 +286,14 @@ def guided_reward(guidance, minimax, node, b, theta, key, playout, in_tree):
 
 # once per evaluation: a call (the identity unguided)
 @overload(guided_reward, jit_options={"cache": True})
-def _guided_reward(guidance, minimax, node, b, theta, key, playout, in_tree):
+def _guided_reward(guidance, game, node, b, theta, key, playout, in_tree):
     if guidance.instance_class is not Guidance:
-        return lambda guidance, minimax, node, b, theta, key, playout, in_tree: playout
+        return lambda guidance, game, node, b, theta, key, playout, in_tree: playout
 
-    def reward(guidance, minimax, node, b, theta, key, playout, in_tree):
+    def reward(guidance, game, node, b, theta, key, playout, in_tree):
         if in_tree or guidance.evaluate == PLAYOUT:
             return playout
-        value = node_value(guidance, minimax, node, b, theta, key)
+        value = node_value(guidance, game.minimax, game.values, node, b, theta, key)
         if guidance.evaluate == MIX:
             return (1.0 - guidance.lam) * value + guidance.lam * playout
         return value
@@ -282,7 +301,7 @@ def _guided_reward(guidance, minimax, node, b, theta, key, playout, in_tree):
     return reward
 
 
-def root_value(guidance, minimax, b, theta, key, middle):
+def root_value(guidance, game, b, theta, key, middle):
     """The raw value of the root: the oracle's (the value part of ``mix`` too) when a value
     evaluates, else ``middle``, the rewards' middle (no playout is spent on the root)."""
     raise NotImplementedError("root_value runs inside compiled kernels only")
@@ -290,14 +309,14 @@ def root_value(guidance, minimax, b, theta, key, middle):
 
 # once per search: a call
 @overload(root_value, jit_options={"cache": True})
-def _root_value(guidance, minimax, b, theta, key, middle):
+def _root_value(guidance, game, b, theta, key, middle):
     if guidance.instance_class is not Guidance:
-        return lambda guidance, minimax, b, theta, key, middle: middle
+        return lambda guidance, game, b, theta, key, middle: middle
 
-    def value(guidance, minimax, b, theta, key, middle):
+    def value(guidance, game, b, theta, key, middle):
         if guidance.evaluate == PLAYOUT:
             return middle
-        return node_value(guidance, minimax, 0, b, theta, key)
+        return node_value(guidance, game.minimax, game.values, 0, b, theta, key)
 
     return value
 
@@ -317,9 +336,12 @@ def prior_logits(instance, prior: str, key: int, noise: float | None = None,
     children (heap order; rows of terminals and of nodes below them included, never read)
     for the network ``key`` (``network_key``; ``experiments.search_runs`` gives each run's),
     or over the first ``rows`` nodes' (1: the root's); ``noise`` replaces the prior's (an
-    agreement's, ``experiments.curves.prior_agreement.prior_noise``)."""
-    guidance = make_guidance(prior or "uniform", "playout", noise=noise)
+    agreement's, ``experiments.curves.prior_agreement.prior_noise``); a user's network's
+    (``mcts.synthetic.networks.prior_table``)."""
     b = instance.branching
+    if is_network(prior):
+        return prior_table(prior, instance)[:rows or level_start(b, instance.depth)].copy()
+    guidance = make_guidance(prior or "uniform", "playout", noise=noise)
     logits = np.zeros((rows or level_start(b, instance.depth), b))
     if guidance.prior != UNIFORM:
         _fill_logits(guidance, _minimax(instance), _depths(b, instance.depth - 1),
@@ -338,21 +360,61 @@ def _fill_logits(guidance, minimax, depths, key, out):
 def values(instance, evaluate: str, key: int, theta: float = 0.0) -> np.ndarray:
     """float64 [n_nodes]: max's value of every game-tree node (heap order) as ``evaluate``'s
     oracle gives it for the network ``key`` against ``theta`` (a terminal: its true outcome at
-    threshold 0, as the search scores it); for ``mix``, the value part."""
+    threshold 0, as the search scores it); for ``mix``, the value part; a user's network's
+    (``mcts.synthetic.networks.value_table``)."""
     guidance = make_guidance("", evaluate)
     minimax = _minimax(instance)
+    table = value_table(evaluate, instance) if is_network(evaluate) else np.zeros(0)
     out = np.empty(minimax.shape[0])
-    _fill_values(guidance, minimax, np.asarray(instance.terminal, np.bool_),
+    _fill_values(guidance, minimax, table, np.asarray(instance.terminal, np.bool_),
                  instance.branching, float(theta), np.uint64(key), out)
     return out
 
 
 @njit(cache=True)
-def _fill_values(guidance, minimax, terminal, b, theta, key, out):
+def _fill_values(guidance, minimax, table, terminal, b, theta, key, out):
     for node in range(out.shape[0]):
         out[node] = (_outcome(minimax[node], 0.0) if terminal[node]
-                     else node_value(guidance, minimax, node, b, theta, key))
+                     else node_value(guidance, minimax, table, node, b, theta, key))
 
 
 def _minimax(instance) -> np.ndarray:
     return instance.minimax.value
+
+
+# ---- the kinds, as the registries list theirs ---------------------------------------------
+
+_PRIOR_ABOUT = {
+    "uniform": ("every logit 0, P = 1/K", "the lab's PUCT before guidance"),
+    "oracle": (("softmax of the children's exact outcome for the mover / tau, plus noise fixed "
+               "per node; agreement= sets the noise to that top-1 agreement"),
+               "an oracle of trees.minimax; AlphaZero's P(s, a), Silver et al. 2018"),
+}
+_EVALUATE_ABOUT = {
+    "playout": ("a random playout's reward", "Kocsis & Szepesvari 2006"),
+    "value": (("max's exact outcome plus noise of scale sigma fixed per node, clipped to "
+              "[0, 1], instead of a playout"), "AlphaZero's v(s), Silver et al. 2018"),
+    "mix": ("(1 - lam) value + lam playout", "AlphaGo, Silver et al. 2016 (lam = 0.5)"),
+}
+_NETWORK_ABOUT = ("a user's network, package.module:object (mcts.synthetic.networks)",
+                  "docs/extending.md")
+
+
+def _records(defaults: dict, about: dict, network: str) -> list[dict]:
+    records = [{"name": name, "params": dict(defaults[name]),
+                "domains": {key: _DOMAINS[key].describe() for key in defaults[name]},
+                "description": about[name][0], "citation": about[name][1]}
+               for name in defaults]
+    return records + [{"name": network, "params": {}, "domains": {},
+                       "description": _NETWORK_ABOUT[0], "citation": _NETWORK_ABOUT[1]}]
+
+
+def prior_records() -> list[dict]:
+    """The prior kinds (``mctslab priors list``): name, parameters, domains, description,
+    citation; a user's network last."""
+    return _records(_PRIOR_DEFAULTS, _PRIOR_ABOUT, "module:PriorNetwork")
+
+
+def evaluation_records() -> list[dict]:
+    """The evaluation kinds (``mctslab evaluations list``), as :func:`prior_records`."""
+    return _records(_EVALUATE_DEFAULTS, _EVALUATE_ABOUT, "module:ValueNetwork")

@@ -1,8 +1,10 @@
 """``mctslab policies list``, ``mctslab adjusters list``, ``mctslab trees list``,
-``mctslab baselines list`` and ``mctslab roots list``: the registered selection policies,
-threshold adjusters, tree models, baseline players (``mcts.baselines``, named where a policy
-is) and root policies (``--root``, a policy entry's ``root=``), with their parameters, a
-one-line description and a citation (and, for trees, an example spec)."""
+``mctslab baselines list``, ``mctslab roots list``, ``mctslab priors list`` and ``mctslab
+evaluations list``: the registered selection policies, threshold adjusters, tree models,
+baseline players (``mcts.baselines``, named where a policy is), root policies (``--root``, a
+policy entry's ``root=``) and the guidance's priors and evaluations (``--prior``,
+``--evaluate``), with their parameters, a one-line description and a citation (and, for trees,
+an example spec)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ def register(subparsers) -> None:
     for noun, what in (("policies", "selection policies"), ("adjusters", "threshold adjusters"),
                        ("trees", "tree models"),
                        ("baselines", "baseline players (--policy flatmc, alphabeta)"),
-                       ("roots", "root policies (--root sh, gumbel)")):
+                       ("roots", "root policies (--root sh, gumbel)"),
+                       ("priors", "priors of a guided search (--prior)"),
+                       ("evaluations", "evaluations of a guided search (--evaluate)")):
         p = subparsers.add_parser(noun, help=f"list the {what}")
         sub = p.add_subparsers(dest=f"{noun}_command", required=True)
         listing = sub.add_parser("list", help=f"the {what}: name, parameters, citation")
@@ -27,6 +31,10 @@ def _records(noun: str) -> list[dict]:
         from mcts.core.root_policies import root_records
 
         return root_records()
+    if noun in ("priors", "evaluations"):
+        from mcts.synthetic.guidance import evaluation_records, prior_records
+
+        return prior_records() if noun == "priors" else evaluation_records()
     if noun == "policies":
         from bandits import POLICIES, SEARCH_POLICIES
 
