@@ -71,7 +71,11 @@ def load_backup(spec: str) -> NamedTuple:
     _, record, (reward,) = load_plugin(spec, "backup rule", Backup, "mcts.core.backup.Backup",
                                        "--discount", ("reward",))
     register_backup(record, reward)
-    return record()
+    rule = record()
+    # alone, when it loads: a typing error is numba's error in about a second, not after
+    # typing most of a search kernel (the commands' one line names it)
+    _first_reward(rule, 1.0, 0, 2)
+    return rule
 
 
 @njit
@@ -112,6 +116,11 @@ def _node_reward(rule, u, ply, end):
         raise TypeError(f"{rule.instance_class.__name__} is not a registered backup rule "
                         "(mcts.core.backup.register_backup)") from None
     return lambda rule, u, ply, end: reward(rule, u, ply, end)
+
+
+@njit(cache=True)
+def _first_reward(rule, u, ply, end):
+    return node_reward(rule, u, ply, end)
 
 
 class PlayoutValue(NamedTuple):
