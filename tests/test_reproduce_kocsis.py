@@ -11,7 +11,7 @@ from experiments import Curve
 from experiments.cli import main
 from experiments.curves.failure import simulate_block, tree_instance
 from experiments.papers import kocsis
-from experiments.papers.kocsis import report, reproduce, study
+from experiments.papers.kocsis import levels, report, reproduce, study
 from experiments.papers.kocsis.study import Effort, Panel
 
 # b = 4, whose ucb1, egreedy and baseline kernels other tests compile; the second panel is
@@ -66,6 +66,39 @@ def test_tiny_reproduction_writes_everything_and_resumes(tiny, tmp_path, saved_f
     again = kocsis.reproduce_kocsis(tmp_path, "quick", workers=1, progress=False,
                                     formats=("png",)).read_text()
     assert f"computed 0 of {shards} shards" in again
+    assert "## Which failure rule is the paper's" in text
+    readings = pd.read_csv(tmp_path / "fig2_readings.csv")
+    assert len(readings) == 2 * len(levels.READINGS)
+
+
+def _outcome(score: float) -> float:
+    return 1.0 if score > 0 else 0.5 if score == 0 else 0.0
+
+
+def _expected(instance, node: int, reward) -> float:
+    """The expected ``reward`` of a random playout from ``node``, by recursion."""
+    if instance.terminal[node]:
+        return reward(float(instance.path_score[node]))
+    b = instance.branching
+    return float(np.mean([_expected(instance, node * b + 1 + j, reward) for j in range(b)]))
+
+
+def test_the_flat_mc_limit_is_the_expected_reward_of_a_random_playout():
+    """``levels.flat_limits`` against the expectation written as a recursion over the tree
+    (each child with probability 1/B down to a terminal), on P-games with early terminals too
+    (``+end``); and the levels: a random pick fails 1 - |C| / B, and on decisive trees of B = 2
+    exactly half the moves."""
+    for spec, b, d in (("pgame(127)", 3, 4), ("pgame(127)+end(0.3)", 2, 6)):
+        instance = tree_instance(spec, b, d, 0, 1)
+        by_outcome, by_score = levels.flat_limits(instance)
+        assert np.allclose(by_outcome, [_expected(instance, 1 + j, _outcome) for j in range(b)])
+        assert np.allclose(by_score, [_expected(instance, 1 + j, float) for j in range(b)])
+    rows = {row["reading"]: row for row in levels.search_free_levels(Panel(2, 6), 12, 3)}
+    assert rows["game value, decisive trees"]["random_pick"] == 0.5
+    assert 0 < rows["game value, decisive trees"]["trees"] < 12
+    sizes = [tree_instance("pgame(127)", 2, 6, 3, j).best_score.sum() for j in range(12)]
+    assert rows["best score, every tree"]["random_pick"] == pytest.approx(
+        1 - np.mean(sizes) / 2)
 
 
 def test_the_paper_curves_are_set_beside_ours_with_a_z_per_budget():

@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pandas as pd
+
 from mcts.baselines import is_baseline
 from trees import node_count
 
@@ -13,6 +15,7 @@ from ...runtime.store import write_atomically, write_table
 from ...studies.execution import run_study
 from .fig3 import fig3_markdown, fig3_table, growth_table, paper_fig3
 from .figures import draw, draw_fig3
+from .levels import readings_markdown, search_free_levels
 from .paper_values import beside_paper, paper_fig2
 from .report import report_markdown
 from .study import (
@@ -77,6 +80,9 @@ def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | No
     write_table(table, out / "fig2_failure_rates.csv")
     levels = [random_pick_levels(panel, effort(scale, panel).trees, seed, workers, scheduler)
               for panel in PANELS]
+    readings = [row for panel in PANELS for row in search_free_levels(
+        panel, effort(scale, panel).trees, seed, workers, scheduler)]
+    write_table(pd.DataFrame(readings), out / "fig2_readings.csv")
     paper = paper_fig2()
     beside = beside_paper(table, paper)
     write_table(beside, out / "fig2_beside_paper.csv")
@@ -95,8 +101,28 @@ def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | No
     fig2_panels = [panel.name for panel in PANELS]
     text = (report_markdown(table, rates[rates["panel"].isin(fig2_panels)], levels, preamble,
                             figures, paper, beside)
+            + readings_report(readings, paper)
             + fig3_report(fig3, growths, paper3, fig3_figure))
     return write_atomically(out / "report.md", text.encode())
+
+
+def readings_report(readings: list[dict], paper) -> str:
+    """The report's section on the failure rule's readings (``levels``)."""
+    return f"""
+## Which failure rule is the paper's: the levels no search moves
+
+Two levels of Fig. 2 do not depend on the search: a random pick (alpha-beta before its search
+completes, UCT at one iteration) and flat Monte-Carlo's level after many iterations. Both are
+exact on our trees under each reading of "an incorrect move" (`fig2_readings.csv`;
+`experiments/papers/kocsis/levels.py` says how): the moves of best minimax score or of the
+root's game value (win, draw, loss), over every tree or over the decisive trees only (whose
+root moves do not all have the same game value). Flat MC's limit plays the move of best
+expected random-playout reward, the outcome or the summed score (the paper's rewards). The
+reading nearest the paper's levels is chosen here, before UCT's curves are compared; ± is one
+standard error over trees.
+
+{readings_markdown(readings, paper)}
+"""
 
 
 def fig3_report(table, growths, paper, figure: str) -> str:
