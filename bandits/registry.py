@@ -47,6 +47,14 @@ class PolicyInfo:
     citation: str
     domains: Mapping[str, Domain] = field(default_factory=dict)
     later: Mapping[str, float] = field(default_factory=dict)  # added later: {name: default}
+    # what the lab's commands need to know of it besides its index:
+    # ``compare --tuned``'s constant: (name, low, high, on a log scale) (``experiments.tuning``)
+    tuned: tuple[str, float, float, bool] | None = None
+    # the range a game tuning tries per parameter without --param (``tuning.games``)
+    game_ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    # ns per playout, single thread, for projections (``compare``'s core-hours; None: the
+    # median of the built-ins')
+    playout_ns: float | None = None
 
     @property
     def defaults(self) -> dict[str, float]:
@@ -78,6 +86,13 @@ class PolicyInfo:
 _QTRANSFORMS = Domain("integer", 0, 1, words=(("raw", 0.0), ("parent_and_siblings", 1.0)))
 _DEPTH_EXPONENTS = Domain("integer", 0, 1, words=(("off", 0.0), ("kocsis", 1.0)))
 
+# Each row says what the lab needs of a built-in: its parameters and their domains, the constant
+# ``compare --tuned`` races over its range (log scale where the default lies inside a few
+# decades, linear where 0 is a value it takes; Thompson, UCB1-Tuned and MOSS have none), the
+# ranges a game tuning tries (wide around the values the games' presets use, DESIGN.md §9) and
+# its cost per playout: ns on b = 4, d = 8 trees at 2^10 playouts, the median over the atlas's
+# 13 trees and 3 adjusters of `benchmarks/bench_atlas.py --sample 4` (2026-11-24, under a load
+# of about 4: ~1.7x the idle cost, so projections err high).
 POLICIES: dict[str, PolicyInfo] = {
     info.name: info
     for info in (
@@ -88,24 +103,26 @@ POLICIES: dict[str, PolicyInfo] = {
                    "Auer, Cesa-Bianchi & Fischer 2002; seed 001, Eq. 1; Kocsis & Szepesvari "
                    "2006 (P-game experiment)",
                    {"c": at_least(0), "depth_exponent": _DEPTH_EXPONENTS},
-                   later={"depth_exponent": 0.0}),
+                   later={"depth_exponent": 0.0}, tuned=("c", 0.01, 10.0, True),
+                   game_ranges={"c": (0.05, 5.0)}, playout_ns=321),
         PolicyInfo("klucb", KLUCB, ("c",), "KL-UCB",
                    "largest q with T_i kl(mean, q) <= ln t + c ln ln t (Bernoulli kl)",
                    "Cappe, Garivier, Maillard, Munos & Stoltz 2013; seed 001, Eq. 2",
-                   {"c": at_least(0)}),
+                   {"c": at_least(0)}, tuned=("c", 0.0, 3.0, False), playout_ns=639),
         PolicyInfo("thompson", Thompson, (), "Thompson sampling",
                    "a draw from Beta(mean T_i + 1, (1 - mean) T_i + 1)",
-                   "Thompson 1933; Chapelle & Li 2011; seed 001, Eq. 3"),
+                   "Thompson 1933; Chapelle & Li 2011; seed 001, Eq. 3", playout_ns=519),
         PolicyInfo("ucb1tuned", UCB1Tuned, (), "UCB1-Tuned",
                    "mean + sqrt(ln t / T_i min(1/4, V_i)), V_i = variance + sqrt(2 ln t / T_i)",
-                   "Auer, Cesa-Bianchi & Fischer 2002, Sect. 4"),
+                   "Auer, Cesa-Bianchi & Fischer 2002, Sect. 4", playout_ns=254),
         PolicyInfo("ucbv", UCBV, ("zeta", "c"), "UCB-V",
                    "mean + sqrt(2 variance E / T_i) + 3 c E / T_i, E = zeta ln t",
                    "Audibert, Munos & Szepesvari 2009, Eq. 1",
-                   {"zeta": above(0), "c": at_least(0)}),
+                   {"zeta": above(0), "c": at_least(0)}, tuned=("c", 0.05, 5.0, True),
+                   game_ranges={"c": (0.05, 5.0)}, playout_ns=207),
         PolicyInfo("moss", MOSS, (), "MOSS",
                    "mean + sqrt(max(ln(t / (K T_i)), 0) / T_i), horizon t = the parent's visits",
-                   "Audibert & Bubeck 2009"),
+                   "Audibert & Bubeck 2009", playout_ns=290),
         PolicyInfo("puct", PUCT, ("c_init", "c_base", "qtransform"), "PUCT",
                    "Q + (1/K) sqrt(t) / (1 + T_i) (c_init + ln((t + c_base + 1) / c_base)); "
                    "Q = the mean (unvisited 1/2), or with qtransform=parent_and_siblings "
@@ -114,15 +131,18 @@ POLICIES: dict[str, PolicyInfo] = {
                    "Silver et al. 2018 (AlphaZero); mctx muzero_action_selection and "
                    "qtransform_by_parent_and_siblings",
                    {"c_init": at_least(0), "c_base": above(0), "qtransform": _QTRANSFORMS},
-                   later={"qtransform": 0.0}),
+                   later={"qtransform": 0.0}, tuned=("c_init", 0.05, 5.0, True),
+                   game_ranges={"c_init": (0.1, 10.0)}, playout_ns=230),
         PolicyInfo("egreedy", EpsilonGreedy, ("epsilon",), "epsilon-greedy",
                    "with probability epsilon a uniformly random child, else the best mean; "
                    "unvisited children first",
                    "Sutton & Barto 2018, Sect. 2.2; Auer, Cesa-Bianchi & Fischer 2002",
-                   {"epsilon": between(0, 1)}),
+                   {"epsilon": between(0, 1)}, tuned=("epsilon", 0.01, 0.5, True),
+                   game_ranges={"epsilon": (0.01, 0.5)}, playout_ns=157),
         PolicyInfo("bayesucb", BayesUCB, ("c",), "Bayes-UCB",
                    "the 1 - 1/(t (ln t)^c) quantile of Beta(mean T_i + 1, (1 - mean) T_i + 1)",
-                   "Kaufmann, Cappe & Garivier 2012, Algorithm 1", {"c": at_least(0)}),
+                   "Kaufmann, Cappe & Garivier 2012, Algorithm 1", {"c": at_least(0)},
+                   tuned=("c", 0.0, 5.0, False), playout_ns=20_173),
     )
 }
 

@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 from golden_values import golden_values
 
+from bandits import POLICIES
 from experiments import Curve
 from experiments.curves.failure import simulate_block
 
 GOLDEN = Path(__file__).parent / "golden" / "curves.json"
 SEED = 2024
-ALL_POLICIES = ("ucb1", "klucb", "thompson", "ucb1tuned", "ucbv", "moss", "puct", "egreedy",
-                "bayesucb")
+ALL_POLICIES = tuple(POLICIES)  # the registry's built-ins: a new one needs its pin
 ALL_ADJUSTERS = ("plain", "maxfreq", "static", "score", "value")
 PINNED_FIRST = {(p, a) for p in ("ucb1", "klucb", "thompson") for a in ("plain", "maxfreq")}
 CASES = [

@@ -21,23 +21,16 @@ from pathlib import Path
 import pandas as pd
 from tqdm import tqdm
 
+from bandits import POLICIES
+
 from ..comparisons.grid import Grid
 from ..curves.entries import parse_entry
 from .space import ParamRange
 from .synthetic import GROWABLE, Tuning, run_tuning
 
 TUNING_FOLDER = "tuning"
-# The constant tuned per policy and its range: each policy's exploration constant, on a log
-# scale where its default lies inside a few decades, linear where 0 is a value it takes (KL-UCB's
-# and Bayes-UCB's c). Thompson sampling, UCB1-Tuned and MOSS have no constant.
-TUNED = {
-    "ucb1": ParamRange("c", 0.01, 10.0, log=True),
-    "klucb": ParamRange("c", 0.0, 3.0),
-    "ucbv": ParamRange("c", 0.05, 5.0, log=True),
-    "puct": ParamRange("c_init", 0.05, 5.0, log=True),
-    "egreedy": ParamRange("epsilon", 0.01, 0.5, log=True),
-    "bayesucb": ParamRange("c", 0.0, 5.0),
-}
+# The constant tuned per policy and its range: the registry's (``bandits.PolicyInfo.tuned``).
+TUNED = {name: ParamRange(*info.tuned) for name, info in POLICIES.items() if info.tuned}
 # values per constant; the runs of a tuning are those of a compared cell
 VALUES = {"quick": 8, "full": 16}
 

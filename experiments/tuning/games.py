@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from bandits import get_policy
+from bandits import POLICIES, get_policy
 from mcts.games import GAME_STREAM_VERSION
 from mcts.games.playouts import MAST
 from mcts.players import parse_player
@@ -93,10 +93,11 @@ SCALES = {"quick": Scale(games=1600, rounds=4), "full": Scale(games=8000, rounds
 
 # The range tried when no --param is given, by (policy or enhancement, parameter): wide
 # around the values the games' presets use (UCT's C 0.4-1.0, k_RB 1.0-8.0, k_QB 1.6-4.0, MAST's
-# epsilon 0.1-0.3; DESIGN.md section 9), so the optimum is inside rather than at an edge
-RANGES = {("ucb1", "c"): (0.05, 5.0), ("ucbv", "c"): (0.05, 5.0), ("puct", "c_init"): (0.1, 10.0),
-          ("egreedy", "epsilon"): (0.01, 0.5), ("rb", "k"): (0.5, 32.0),
-          ("qb", "k"): (0.5, 32.0), ("mast", "eps"): (0.01, 0.5)}
+# epsilon 0.1-0.3; DESIGN.md section 9), so the optimum is inside rather than at an edge; a
+# policy's from its registry row (``bandits.PolicyInfo.game_ranges``)
+RANGES = {**{(name, key): span for name, info in POLICIES.items()
+             for key, span in info.game_ranges.items()},
+          ("rb", "k"): (0.5, 32.0), ("qb", "k"): (0.5, 32.0), ("mast", "eps"): (0.01, 0.5)}
 _ALIASES = {"uct": "ucb1"}  # as player specs spell UCB1
 
 

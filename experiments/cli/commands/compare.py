@@ -5,19 +5,14 @@ from __future__ import annotations
 import shlex
 import sys
 
+from bandits import POLICIES
 from experiments.cli.params import COUNT, PROBABILITY, SEED, rule_options
 from experiments.comparisons.atlas import ATLAS_ADJUSTERS, PRESETS, TRAP_POLICIES
 from experiments.comparisons.grid import SIZES
 
-# Single-thread cost of one playout per policy, ns, on b = 4, d = 8 trees at budget 2^10: the
-# median over the atlas's 13 trees and 3 adjusters (4 runs each) of
-# `python benchmarks/bench_atlas.py --sample 4`, 2-core dev machine, 2026-11-24,
-# under a load of about 4 from other jobs (the process had ~0.6 of a core): about 1.7x the idle
-# cost, so the projection errs high. A policy not listed (a plug-in) counts as the median.
-PLAYOUT_NS = {
-    "ucb1": 321, "klucb": 639, "thompson": 519, "ucb1tuned": 254, "ucbv": 207, "moss": 290,
-    "puct": 230, "egreedy": 157, "bayesucb": 20_173,
-}
+# Single-thread cost of one playout per policy, ns (the registry's, ``PolicyInfo.playout_ns``);
+# a policy not listed (a plug-in) counts as the median.
+PLAYOUT_NS = {name: info.playout_ns for name, info in POLICIES.items() if info.playout_ns}
 
 
 def register(subparsers) -> None:
