@@ -155,9 +155,9 @@ def repair(args) -> int:
 def resume_command(name: str, folder) -> str:
     """The command that completes the study: its reproduction command for a study that
     ``mctslab reproduce`` made (named PAPER-SCALE), else ``study run``."""
-    from .reproduce import PAPERS
+    from experiments.papers import paper_names
 
     paper, _, scale = name.partition("-")
-    if paper in PAPERS and scale in ("quick", "paper"):
+    if paper in paper_names() and scale in ("quick", "paper"):
         return f"mctslab reproduce {paper} --scale {scale} --out {folder}"
     return f"mctslab study run STUDY.toml --out {folder}"

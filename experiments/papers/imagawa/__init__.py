@@ -20,3 +20,6 @@ __all__ = [
     "SIGNIFICANCE", "ablation_curves", "claims", "imagawa_study", "is_default",
     "reproduce_imagawa", "welch", "welch_tests",
 ]
+
+# what it reproduces, for `mctslab reproduce --help` (read without importing this package)
+ABOUT = "Imagawa & Kaneko, biased game trees: Figs. 2-9, Welch tests, ablations"

@@ -63,6 +63,15 @@ def projected_core_hours(scale: str, seed: int = 2015) -> float:
     return seconds / 3600
 
 
+def announce(scale: str, seed: int = 2015) -> str | None:
+    """The line printed before a run at ``scale``: the paper scale's projected core-hours."""
+    if scale != "paper":
+        return None
+    return (f"kocsis at scale paper: 200 trees x 200 runs a point, projected "
+            f"{projected_core_hours(scale, seed):,.1f} core-hours ({COSTS_SOURCE}; drawing a "
+            "B=8 D=8 tree adds seconds per tree and worker)")
+
+
 def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | None = None,
                      scheduler: str | None = None, seed: int = 2015,
                      progress: bool | None = None, formats=("png", "pdf")) -> Path:

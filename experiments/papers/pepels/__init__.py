@@ -2,7 +2,7 @@
 verdicts, the report and the k figure, and ``reproduce_pepels`` that runs them all
 (``mctslab reproduce pepels``)."""
 
-from .reproduce import reproduce_pepels, run_matches
+from .reproduce import announce, reproduce_pepels, run_matches
 from .study import (
     COSTS,
     COSTS_SOURCE,
@@ -33,6 +33,7 @@ __all__ = [
     "TABLES",
     "K",
     "Match",
+    "announce",
     "comparisons",
     "headline_verdicts",
     "pepels_matches",
@@ -40,3 +41,6 @@ __all__ = [
     "reproduce_pepels",
     "run_matches",
 ]
+
+# what it reproduces, for `mctslab reproduce --help` (read without importing this package)
+ABOUT = "Pepels et al., quality-based rewards: Tables 1-4 in six games, k figure"

@@ -13,9 +13,10 @@ from .study import GAME_NAMES, K_FIGURE_GAME, PAPER, PAPER_K
 K_FIGURE = "fig_k_qb_breakthrough"
 
 
-def k_figure(frame: pd.DataFrame, out: Path) -> str | None:
-    """Draw the k figure from the k matches of ``frame`` into ``out`` (PNG and PDF); return a
-    paragraph on it for the report, or None without k matches."""
+def k_figure(frame: pd.DataFrame, out: Path, formats=("png", "pdf")) -> str | None:
+    """Draw the k figure from the k matches of ``frame`` into ``out`` (PNG, which the report
+    shows, and every other format of ``formats``); return a paragraph on it for the report, or
+    None without k matches."""
     from plots.pepels import plot_win_rate_against_k
     rows = frame[frame.part == "k"].sort_values("k")
     if rows.empty:
@@ -24,7 +25,7 @@ def k_figure(frame: pd.DataFrame, out: Path) -> str | None:
     paper = PAPER["3"][K_FIGURE_GAME][1]  # 1 s, a = 0.25
     ax = plot_win_rate_against_k(rows, paper_k=paper_k, paper=paper[:2],
                                  title=f"QB (a = 0.25) in {GAME_NAMES[K_FIGURE_GAME]}")
-    write_figures(ax.figure, out / K_FIGURE, ("png", "pdf"))
+    write_figures(ax.figure, out / K_FIGURE, ("png", *formats))
     best = rows.loc[rows.win_rate.idxmax()]
     at_paper = rows[rows.k == paper_k]
     flat = bool((rows.ci95_high >= best.ci95_low).all())

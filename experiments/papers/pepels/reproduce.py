@@ -27,7 +27,14 @@ from ...tournaments.store import write_block
 from ...tournaments.tournament import add_games, play_block, stored_blocks, summarize, to_play
 from .figures import k_figure
 from .report import report_markdown, table_markdown
-from .study import GAME_NAMES, SCALES, TABLES, pepels_matches
+from .study import (
+    COSTS_SOURCE,
+    GAME_NAMES,
+    SCALES,
+    TABLES,
+    pepels_matches,
+    projected_core_hours,
+)
 from .verdicts import comparisons, headline_verdicts
 
 
@@ -75,11 +82,23 @@ def run_matches(matches, out: Path, *, workers: int | None = None, scheduler: st
     return pd.DataFrame(rows), len(todo), total
 
 
+def announce(scale: str, seed: int = 2015) -> str | None:
+    """The line printed before a run at ``scale``: the paper scale's matches, games and
+    projected core-hours."""
+    if scale != "paper":
+        return None
+    matches = pepels_matches(scale, seed)
+    games = sum(m.tournament.games for m in matches)
+    return (f"pepels at scale paper: {len(matches)} matches, {games:,} games, projected "
+            f"{projected_core_hours(matches):,.0f} core-hours ({COSTS_SOURCE})")
+
+
 def reproduce_pepels(out: str | Path, scale: str = "quick", *, workers: int | None = None,
                      scheduler: str | None = None, seed: int = 2015,
-                     progress: bool | None = None) -> Path:
+                     progress: bool | None = None, formats=("png", "pdf")) -> Path:
     """Run (or resume) every match of ``scale`` into ``out``, then write the tables, the k
-    figure and ``report.md``. Returns the report's path."""
+    figure (PNG, which the report shows, and every other format of ``formats``) and
+    ``report.md``. Returns the report's path."""
     out = make_folder(out)
     matches = pepels_matches(scale, seed)
     start = time.perf_counter()
@@ -99,7 +118,7 @@ def reproduce_pepels(out: str | Path, scale: str = "quick", *, workers: int | No
         text = table_markdown(comp, table, config["budgets"], config.get("game_budgets"))
         write_atomically(out / f"table{table}.md", (text + "\n").encode())
         tables.append(text)
-    figure = k_figure(frame, out)
+    figure = k_figure(frame, out, formats)
     low, high = config["budgets"]
     own = "".join(f"; {GAME_NAMES[game]} {game_low:,} and {game_high:,}"
                   for game, (game_low, game_high) in config.get("game_budgets", {}).items()

@@ -24,3 +24,6 @@ __all__ = [
     "bias_variance", "claims", "equivalent_budget", "equivalent_ratios", "first_turn_estimates",
     "gains", "game_scores", "isotonic", "reproduce_veness", "run_veness", "score_summary",
 ]
+
+# what it reproduces, for `mctslab reproduce --help` (read without importing this package)
+ABOUT = "Veness, Lanctot & Bowling, variance reduction: Fig. 1 on Pig, Fig. 2 per game"

@@ -25,16 +25,20 @@ def _where(workers: int | None, scheduler: str | None) -> str:
 
 
 def reproduce_veness(out: str | Path, scale: str = "quick", *, workers: int | None = None,
-                     scheduler: str | None = None, seed: int = 2015) -> Path:
+                     scheduler: str | None = None, seed: int = 2015,
+                     progress: bool | None = None, formats=("png", "pdf")) -> Path:
     """Run or resume the study into ``out`` on ``workers`` processes (None: all cores) or a
-    Dask cluster (``scheduler``), then write tables, figures and ``report.md``."""
+    Dask cluster (``scheduler``), a progress bar on a terminal (``progress`` None) or as
+    said, then write tables, figures (PNG, which the report shows, and every other format of
+    ``formats``) and ``report.md``."""
     out = Path(out)
     start = time.perf_counter()
-    fig1, scores = run_veness(out, scale, workers=workers, scheduler=scheduler, seed=seed)
+    fig1, scores = run_veness(out, scale, workers=workers, scheduler=scheduler, seed=seed,
+                              progress=progress)
     fig2 = score_summary(scores)
     write_table(fig1, out / "fig1_bias_variance.csv")
     write_table(fig2, out / "fig2_scores.csv")
-    draw(fig1, fig2, out)
+    draw(fig1, fig2, out, formats)
     preamble = (f"Scale `{scale}`, seed {seed}: Fig. 1 from {SCALES[scale].runs} searches per "
                 "method on Pig; Fig. 2 as below, the default policies of seed 003 Sect. 4.3; "
                 f"{(time.perf_counter() - start) / 60:.1f} min for this run on "

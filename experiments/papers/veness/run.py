@@ -11,9 +11,11 @@ Layout of an output folder::
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pandas as pd
+from tqdm import tqdm
 
 from mcts import STREAM_VERSION
 
@@ -88,13 +90,14 @@ def _call(function, args):
 
 
 def run_veness(out: str | Path, scale: str = "quick", *, workers: int | None = None,
-               scheduler: str | None = None, seed: int = 2015
+               scheduler: str | None = None, seed: int = 2015, progress: bool | None = None
                ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Compute (or resume) both figures' results into ``out``, Fig. 1's methods and Fig. 2's
     points spread over ``workers`` processes (None: all cores) or the Dask cluster at
     ``scheduler`` (``experiments.runtime.pool``), the longest first, each point stored as it arrives
     (stored points are read once, computed ones kept); returns (Fig. 1 table, Fig. 2 per-game
-    scores of every panel)."""
+    scores of every panel); a bar counts the points on a terminal (``progress`` None) or as
+    said."""
     if scale not in SCALES:
         raise ValueError(f"unknown scale {scale!r}; use one of {', '.join(SCALES)}")
     check_options(workers, scheduler)
@@ -112,14 +115,18 @@ def run_veness(out: str | Path, scale: str = "quick", *, workers: int | None = N
                      key=lambda j: -points[j][2])
     fig1_parts = [None] * len(fig1_jobs)
     jobs = fig1_jobs + [(game_scores, (*points[j], seed)) for j in missing]
-    for i, result in completed(_call, jobs, workers, scheduler):
-        if i < len(fig1_jobs):
-            fig1_parts[i] = result
-        else:
-            j = missing[i - len(fig1_jobs)]
-            panel, method, budget, _ = points[j]
-            point_store(out, panel).write(point_key(method, budget), result)
-            frames[j] = result
+    with tqdm(total=len(jobs), unit=" points", desc="veness", file=sys.stderr,
+              dynamic_ncols=True,
+              disable=not (sys.stderr.isatty() if progress is None else progress)) as bar:
+        for i, result in completed(_call, jobs, workers, scheduler):
+            if i < len(fig1_jobs):
+                fig1_parts[i] = result
+            else:
+                j = missing[i - len(fig1_jobs)]
+                panel, method, budget, _ = points[j]
+                point_store(out, panel).write(point_key(method, budget), result)
+                frames[j] = result
+            bar.update(1)
     if fig1 is None:
         fig1 = pd.concat(fig1_parts, ignore_index=True)
         KeyedStore(out).write(FIG1_KEY, fig1)
