@@ -128,3 +128,23 @@ def test_every_example_is_accepted_by_analyze_and_failure_rate(name, capsys, tmp
     # depth 2: every example's scores fit int16, so the search shares the suite's kernels
     assert main(["failure-rate", "--tree", example, "--depth", "2", "--runs", "2",
                  "--max-budget", "4", "--out", str(tmp_path / "curve.csv")]) == 0
+
+
+def test_decisive_keeps_instances_whose_root_moves_differ_in_game_value():
+    """``+decisive`` (trees/decisive.py): every instance it gives has a root move of worse game
+    value than the root's; a decisive instance is kept as drawn, the others drawn again from
+    the tree seed's stream (the same instance at every call); modifiers before it are redrawn
+    with the model."""
+    kept = 0
+    for seed in range(24):
+        base = make_tree("pgame(127)", 2, 8, seed)
+        instance = make_tree("pgame(127)+decisive", 2, 8, seed)
+        assert not instance.optimal.all()
+        assert np.array_equal(instance.edge_value,
+                              make_tree("pgame(127)+decisive", 2, 8, seed).edge_value)
+        if not base.optimal.all():
+            assert np.array_equal(instance.edge_value, base.edge_value)
+            kept += 1
+    assert 0 < kept < 24  # both branches taken
+    ended = make_tree("pgame(127)+end(0.3)+decisive", 3, 4, 2)
+    assert not ended.optimal.all() and ended.terminal[1:13].any()

@@ -18,6 +18,7 @@ import numpy as np
 from specs import NUMBER, Domain, at_least, between, check_value, parse_spec, parse_value
 
 from .analysis import ThresholdAnalysis, convolved_pmf, enumerated_pmf, threshold_analysis
+from .decisive import check_decisive, decisive
 from .instance import TreeInstance, seed001_tree
 from .layout import check_shape
 from .pgame import MAX_PGAME_M, PGameSpec, pgame
@@ -182,6 +183,12 @@ TREE_MODELS: dict[str, TreeModel] = {
             "Ramanujan, Sabharwal & Selman 2010", "random(4,3)+trap(3,0.2)",
             _checked(check_trap, "trap"), add_traps, modifier=True,
             domains={"k": _POSITIVE, "p": between(0, 1)}),
+        TreeModel(
+            "decisive", (),
+            "modifier: keeps only instances whose root moves differ in game value (seeded "
+            "rejection; the failure rule of Kocsis & Szepesvari's Fig. 2 counts no other)",
+            "Kocsis & Szepesvari 2006, Sect. 4", "pgame(127)+decisive()",
+            _checked(check_decisive, "decisive"), decisive, modifier=True),
         TreeModel(
             "end", (("p_end", 0.1),),
             "modifier: each move ends the game with probability p_end (variable depth)",
