@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof
 
 from specs import NUMBER, Domain, above, at_least, between, check_values
 
@@ -213,14 +213,16 @@ def _first_index(policy, arm, tables, rng):
 
 
 def _compile_alone(record: type) -> None:
-    """Compile a plug-in's index alone on one arm when it loads: a typing error in it (a
-    misspelt attribute) is then numba's error about a second after loading, not after typing
-    most of a search kernel (about ten seconds), and the commands' one line names it
+    """Compile a plug-in's index alone for one arm when it loads (compiled, not run: a user's
+    code never sees made-up statistics): a typing error in it (a misspelt attribute) is then
+    numba's error about a second after loading, not after typing most of a search kernel
+    (about ten seconds), and the commands' one line names it
     (``experiments.curves.plugin_check``). A record without defaults for every field is left
     to the kernel."""
     try:
         policy = record()
     except TypeError:
         return
-    _first_index(policy, Arm(0.5, 0.25, np.int32(1), np.int64(2), np.int64(2), 0.5),
+    arguments = (policy, Arm(0.5, 0.25, np.int32(1), np.int64(2), np.int64(2), 0.5),
                  index_tables(2), seed_state(np.uint64(0)))
+    _first_index.compile(tuple(typeof(argument) for argument in arguments))

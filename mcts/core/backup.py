@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from numba import njit
+from numba import float64, int64, njit, typeof
 from numba.extending import overload
 
 from bandits.indexing import ix
@@ -72,9 +72,9 @@ def load_backup(spec: str) -> NamedTuple:
                                        "--discount", ("reward",))
     register_backup(record, reward)
     rule = record()
-    # alone, when it loads: a typing error is numba's error in about a second, not after
-    # typing most of a search kernel (the commands' one line names it)
-    _first_reward(rule, 1.0, 0, 2)
+    # compiled alone (not run) when it loads: a typing error is numba's error in about a
+    # second, not after typing most of a search kernel (the commands' one line names it)
+    _first_reward.compile((typeof(rule), float64, int64, int64))
     return rule
 
 
