@@ -12,6 +12,8 @@ are decisive in 47% of the trees at B = 2, D = 20 and 62% at B = 8, D = 8 (200 t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .instance import TreeInstance
@@ -28,19 +30,15 @@ def is_decisive(instance: TreeInstance) -> bool:
     return not bool(np.all(instance.optimal))
 
 
-def decisive(instance: TreeInstance, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def decisive(instance: TreeInstance, rng: np.random.Generator,
+             redraw: Callable[[TreeInstance, int], TreeInstance]
+             ) -> tuple[np.ndarray, np.ndarray]:
     """(edge_value, terminal) of ``instance`` if it is decisive, else of the first decisive
-    instance of the same spec (up to this modifier) drawn from seeds of ``rng``."""
-    from .models import ModifiedSpec, make_tree
-
-    spec = instance.spec
-    if isinstance(spec, ModifiedSpec):  # redraw the model and the modifiers before this one
-        before = spec.modifiers[:[m.model for m in spec.modifiers].index("decisive")]
-        spec = ModifiedSpec(spec.base, before) if before else spec.base
+    instance ``redraw(instance, seed)`` gives (the same spec up to this modifier, drawn from
+    ``seed``) for seeds of ``rng``."""
     for _ in range(MAX_DRAWS):
         if is_decisive(instance):
             return instance.edge_value, instance.terminal
-        instance = make_tree(spec, instance.branching, instance.depth,
-                             int(rng.integers(2**62)))
-    raise ValueError(f"no decisive instance of {spec.text} in {MAX_DRAWS} draws: its root "
-                     "moves always have one game value; drop +decisive")
+        instance = redraw(instance, int(rng.integers(2**62)))
+    raise ValueError(f"no decisive instance of {instance.spec.text} in {MAX_DRAWS} draws: its "
+                     "root moves always have one game value; drop +decisive")

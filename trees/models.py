@@ -188,7 +188,9 @@ TREE_MODELS: dict[str, TreeModel] = {
             "modifier: keeps only instances whose root moves differ in game value (seeded "
             "rejection; the failure rule of Kocsis & Szepesvari's Fig. 2 counts no other)",
             "Kocsis & Szepesvari 2006, Sect. 4", "pgame(127)+decisive()",
-            _checked(check_decisive, "decisive"), decisive, modifier=True),
+            _checked(check_decisive, "decisive"),
+            lambda instance, rng: decisive(instance, rng, _redraw_before_decisive),
+            modifier=True),
         TreeModel(
             "end", (("p_end", 0.1),),
             "modifier: each move ends the game with probability p_end (variable depth)",
@@ -274,6 +276,16 @@ def _model(name: str, text: str) -> TreeModel:
                          f"{', '.join(TREE_MODELS)} or package.module:object, e.g. "
                          "constant(1,5) (see `mctslab trees list`)")
     return get_tree_model(name)
+
+
+def _redraw_before_decisive(instance: TreeInstance, seed: int) -> TreeInstance:
+    """``instance``'s spec up to its ``decisive`` modifier (the model and the modifiers before
+    it), drawn from ``seed``: what ``trees.decisive`` redraws until a root is decisive."""
+    spec = instance.spec
+    if isinstance(spec, ModifiedSpec):
+        before = spec.modifiers[:[m.model for m in spec.modifiers].index("decisive")]
+        spec = ModifiedSpec(spec.base, before) if before else spec.base
+    return make_tree(spec, instance.branching, instance.depth, seed)
 
 
 def make_tree(spec, branching: int = 4, depth: int = 8, seed: int = 0) -> TreeInstance:
