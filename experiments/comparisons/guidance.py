@@ -70,13 +70,13 @@ def _quality(guided: pd.DataFrame, seed: int) -> pd.DataFrame:
     rows = []
     for row in guided.itertuples():
         curve = row.curve
-        key = (row.config, curve.prior, curve.network)
-        if key not in priors:
-            priors[key] = prior_quality(curve, seed).iloc[-1]
-        key = (row.config, curve.evaluate, curve.network)
-        if key not in values:
-            values[key] = value_quality(curve, seed)
-        prior, (rmse, rank) = priors[row.config, curve.prior, curve.network], values[key]
+        prior_key = (row.config, curve.prior, curve.network)
+        value_key = (row.config, curve.evaluate, curve.network)
+        if prior_key not in priors:
+            priors[prior_key] = prior_quality(curve, seed).iloc[-1]
+        if value_key not in values:
+            values[value_key] = value_quality(curve, seed)
+        prior, (rmse, rank) = priors[prior_key], values[value_key]
         rows.append({"config": row.config, "search": row.search, "prior": row.prior,
                      "sigma": row.sigma, "top1": prior.top1, "optimal_mass": prior.optimal_mass,
                      "value_rmse": rmse, "value_rank_correlation": rank})

@@ -1,8 +1,8 @@
 """The compiled engine for synthetic trees, many runs per call (``engine``), with what only it
 reads: the reward of a terminal's score (``score_reward``), seed 000's shaping as an option
 (``shaping``), the exact re-scoring ablation (``rescoring``), the watched runs of
-``mctslab inspect`` (``tracing``), guidance of known quality (``guidance``) and a user's
-networks as guidance (``networks``).
+``mctslab inspect`` (``tracing``), guidance of known quality (``guidance``, the engine's
+steps that read it ``guided_steps``) and a user's networks as guidance (``networks``).
 """
 
 from .engine import (

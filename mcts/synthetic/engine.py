@@ -71,16 +71,8 @@ from ..core.search_tree import (
 )
 from ..core.solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, prove, solver_choice
 from ..core.ties import pick_best
-from .guidance import (
-    Guidance,
-    NoGuidance,
-    guided_reward,
-    is_guided,
-    network_key,
-    plays_out,
-    root_value,
-    set_priors,
-)
+from .guidance import Guidance, NoGuidance, network_key
+from .guided_steps import guided_reward, is_guided, plays_out, root_value, set_priors
 from .networks import is_network, prior_table, value_table
 from .rescoring import histogram_bytes, new_histograms, record_playout, rescore_tree
 from .score_reward import ScoreReward, is_outcome, playout_reward

@@ -26,7 +26,8 @@ networks of one quality) or, with ``network="instance"``, the tree instance's (o
 instance). Guided search is mctx's ``search`` (the engine, ``mcts.synthetic.engine``): a leaf
 visited before is expanded and its child chosen by the policy, not drawn uniformly, a node's
 first evaluation is kept as its raw value and counts in its own value and visits. Every
-option is read at run time: no kind or parameter value compiles a kernel of its own.
+option is read at run time: no kind or parameter value compiles a kernel of its own; the
+engine's steps that read it are ``mcts.synthetic.guided_steps``.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
 
 from specs import above, at_least, between, parse_kind
 from trees.layout import level_start
@@ -151,9 +151,7 @@ def make_guidance(prior: str = "", evaluate: str = "", network: str = "run",
 # ---- the noise: a counter-based normal, the same at every visit of a node ----------------
 
 
-# per draw of the noise, six of them a guided evaluation: a few integer operations, dearer as
-# a call than inlined
-@njit(inline="always")
+@njit(inline="always")  # per noise draw (6 an evaluation): a few integer ops, dearer as a call
 def _mix64(x):
     """splitmix64's finaliser (Steele, Lea & Flood 2014): a bijection of uint64 whose output
     bits each depend on every input bit."""
@@ -211,9 +209,7 @@ def child_priors(guidance, minimax, logits, node, depth, b, key, out, at):
         out[at + j] /= total
 
 
-# per child of a guided expansion, inside child_priors' loop (not in any kernel's own IR): a
-# few operations, dearer as a call than inlined
-@njit(inline="always")
+@njit(inline="always")  # per child of an expansion, in child_priors' loop: a call costs more
 def _logit(guidance, score, depth, key, node, j):
     """The oracle's logit of child j: the mover's outcome at theta = 0 over tau, plus noise."""
     outcome = _outcome(score, 0.0)
@@ -232,93 +228,6 @@ def node_value(guidance, minimax, values, node, b, theta, key):
     if guidance.sigma > 0:
         value += guidance.sigma * gaussian(key ^ _VALUE_SLOT_SALT, node, b)
     return min(max(value, 0.0), 1.0)
-
-
-# ---- the engine's guided steps: each nothing for NoGuidance, compiled away --------------------
-
-
-def is_guided(guidance) -> bool:
-    """Whether the search is guided (a constant of the record's type; compiled code only)."""
-    raise NotImplementedError("is_guided runs inside compiled kernels only")
-
-
-# inlined in numba's IR: a constant of the record's type, the unguided search pruned on it
-@overload(is_guided, inline="always", jit_options={"cache": True})
-def _is_guided(guidance):
-    guided = guidance.instance_class is Guidance
-    return lambda guidance: guided
-
-
-def set_priors(guidance, game, node, depth, b, key, out, at):
-    """:func:`child_priors` of a guided search's expansion; nothing unguided."""
-    raise NotImplementedError("set_priors runs inside compiled kernels only")
-
-
-# once per expansion: a call
-@overload(set_priors, jit_options={"cache": True})
-def _set_priors(guidance, game, node, depth, b, key, out, at):
-    if guidance.instance_class is not Guidance:
-        return lambda guidance, game, node, depth, b, key, out, at: None
-    return lambda guidance, game, node, depth, b, key, out, at: child_priors(
-        guidance, game.minimax, game.logits, node, depth, b, key, out, at)
-
-
-def plays_out(guidance, in_tree) -> bool:
-    """Whether an evaluation plays a random playout: always unguided; guided, unless the value
-    replaces it (``value``; a terminal in the tree is scored as ever)."""
-    raise NotImplementedError("plays_out runs inside compiled kernels only")
-
-
-# inlined in numba's IR: per evaluation, a constant True unguided
-@overload(plays_out, inline="always", jit_options={"cache": True})
-def _plays_out(guidance, in_tree):
-    if guidance.instance_class is not Guidance:
-        return lambda guidance, in_tree: True
-    return lambda guidance, in_tree: in_tree or guidance.evaluate != VALUE
-
-
-def guided_reward(guidance, game, node, b, theta, key, playout, in_tree):
-    """Max's reward of an evaluation: the ``playout``'s unguided or under ``playout``
-    evaluation and at a terminal in the tree; else the oracle's value of ``node`` against
-    ``theta`` (``value``) or its mix (1 - lam) v + lam r with the playout's (``mix``)."""
-    raise NotImplementedError("guided_reward runs inside compiled kernels only")
-
-
-# once per evaluation: a call (the identity unguided)
-@overload(guided_reward, jit_options={"cache": True})
-def _guided_reward(guidance, game, node, b, theta, key, playout, in_tree):
-    if guidance.instance_class is not Guidance:
-        return lambda guidance, game, node, b, theta, key, playout, in_tree: playout
-
-    def reward(guidance, game, node, b, theta, key, playout, in_tree):
-        if in_tree or guidance.evaluate == PLAYOUT:
-            return playout
-        value = node_value(guidance, game.minimax, game.values, node, b, theta, key)
-        if guidance.evaluate == MIX:
-            return (1.0 - guidance.lam) * value + guidance.lam * playout
-        return value
-
-    return reward
-
-
-def root_value(guidance, game, b, theta, key, middle):
-    """The raw value of the root: the oracle's (the value part of ``mix`` too) when a value
-    evaluates, else ``middle``, the rewards' middle (no playout is spent on the root)."""
-    raise NotImplementedError("root_value runs inside compiled kernels only")
-
-
-# once per search: a call
-@overload(root_value, jit_options={"cache": True})
-def _root_value(guidance, game, b, theta, key, middle):
-    if guidance.instance_class is not Guidance:
-        return lambda guidance, game, b, theta, key, middle: middle
-
-    def value(guidance, game, b, theta, key, middle):
-        if guidance.evaluate == PLAYOUT:
-            return middle
-        return node_value(guidance, game.minimax, game.values, 0, b, theta, key)
-
-    return value
 
 
 # ---- the arrays a run used, per node in heap order ----------------------------------------
