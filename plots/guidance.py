@@ -1,7 +1,8 @@
 """Which search fails least as the guidance's quality varies (``compare --preset guidance``):
 a panel per tree and budget, the prior's measured top-1 agreement up, the value's noise
 across, each cell coloured by the search of the lowest failure rate (UCB1 with random
-playouts, PUCT or Gumbel MuZero guided; white: a tie) and marked with the lowest rate."""
+playouts, the better of plain and MaxFrequency; PUCT or Gumbel MuZero guided; white: a tie)
+and marked with the lowest rate."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from .style import new_figure
 
 _COLOURS = {"playouts": "#9e9e9e", "puct": "#1f77b4", "gumbel_muzero": "#ff7f0e",
             "tie": "#ffffff"}
-_NAMES = {"playouts": "UCB1 with playouts", "puct": "PUCT (no playout)",
+_NAMES = {"playouts": "UCB1 with playouts (plain or MaxFrequency)", "puct": "PUCT (no playout)",
           "gumbel_muzero": "Gumbel MuZero (no playout)", "tie": "a tie"}
 
 

@@ -11,6 +11,7 @@ from scipy import stats
 
 from experiments import Curve, search_runs
 from experiments.cli import main
+from experiments.comparisons.grid import Grid
 from experiments.curves.failure import simulate_block, tree_instance
 from mcts.synthetic.guidance import _VALUE_SLOT_SALT as VALUE_SALT
 from mcts.synthetic.guidance import (
@@ -165,6 +166,20 @@ def test_values_without_playouts_beat_random_playouts():
         curve = Curve("constant(1,5)", "puct", runs=200, max_budget=64, evaluate=evaluate)
         rates.append(simulate_block(curve, 0, 0, 200, 4)[0][:, -1].mean())
     assert rates[1] < rates[0] - 0.2
+
+
+def test_a_grid_crosses_maxfreq_with_the_searches_that_play_playouts():
+    """MaxFrequency reads playout scores: a comparison crosses it with UCB1 and with a search
+    that mixes values and playouts, not with one evaluated by value alone, which keeps its
+    plain cell (beside the first adjuster's when it takes none of them)."""
+    grid = Grid(("constant(1,5)",), ("ucb1", "puct(evaluate=mix(lam=0.5))",
+                                     "puct(evaluate=value(sigma=0.1))"), ("plain", "maxfreq"))
+    assert grid.methods == ["ucb1+plain", "puct(evaluate=mix)+plain",
+                            "puct(evaluate=value(sigma=0.1))+plain", "ucb1+maxfreq",
+                            "puct(evaluate=mix)+maxfreq"]
+    only = Grid(("constant(1,5)", "random(4,2)"), ("ucb1", "puct(evaluate=value)"),
+                ("maxfreq",))
+    assert only.methods == ["ucb1+maxfreq", "puct(evaluate=value)+plain"] and only.cells == 4
 
 
 @pytest.mark.parametrize("options, message", [

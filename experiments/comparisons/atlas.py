@@ -32,8 +32,9 @@ TRAP_POLICIES = ("ucb1", "alphabeta", "alphabeta(leaf=playout)", "flatmc")
 # The guidance study: PUCT and Gumbel MuZero without playouts, guided by an oracle prior of a
 # ladder of measured top-1 agreements (chance: uniform; 1: exact, tau 0.25) and values of a
 # ladder of noises (``mcts.synthetic.guidance``), against UCB1 with random playouts; budgets up
-# to 2^12. MaxFrequency is left out: it reads playout scores, which a value-evaluated search
-# plays none of.
+# to 2^12, with and without MaxFrequency; the guided searches, which play no playouts, take
+# no MaxFrequency (``experiments.comparisons.grid``: an adjuster that reads playout scores is
+# not crossed with a search evaluated by value).
 GUIDANCE_TREES = ("constant(1,5)", "constant'(1,13)", "random(4,3)", "pgame(127)")
 PRIOR_AGREEMENTS = (0.5, 0.7, 0.9)
 PRIOR_LADDER = ("uniform", *(f"oracle(tau=0.25,agreement={a})" for a in PRIOR_AGREEMENTS),
@@ -67,5 +68,6 @@ def preset_lists(name: str) -> dict:
                 "adjusters": ["plain"], "name": "traps"}
     if name == "guidance":
         return {"trees": list(GUIDANCE_TREES), "policies": list(GUIDANCE_POLICIES),
-                "adjusters": ["plain"], "name": "guidance", "max_budget": GUIDANCE_BUDGET}
+                "adjusters": ["plain", "maxfreq"], "name": "guidance",
+                "max_budget": GUIDANCE_BUDGET}
     raise ValueError(f"unknown preset {name!r}: use {' or '.join(PRESETS)}")

@@ -11,9 +11,18 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
-from bandits.plugins import PluginNotImported, read_as, reading_state, reading_stored_results
+from bandits.plugins import (
+    PluginNotImported,
+    read_as,
+    reading,
+    reading_state,
+    reading_stored_results,
+)
+from enhancements import engine_adjuster, make_adjuster
+from enhancements.adjusters import reads_scores
 from mcts.baselines import is_baseline
 from mcts.core.options import ADJUSTER_FLAGS
+from mcts.synthetic.guidance import parse_evaluate
 from specs import NUMBER
 
 from ..curves.curve import Curve, recorded_plugins
@@ -42,6 +51,25 @@ def engine_flags(curve: Curve) -> dict:
 def _is_baseline(policy: str) -> bool:
     """Whether the policy entry names a baseline player (``mcts.baselines``)."""
     return is_baseline(parse_entry(policy, "policy")[0])
+
+
+def _plays_no_playouts(policy: str) -> bool:
+    """Whether the policy entry evaluates its leaves by a value instead of playouts
+    (``evaluate=value(...)`` or a network: ``mcts.synthetic.guidance``)."""
+    evaluate = method_fields(policy, "plain").get("evaluate")
+    return bool(evaluate) and parse_evaluate(evaluate)[0] in ("value", "network")
+
+
+def _reads_playout_scores(adjuster: str) -> bool:
+    """Whether the adjuster entry observes playout scores (MaxFrequency, the situational
+    thresholds: ``enhancements.adjusters``); a plug-in read from stored results is not
+    imported, and counts as one that does not."""
+    name, params = parse_entry(adjuster, "adjuster")
+    if reading() and ":" in name:
+        return False
+    for flag in ADJUSTER_FLAGS:
+        params.pop(flag, None)
+    return reads_scores(engine_adjuster(make_adjuster(name, **params)))
 
 
 def entry_label(name: str, params: dict, defaults: dict, domains: dict | None = None) -> str:
@@ -194,17 +222,18 @@ class Grid:
     def _cells(self) -> list[tuple[Curve, str | None]]:
         """Every cell, policy x adjuster innermost (so neighbouring shards need different
         compiled kernels), with the policy entry it is tuned from (None for an entry's own
-        cell). A baseline player (``mcts.baselines``) takes no adjuster: it has one cell per
-        tree, with the plain adjuster, beside the first adjuster's."""
+        cell). A policy crosses the adjusters it takes (``_adjusters_taken``); one that takes
+        none has one cell per tree, with the plain adjuster, beside the first adjuster's."""
         tuned = {(one["tree"], one["policy"], one["adjuster"]): one["params"]
                  for one in self.tuned}
+        takes = {policy: self._adjusters_taken(policy) for policy in self.policies}
         cells = []
         for tree in self.trees:
             for adjuster in self.adjusters:
                 for policy in self.policies:
-                    if not _is_baseline(policy):
+                    if adjuster in takes[policy]:
                         cells.append((self._curve(tree, policy, adjuster), None))
-                    elif adjuster == self.adjusters[0]:
+                    elif not takes[policy] and adjuster == self.adjusters[0]:
                         cells.append((self._curve(tree, policy, "plain"), None))
                     if (tree, policy, adjuster) in tuned:
                         cells.append((self._curve(tree, policy, adjuster,
@@ -257,6 +286,18 @@ class Grid:
         return [(config, method, cells[i - 1][1])
                 for i, (config, method, entry) in enumerate(cells) if entry is not None]
 
+    def _adjusters_taken(self, policy: str) -> tuple[str, ...]:
+        """The grid's adjusters ``policy`` is crossed with: none for a baseline player
+        (``mcts.baselines``), which has no adjuster; for a search that evaluates by value,
+        the adjusters that read no playout scores, since it plays no playouts (a guided
+        search against UCB1 with and without MaxFrequency: ``--preset guidance``); all of
+        them for any other search."""
+        if _is_baseline(policy):
+            return ()
+        if _plays_no_playouts(policy):
+            return tuple(one for one in self.adjusters if not _reads_playout_scores(one))
+        return self.adjusters
+
     def _curve(self, tree: str, policy: str, adjuster: str, tuned: dict | None = None) -> Curve:
         """The cell's curve (``method_fields``), at the ``tuned`` parameters if given."""
         fields = method_fields(policy, adjuster)
@@ -281,9 +322,7 @@ class Grid:
 
     @property
     def cells(self) -> int:
-        baselines = sum(map(_is_baseline, self.policies))
-        return len(self.trees) * ((len(self.policies) - baselines) * len(self.adjusters)
-                                  + baselines) + len(self.tuned)
+        return len(self._cells())
 
     @property
     def playouts(self) -> int:

@@ -143,8 +143,8 @@ def _worse_than_argmax(runs: pd.DataFrame, curve: Curve, grid: Grid) -> np.ndarr
 
 def _map(cells: pd.DataFrame, curves: pd.DataFrame) -> pd.DataFrame:
     """Per config, budget, prior agreement and value noise: the failure rates of the baseline
-    (the unguided cells) and each guided search, and the search that fails least ("tie"
-    where two share the lowest rate)."""
+    (the lowest of the unguided cells: UCB1 plain and with MaxFrequency) and each guided
+    search, and the search that fails least ("tie" where two share the lowest rate)."""
     rates = curves.assign(method=curves.policy + "+" + curves.adjuster).merge(
         cells[["config", "method", "search", "prior", "sigma", "top1", "guided"]],
         on=["config", "method"])
@@ -168,7 +168,9 @@ GUIDANCE_TEXT = (
     "(mcts/synthetic/guidance.py). A prior is named by its top-1 agreement with an optimal "
     "move, measured at the decisive nodes of the cell's instances for the networks of its "
     "first runs (uniform: chance). A guided search's budget counts evaluations, as UCB1's "
-    "counts playouts.")
+    "counts playouts. UCB1 with playouts runs plain and with MaxFrequency (seed 001), which "
+    "reads playout scores and so guides no value-evaluated search; the tests' baseline is "
+    "UCB1 plain, the map's \"playouts\" the better of the two at each budget.")
 
 
 def guidance_blocks(folder, tables: dict, formats=("png",)) -> list[tuple]:

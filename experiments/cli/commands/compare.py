@@ -32,9 +32,10 @@ def register(subparsers) -> None:
                    help="atlas: seed 001's biased trees x every built-in policy x "
                    f"{', '.join(ATLAS_ADJUSTERS)}; traps: random(4,3) with traps of level 1, 3, "
                    f"5 at densities 0.1, 0.3, 0.6 x {', '.join(TRAP_POLICIES)}, plain; "
-                   "guidance: UCB1 with playouts against PUCT and Gumbel MuZero guided by "
-                   "priors of measured agreement (chance, 0.5, 0.7, 0.9, 1) and values of "
-                   "noise 0, 0.1, 0.3, 1 (mcts/synthetic/guidance.py), budgets up to 2^12 "
+                   "guidance: UCB1 with playouts (plain and maxfreq) against PUCT and Gumbel "
+                   "MuZero guided by priors of measured agreement (chance, 0.5, 0.7, 0.9, 1) "
+                   "and values of noise 0, 0.1, 0.3, 1 (mcts/synthetic/guidance.py), budgets "
+                   "up to 2^12 "
                    "(--trees, --policies, --adjusters replace its lists)")
     p.add_argument("--scale", choices=("quick", "full"), default="quick",
                    help=f"quick (default): {quick['trees_per_model']} instances x "
