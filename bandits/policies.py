@@ -41,10 +41,10 @@ class Arm(NamedTuple):
 class UCB1(NamedTuple):
     """Seed 001, Eq. 1: exploration constant c (default sqrt 2). It reads rewards as they are
     (``raw_rewards``): c is set for the outcome's own scale, shaped rewards beyond it.
-    ``depth_exponent`` 1 gives the bias Kocsis & Szepesvari's exponent of the node's depth
-    (``bandits.ucb1``; 0, the default: the square root everywhere); ``power`` is not a
-    parameter but one selection's exponent, set by the engines that know the depth
-    (``at_depth``) on the record that indexes the children."""
+    ``depth_exponent`` 1 gives the bias Kocsis & Szepesvari's exponent of the node's depth and
+    the game's length left below it (``bandits.ucb1``; 0, the default: the square root
+    everywhere); ``power`` is not a parameter but one selection's exponent, set by the engines
+    that know the depth (``at_depth``) on the record that indexes the children."""
 
     c: float = math.sqrt(2.0)
     depth_exponent: float = 0.0
@@ -293,24 +293,24 @@ def _with_own_evaluation(policy, value):
     return lambda policy, value: policy
 
 
-def at_depth(policy, depth, game_depth):
-    """The record that indexes the children of a node at ``depth`` in a game of length
-    ``game_depth``: UCB1's with its exponent set when its ``depth_exponent`` is on
+def at_depth(policy, depth, plies_left):
+    """The record that indexes the children of a node at ``depth`` with ``plies_left`` plies
+    of the game left below it: UCB1's with its exponent set when its ``depth_exponent`` is on
     (``bandits.ucb1.depth_power``), any other record as it is (compiled code only)."""
     raise NotImplementedError("at_depth runs inside compiled kernels only")
 
 
 # inlined in numba's IR: per selection; chosen by type, the identity for all but UCB1
 @overload(at_depth, inline="always", jit_options={"cache": True})
-def _at_depth(policy, depth, game_depth):
+def _at_depth(policy, depth, plies_left):
     if policy.instance_class is UCB1:
-        def deep(policy, depth, game_depth):
+        def deep(policy, depth, plies_left):
             if policy.depth_exponent == 0.0:
                 return policy
-            return UCB1(policy.c, policy.depth_exponent, depth_power(depth, game_depth))
+            return UCB1(policy.c, policy.depth_exponent, depth_power(depth, plies_left))
 
         return deep
-    return lambda policy, depth, game_depth: policy
+    return lambda policy, depth, plies_left: policy
 
 
 def has_trait(record_class, trait: str) -> bool:

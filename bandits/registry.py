@@ -98,8 +98,8 @@ POLICIES: dict[str, PolicyInfo] = {
     for info in (
         PolicyInfo("ucb1", UCB1, ("c", "depth_exponent"), "UCT (UCB1)",
                    "mean + c sqrt(ln t / T_i); unvisited children first; with "
-                   "depth_exponent=kocsis the power (D+d)/(2D+d) for a node at depth d of a "
-                   "game of length D instead of the square root (synthetic trees only)",
+                   "depth_exponent=kocsis the power (D+d)/(2D+d) for a node at depth d with "
+                   "D plies of the game left instead of the square root (synthetic trees only)",
                    "Auer, Cesa-Bianchi & Fischer 2002; seed 001, Eq. 1; Kocsis & Szepesvari "
                    "2006 (P-game experiment)",
                    {"c": at_least(0), "depth_exponent": _DEPTH_EXPONENTS},

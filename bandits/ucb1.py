@@ -4,9 +4,11 @@ index_i = mean_i + c * sqrt(ln t / T_i), with t the parent's visits and T_i the 
 unvisited arm has index +inf. After a threshold change, Eq. 6 puts t' = t - t_c and
 T'_i = T_i - T_i(t_c) in the exploration term while the mean keeps all samples.
 
-With the depth exponent of Kocsis & Szepesvari (2006, the P-game experiment) the bias of a
-node at depth d in a game of length D is c (ln t / T_i)^((D + d) / (2D + d)): the square root
-at the root, a power rising to 2/3 at the deepest nodes (``ucb1_power_value``).
+With the depth exponent of Kocsis & Szepesvari (2006, Sect. 3.1) the bias of a node at depth
+d is c (ln t / T_i)^((D + d) / (2D + d)), "where D is the estimated game length starting from
+the node, and d is the depth of the node in the tree": in a game of length L, D = L - d and
+the power is L / (2L - d), the square root at the root rising to L / (L + 1) at the last
+decision (``ucb1_power_value``).
 """
 
 from __future__ import annotations
@@ -41,9 +43,10 @@ def ucb1_power_value(mean, count, parent_count, c, power, tables):
 
 
 @njit(inline="always")  # per selection (at_depth's exponent)
-def depth_power(depth, game_depth):
-    """(D + d) / (2D + d): Kocsis & Szepesvari's exponent at depth d of a game of length D."""
-    return (game_depth + depth) / (2.0 * game_depth + depth)
+def depth_power(depth, plies_left):
+    """(D + d) / (2D + d): Kocsis & Szepesvari's exponent (Sect. 3.1) at depth d with D the
+    game's length left from the node."""
+    return (plies_left + depth) / (2.0 * plies_left + depth)
 
 
 @njit(cache=True)

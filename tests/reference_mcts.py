@@ -26,7 +26,8 @@ UCT" baseline of the speed benchmark, so it follows the lab's fixed decisions (D
   ``"minimax"`` final move plays the root child of best negamax value over the tree, leaves
   valued by their mean (their MMMC), computed here by recursion.
 * UCB1 with ``depth_exponent`` 1: the bias c (ln t' / T')^((D + d) / (2D + d)) at a node of
-  depth d, D the tree's depth (Kocsis & Szepesvari 2006).
+  depth d, D the game's length left from the node: the tree's depth less d (Kocsis &
+  Szepesvari 2006, Sect. 3.1).
 * Playouts are uniformly random; their reward uses the current effective threshold.
 * Threshold adjusters: plain, static (the oracle threshold of Eq. 5), score and value situational
   (Algorithms 1-2) and Maximum Frequency (Algorithm 3), with the 10-playout freeze.
@@ -86,14 +87,14 @@ Index = Callable[..., float]
 
 def ucb1_index(total: float, count: int, fresh_count: int, fresh_parent: int,
                rng: random.Random, *, c: float = SQRT2, depth_exponent: float = 0.0,
-               depth: int = 0, game_depth: int = 1) -> float:
+               depth: int = 0, plies_left: int = 1) -> float:
     """mean_i + c sqrt(ln t' / T'_i) (seed 001, Eqs. 1 and 6); with ``depth_exponent`` 1 the
-    power (D + d) / (2D + d) for a parent at ``depth`` d of a game of length D
-    (``game_depth``) instead of the square root; +inf when T'_i = 0."""
+    power (D + d) / (2D + d) for a parent at ``depth`` d with D plies of the game left below
+    it (``plies_left``) instead of the square root; +inf when T'_i = 0."""
     if fresh_count == 0:
         return math.inf
     if depth_exponent:
-        power = (game_depth + depth) / (2 * game_depth + depth)
+        power = (plies_left + depth) / (2 * plies_left + depth)
         return total / count + c * (math.log(fresh_parent) / fresh_count) ** power
     return total / count + c * math.sqrt(math.log(fresh_parent) / fresh_count)
 
@@ -528,7 +529,7 @@ class ReferenceSearch:
         self.index = POLICIES[policy]
         self.context = CONTEXT.get(policy, ())
         if policy == "ucb1" and self.index_params.get("depth_exponent"):
-            self.context = ("depth", "game_depth")
+            self.context = ("depth", "plies_left")
         self.begin = BEGINS.get(policy)
         self.restart = adjuster == "maxfreq" if restart is None else restart
         self.schedule = ThresholdSchedule(make_adjuster(adjuster, instance, adjuster_params),
@@ -634,7 +635,8 @@ class ReferenceSearch:
         """What the index reads besides the counts, by keyword (the siblings: the children
         the selection considers, as (reward sum, visits, T'))."""
         context = {"square_sum": child.square_sum, "arms": len(children),
-                   "depth": child.depth - 1, "game_depth": self.depth}
+                   "depth": child.depth - 1,
+                   "plies_left": self.depth - (child.depth - 1)}
         if "siblings" in self.context:
             context["siblings"] = [
                 (c.reward_sum, c.visits, c.visits - c.child_base if self.restart else c.visits)

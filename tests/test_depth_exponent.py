@@ -28,13 +28,14 @@ def _sqrt_value(mean, count, parent_count, c, tables):
 
 
 def test_the_exponent_by_hand():
-    """(D + d) / (2D + d): 1/2 at the root, (20 + 5) / (40 + 5) at depth 5 of a game of 20;
-    off, every depth keeps the record as it is (the square root)."""
+    """(D + d) / (2D + d), D the plies left (Sect. 3.1: "the estimated game length starting
+    from the node"): 1/2 at the root, (15 + 5) / (30 + 5) at depth 5 of a game of 20, 20 / 21
+    at its last decision; off, every depth keeps the record as it is (the square root)."""
     on = make_policy("ucb1", depth_exponent="kocsis")
     assert on == UCB1(math.sqrt(2.0), 1.0, 0.5)
     assert _at_depth(on, 0, 20).power == 0.5
-    assert _at_depth(on, 5, 20).power == pytest.approx(25 / 45)
-    assert _at_depth(on, 20, 20).power == pytest.approx(2 / 3)
+    assert _at_depth(on, 5, 15).power == pytest.approx(20 / 35)
+    assert _at_depth(on, 19, 1).power == pytest.approx(20 / 21)
     assert _at_depth(UCB1(), 7, 20) == UCB1()
     assert _at_depth(KLUCB(), 7, 20) == KLUCB()
 

@@ -44,6 +44,9 @@ CASES = [
     ("constant(1,3)+end(0.2)", "ucb1", "plain", {"runs": 100, "shaping": "rb(k=4)"}),
     *[("random(4,2)", policy, "maxfreq", {"runs": 40, "trees": 2, "rescore": True})
       for policy in ("ucb1", "klucb", "ucbv")],
+    # Kocsis & Szepesvari's bias exponent, D the plies left at the node (Sect. 3.1)
+    ("pgame(127)", "ucb1", "plain", {"runs": 100, "failure": "score", "final_move": "mean",
+                                     "policy_params": {"depth_exponent": 1, "c": 1.0}}),
 ]
 
 

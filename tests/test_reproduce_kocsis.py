@@ -6,6 +6,7 @@ switch the reproduction needs (``Curve.solver``)."""
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 from experiments import Curve
 from experiments.cli import main
@@ -32,7 +33,12 @@ def test_the_paper_scale_is_200_trees_x_200_runs_of_every_method():
     paper = kocsis.kocsis_study("paper")
     shapes = {(2, d) for d in range(4, 21, 2)} | {(b, 8) for b in range(2, 9)}
     assert {(c.branching, c.depth) for c in paper.curves} == shapes  # Fig. 2's and Fig. 3's
-    assert all(c.trees == 200 and c.runs == 200 and c.failure == "score" for c in paper.curves)
+    assert all(c.trees == 200 and c.runs == 200 for c in paper.curves)
+    by_value = [c for c in paper.curves if study.curve_method(c)[0] in study.BY_VALUE]
+    assert len(by_value) == 2 * len(study.BY_VALUE)  # Fig. 2's panels
+    assert all(c.failure == "outcome" and "+decisive" in c.tree for c in by_value)
+    assert all(c.failure == "score" and c.tree == "pgame(127)" for c in paper.curves
+               if not study.curve_method(c)[0].startswith("value:"))
     fig3 = {study.curve_method(c)[0] for c in paper.curves if (c.branching, c.depth) == (5, 8)}
     assert fig3 == set(study.FIG3_METHODS)
     by_method = {study.curve_method(c)[0]: c for c in paper.curves
@@ -44,6 +50,11 @@ def test_the_paper_scale_is_200_trees_x_200_runs_of_every_method():
     assert all(c.final_move == "mean" and c.policy_params["depth_exponent"] == 1
                and not c.solver for c in (theirs, ours))
     assert by_method["mmmc"].final_move == "minimax" and by_method["uct+solver"].solver
+    value = by_method["value:uct"]  # the paper's UCT with outcome rewards
+    assert (value.reward, value.policy_params, value.store_episodes, value.stop_episodes,
+            value.final_move, value.solver) == ("outcome", {"depth_exponent": 1, "c": 1.0},
+                                                True, True, "mean", False)
+    assert not by_method["value:uct-unstopped"].stop_episodes
     assert {c.policy for c in paper.curves} == {"ucb1", "egreedy", "alphabeta", "flatmc"}
 
 
@@ -118,6 +129,24 @@ def test_the_paper_curves_are_set_beside_ours_with_a_z_per_budget():
     assert 0.004 < row["paper_se"] < 0.02
 
 
+def test_a_point_agrees_only_within_its_margin():
+    """The verdicts by hand: the difference's interval +-3 se inside +-(0.01 + 0.1 p) agrees;
+    outside it and off 0 differs; a wide interval over 0 is not resolved, not agreement."""
+    from experiments.papers.kocsis.paper_values import beside_by_value, paper_fig2, with_verdicts
+
+    beside = pd.DataFrame({"ours": [0.105, 0.16, 0.02], "ours_se": [0.002, 0.005, 0.02],
+                           "paper": [0.11, 0.11, 0.0017], "paper_se": [0.001, 0.001, 0.001]})
+    judged = with_verdicts(beside)
+    assert judged["margin"].tolist() == pytest.approx([0.021, 0.021, 0.01017])
+    assert judged["low"].iloc[0] == pytest.approx(-0.005 - 3 * np.hypot(0.002, 0.001))
+    assert judged["verdict"].tolist() == ["agrees", "differs", "not resolved"]
+    # a method of the reading by game value faces the paper's curve of its counterpart
+    ours = pd.DataFrame({"panel": ["B=2 D=20"], "method": ["value:uct"], "budget": [1024],
+                         "failure_rate": [0.03], "sd": [0.04], "trees": [16]})
+    row = beside_by_value(ours, paper_fig2(), study.BY_VALUE).iloc[0]
+    assert row["method"] == "value:uct" and row["paper"] == pytest.approx(0.03119, rel=0.02)
+
+
 def test_the_random_pick_level_is_computed_from_the_trees():
     """1 - |best-score moves| / B averaged over the instances, by hand."""
     panel = Panel(4, 4)
@@ -181,12 +210,20 @@ def test_iterations_to_reach_a_level_and_their_growth_by_hand():
     assert iterations_to_reach(rates, 0.0) == 16
     assert iterations_to_reach(rates, 0.5) == 1
     assert np.isnan(iterations_to_reach(rates.iloc[:-1], 0.0))
-    # 2^(D/2): a slope of 1/2 per ply; B^4 at D = 8: 4 per doubling of B; too few points: NaN
+    # 2^(D/2): a slope of 1/2 per ply, exactly (an interval of 0); B^4 at D = 8: 4 per doubling
+    # of B; fewer than three points reached: not fitted
     depths = np.array([4.0, 6.0, 8.0])
-    assert growth(depths, 2 ** (depths / 2), "depth") == pytest.approx(0.5)
+    assert growth(depths, 2 ** (depths / 2), "depth") == pytest.approx((0.5, 0.0, 3))
     branchings = np.array([2.0, 4.0, 8.0])
-    assert growth(branchings, branchings ** 4, "branching") == pytest.approx(4.0)
-    assert np.isnan(growth(depths, np.array([4.0, np.nan, np.nan]), "depth"))
+    assert growth(branchings, branchings ** 4, "branching")[0] == pytest.approx(4.0)
+    slope, half, points = growth(depths, np.array([4.0, 16.0, np.nan]), "depth")
+    assert np.isnan(slope) and np.isnan(half) and points == 2
+    # log2 iterations 2, 4, 5 at D = 4, 6, 8: slope 3/4, its interval from the residuals by hand
+    slope, half, _ = growth(depths, np.array([4.0, 16.0, 32.0]), "depth")
+    residuals = np.log2([4.0, 16.0, 32.0]) - (slope * depths + (11 / 3 - slope * 6))
+    stderr = np.sqrt(residuals @ residuals / 1 / ((depths - 6) @ (depths - 6)))
+    assert slope == pytest.approx(0.75)
+    assert half == pytest.approx(stats.t.ppf(0.975, 1) * stderr)
 
 
 def test_the_paper_fig3_is_read_with_its_reference_lines():

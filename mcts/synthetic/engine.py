@@ -225,7 +225,7 @@ def _select(tree, parent, depth, first, config, epoch, rng, tables, policy, valu
         return open_child
     view = ChildrenView(tree, tree.index_cache, first, b,
                         parent_count(tree, parent, config.restart), config.restart, skip_losses)
-    record = at_depth(policy, depth, config.depth)
+    record = at_depth(policy, depth, config.depth - depth)
     if is_guided(config.guidance):  # mctx's parent value counts the parent's own evaluation
         record = with_own_evaluation(record, tree.raw_value[parent])
     best = index_children(view, config.cache_indices, tables, record, rng, values)

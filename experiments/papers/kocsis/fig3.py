@@ -5,18 +5,22 @@ the leaves alpha-beta examines in the best case (Knuth & Moore 1975).
 The iterations to reach a level e on a curve: the least budget 2^k from which the failure rate
 over trees stays <= e at every larger budget of the curve (none: beyond the curve's budgets).
 The growth: the least-squares slope of log2(iterations) against D (B = 2), per ply, where
-B^(D/2) rises by 1/2, and against log2 B (D = 8), where it rises by D/2 = 4; the paper's
-points (``data/fig3.csv``) are fitted the same way.
+B^(D/2) rises by 1/2, and against log2 B (D = 8), where it rises by D/2 = 4, over every shape
+whose level is reached, with its 95% interval (t with n - 2 degrees of freedom); not fitted on
+fewer than three shapes, where a line has no interval. The paper's points (``data/fig3.csv``)
+are fitted the same way, over the same shapes.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from .paper_values import DATA
 from .study import FIG3_METHODS, fig3_panels
 
+MIN_POINTS = 3  # a line through two points has no interval
 LEVELS = (0.1, 0.01, 0.0)  # the paper's err = 0.1, 0.01 (and 0.001) and 0
 # the paper's panels of Fig. 3 by what varies, and its series names by (method, level)
 SERIES = {"depth": "B=2 D=4-20", "branching": "B=2-8 D=8"}
@@ -64,30 +68,37 @@ def paper_fig3(path=DATA / "fig3.csv") -> pd.DataFrame:
     return pd.read_csv(path, comment="#")
 
 
-def growth(x: np.ndarray, iterations: np.ndarray, series: str) -> float:
+def growth(x: np.ndarray, iterations: np.ndarray, series: str) -> tuple[float, float, int]:
     """The slope of log2(iterations) against D (``series="depth"``) or log2 B over the points
-    reached; NaN with fewer than two."""
+    reached, the half-width of its 95% interval and the points fitted; NaN slope and interval
+    with fewer than three points."""
     reached = np.isfinite(iterations)
-    if reached.sum() < 2:
-        return np.nan
+    points = int(reached.sum())
+    if points < MIN_POINTS:
+        return np.nan, np.nan, points
     abscissa = x[reached] if series == "depth" else np.log2(x[reached])
-    return float(np.polyfit(abscissa, np.log2(iterations[reached]), 1)[0])
+    fit = stats.linregress(abscissa, np.log2(iterations[reached]))
+    return float(fit.slope), float(stats.t.ppf(0.975, points - 2) * fit.stderr), points
 
 
 def growth_table(table: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
-    """Per series, method and level: our growth, the paper's over the same x, and B^(D/2)'s
-    (1/2 per ply at B = 2; D/2 = 4 per doubling of B at D = 8)."""
+    """Per series, method and level: our growth with its interval's half-width and the shapes
+    fitted, the paper's over the same shapes, and B^(D/2)'s (1/2 per ply at B = 2; D/2 = 4 per
+    doubling of B at D = 8)."""
     rows = []
     for (series, method, level), ours in table.groupby(["series", "method", "level"],
                                                          sort=False):
         theirs = paper[(paper["panel"] == SERIES[series])
                        & (paper["series"] == PAPER_SERIES[(method, level)])]
-        theirs = theirs[theirs["x"].round().isin(ours["x"])]
-        rows.append({"series": series, "method": method, "level": level,
-                     "ours": growth(ours["x"].to_numpy(float), ours["iterations"].to_numpy(),
-                                    series),
-                     "paper": growth(theirs["x"].round().to_numpy(float),
-                                     theirs["iterations"].to_numpy(float), series),
+        reached = ours[np.isfinite(ours["iterations"])]
+        theirs = theirs[theirs["x"].round().isin(reached["x"])]
+        slope, half, points = growth(ours["x"].to_numpy(float), ours["iterations"].to_numpy(),
+                                     series)
+        their_slope, their_half, _ = growth(theirs["x"].round().to_numpy(float),
+                                            theirs["iterations"].to_numpy(float), series)
+        rows.append({"series": series, "method": method, "level": level, "points": points,
+                     "ours": slope, "ours_half": half, "paper": their_slope,
+                     "paper_half": their_half,
                      "reference": 0.5 if series == "depth" else 4.0})
     return pd.DataFrame(rows)
 
@@ -116,13 +127,16 @@ def fig3_markdown(table: pd.DataFrame, growths: pd.DataFrame, paper: pd.DataFram
             lines.append(f"| {x:g} | " + " | ".join(cells) + f" | {reference:,.0f} |")
         lines.append("")
     lines += [("Growth (slope of log2 iterations per ply at B = 2, per doubling of B at D = 8;"
-               " B^(D/2): 0.5 and 4):"), "",
-              "| series | method | level | ours | the paper's |", "|---|---|---:|---:|---:|"]
-    lines += [f"| {g.series} | `{g.method}` | {g.level:g} | {_slope(g.ours)} | "
-              f"{_slope(g.paper)} |" for g in growths.itertuples()]
+               " B^(D/2): 0.5 and 4), over the shapes where our curve reaches the level, with "
+               "95% intervals; \"-\": fewer than three shapes, not fitted:"), "",
+              "| series | method | level | shapes | ours | the paper's, same shapes |",
+              "|---|---|---:|---:|---:|---:|"]
+    lines += [f"| {g.series} | `{g.method}` | {g.level:g} | {g.points} | "
+              f"{_slope(g.ours, g.ours_half)} | {_slope(g.paper, g.paper_half)} |"
+              for g in growths.itertuples()]
     return "\n".join(lines)
 
 
-def _slope(value: float) -> str:
-    return "-" if np.isnan(value) else f"{value:.2f}"
+def _slope(value: float, half: float) -> str:
+    return "-" if np.isnan(value) else f"{value:.2f} ± {half:.2f}"
 

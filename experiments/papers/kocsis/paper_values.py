@@ -8,6 +8,13 @@ in log-log between the drawn markers. The other methods have no bars, so the bin
 sqrt(p (1 - p) / 40,000) of its 200 x 200 runs stands in: a lower bound (the rates vary between
 trees too), which makes |z| an upper bound. Ours: the sd of the per-tree rates over
 sqrt(trees). z = (ours - theirs) / sqrt(se_ours^2 + se_theirs^2).
+
+A point's verdict is an equivalence, not a failure to reject: the difference ours - theirs
+with its interval +- Z_LIMIT standard errors (3: simultaneous at about 95% over a panel's
+budgets, Bonferroni over up to 13) is "agrees" when the interval lies inside +-MARGIN(p) =
++-(0.01 + 0.1 p), p the paper's rate (a point of failure rate and a tenth of the paper's);
+"differs" when it excludes 0 and is not inside the margin; otherwise "not resolved" at this
+scale (too few trees or runs to tell).
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ import pandas as pd
 
 DATA = Path(__file__).parent / "data"
 PAPER_RUNS = 200 * 200  # Sect. 3.1: "200 trees, and 200 runs for each tree"
+Z_LIMIT = 3.0  # the intervals' half-width in standard errors (module docstring)
+MARGIN_ABSOLUTE, MARGIN_RELATIVE = 0.01, 0.1
 # the paper's names of the methods of its Fig. 2, as fig2.csv spells them, by the lab's
 LAB_NAMES = {"uct": "uct-paper", "alphabeta": "alphabeta", "flatmc": "flatmc", "mmmc": "mmmc"}
 
@@ -67,5 +76,28 @@ def beside_paper(summary: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
             "panel": panel, "method": method, "budget": joined["budget"],
             "ours": joined["failure_rate"], "ours_se": our_se, "paper": their_rate,
             "paper_se": their_se, "z": z}))
-    return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(
-        columns=["panel", "method", "budget", "ours", "ours_se", "paper", "paper_se", "z"])
+    if not rows:
+        return pd.DataFrame(columns=["panel", "method", "budget", "ours", "ours_se", "paper",
+                                     "paper_se", "z", "low", "high", "margin", "verdict"])
+    return with_verdicts(pd.concat(rows, ignore_index=True))
+
+
+def with_verdicts(beside: pd.DataFrame) -> pd.DataFrame:
+    """``beside`` with each point's difference interval (low, high), its margin and its
+    verdict: agrees, differs or not resolved (module docstring)."""
+    difference = beside["ours"] - beside["paper"]
+    half = Z_LIMIT * np.hypot(beside["ours_se"], beside["paper_se"])
+    low, high = difference - half, difference + half
+    margin = MARGIN_ABSOLUTE + MARGIN_RELATIVE * beside["paper"]
+    verdict = np.where((low > -margin) & (high < margin), "agrees",
+                       np.where((low > 0) | (high < 0), "differs", "not resolved"))
+    return beside.assign(low=low, high=high, margin=margin, verdict=verdict)
+
+
+def beside_by_value(summary: pd.DataFrame, paper: pd.DataFrame,
+                    faces: dict[str, str]) -> pd.DataFrame:
+    """``beside_paper`` for the methods of another reading of the failure rule, each set
+    beside the paper's curve it ``faces`` (ours -> the lab's name of the paper's method)."""
+    ours = summary[summary["method"].isin(faces)]
+    beside = beside_paper(ours.assign(method=ours["method"].map(faces)), paper)
+    return beside.assign(method=beside["method"].map({v: k for k, v in faces.items()}))

@@ -10,10 +10,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .study import METHODS, PANELS, PAPER_METHODS, UCT_VARIANTS
-
-# Bonferroni over the budgets of a panel: |z| <= 3 is agreement at every budget
-Z_LIMIT = 3.0
+from .paper_values import MARGIN_ABSOLUTE, MARGIN_RELATIVE, Z_LIMIT
+from .study import BY_VALUE, METHODS, PANELS, PAPER_METHODS, UCT_VARIANTS
 
 # (what, the paper's set-up in its words, ours)
 SET_UP = (
@@ -86,25 +84,52 @@ def _paper_at(paper: pd.DataFrame | None, panel: str, method: str, iterations: i
     return float(rows["failure_rate"].iloc[0]) if len(rows) else np.nan
 
 
+def _paper_name(method: str) -> str:
+    return PAPER_METHODS[BY_VALUE.get(method, method)]
+
+
+def _budgets(rows: pd.DataFrame) -> str:
+    return ", ".join(str(int(b)) for b in rows["budget"])
+
+
 def beside_markdown(beside: pd.DataFrame) -> str:
-    """Per panel and method of Fig. 2: every budget's ours and the paper's with z, and the
-    verdict at |z| <= Z_LIMIT."""
+    """Per panel and method of Fig. 2: every budget's ours and the paper's, the difference's
+    interval, its margin and its verdict (``paper_values``), and the panel's verdict."""
     if beside.empty:
         return "No budget of ours meets a point of the paper's curves."
     lines = []
     for (panel, method), rows in beside.groupby(["panel", "method"], sort=False):
-        apart = rows[np.abs(rows["z"]) > Z_LIMIT]
-        verdict = ("agrees at every budget" if apart.empty else
-                   f"differs at {len(apart)} of {len(rows)} budgets ("
-                   + ", ".join(f"{int(b)}: z = {z:+.1f}" for b, z in
-                               zip(apart["budget"], apart["z"])) + ")")
-        lines += [f"**{panel}, {PAPER_METHODS[method]} (`{method}`)**: {verdict}.", "",
-                  "| iterations | ours | se | the paper's | se | z |",
-                  "|---:|---:|---:|---:|---:|---:|"]
+        lines += [f"**{panel}, {_paper_name(method)} (`{method}`)**: {_verdict(rows)}.", "",
+                  ("| iterations | ours | se | the paper's | se | difference [interval] | "
+                  "margin | verdict |"), "|---:|---:|---:|---:|---:|---|---:|---|"]
         lines += [f"| {int(r.budget)} | {r.ours:.4f} | {r.ours_se:.4f} | {r.paper:.4f} | "
-                  f"{r.paper_se:.4f} | {r.z:+.2f} |" for r in rows.itertuples()]
+                  f"{r.paper_se:.4f} | {r.ours - r.paper:+.4f} [{r.low:+.4f}, {r.high:+.4f}] "
+                  f"| {r.margin:.4f} | {r.verdict} |" for r in rows.itertuples()]
         lines.append("")
     return "\n".join(lines)
+
+
+def _verdict(rows: pd.DataFrame) -> str:
+    """A panel's verdict: agrees at every budget, or where it differs and where it is not
+    resolved."""
+    if (rows["verdict"] == "agrees").all():
+        return f"agrees at every budget ({len(rows)})"
+    parts = [f"{verdict} at {_budgets(rows[rows['verdict'] == verdict])}"
+             for verdict in ("differs", "not resolved") if (rows["verdict"] == verdict).any()]
+    agreed = int((rows["verdict"] == "agrees").sum())
+    return f"agrees at {agreed} of {len(rows)} budgets; " + "; ".join(parts)
+
+
+def what_differs(beside: pd.DataFrame) -> str:
+    """Every panel and method of Fig. 2, under either reading, that differs from the paper's
+    at some budget or is not resolved, with the budgets."""
+    if beside.empty:
+        return "- No budget of ours meets a point of the paper's curves."
+    lines = []
+    for (panel, method), rows in beside.groupby(["panel", "method"], sort=False):
+        if not (rows["verdict"] == "agrees").all():
+            lines.append(f"- {panel}, {_paper_name(method)} (`{method}`): {_verdict(rows)}.")
+    return "\n".join(lines) or "- Nothing: every point agrees within its margin."
 
 
 def remaining_markdown(summary: pd.DataFrame, levels: list[dict],
@@ -250,9 +275,10 @@ def table_markdown(summary: pd.DataFrame) -> str:
 
 def report_markdown(summary: pd.DataFrame, rates: pd.DataFrame, levels: list[dict],
                     preamble: str, figures: tuple[str, str], paper: pd.DataFrame | None,
-                    beside: pd.DataFrame) -> str:
+                    beside: pd.DataFrame, readings: str) -> str:
     """The report (module docstring); ``paper`` and ``beside`` are the paper's Fig. 2 and its
-    comparison with ours (``paper_values``), None and empty when the data is missing."""
+    comparison with ours under both readings (``paper_values``), None and empty when the data
+    is missing; ``readings`` the section that chooses the reading (``levels``)."""
     figure, ablation = figures
     read = ("The paper's values are read from its PDF's drawing operators "
             "(`experiments/papers/kocsis/data/fig2.csv`; `python -m "
@@ -274,13 +300,33 @@ failure a search that proves a win may settle on a winning move that is not of b
 (docs/design.md). The paper's UCT had no solver; the `uct+solver` curve shows what the lab's
 solver does to the lab's UCT.
 
+{readings}
 ## The paper's Fig. 2 beside ours
 
-{read} A z per budget compares each point with the paper's
-(`experiments/papers/kocsis/paper_values.py` says how their standard errors are taken);
-with Bonferroni over a panel's budgets, |z| <= {Z_LIMIT:g} is agreement.
+{read} Each point of ours is set beside the paper's at the same budget: the difference
+ours - the paper's with its interval of +-{Z_LIMIT:g} standard errors (simultaneous at about
+95% over a panel's budgets). The paper's standard errors are UCT's error bars (+-1.96 se over
+its 200 trees) and, for the methods drawn without bars, the binomial se of its 200 x 200 runs,
+a lower bound; ours are the sd of the per-tree rates over sqrt(trees)
+(`experiments/papers/kocsis/paper_values.py`). A point **agrees** when its interval lies
+inside +-({MARGIN_ABSOLUTE:g} + {MARGIN_RELATIVE:g} x the paper's rate), **differs** when
+its interval excludes 0 and leaves that margin, and is **not resolved** otherwise: the scale
+has too few trees or runs to tell.
 
-{beside_markdown(beside)}
+### Under the reading by game value, on decisive trees
+
+The reading the search-free levels choose (above): a failure is a root move of worse game
+value than the root's, on the trees whose root moves do not all have the same game value
+(`pgame(127)+decisive`). `value:uct` is the paper's UCT with outcome rewards (c = 1, the
+paper's bias exponent, the episodes stored and stopped, the best mean);
+`value:uct-unstopped` the same without stopping; `value:mmmc`, `value:alphabeta` and
+`value:flatmc` the paper's other methods on those trees.
+
+{beside_markdown(beside[beside["method"].isin(BY_VALUE)])}
+
+### Under the best-score rule, on every tree
+
+{beside_markdown(beside[~beside["method"].isin(BY_VALUE)])}
 
 ![Fig. 2 beside the paper's]({figure}.png)
 
@@ -295,6 +341,13 @@ c = 1, `uct+episodes` every state of an episode stored, `uct+stop` the episodes 
 ![The ablation]({ablation}.png)
 
 ## What remains
+
+Every method and panel of Fig. 2 that differs from the paper's at some budget, or that this
+scale does not resolve, under either reading:
+
+{what_differs(beside)}
+
+Under the best-score rule:
 
 {remaining_markdown(summary, levels, paper)}
 

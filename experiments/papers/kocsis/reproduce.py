@@ -16,9 +16,10 @@ from ...studies.execution import run_study
 from .fig3 import fig3_markdown, fig3_table, growth_table, paper_fig3
 from .figures import draw, draw_fig3
 from .levels import readings_markdown, search_free_levels
-from .paper_values import beside_paper, paper_fig2
+from .paper_values import beside_by_value, beside_paper, paper_fig2
 from .report import report_markdown
 from .study import (
+    BY_VALUE,
     PANELS,
     curve_method,
     effort,
@@ -43,6 +44,12 @@ ITERATION_NS = {
 }
 READY_NS_PER_NODE = 21
 DRAW_NS_PER_NODE = 130
+# the methods under the reading by game value search as their analogues on every tree do;
+# their decisive trees are drawn 1 / (the share of decisive trees) times (47% of the paper
+# scale's trees at B = 2, 62% at B = 8: ``levels``)
+PRICED_AS = {"value:uct": "uct-paper", "value:uct-unstopped": "uct+episodes",
+             "value:mmmc": "mmmc", "value:alphabeta": "alphabeta", "value:flatmc": "flatmc"}
+DECISIVE_DRAWS = {2: 1 / 0.47, 8: 1 / 0.62}
 COSTS_SOURCE = ("per-iteration and per-shard CPU costs measured by "
                 "benchmarks/bench_kocsis_costs.py on 2 idle cores, 2026-11-29")
 
@@ -56,10 +63,12 @@ def projected_core_hours(scale: str, seed: int = 2015) -> float:
         method, panel = curve_method(curve)
         shards = curve.trees * -(-curve.runs // study.block)
         nodes = node_count(panel.branching, panel.depth)
-        iteration = ITERATION_NS[(method, 2 if panel.branching == 2 else 8)]
+        shape = 2 if panel.branching == 2 else 8
+        iteration = ITERATION_NS[(PRICED_AS.get(method, method), shape)]
+        draws = DECISIVE_DRAWS[shape] if method in PRICED_AS else 1.0
         seconds += (curve.total_runs * curve.max_budget * iteration
                     + shards * nodes * READY_NS_PER_NODE * (not is_baseline(curve.policy))
-                    + curve.trees * nodes * DRAW_NS_PER_NODE) / 1e9
+                    + curve.trees * draws * nodes * DRAW_NS_PER_NODE) / 1e9
     return seconds / 3600
 
 
@@ -93,7 +102,8 @@ def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | No
         panel, effort(scale, panel).trees, seed, workers, scheduler)]
     write_table(pd.DataFrame(readings), out / "fig2_readings.csv")
     paper = paper_fig2()
-    beside = beside_paper(table, paper)
+    beside = pd.concat([beside_by_value(table, paper, BY_VALUE), beside_paper(table, paper)],
+                       ignore_index=True)
     write_table(beside, out / "fig2_beside_paper.csv")
     figures = draw(table, levels, out, paper, formats)
     fig3, paper3 = fig3_table(table, scale), paper_fig3()
@@ -109,16 +119,14 @@ def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | No
                 "stored already.")
     fig2_panels = [panel.name for panel in PANELS]
     text = (report_markdown(table, rates[rates["panel"].isin(fig2_panels)], levels, preamble,
-                            figures, paper, beside)
-            + readings_report(readings, paper)
+                            figures, paper, beside, readings_report(readings, paper))
             + fig3_report(fig3, growths, paper3, fig3_figure))
     return write_atomically(out / "report.md", text.encode())
 
 
 def readings_report(readings: list[dict], paper) -> str:
     """The report's section on the failure rule's readings (``levels``)."""
-    return f"""
-## Which failure rule is the paper's: the levels no search moves
+    return f"""## Which failure rule is the paper's: the levels no search moves
 
 Two levels of Fig. 2 do not depend on the search: a random pick (alpha-beta before its search
 completes, UCT at one iteration) and flat Monte-Carlo's level after many iterations. Both are

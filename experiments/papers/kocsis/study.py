@@ -23,8 +23,14 @@ Each panel is a P-game shape (B, D) with move values uniform in [0, 127] (``pgam
   the best looking action ... does not influence the results");
 - ``flatmc``: flat Monte-Carlo, playouts round-robin over the root moves, the best mean.
 
-A failure is a root move outside the moves of best minimax score (``failure="score"``): the
-paper's "incorrect move"; its alpha-beta starts from the random pick of that rule (the report).
+A failure is a root move outside the moves of best minimax score (``failure="score"``), on
+every tree. The search-free levels (``levels``) choose another reading of the paper's
+"incorrect move": a move of worse game value (win, draw, loss) than the root's, over the trees
+whose root moves do not all have the same game value. Fig. 2's methods run under it too,
+named ``value:...`` (``BY_VALUE``): ``value:uct`` the paper's UCT with outcome rewards (under
+this reading every move of the root's game value is correct, so the outcome suffices), c = 1,
+the episodes stored and stopped; ``value:uct-unstopped`` without the stopping; ``value:mmmc``,
+``value:alphabeta``, ``value:flatmc`` as above on those trees.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from ...studies.store import read_shard
 from ...studies.study import Study
 
 TREE = "pgame(127)"
+DECISIVE_TREE = f"{TREE}+decisive"
 
 
 @dataclass(frozen=True)
@@ -90,12 +97,15 @@ BLOCKS = {"quick": 25, "paper": 100}
 
 @dataclass(frozen=True)
 class Method:
-    """A method of the study: a policy or baseline, its parameters, and the ``Curve`` options
-    that set its rules."""
+    """A method of the study: a policy or baseline, its parameters, the ``Curve`` options
+    that set its rules, and the reading of the paper's failure: the trees it searches and the
+    moves that count as correct (``failure``: ``score`` or ``outcome``)."""
 
     policy: str
     params: dict = field(default_factory=dict)
     options: dict = field(default_factory=dict)
+    tree: str = TREE
+    failure: str = "score"
 
 
 _UCT = Method("ucb1", {"depth_exponent": 1}, {"final_move": "mean", "solver": False})
@@ -113,6 +123,17 @@ def _with(method: Method, *names: str) -> Method:
     return Method(method.policy, params, options)
 
 
+def _by_game_value(method: Method) -> Method:
+    """``method`` under the reading the search-free levels choose (``levels``): on the decisive
+    trees only (``+decisive``: the root moves do not all have the same game value), a failure
+    a root move of worse game value than the root's (``failure="outcome"``)."""
+    return Method(method.policy, method.params, method.options, DECISIVE_TREE, "outcome")
+
+
+# the paper's UCT under that reading: outcome rewards (every move of the root's game value is
+# correct), the paper's bias with no constant in front
+_UCT_BY_VALUE = Method("ucb1", {"depth_exponent": 1, "c": 1.0}, _UCT.options)
+
 METHODS = {
     "uct-paper": _with(_UCT, *PAPER_OPTIONS),
     "uct": _UCT,
@@ -124,10 +145,21 @@ METHODS = {
     "alphabeta-best": Method("alphabeta", {"leaf": "playout"}),
     "flatmc": Method("flatmc"),
 }
+# Fig. 2's methods under the reading by game value on decisive trees, named by a "value:"
+# prefix: the paper's UCT with outcome rewards, with and without the stopped episodes
+METHODS |= {
+    "value:uct": _by_game_value(_with(_UCT_BY_VALUE, "episodes", "stop")),
+    "value:uct-unstopped": _by_game_value(_with(_UCT_BY_VALUE, "episodes")),
+    **{f"value:{name}": _by_game_value(METHODS[name]) for name in ("mmmc", "alphabeta",
+                                                                  "flatmc")},
+}
 # the lab's UCT, each of the paper's options alone, the solver, and all the paper's options
 UCT_VARIANTS = ("uct", *(f"uct+{name}" for name in PAPER_OPTIONS), "uct+solver", "uct-paper")
 # the methods of the paper's Fig. 2, by the lab's names, and the paper's names of them
 PAPER_METHODS = {"uct-paper": "UCT", "alphabeta": "AB", "flatmc": "MC", "mmmc": "MMMC"}
+# the same under the reading by game value, and the lab's name of the paper's curve each faces
+BY_VALUE = {"value:uct": "uct-paper", "value:alphabeta": "alphabeta",
+            "value:flatmc": "flatmc", "value:mmmc": "mmmc"}
 
 
 def effort(scale: str, panel: Panel) -> Effort:
@@ -137,14 +169,15 @@ def effort(scale: str, panel: Panel) -> Effort:
 
 
 def method_curve(method: str, panel: Panel, scale: str) -> Curve:
-    """The curve of ``method`` on ``panel`` at ``scale`` (best-score failure throughout)."""
+    """The curve of ``method`` on ``panel`` at ``scale``."""
     return _curve(METHODS[method], panel, effort(scale, panel))
 
 
 def _curve(method: Method, panel: Panel, size: Effort) -> Curve:
-    return Curve(TREE, method.policy, "plain", branching=panel.branching, depth=panel.depth,
-                 runs=size.runs, trees=size.trees, max_budget=size.max_budget,
-                 policy_params=method.params, failure="score", **method.options)
+    return Curve(method.tree, method.policy, "plain", branching=panel.branching,
+                 depth=panel.depth, runs=size.runs, trees=size.trees,
+                 max_budget=size.max_budget, policy_params=method.params,
+                 failure=method.failure, **method.options)
 
 
 def fig3_panels(scale: str) -> list[Panel]:
