@@ -104,7 +104,10 @@ def test_the_flat_mc_limit_is_the_expected_reward_of_a_random_playout():
         by_outcome, by_score = levels.flat_limits(instance)
         assert np.allclose(by_outcome, [_expected(instance, 1 + j, _outcome) for j in range(b)])
         assert np.allclose(by_score, [_expected(instance, 1 + j, float) for j in range(b)])
-    rows = {row["reading"]: row for row in levels.search_free_levels(Panel(2, 6), 12, 3)}
+    found, sizes = levels.search_free_levels(Panel(2, 6), 12, 3)
+    rows = {row["reading"]: row for row in found}
+    # the random pick's levels from the same draws are study.random_pick_levels'
+    assert kocsis.random_pick_levels(Panel(2, 6), 12, 3) == study.pick_levels(Panel(2, 6), sizes)
     assert rows["game value, decisive trees"]["random_pick"] == 0.5
     assert 0 < rows["game value, decisive trees"]["trees"] < 12
     sizes = [tree_instance("pgame(127)", 2, 6, 3, j).best_score.sum() for j in range(12)]
@@ -130,16 +133,19 @@ def test_the_paper_curves_are_set_beside_ours_with_a_z_per_budget():
 
 
 def test_a_point_agrees_only_within_its_margin():
-    """The verdicts by hand: the difference's interval +-3 se inside +-(0.01 + 0.1 p) agrees;
-    outside it and off 0 differs; a wide interval over 0 is not resolved, not agreement."""
+    """The verdicts by hand: the difference +-1.645 se inside +-(0.01 + 0.1 p) agrees; +-3 se
+    off 0 differs; a wide interval over 0 is not resolved, not agreement, and so is a point
+    whose paper's error bar alone is wider than the margin."""
     from experiments.papers.kocsis.paper_values import beside_by_value, paper_fig2, with_verdicts
 
-    beside = pd.DataFrame({"ours": [0.105, 0.16, 0.02], "ours_se": [0.002, 0.005, 0.02],
-                           "paper": [0.11, 0.11, 0.0017], "paper_se": [0.001, 0.001, 0.001]})
+    beside = pd.DataFrame({"ours": [0.105, 0.16, 0.02, 0.30], "ours_se": [0.002, 0.005, 0.02, 0.0],
+                           "paper": [0.11, 0.11, 0.0017, 0.30],
+                           "paper_se": [0.001, 0.001, 0.001, 0.03]})
     judged = with_verdicts(beside)
-    assert judged["margin"].tolist() == pytest.approx([0.021, 0.021, 0.01017])
-    assert judged["low"].iloc[0] == pytest.approx(-0.005 - 3 * np.hypot(0.002, 0.001))
-    assert judged["verdict"].tolist() == ["agrees", "differs", "not resolved"]
+    assert judged["margin"].tolist() == pytest.approx([0.021, 0.021, 0.01017, 0.04])
+    assert judged["low"].iloc[0] == pytest.approx(-0.005 - 1.645 * np.hypot(0.002, 0.001))
+    assert judged["verdict"].tolist() == ["agrees", "differs", "not resolved", "not resolved"]
+    assert judged["paper_limits"].tolist() == [False, False, False, True]
     # a method of the reading by game value faces the paper's curve of its counterpart
     ours = pd.DataFrame({"panel": ["B=2 D=20"], "method": ["value:uct"], "budget": [1024],
                          "failure_rate": [0.03], "sd": [0.04], "trees": [16]})

@@ -51,10 +51,12 @@ def flat_limits(instance) -> tuple[np.ndarray, np.ndarray]:
             np.bincount(move, weight * scores, instance.branching) / total)
 
 
-def instance_levels(branching: int, depth: int, seed: int, tree: int) -> np.ndarray:
+def instance_levels(branching: int, depth: int, seed: int,
+                    tree: int) -> tuple[np.ndarray, tuple[int, int]]:
     """float64 [readings, 4] of the study's tree ``tree``: per reading (``READINGS``' order) the
     random pick's and flat MC's limit's failure (outcome reward, summed score), and 1 where the
-    tree counts under the reading (decisive, or any tree)."""
+    tree counts under the reading (decisive, or any tree); and the sizes of its root's sets of
+    best-score and optimal-outcome moves (``study.pick_levels``)."""
     instance = tree_instance(TREE, branching, depth, seed, tree)
     by_outcome, by_score = flat_limits(instance)
     rows = []
@@ -63,19 +65,20 @@ def instance_levels(branching: int, depth: int, seed: int, tree: int) -> np.ndar
         counts = not decisive_only or not instance.optimal.all()
         rows.append([1 - correct.mean(), _failing_share(by_outcome == by_outcome.max(), correct),
                      _failing_share(by_score == by_score.max(), correct), float(counts)])
-    return np.array(rows)
+    return np.array(rows), (int(instance.best_score.sum()), int(instance.optimal.sum()))
 
 
 def search_free_levels(panel: Panel, trees: int, seed: int, workers: int | None = 1,
-                       scheduler: str | None = None) -> list[dict]:
+                       scheduler: str | None = None) -> tuple[list[dict], np.ndarray]:
     """Per reading, over the study's trees 0 .. trees - 1 of ``panel`` that count under it
-    (drawn on ``workers`` processes or the Dask cluster at ``scheduler``): the random pick's
-    and flat MC's limits' mean failure with their standard errors over trees, and the trees
-    counted."""
+    (drawn once, on ``workers`` processes or the Dask cluster at ``scheduler``): the random
+    pick's and flat MC's limits' mean failure with their standard errors over trees, and the
+    trees counted; and every tree's root move sets' sizes (float [trees, 2]:
+    ``study.pick_levels``)."""
     jobs = [(panel.branching, panel.depth, seed, j) for j in range(trees)]
-    levels = np.zeros((trees, len(READINGS), 4))
-    for j, found in completed(instance_levels, jobs, workers, scheduler):
-        levels[j] = found
+    levels, sizes = np.zeros((trees, len(READINGS), 4)), np.zeros((trees, 2))
+    for j, (found, counts) in completed(instance_levels, jobs, workers, scheduler):
+        levels[j], sizes[j] = found, counts
     rows = []
     for r, (name, _, _) in enumerate(READINGS):
         counts = levels[:, r, 3] > 0
@@ -86,7 +89,7 @@ def search_free_levels(panel: Panel, trees: int, seed: int, workers: int | None 
                      "random_pick": mean[0], "random_pick_se": se[0],
                      "flat_outcome": mean[1], "flat_outcome_se": se[1],
                      "flat_score": mean[2], "flat_score_se": se[2]})
-    return rows
+    return rows, sizes
 
 
 def paper_levels(paper, panel: str) -> tuple[float, float]:

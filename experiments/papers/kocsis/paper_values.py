@@ -9,12 +9,15 @@ sqrt(p (1 - p) / 40,000) of its 200 x 200 runs stands in: a lower bound (the rat
 trees too), which makes |z| an upper bound. Ours: the sd of the per-tree rates over
 sqrt(trees). z = (ours - theirs) / sqrt(se_ours^2 + se_theirs^2).
 
-A point's verdict is an equivalence, not a failure to reject: the difference ours - theirs
-with its interval +- Z_LIMIT standard errors (3: simultaneous at about 95% over a panel's
-budgets, Bonferroni over up to 13) is "agrees" when the interval lies inside +-MARGIN(p) =
-+-(0.01 + 0.1 p), p the paper's rate (a point of failure rate and a tenth of the paper's);
-"differs" when it excludes 0 and is not inside the margin; otherwise "not resolved" at this
-scale (too few trees or runs to tell).
+A point's verdict is an equivalence, not a failure to reject. With d = ours - theirs and
+s = sqrt(se_ours^2 + se_theirs^2): "agrees" when d +- 1.645 s (the two one-sided tests at
+5%) lies inside +-MARGIN(p) = +-(0.01 + 0.1 p), p the paper's rate (a point of failure rate
+and a tenth of the paper's); "agrees at every budget" needs no correction for the budgets
+(an intersection-union test). "differs" when d +- Z_LIMIT s excludes 0 and the point does not
+agree (3: Bonferroni over a panel's up to 13 budgets, so that "differs at some budget" holds
+at 5%). Otherwise "not resolved": too few trees or runs to tell, or the paper's own standard
+error alone too wide for the margin (1.645 se_theirs >= MARGIN: no reproduction could agree
+there; ``paper_limits``).
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ import pandas as pd
 
 DATA = Path(__file__).parent / "data"
 PAPER_RUNS = 200 * 200  # Sect. 3.1: "200 trees, and 200 runs for each tree"
-Z_LIMIT = 3.0  # the intervals' half-width in standard errors (module docstring)
+Z_LIMIT = 3.0  # "differs": the interval's half-width in standard errors (module docstring)
+Z_EQUIVALENT = 1.645  # "agrees": the two one-sided tests at 5%
 MARGIN_ABSOLUTE, MARGIN_RELATIVE = 0.01, 0.1
 # the paper's names of the methods of its Fig. 2, as fig2.csv spells them, by the lab's
 LAB_NAMES = {"uct": "uct-paper", "alphabeta": "alphabeta", "flatmc": "flatmc", "mmmc": "mmmc"}
@@ -78,20 +82,25 @@ def beside_paper(summary: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
             "paper_se": their_se, "z": z}))
     if not rows:
         return pd.DataFrame(columns=["panel", "method", "budget", "ours", "ours_se", "paper",
-                                     "paper_se", "z", "low", "high", "margin", "verdict"])
+                                     "paper_se", "z", "low", "high", "margin",
+                                     "paper_limits", "verdict"])
     return with_verdicts(pd.concat(rows, ignore_index=True))
 
 
 def with_verdicts(beside: pd.DataFrame) -> pd.DataFrame:
-    """``beside`` with each point's difference interval (low, high), its margin and its
-    verdict: agrees, differs or not resolved (module docstring)."""
+    """``beside`` with each point's equivalence interval (low, high), its margin, whether the
+    paper's own error alone exceeds the margin (paper_limits) and its verdict: agrees, differs
+    or not resolved (module docstring)."""
     difference = beside["ours"] - beside["paper"]
-    half = Z_LIMIT * np.hypot(beside["ours_se"], beside["paper_se"])
-    low, high = difference - half, difference + half
+    se = np.hypot(beside["ours_se"], beside["paper_se"])
+    low, high = difference - Z_EQUIVALENT * se, difference + Z_EQUIVALENT * se
     margin = MARGIN_ABSOLUTE + MARGIN_RELATIVE * beside["paper"]
-    verdict = np.where((low > -margin) & (high < margin), "agrees",
-                       np.where((low > 0) | (high < 0), "differs", "not resolved"))
-    return beside.assign(low=low, high=high, margin=margin, verdict=verdict)
+    agrees = (low > -margin) & (high < margin)
+    apart = (difference - Z_LIMIT * se > 0) | (difference + Z_LIMIT * se < 0)
+    verdict = np.where(agrees, "agrees", np.where(apart, "differs", "not resolved"))
+    return beside.assign(low=low, high=high, margin=margin,
+                         paper_limits=Z_EQUIVALENT * beside["paper_se"] >= margin,
+                         verdict=verdict)
 
 
 def beside_by_value(summary: pd.DataFrame, paper: pd.DataFrame,

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .paper_values import MARGIN_ABSOLUTE, MARGIN_RELATIVE, Z_LIMIT
+from .paper_values import MARGIN_ABSOLUTE, MARGIN_RELATIVE, Z_EQUIVALENT, Z_LIMIT
 from .study import BY_VALUE, METHODS, PANELS, PAPER_METHODS, UCT_VARIANTS
 
 # (what, the paper's set-up in its words, ours)
@@ -111,11 +111,14 @@ def beside_markdown(beside: pd.DataFrame) -> str:
 
 def _verdict(rows: pd.DataFrame) -> str:
     """A panel's verdict: agrees at every budget, or where it differs and where it is not
-    resolved."""
+    resolved (and where the paper's own error bar is wider than the margin)."""
     if (rows["verdict"] == "agrees").all():
         return f"agrees at every budget ({len(rows)})"
     parts = [f"{verdict} at {_budgets(rows[rows['verdict'] == verdict])}"
              for verdict in ("differs", "not resolved") if (rows["verdict"] == verdict).any()]
+    limited = rows[(rows["verdict"] == "not resolved") & rows["paper_limits"].astype(bool)]
+    if len(limited):
+        parts.append(f"the paper's own error wider than the margin at {_budgets(limited)}")
     agreed = int((rows["verdict"] == "agrees").sum())
     return f"agrees at {agreed} of {len(rows)} budgets; " + "; ".join(parts)
 
@@ -304,14 +307,16 @@ solver does to the lab's UCT.
 ## The paper's Fig. 2 beside ours
 
 {read} Each point of ours is set beside the paper's at the same budget: the difference
-ours - the paper's with its interval of +-{Z_LIMIT:g} standard errors (simultaneous at about
-95% over a panel's budgets). The paper's standard errors are UCT's error bars (+-1.96 se over
-its 200 trees) and, for the methods drawn without bars, the binomial se of its 200 x 200 runs,
-a lower bound; ours are the sd of the per-tree rates over sqrt(trees)
-(`experiments/papers/kocsis/paper_values.py`). A point **agrees** when its interval lies
-inside +-({MARGIN_ABSOLUTE:g} + {MARGIN_RELATIVE:g} x the paper's rate), **differs** when
-its interval excludes 0 and leaves that margin, and is **not resolved** otherwise: the scale
-has too few trees or runs to tell.
+ours - the paper's, s the two standard errors combined. The paper's standard errors are UCT's
+error bars (+-1.96 se over its 200 trees) and, for the methods drawn without bars, the
+binomial se of its 200 x 200 runs, a lower bound; ours are the sd of the per-tree rates over
+sqrt(trees) (`experiments/papers/kocsis/paper_values.py`). A point **agrees** when the
+difference +-{Z_EQUIVALENT:g} s (the interval shown; two one-sided tests at 5%) lies inside
++-({MARGIN_ABSOLUTE:g} + {MARGIN_RELATIVE:g} x the paper's rate); "agrees at every budget"
+needs no correction for the budgets (an intersection-union test). A point **differs** when
+the difference +-{Z_LIMIT:g} s excludes 0 (Bonferroni over a panel's budgets), and is **not
+resolved** otherwise: too few trees or runs to tell, or the paper's own error bar alone wider
+than the margin, where no reproduction could agree.
 
 ### Under the reading by game value, on decisive trees
 

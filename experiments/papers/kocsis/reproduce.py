@@ -25,7 +25,7 @@ from .study import (
     effort,
     kocsis_study,
     over_trees,
-    random_pick_levels,
+    pick_levels,
     tree_rates,
 )
 
@@ -96,10 +96,12 @@ def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | No
     table = over_trees(rates)
     write_table(rates, out / "tree_failure_rates.csv")
     write_table(table, out / "fig2_failure_rates.csv")
-    levels = [random_pick_levels(panel, effort(scale, panel).trees, seed, workers, scheduler)
-              for panel in PANELS]
-    readings = [row for panel in PANELS for row in search_free_levels(
-        panel, effort(scale, panel).trees, seed, workers, scheduler)]
+    levels, readings = [], []
+    for panel in PANELS:  # each tree drawn once for both
+        rows, sizes = search_free_levels(panel, effort(scale, panel).trees, seed, workers,
+                                         scheduler)
+        levels.append(pick_levels(panel, sizes))
+        readings += rows
     write_table(pd.DataFrame(readings), out / "fig2_readings.csv")
     paper = paper_fig2()
     beside = pd.concat([beside_by_value(table, paper, BY_VALUE), beside_paper(table, paper)],

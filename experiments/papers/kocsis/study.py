@@ -261,6 +261,13 @@ def random_pick_levels(panel: Panel, trees: int, seed: int, workers: int | None 
     sizes = np.zeros((trees, 2))
     for j, found in completed(root_move_sets, jobs, workers, scheduler):
         sizes[j] = found
+    return pick_levels(panel, sizes)
+
+
+def pick_levels(panel: Panel, sizes: np.ndarray) -> dict:
+    """:func:`random_pick_levels` from the sizes of each tree's sets of best-score and
+    optimal-outcome root moves (float [trees, 2])."""
+    trees = len(sizes)
     best, optimal = sizes[:, 0], sizes[:, 1]
     level = 1 - best / panel.branching
     return {"panel": panel.name, "branching": panel.branching, "trees": trees,
