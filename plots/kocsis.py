@@ -22,12 +22,19 @@ METHOD_STYLE = {
     "uct+episodes": ("+ episodes stored", "C6", "P"),
     "uct+stop": ("+ episodes stopped", "C8", "X"),
     "uct+solver": ("+ outcome solver", "C7", "x"),
+    "value:uct": ("UCT (outcome rewards)", "C0", "o"),
+    "value:uct-unstopped": ("UCT, outcome rewards, episodes not stopped", "C1", "o"),
+    "value:alphabeta": ("alpha-beta (playout leaves)", "C3", "s"),
+    "value:flatmc": ("Monte-Carlo (flat)", "C2", "^"),
+    "value:mmmc": ("MMMC", "C4", "v"),
 }
 FIG2_METHODS = ("uct-paper", "alphabeta", "flatmc", "mmmc", "alphabeta-best")
+BEST_SCORE = "failure rate (not a best-score move)"
 
 
 def plot_panel(table: pd.DataFrame, title: str, random_pick: float | None = None, ax=None,
-               methods=FIG2_METHODS, paper: pd.DataFrame | None = None):
+               methods=FIG2_METHODS, paper: pd.DataFrame | None = None,
+               ylabel: str = BEST_SCORE):
     """One panel (one shape's rows of ``over_trees``): failure rate against iterations for
     ``methods``; ``paper`` (rows method, iterations, failure_rate of the paper's curves) dashed
     in the same colours. Rates of 0 cannot show on a log axis and are left out of the lines."""
@@ -52,21 +59,21 @@ def plot_panel(table: pd.DataFrame, title: str, random_pick: float | None = None
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("iterations (playouts; alpha-beta: leaves evaluated)")
-    ax.set_ylabel("failure rate (not a best-score move)")
+    ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.legend(fontsize=7)
     return ax
 
 
 def plot_fig2(summary: pd.DataFrame, levels: dict[str, float], paper: pd.DataFrame | None = None,
-              methods=FIG2_METHODS):
+              methods=FIG2_METHODS, ylabel: str = BEST_SCORE):
     """Both panels side by side, in the order of ``levels`` (panel name -> random-pick level),
     with the paper's curves (``paper``: rows panel, method, iterations, failure_rate)."""
     fig, axes = new_figure(1, len(levels), figsize=(5.5 * len(levels), 4.5), squeeze=False)
     for (panel, level), ax in zip(levels.items(), axes[0]):
         theirs = None if paper is None else paper[paper["panel"] == panel]
         plot_panel(summary[summary["panel"] == panel], f"P-game {panel}", level, ax=ax,
-                   methods=methods, paper=theirs)
+                   methods=methods, paper=theirs, ylabel=ylabel)
     return fig
 
 

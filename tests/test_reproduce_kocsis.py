@@ -67,6 +67,9 @@ def test_tiny_reproduction_writes_everything_and_resumes(tiny, tmp_path, saved_f
     assert (tmp_path / "fig2_failure_rates.csv").is_file()
     figure = saved_figures["fig2_pgames.png"]
     assert [ax.get_title() for ax in figure.axes] == ["P-game B=4 D=4", "P-game B=4 D=6"]
+    by_value = saved_figures["fig2_by_game_value.png"].axes[0]
+    assert by_value.get_ylabel() == "failure rate (a move of worse game value)"
+    assert "UCT (outcome rewards)" in by_value.get_legend_handles_labels()[1]
     labels = saved_figures["fig2_ablation.png"].axes[0].get_legend_handles_labels()[1]
     assert labels[:2] == ["UCT, the lab's", "+ summed scores, c = 1"]
     shards = 2 * (2 * len(kocsis.METHODS) + 3 * len(study.FIG3_METHODS))

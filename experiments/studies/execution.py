@@ -81,6 +81,19 @@ def on_one_thread(compute, curve: Curve, *args) -> tuple[Any, float, float]:
         numba.set_num_threads(threads)
 
 
+def instance_order(shards: list[Shard]) -> list[Shard]:
+    """``shards`` grouped by the tree instance they search (tree spec, shape and index), the
+    instances in the order they first appear, each group in its shards' order: consecutive
+    shards then find their instance among those a worker keeps (``failure.tree_instance``),
+    where a study's curves one after another drew every large tree again for each curve."""
+    groups: dict[tuple, list[Shard]] = {}
+    for shard in shards:
+        curve = shard.curve
+        key = (curve.tree, curve.branching, curve.depth, shard.tree_index)
+        groups.setdefault(key, []).append(shard)
+    return [shard for group in groups.values() for shard in group]
+
+
 def kernel_order(shards: list[Shard]) -> list[Shard]:
     """``shards`` round-robin over the kernels they run on (``kernels.kernel_key``): the first
     shard of every kernel, then the second..., so that workers starting together compile
@@ -127,7 +140,8 @@ def run_study(
         remove_temporary_files(folder)
         shards = study.shards()
         check_shard_paths(folder, shards)
-        pending = [shard for shard in shards if read_shard(folder, shard) is None]
+        pending = instance_order([shard for shard in shards
+                                  if read_shard(folder, shard) is None])
         if interleave:
             pending = kernel_order(pending)
         _say_stale(folder, pending)

@@ -107,7 +107,7 @@ def reproduce_kocsis(out: str | Path, scale: str = "quick", *, workers: int | No
     beside = pd.concat([beside_by_value(table, paper, BY_VALUE), beside_paper(table, paper)],
                        ignore_index=True)
     write_table(beside, out / "fig2_beside_paper.csv")
-    figures = draw(table, levels, out, paper, formats)
+    figures = draw(table, levels, readings, out, paper, formats)
     fig3, paper3 = fig3_table(table, scale), paper_fig3()
     growths = growth_table(fig3, paper3)
     write_table(fig3, out / "fig3_iterations.csv")
