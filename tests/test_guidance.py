@@ -182,6 +182,31 @@ def test_a_grid_crosses_maxfreq_with_the_searches_that_play_playouts():
     assert only.methods == ["ucb1+maxfreq", "puct(evaluate=value)+plain"] and only.cells == 4
 
 
+def test_the_guidance_preset_at_a_tiny_scale(tmp_path):
+    """``compare --preset guidance`` on one tree: its report's section and map; UCB1 with and
+    without MaxFrequency beside the guided searches; the exact prior agrees with an optimal
+    move at every decisive node; the worse-than-the-prior check at 2, 4, 8, 16 simulations for
+    each search and prior with exact values."""
+    import pandas as pd
+
+    out = tmp_path / "g"
+    assert main(["compare", "--preset", "guidance", "--trees", "constant(1,5)", "--runs", "2",
+                 "--trees-per-model", "1", "--max-budget", "8", "--out", str(out),
+                 "--workers", "1", "--quiet"]) == 0
+    assert "## Guidance of known quality" in (out / "report.md").read_text()
+    assert (out / "guidance_map.png").stat().st_size > 0
+    curves = pd.read_csv(out / "curves.csv")
+    methods = set(curves.policy + "+" + curves.adjuster)
+    assert {"ucb1+plain", "ucb1+maxfreq"} <= methods
+    assert not any(method.endswith("+maxfreq") for method in methods - {"ucb1+maxfreq"})
+    quality = pd.read_csv(out / "guidance_quality.csv")
+    assert (quality[quality.prior == "oracle(tau=0.25)"].top1 == 1.0).all()
+    worse = pd.read_csv(out / "guidance_worse.csv")
+    assert set(worse.search) == {"puct", "gumbel_muzero"} and (worse.runs == 50).all()
+    assert worse.groupby(["search", "prior"]).simulations.apply(list).map(
+        [2, 4, 8, 16].__eq__).all() and worse.prior.nunique() == 4
+
+
 @pytest.mark.parametrize("options, message", [
     (["--prior", "oracle(tau=0)"], "tau = 0: must be a finite number > 0"),
     (["--prior", "oracle(noise=-1)"], "noise = -1: must be a finite number >= 0"),
