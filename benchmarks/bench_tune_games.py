@@ -22,7 +22,8 @@ import tempfile
 import time
 
 from experiments.runtime.pool import default_workers
-from experiments.tuning.games import SCALES, projected_seconds, result_lines, tune_game
+from experiments.tuning.game_report import result_lines
+from experiments.tuning.games import SCALES, projected_seconds, tune_game
 
 
 def main(argv: list[str] | None = None) -> int:

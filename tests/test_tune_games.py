@@ -15,6 +15,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from experiments.cli import main
 from experiments.tournaments import tournament as tournaments
+from experiments.tuning import game_report
 from experiments.tuning import games as tuning
 from experiments.tuning.clop import clop_rounds, fit_scores
 from experiments.tuning.games import confirm_seed, pair_counts, projected_seconds, tune_game
@@ -82,7 +83,7 @@ def test_a_tuning_that_cannot_tell_the_values_apart_chooses_nothing(tmp_path, sa
     said = ("not resolved: no c in 0.05..5 was shown worse than another over 8 games (the fit "
             "is flat within its noise), so nothing is chosen (the reference uct plays c = 0.8); "
             "play more --games")
-    assert tuning.result_lines(flat) == [said]
+    assert game_report.result_lines(flat) == [said]
     summary = flat.summary()
     assert summary["resolved"] is False and summary["reference"] == 0.8
     assert summary["chosen"] is None and summary["elo"] is None
@@ -97,8 +98,9 @@ def test_a_tuning_that_cannot_tell_the_values_apart_chooses_nothing(tmp_path, sa
 
     planted = _synthetic_tuning(_planted(np.random.default_rng(5)), 4000)
     assert planted.resolved and planted.summary()["chosen"] == planted.chosen
-    assert tuning.result_lines(planted)[0].startswith("chosen: c = ")
-    assert "| the reference's c | 0.8 (`uct` in breakthrough) |" in tuning.report_lines(planted)
+    assert game_report.result_lines(planted)[0].startswith("chosen: c = ")
+    reference = "| the reference's c | 0.8 (`uct` in breakthrough) |"
+    assert reference in game_report.report_lines(planted)
 
 
 def test_the_figure_counts_the_bins_it_draws(saved_figures):
@@ -206,7 +208,7 @@ def test_a_confirmation_match_plays_fresh_games_of_the_chosen_value(tmp_path, mo
     assert [(block.index, block.start, block.count) for block in played] == [(0, 6, 8)]
     pd.testing.assert_frame_equal(grown.confirmation.iloc[:6], games)
     assert "| confirmation, 6 fresh games at the chosen c | win rate" in "\n".join(
-        tuning.report_lines(tuned))
+        game_report.report_lines(tuned))
     capsys.readouterr()
     assert main(["tune", "breakthrough", "--player", "uct(c=?)", "--against", "uct",
                  "--playouts", "8", "--games", "40", "--confirm", "4", "--quiet",

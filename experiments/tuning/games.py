@@ -23,17 +23,13 @@ the tuning is not resolved and chooses nothing: its results say so, name the ref
 value of the parameter (its spec's, else the game's preset, ``mcts.games.presets``) and play
 no confirmation match.
 
-Storage: with a folder, ``tuning.json`` holds the tuning's identity and ``blocks/`` one
-Parquet file per block of ``BLOCK_PAIRS`` pairs (``experiments.runtime.store``), written as
-each block ends; a rerun recomputes every region from the stored games and reuses a block
-whose constants are those it would draw, so a killed tuning resumes and its results do not
-depend on the number of workers.
+Storage (``game_store``): blocks of ``BLOCK_PAIRS`` pairs, written as each ends; a rerun
+recomputes every region from the stored games and reuses a block whose constants are those it
+would draw, so a killed tuning resumes and its results do not depend on the workers.
 """
 
 from __future__ import annotations
 
-import math
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -45,24 +41,12 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from bandits import POLICIES, get_policy
 from mcts.games import GAME_STREAM_VERSION
-from mcts.games.playouts import MAST
 from mcts.players import parse_player
-from mcts.synthetic.shaping import BONUS_DOMAINS
-from specs import Domain, between, parse_spec
 
 from ..runtime.lock import writing
 from ..runtime.pool import Pool, check_options
-from ..runtime.store import (
-    GAME_TUNING_FILE,
-    KeyedStore,
-    claim,
-    make_folder,
-    read_manifest,
-    write_atomically,
-    write_figures,
-)
+from ..runtime.store import KeyedStore, make_folder, write_atomically, write_figures
 from ..tournaments.match import load_game, play_game
 from ..tournaments.tournament import (
     Block,
@@ -72,11 +56,12 @@ from ..tournaments.tournament import (
     summarize,
 )
 from .clop import Fit, clop_rounds, to_x
+from .game_parameter import Tuned, check_range, default_range, reference_value, tuned_parameter
+from .game_report import elo_of, report_lines
+from .game_store import claim_tuning, stored_block, tuning_identity
 
-BLOCK_FOLDER = "blocks"
 CONFIRM_FOLDER = "confirm"  # the confirmation match, a tournament folder inside the tuning's
 BLOCK_PAIRS = 5  # pairs of games per job and stored block
-COLUMNS = ("round", "pair", "game", "constant", "seat", "winner", "score", "plies")
 
 
 @dataclass(frozen=True)
@@ -91,118 +76,6 @@ class Scale:
 # cache (benchmarks/bench_tune_games.py)
 SCALES = {"quick": Scale(games=1600, rounds=4), "full": Scale(games=8000, rounds=8)}
 
-# The range tried when no --param is given, by (policy or enhancement, parameter): wide
-# around the values the games' presets use (UCT's C 0.4-1.0, k_RB 1.0-8.0, k_QB 1.6-4.0, MAST's
-# epsilon 0.1-0.3; DESIGN.md section 9), so the optimum is inside rather than at an edge; a
-# policy's from its registry row (``bandits.PolicyInfo.game_ranges``)
-RANGES = {**{(name, key): span for name, info in POLICIES.items()
-             for key, span in info.game_ranges.items()},
-          ("rb", "k"): (0.5, 32.0), ("qb", "k"): (0.5, 32.0), ("mast", "eps"): (0.01, 0.5)}
-_ALIASES = {"uct": "ucb1"}  # as player specs spell UCB1
-
-
-@dataclass(frozen=True)
-class Tuned:
-    """The parameter a player spec marks with ``?``: the spec without blanks, the part that
-    holds it (``uct``, ``qb``), its name and its domain."""
-
-    spec: str
-    part: str
-    name: str
-    domain: Domain
-
-    def player(self, value: float | None) -> str:
-        """The spec with ``value`` for the ``?`` (written exactly), or without the parameter
-        (None: the player's default)."""
-        if value is None:
-            return _without(self.spec, self.name)
-        return self.spec.replace("?", repr(float(value)))
-
-
-def _without(spec: str, name: str) -> str:
-    """``spec`` (no blanks) without its argument ``name=?``: ``uct(c=?)`` -> ``uct``."""
-    key = re.escape(name)
-    return re.sub(rf",{key}=\?(?=[,)])|(?<=\(){key}=\?,|\({key}=\?\)", "", spec)
-
-
-def _tunable(name: str, first: bool) -> dict[str, Domain]:
-    """The number parameters of a spec's part: a policy's (the first part) from its registry,
-    the bonuses' and MAST's epsilon."""
-    if first:
-        domains = get_policy(_ALIASES.get(name, name)).domains
-    else:
-        domains = {"rb": BONUS_DOMAINS, "qb": BONUS_DOMAINS,
-                   "mast": {"eps": between(0, 1)}}.get(name, {})
-    return {key: domain for key, domain in domains.items() if domain.kind == "number"}
-
-
-def tuned_parameter(player: str, game: str) -> Tuned:
-    """The parameter ``player`` marks with its one ``?``; a one-line ValueError naming the
-    problem and the fix when there is none, more than one, or one on a parameter its part does
-    not have (or that is no number), and any error of the spec itself (``parse_player``)."""
-    spec = "".join(str(player).split())
-    marks = spec.count("?")
-    if marks != 1:
-        problem = "has no '?'" if marks == 0 else f"has {marks} '?'"
-        raise ValueError(f"--player {player!r} {problem}: mark the one parameter to tune with "
-                         "?, e.g. uct(c=?) or uct(c=0.8)+qb(k=?)")
-    parts = parse_spec(spec, "player spec")
-    found = [(i, part.name, key) for i, part in enumerate(parts)
-             for key, value in part.kwargs if value == "?"]
-    if not found:
-        raise ValueError(f"--player {player!r}: the '?' must be a parameter's whole value, "
-                         "e.g. uct(c=?)")
-    index, part, name = found[0]
-    parse_player(_without(spec, name), game)  # the rest of the spec, with parse_player's errors
-    domains = _tunable(part, index == 0)
-    if name not in domains:
-        known = ", ".join(domains)
-        fix = (f"mark one of {known}, e.g. {part}({next(iter(domains))}=?)" if domains else
-               "mark a parameter of another part, e.g. uct(c=?)")
-        raise ValueError(f"--player {player!r}: {part} has no number parameter {name!r} to "
-                         f"tune; {fix}")
-    return Tuned(spec, part, name, domains[name])
-
-
-def default_range(tuned: Tuned) -> tuple[float, float]:
-    """``RANGES``' range of the tuned parameter; a one-line ValueError when it has none."""
-    part = _ALIASES.get(tuned.part, tuned.part)
-    if (part, tuned.name) not in RANGES:
-        raise ValueError(f"{tuned.part}'s {tuned.name} has no default range: give one, "
-                         f"--param {tuned.name}=LOW..HIGH[:log]")
-    return RANGES[part, tuned.name]
-
-
-def _check_range(tuned: Tuned, low: float, high: float, log: bool) -> None:
-    written = f"{tuned.name}={low:g}..{high:g}{':log' if log else ''}"
-    for bound, value in (("LOW", low), ("HIGH", high)):
-        if not (math.isfinite(value) and tuned.domain.admits(value)):
-            raise ValueError(f"{written}: {bound} {value:g} is outside {tuned.part}'s "
-                             f"{tuned.name} ({tuned.domain.describe()}): narrow the range")
-    if not low < high:
-        raise ValueError(f"{written} is an empty range: give LOW < HIGH, e.g. "
-                         f"{tuned.name}={low:g}..{max(2 * low, low + 1):g}")
-    if log and low <= 0:
-        raise ValueError(f"{written}: a log scale needs LOW > 0 (or drop :log)")
-
-
-def reference_value(tuned: Tuned, against: str, game: str) -> float | None:
-    """The value the reference player ``against`` gives the tuned parameter in ``game``: its
-    spec's, else the game's preset (``mcts.games.presets``: UCT's C, k_RB, k_QB, MAST's
-    epsilon), else the part's default; None when the reference has no such part (a bonus it
-    does not use, another selection policy)."""
-    config = parse_player(against, game).config
-    part = _ALIASES.get(tuned.part, tuned.part)
-    if part in ("rb", "qb"):
-        return float(getattr(config, f"{part}_{tuned.name}")) if getattr(
-            config, f"{part}_k") > 0 else None
-    if part == "mast":
-        return float(config.epsilon) if config.playout == MAST else None
-    if isinstance(config.policy, get_policy(part).record):
-        return float(getattr(config.policy, tuned.name))
-    return None
-
-
 def pair_counts(games: int, rounds: int) -> list[int]:
     """Pairs of games per round: ``games`` / 2 split as evenly as possible, the first rounds
     taking one more; a one-line ValueError for an odd number or fewer than a pair a round."""
@@ -215,8 +88,9 @@ def pair_counts(games: int, rounds: int) -> list[int]:
 
 
 def play_pairs(tuning: dict, round_: int, pairs: Sequence[tuple[int, float]]) -> pd.DataFrame:
-    """Play ``pairs`` (pair number, constant) of a tuning (``_identity``): each pair a
-    two-game tournament, the tuned player first in game 0; one row per game, ``COLUMNS``."""
+    """Play ``pairs`` (pair number, constant) of a tuning (``tuning_identity``): each pair a
+    two-game tournament, the tuned player first in game 0; one row per game, ``COLUMNS`` of
+    ``game_store``."""
     tuned = tuned_parameter(tuning["player"], tuning["game"])
     tables = []
     for pair, constant in pairs:
@@ -231,45 +105,6 @@ def play_pairs(tuning: dict, round_: int, pairs: Sequence[tuple[int, float]]) ->
     return pd.concat(tables, ignore_index=True)
 
 
-def _identity(game: str, tuned: Tuned, against: str, low: float, high: float, log: bool,
-              playouts: int, games: int, rounds: int, seed: int) -> dict:
-    return {"game": game, "player": tuned.spec, "against": parse_player(against, game).spec,
-            "low": float(low), "high": float(high), "log": bool(log), "playouts": playouts,
-            "games": games, "rounds": rounds, "seed": seed}
-
-
-def _claim(folder: Path, tuning: dict) -> KeyedStore:
-    """Make ``folder`` the tuning's home, or check that it is; another tuning's is refused in
-    one line naming the first field that differs."""
-    def refusal(stored) -> str:
-        key = next(key for key in sorted({*stored, *tuning}) if stored.get(key) != tuning.get(key))
-        return (f"{folder} holds another tuning ({key} {stored.get(key)!r}, not "
-                f"{tuning.get(key)!r}): choose another --out folder, or delete {folder} to "
-                "start over")
-
-    claim(folder, GAME_TUNING_FILE, tuning, refusal=refusal,
-          read=lambda home: read_manifest(home, GAME_TUNING_FILE))
-    store = KeyedStore(folder / BLOCK_FOLDER)
-    store.check_writable()
-    store.remove_temporary_files()
-    return store
-
-
-def _stored(store: KeyedStore | None, key: str, metadata: dict,
-            pairs: Sequence[tuple[int, float]]) -> pd.DataFrame | None:
-    """The block stored under ``key`` if it was written with ``metadata`` and holds the games
-    of exactly ``pairs``, with their constants."""
-    table = None if store is None else store.read_matching(key, metadata)
-    if table is None:
-        return None
-    games = table.to_pandas()
-    per_game = [pair for pair in pairs for _ in range(2)]  # (pair, constant), two games each
-    if (list(games.columns) != list(COLUMNS) or games["pair"].tolist() != [p for p, _ in per_game]
-            or games["constant"].tolist() != [float(c) for _, c in per_game]):
-        return None
-    return games
-
-
 def _play_stored_or_new(tuning: dict, pool: Pool, store: KeyedStore | None, bar: tqdm):
     """``clop_rounds``' ``play``: a round's blocks read from ``store`` or played on ``pool``,
     each stored as it ends."""
@@ -280,7 +115,7 @@ def _play_stored_or_new(tuning: dict, pool: Pool, store: KeyedStore | None, bar:
         keys = [f"round{round_:03d}-pair{block[0][0]:06d}" for block in blocks]
         metas = [{"tuning": tuning, "round": round_, "first": block[0][0], "pairs": len(block),
                   "stream_version": GAME_STREAM_VERSION} for block in blocks]
-        tables = [_stored(store, key, meta, block)
+        tables = [stored_block(store, key, meta, block)
                   for key, meta, block in zip(keys, metas, blocks, strict=True)]
         bar.update(sum(len(t) for t in tables if t is not None))
         jobs = [i for i, table in enumerate(tables) if table is None]
@@ -299,9 +134,9 @@ def _play_stored_or_new(tuning: dict, pool: Pool, store: KeyedStore | None, bar:
 
 @dataclass(frozen=True, eq=False)
 class GameTuning:
-    """A finished tuning: its games (``table``, one row per game: ``COLUMNS``, ``seat`` the
-    tuned player's, 0 first; ``score`` its outcome, win 1, draw 1/2, loss 0) and the fit of
-    each round; the last fit gives the results."""
+    """A finished tuning: its games (``table``, one row per game: ``game_store.COLUMNS``,
+    ``seat`` the tuned player's, 0 first; ``score`` its outcome, win 1, draw 1/2, loss 0) and
+    the fit of each round; the last fit gives the results."""
 
     game: str
     player: str  # the spec with its "?"
@@ -396,8 +231,8 @@ class GameTuning:
             return None
         result = summarize(self.confirmation)
         low, high = result["ci95"]
-        return {"player": self.chosen_player(), **result, "elo": _elo(result["win_rate_a"]),
-                "elo_interval": [_elo(low), _elo(high)]}
+        return {"player": self.chosen_player(), **result, "elo": elo_of(result["win_rate_a"]),
+                "elo_interval": [elo_of(low), elo_of(high)]}
 
     def curve(self, points: int = 101) -> pd.DataFrame:
         """The last fit over its region: columns constant, win_rate, ci_low, ci_high."""
@@ -457,113 +292,10 @@ class GameTuning:
         return [report, *paths]
 
 
-def report_lines(tuning: GameTuning) -> list[str]:
-    """``report.md``: the results, the rounds and how they were computed."""
-    t, name = tuning, tuning.parameter
-    low, high = t.interval
-    elo_low, elo_high = t.elo_interval
-    rate_low, rate_high = t.win_rate_interval
-    reference = t.reference()
-    lines = [f"# {name} of {t.player} tuned against {t.against} in {t.game}", "",
-             (f"{t.games:,} games at {t.playouts:,} playouts a move, seed {t.seed}, in "
-              f"{len(t.fits)} rounds; {name} tried in {t.low:g}-{t.high:g} on a "
-              f"{'log' if t.log else 'linear'} scale."), "",
-             "| result | value |", "|---|---|"]
-    if t.resolved:
-        lines += [f"| chosen {name} | {t.chosen:.3g} (`{t.chosen_player()}`) |",
-                  f"| {name} not shown worse | {low:.3g}-{high:.3g} |",
-                  (f"| win rate at the chosen {name} (fit) | {t.win_rate:.3f} (95% "
-                   f"{rate_low:.3f}-{rate_high:.3f}) |"),
-                  (f"| Elo against {t.against} (fit) | {t.elo:+.0f} (95% {elo_low:+.0f} to "
-                   f"{elo_high:+.0f}) |")]
-    else:
-        lines += [f"| chosen {name} | none: not resolved |",
-                  f"| {name} not shown worse | {low:.3g}-{high:.3g}, the whole range |"]
-    lines += [f"| the reference's {name} | "
-              + (f"{reference:.3g} (`{t.against}` in {t.game}) |" if reference is not None
-                 else f"none (`{t.against}` has no {name}) |"),
-              f"| mean score of all games | {t.table['score'].mean():.3f} |"]
-    confirmed = t.confirmed()
-    if confirmed is not None:
-        lines.append(f"| confirmation, {confirmed['games']:,} fresh games at the chosen {name} | "
-                     f"{confirmation_text(confirmed)} |")
-    lines.append("")
-    if not t.resolved:
-        lines += [f"The tuning is {t.unresolved_text()}.", ""]
-    if t.at_edge:
-        lines += [(f"The chosen {name} is an end of the range tried: the optimum may lie "
-                   "beyond it; tune again over a wider range."), ""]
-    lines += ["| round | region sampled | games | mean score | games fitted | region left |",
-              "|---|---|---|---|---|---|"]
-    lines += [f"| {row.round} | {row.low:.3g}-{row.high:.3g} | {row.games} | {row.score:.3f} | "
-              f"{row.fitted_games} | {row.next_low:.3g}-{row.next_high:.3g} |"
-              for row in t.rounds().itertuples()]
-    confirm = (CONFIRMED if confirmed is not None else
-               "No confirmation games were played: `--confirm N` plays them." if t.resolved
-               else "No confirmation games were played: nothing was chosen.")
-    return lines + ["", METHOD, confirm, "", f"![win rate against {name}](game_tuning.png)"]
-
-
-
-def result_lines(tuning: GameTuning) -> list[str]:
-    """The results in a few lines, as ``mctslab tune GAME`` prints them: the chosen value and
-    the interval not shown worse, the fit's Elo, the confirmation match (or how to play one)
-    and a chosen value at an end of the range."""
-    t = tuning
-    if not t.resolved:
-        return [t.unresolved_text()]
-    low, high = t.interval
-    elo_low, elo_high = t.elo_interval
-    lines = [(f"chosen: {t.parameter} = {t.chosen:.3g} ({t.chosen_player()}); not shown "
-              f"worse: {low:.3g}..{high:.3g}"),
-             (f"Elo against {t.against} at the chosen value (from the fit): {t.elo:+.0f} (95% "
-              f"{elo_low:+.0f} to {elo_high:+.0f}) over {t.games:,} games")]
-    confirmed = t.confirmed()
-    lines.append(f"(the fit's Elo is biased upward by the choice: --confirm N plays N fresh "
-                 f"games of {t.chosen_player()})" if confirmed is None else
-                 f"confirmed over {confirmed['games']:,} fresh games: "
-                 f"{confirmation_text(confirmed)}")
-    if t.at_edge:
-        lines.append(f"{t.parameter} = {t.chosen:.3g} is an end of the range: the best may lie "
-                     "beyond it; widen the range")
-    return lines
-
-def confirmation_text(confirmed: dict) -> str:
-    """The confirmation match's win rate and Elo with their 95% intervals, in words."""
-    low, high = confirmed["ci95"]
-    elo_low, elo_high = confirmed["elo_interval"]
-    return (f"win rate {confirmed['win_rate_a']:.3f} (95% {low:.3f}-{high:.3f}), Elo "
-            f"{_signed(confirmed['elo'])} ({_signed(elo_low)} to {_signed(elo_high)})")
-
-
-def _signed(elo: float | None) -> str:
-    return "unbounded" if elo is None else f"{elo:+.0f}"
-
-
-def _elo(score: float) -> float | None:
-    """400 log10(p / (1 - p)): the Elo difference of an expected score p; None at 0 or 1."""
-    return 400.0 * math.log10(score / (1.0 - score)) if 0.0 < score < 1.0 else None
-
-
 def confirm_seed(seed: int) -> int:
     """The confirmation match's seed: from ``SeedSequence([seed, 1])``, so that its games
     draw streams apart from the tuning's (``SeedSequence(seed, spawn_key=...)``)."""
     return int(np.random.SeedSequence([seed, 1]).generate_state(1)[0])
-
-
-METHOD = ("Method: a CLOP-like regression (Coulom 2011). Each round plays pairs of games, colours "
-          "swapped, at constants stratified over its region; the outcomes (win 1, draw 1/2, "
-          "loss 0) of the games in the region are fitted by a logistic regression on the "
-          "parameter's scale and its square, with three virtual draws as a weak prior. A "
-          "constant is shown worse when the fitted maximum's lead over it exceeds 2.45 "
-          "standard errors (Scheffe's simultaneous 95% bound); the next region keeps the "
-          "constants not shown worse, and at least half of the region. The chosen constant "
-          "maximises the lower 95% bound of the last fit among the constants not shown worse. "
-          "Win rate and Elo are that fit's at the chosen constant, with delta-method 95% "
-          "intervals; a constant chosen for its high fit is biased upward.")
-CONFIRMED = ("The confirmation match is not biased so: fresh games of the chosen player against "
-             "the reference, colours alternating, seeds apart from the tuning's; its win rate "
-             "has a Wilson 95% interval.")
 
 
 def check_tuning(game: str, player: str, against: str, *, low: float | None = None,
@@ -572,9 +304,9 @@ def check_tuning(game: str, player: str, against: str, *, low: float | None = No
                  rounds: int | None = None, confirm: int = 0
                  ) -> tuple[Tuned, float, float, list[int]]:
     """``tune_game``'s arguments checked before any game is played, so that a command refuses
-    them before it times probe games: the tuned parameter, its range (``RANGES``' where not
-    given) and the pairs of games of each round; else a one-line ValueError naming the
-    problem and the fix."""
+    them before it times probe games: the tuned parameter, its range (``RANGES``' of
+    ``game_parameter`` where not given) and the pairs of games of each round; else a one-line
+    ValueError naming the problem and the fix."""
     load_game(game)
     if scale not in SCALES:
         raise ValueError(f"--scale {scale!r}: use one of {', '.join(SCALES)}")
@@ -586,7 +318,7 @@ def check_tuning(game: str, player: str, against: str, *, low: float | None = No
         default = default_range(tuned)
         low, high = (default[0] if low is None else low), (default[1] if high is None else high)
     low, high = float(low), float(high)
-    _check_range(tuned, low, high, log)
+    check_range(tuned, low, high, log)
     rounds = SCALES[scale].rounds if rounds is None else rounds
     if confirm < 0:
         raise ValueError(f"--confirm {confirm} must be 0 (no confirmation match) or more")
@@ -607,7 +339,7 @@ def tune_game(game: str, player: str, against: str, *, low: float | None = None,
     """Tune the parameter ``player`` marks with ``?`` for the best win rate against
     ``against`` in ``game`` (the module's docstring).
 
-    ``low``/``high``: its range (None: ``RANGES``' for the parameter); ``log``: x = log of the
+    ``low``/``high``: its range (None: ``game_parameter.RANGES``'); ``log``: x = log of the
     parameter (then low > 0). ``scale``: a preset of ``SCALES``, whose games ``games`` and
     rounds ``rounds`` override. ``out``: a folder that stores every game and resumes (a
     folder of another tuning is refused, naming the field that differs); ``workers``,
@@ -620,11 +352,12 @@ def tune_game(game: str, player: str, against: str, *, low: float | None = None,
                                            playouts=playouts, scale=scale, games=games,
                                            seed=seed, rounds=rounds, confirm=confirm)
     games = 2 * sum(pairs)
-    tuning = _identity(game, tuned, against, low, high, log, playouts, games, len(pairs), seed)
+    tuning = tuning_identity(game, tuned, against, low, high, log, playouts, games, len(pairs),
+                             seed)
     check_options(workers, scheduler)  # before the folder is locked
     folder = None if out is None else Path(out)
     with nullcontext() if folder is None else writing(folder), Pool(workers, scheduler) as pool:
-        store = None if folder is None else _claim(folder, tuning)
+        store = None if folder is None else claim_tuning(folder, tuning)
         bar = tqdm(total=games, unit=" games", desc=f"{tuned.spec} vs {tuning['against']}",
                    file=sys.stderr, dynamic_ncols=True,
                    disable=not (sys.stderr.isatty() if progress is None else progress))

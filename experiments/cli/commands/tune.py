@@ -152,14 +152,9 @@ def _run_game(args) -> int:
     if len(args.param) > 1:
         raise ValueError("a game's tuning takes one --param, the range of the player's ?")
     from experiments.runtime.pool import check_options, default_workers
-    from experiments.tuning.games import (
-        SCALES,
-        check_tuning,
-        projected_seconds,
-        result_lines,
-        tune_game,
-        tuned_parameter,
-    )
+    from experiments.tuning.game_parameter import tuned_parameter
+    from experiments.tuning.game_report import result_lines
+    from experiments.tuning.games import SCALES, check_tuning, projected_seconds, tune_game
     from experiments.tuning.space import parse_range
 
     check_options(args.workers, args.scheduler)
