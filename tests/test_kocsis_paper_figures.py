@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from experiments.papers.kocsis import paper_figures as pf
-from experiments.papers.kocsis.paper_figures import Axis, Shape
+from experiments.pdf_figures import axes, drawing
+from experiments.pdf_figures.axes import Axis
+from experiments.pdf_figures.drawing import Shape
 
 DATA = Path(pf.__file__).parent / "data"
 
@@ -46,64 +48,64 @@ def fig3(panel: str, series: str) -> dict[float, float]:
 
 def test_a_log_frame_maps_its_ends_and_decades_exactly():
     axis = Axis(100.0, 200.0, 1e-5, 1.0, True)  # 5 decades over 100 pt
-    assert pf.axis_value(axis, 100.0) == pytest.approx(1e-5, rel=1e-12)
-    assert pf.axis_value(axis, 200.0) == pytest.approx(1.0, rel=1e-12)
-    assert pf.axis_value(axis, 120.0) == pytest.approx(1e-4, rel=1e-12)
-    assert pf.axis_value(axis, 150.0) == pytest.approx(10 ** -2.5, rel=1e-12)
-    assert pf.axis_point(axis, 0.001) == pytest.approx(140.0, rel=1e-12)
+    assert axes.axis_value(axis, 100.0) == pytest.approx(1e-5, rel=1e-12)
+    assert axes.axis_value(axis, 200.0) == pytest.approx(1.0, rel=1e-12)
+    assert axes.axis_value(axis, 120.0) == pytest.approx(1e-4, rel=1e-12)
+    assert axes.axis_value(axis, 150.0) == pytest.approx(10 ** -2.5, rel=1e-12)
+    assert axes.axis_point(axis, 0.001) == pytest.approx(140.0, rel=1e-12)
 
 
 def test_a_linear_frame_maps_linearly():
     axis = Axis(10.0, 90.0, 4.0, 20.0, False)
-    assert pf.axis_value(axis, 50.0) == pytest.approx(12.0, rel=1e-12)
-    assert pf.axis_point(axis, 6.0) == pytest.approx(20.0, rel=1e-12)
+    assert axes.axis_value(axis, 50.0) == pytest.approx(12.0, rel=1e-12)
+    assert axes.axis_point(axis, 6.0) == pytest.approx(20.0, rel=1e-12)
 
 
 def test_the_tick_labels_tell_a_log_axis_from_a_linear_one():
     decades = [(100 + 20 * k, 10.0 ** (k - 5)) for k in range(6)]
-    assert pf.fit_axis(100, 200, decades) == Axis(100, 200, 1e-5, 1.0, True)
+    assert axes.fit_axis(100, 200, decades) == Axis(100, 200, 1e-5, 1.0, True)
     depths = [(10 + 10 * k, 4 + 2 * k) for k in range(9)]
-    assert pf.fit_axis(10, 90, depths) == Axis(10, 90, 4, 20, False)
+    assert axes.fit_axis(10, 90, depths) == Axis(10, 90, 4, 20, False)
     # Fig. 3 right: the branching factors 2 .. 8, evenly numbered, placed by log10
     branching = [(10 + 60 * math.log(b / 2) / math.log(4), b) for b in range(2, 9)]
-    assert pf.fit_axis(10, 70, branching).log
+    assert axes.fit_axis(10, 70, branching).log
 
 
 def test_tick_labels_that_fit_no_axis_are_refused():
     with pytest.raises(ValueError, match="fit no axis"):
-        pf.fit_axis(0, 100, [(0, 1), (30, 10), (100, 1000)])
+        axes.fit_axis(0, 100, [(0, 1), (30, 10), (100, 1000)])
     with pytest.raises(ValueError, match="no tick label at the ends"):
-        pf.fit_axis(0, 100, [(5, 1), (50, 10), (100, 100)])
+        axes.fit_axis(0, 100, [(5, 1), (50, 10), (100, 100)])
     with pytest.raises(ValueError, match="3 or more"):
-        pf.fit_axis(0, 100, [(0, 1), (100, 100)])
+        axes.fit_axis(0, 100, [(0, 1), (100, 100)])
 
 
 def test_log_log_interpolation_between_two_vertices_is_the_power_law():
     law = [(2.0, 3 * 2.0 ** -0.7), (50.0, 3 * 50.0 ** -0.7)]
     for x in (2.0, 7.0, 31.25, 50.0):
-        assert pf.interpolate(law, x) == pytest.approx(3 * x ** -0.7, rel=1e-12)
+        assert axes.interpolate(law, x) == pytest.approx(3 * x ** -0.7, rel=1e-12)
     # a linear x, log y axis (Fig. 3 left): 2^D between depths 4 and 20
-    assert pf.interpolate([(4, 16), (20, 2 ** 20)], 13, xlog=False) == pytest.approx(2 ** 13)
+    assert axes.interpolate([(4, 16), (20, 2 ** 20)], 13, xlog=False) == pytest.approx(2 ** 13)
     with pytest.raises(ValueError, match="off the polyline"):
-        pf.interpolate(law, 60.0)
+        axes.interpolate(law, 60.0)
 
 
 def test_a_curve_is_read_at_powers_of_two_until_it_reaches_the_floor():
     # 0.5 t^-1/2 down to t = 100, then to the floor (a failure rate 0), then a spike
     points = [(1, 0.5), (100, 0.05), (101, 1e-5), (150, 2.5e-5), (151, 1e-5)]
-    assert pf.above_floor(points, 1e-5) == points[:2]
-    read = pf.curve_at_powers(points, 1e-5)
+    assert axes.above_floor(points, 1e-5) == points[:2]
+    read = axes.curve_at_powers(points, 1e-5)
     assert [t for t, _ in read] == [1, 2, 4, 8, 16, 32, 64]
     for t, y in read:
         assert y == pytest.approx(0.5 * t ** -0.5, rel=1e-12)
-    assert pf.powers_of_two(0.9999, 4096.1) == [2 ** k for k in range(13)]
-    assert pf.powers_of_two(3, 5) == [4]
+    assert axes.powers_of_two(0.9999, 4096.1) == [2 ** k for k in range(13)]
+    assert axes.powers_of_two(3, 5) == [4]
 
 
 def test_distances_to_a_polyline():
-    assert pf.segment_distance((1, 1), (0, 0), (2, 0)) == pytest.approx(1)
-    assert pf.segment_distance((3, 4), (0, 0), (0, 0)) == pytest.approx(5)
-    assert pf.polyline_distance((5, 1), [(0, 0), (2, 0), (2, 3)]) == pytest.approx(3)
+    assert axes.segment_distance((1, 1), (0, 0), (2, 0)) == pytest.approx(1)
+    assert axes.segment_distance((3, 4), (0, 0), (0, 0)) == pytest.approx(5)
+    assert axes.polyline_distance((5, 1), [(0, 0), (2, 0), (2, 3)]) == pytest.approx(3)
 
 
 def test_markers_are_the_paths_drawn_one_after_the_other_around_one_centre():
@@ -114,7 +116,7 @@ def test_markers_are_the_paths_drawn_one_after_the_other_around_one_centre():
     plus = [line(0, (9, 10), (11, 10)), line(1, (10, 9), (10, 11))]
     triangle = Shape(2, "curve", ((20, 12), (19, 10), (21, 10), (20, 12)), "mlll", True, False,
                      0.1, False)
-    found = pf.glyphs([*plus, triangle, line(3, (0, 0), (50, 0))])
+    found = drawing.glyphs([*plus, triangle, line(3, (0, 0), (50, 0))])
     assert [g.center for g in found] == [(10, 10), (20, pytest.approx(32 / 3))]
     assert found[0].signature == tuple(sorted(s.signature for s in plus))
 
@@ -124,7 +126,7 @@ def test_path_pieces_drawn_end_to_start_are_one_polyline():
         return Shape(order, "line", (a, b), "ml", False, True, 0.1, False)
 
     pieces = [line(0, (0, 0), (5, 1)), line(1, (5, 1), (9, 0)), line(2, (20, 0), (25, 0))]
-    assert pf.polylines(pieces) == [(0, [(0, 0), (5, 1), (9, 0)]), (2, [(20, 0), (25, 0)])]
+    assert drawing.polylines(pieces) == [(0, [(0, 0), (5, 1), (9, 0)]), (2, [(20, 0), (25, 0)])]
 
 
 def test_legend_labels_become_names():
@@ -137,7 +139,7 @@ def test_legend_labels_become_names():
 def test_without_pdfplumber_a_one_line_error_names_the_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pdfplumber", None)
     with pytest.raises(ValueError, match="pip install pdfplumber") as error:
-        pf.read_pages("paper.pdf")
+        drawing.read_pages("paper.pdf", pf.CAPTIONS)
     assert "\n" not in str(error.value)
 
 
