@@ -9,8 +9,12 @@ from scipy import stats
 from statsmodels.stats.contingency_tables import StratifiedTable
 from statsmodels.stats.multitest import multipletests
 
-from experiments.comparisons.stats import (
+from experiments.comparisons.aggregates import (
     aggregate_intervals,
+    performance_profile,
+    probability_of_improvement,
+)
+from experiments.comparisons.stats import (
     area_intervals,
     areas,
     budget_to_epsilon,
@@ -20,9 +24,7 @@ from experiments.comparisons.stats import (
     failure_curves,
     instances_from_runs,
     nested_bootstrap,
-    performance_profile,
     playouts_to_epsilon,
-    probability_of_improvement,
     run_areas,
     run_failures,
 )
@@ -609,7 +611,7 @@ def test_the_improvement_count_is_mann_whitney_u():
     over nm, ties included, for one pair and for a batch of bootstrap replicates."""
     from scipy import stats
 
-    from experiments.comparisons.stats import _lower_share
+    from experiments.comparisons.aggregates import _lower_share
 
     rng = np.random.default_rng(4)
     x, y = rng.integers(0, 5, (300, 8)) / 4, rng.integers(0, 5, (300, 6)) / 4  # many ties

@@ -1,8 +1,8 @@
 """Estimates of a policy comparison: failure curves with Wilson intervals, the
 playouts needed to reach a failure rate and the area under the failure curve with intervals
-from a bootstrap that respects the nesting of runs in instances, and rliable-style aggregates
-across tree configurations (Agarwal et al. 2021, "Deep RL at the edge of the statistical
-precipice"). The hypothesis tests, whose unit is the run, are in ``experiments.comparisons.tests``.
+from a bootstrap that respects the nesting of runs in instances. The rliable-style aggregates
+across tree configurations are in ``experiments.comparisons.aggregates``, the hypothesis tests,
+whose unit is the run, in ``experiments.comparisons.tests``.
 
 Input: ``runs``, one row per run (RUN_COLUMNS: its cell, tree instance, run index and which
 budgets it failed at), or ``instances``, one row per (config, policy, adjuster, tree_index,
@@ -20,8 +20,6 @@ interval does not depend on which other cells the table holds.
 
 from __future__ import annotations
 
-from itertools import combinations
-
 import numpy as np
 import pandas as pd
 from scipy import integrate, stats
@@ -35,7 +33,7 @@ RUN_COLUMNS = [*CELL, "tree_index", "run", "max_budget", "failed_bits"]
 AREA_COLUMNS = [*CELL, "tree_index", "area"]
 
 
-def _check_columns(frame: pd.DataFrame, columns: list[str]) -> None:
+def check_columns(frame: pd.DataFrame, columns: list[str]) -> None:
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise ValueError(f"the table lacks the columns {', '.join(missing)}")
@@ -46,7 +44,7 @@ def _check_epsilon(epsilon: float) -> None:
         raise ValueError(f"epsilon must lie in (0, 1), got {epsilon}")
 
 
-def _with_method(frame: pd.DataFrame) -> pd.DataFrame:
+def with_method(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(method=frame["policy"] + "+" + frame["adjuster"])
 
 
@@ -57,7 +55,7 @@ def failure_curves(instances: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame
     z = Phi^-1(1 - alpha/2); with k = 0 the upper bound is z^2 / (n + z^2) > 0.
     Columns: config, policy, adjuster, budget, runs, failures, failure_rate, ci_low, ci_high.
     """
-    _check_columns(instances, INSTANCE_COLUMNS)
+    check_columns(instances, INSTANCE_COLUMNS)
     curves = (instances.groupby([*CELL, "budget"], as_index=False)[["runs", "failures"]].sum()
               .sort_values([*CELL, "budget"], ignore_index=True))
     low, high = wilson_interval(curves["failures"], curves["runs"], stats.norm.ppf(1 - alpha / 2))
@@ -106,7 +104,7 @@ def failure_bits(failed: np.ndarray) -> np.ndarray:
 def instances_from_runs(runs: pd.DataFrame) -> pd.DataFrame:
     """The per-instance table (INSTANCE_COLUMNS: failures and runs per budget) of a per-run
     table (RUN_COLUMNS)."""
-    _check_columns(runs, RUN_COLUMNS)
+    check_columns(runs, RUN_COLUMNS)
     parts = []
     for max_budget, group in runs.groupby("max_budget", sort=False):
         failed = run_failures(group["failed_bits"], max_budget)
@@ -200,7 +198,7 @@ def budget_to_epsilon(runs: pd.DataFrame, epsilon: float = 0.05, n_boot: int = 2
     playouts, low, high, reached.
     """
     _check_epsilon(epsilon)
-    _check_columns(runs, RUN_COLUMNS)
+    check_columns(runs, RUN_COLUMNS)
     return _to_epsilon_table(_estimates(runs, n_boot, seed), epsilon, alpha)
 
 
@@ -220,7 +218,7 @@ def area_intervals(runs: pd.DataFrame, n_boot: int = 2000, seed: int = 0,
     the mean equals the area of the cell's pooled curve), with a percentile interval from
     ``nested_bootstrap`` (instances, then runs within them). Lower is better.
     Columns: config, policy, adjuster, runs, area, low, high."""
-    _check_columns(runs, RUN_COLUMNS)
+    check_columns(runs, RUN_COLUMNS)
     return _area_table(_estimates(runs, n_boot, seed), alpha)
 
 
@@ -237,7 +235,7 @@ def nested_intervals(runs: pd.DataFrame, epsilon: float = 0.05, n_boot: int = 20
                      seed: int = 0, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(``budget_to_epsilon``, ``area_intervals``) from one set of bootstrap replicates."""
     _check_epsilon(epsilon)
-    _check_columns(runs, RUN_COLUMNS)
+    check_columns(runs, RUN_COLUMNS)
     estimates = list(_estimates(runs, n_boot, seed))
     return _to_epsilon_table(estimates, epsilon, alpha), _area_table(estimates, alpha)
 
@@ -246,7 +244,7 @@ def run_areas(runs: pd.DataFrame) -> pd.DataFrame:
     """The normalised area (``failure_area``) of every run's own 0/1 failure curve: in [0, 1],
     the share of log2 budgets over which the run chose a wrong move; lower is better.
     Columns: config, policy, adjuster, tree_index, run, area."""
-    _check_columns(runs, RUN_COLUMNS)
+    check_columns(runs, RUN_COLUMNS)
     parts = []
     for max_budget, group in runs.groupby("max_budget", sort=False):
         failed = run_failures(group["failed_bits"], max_budget)
@@ -290,7 +288,7 @@ def areas(instances: pd.DataFrame) -> pd.DataFrame:
 
     Columns: config, policy, adjuster, tree_index, area.
     """
-    _check_columns(instances, INSTANCE_COLUMNS)
+    check_columns(instances, INSTANCE_COLUMNS)
     rates = instances.assign(rate=instances["failures"] / instances["runs"])
     return _areas_of_curves(rates, [*CELL, "tree_index"], "rate")
 
@@ -300,112 +298,3 @@ def cell_areas(instances: pd.DataFrame) -> pd.DataFrame:
     instances' areas when every instance has the same runs. Columns: config, policy, adjuster,
     area."""
     return _areas_of_curves(failure_curves(instances), CELL, "failure_rate")
-
-
-def _stratified_bootstrap(strata: list[np.ndarray], statistic, n_boot: int, seed: int,
-                          alpha: float) -> tuple[float, float, float]:
-    """Estimate and percentile interval of statistic(*strata), each stratum resampled with
-    replacement on its own (``scipy.stats.bootstrap``, several samples, not paired). A stratum
-    of one value resamples to itself, so it enters every replicate as is."""
-    estimate = float(statistic(*strata))
-    varied = [i for i, stratum in enumerate(strata) if len(stratum) > 1]
-    if not varied:
-        return estimate, estimate, estimate
-
-    def on_replicates(*resampled, axis=-1):
-        batch = resampled[0].shape[:-1]
-        samples = [np.broadcast_to(s, batch + s.shape[-1:]) for s in strata]
-        for i, sample in zip(varied, resampled):
-            samples[i] = sample
-        return statistic(*samples)
-
-    result = stats.bootstrap([strata[i] for i in varied], on_replicates, n_resamples=n_boot,
-                             confidence_level=1 - alpha, method="percentile",
-                             rng=np.random.default_rng(seed))
-    return estimate, float(result.confidence_interval.low), float(result.confidence_interval.high)
-
-
-def _mean(*strata):
-    return np.mean(np.concatenate(strata, axis=-1), axis=-1)
-
-
-def _interquartile_mean(*strata):
-    return stats.trim_mean(np.concatenate(strata, axis=-1), 0.25, axis=-1)
-
-
-def _strata(frame: pd.DataFrame) -> dict[str, np.ndarray]:
-    """Areas by config (ordered by tree_index) of one method."""
-    ordered = frame.sort_values(["config", "tree_index"])
-    return {config: group["area"].to_numpy() for config, group in ordered.groupby("config")}
-
-
-def aggregate_intervals(areas: pd.DataFrame, n_boot: int = 2000, seed: int = 0,
-                        alpha: float = 0.05) -> pd.DataFrame:
-    """Mean and interquartile mean (IQM) of each method's instance areas over all configs.
-
-    Agarwal et al. (2021, Sect. 4): the mean and the IQM (``scipy.stats.trim_mean(x, 0.25)``:
-    the mean of the middle 50%) of all (config, instance) scores, so a config weighs by its
-    number of instances; stratified bootstrap percentile intervals, resampling instances within
-    each config. Lower is better. Columns: method, metric ("mean" | "iqm"), estimate, low, high.
-    """
-    _check_columns(areas, AREA_COLUMNS)
-    rows = []
-    for method, frame in _with_method(areas).groupby("method", sort=True):
-        strata = list(_strata(frame).values())
-        for metric, statistic in (("mean", _mean), ("iqm", _interquartile_mean)):
-            rows.append((method, metric, *_stratified_bootstrap(strata, statistic, n_boot,
-                                                                seed, alpha)))
-    return pd.DataFrame(rows, columns=["method", "metric", "estimate", "low", "high"])
-
-
-def _improvement(*strata):
-    """Mean over configs of P(X < Y) + P(X = Y) / 2; strata are x_1..x_C then y_1..y_C."""
-    count = len(strata) // 2
-    return np.mean([_lower_share(x, y) for x, y in zip(strata[:count], strata[count:])], axis=0)
-
-
-def _lower_share(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """(1 / nm) sum_ij [x_i < y_j] + [x_i = y_j] / 2 along the last axes (the Mann-Whitney U of
-    (y, x) over nm), counted pair by pair: a config has a few instances, and every bootstrap
-    replicate is counted at once."""
-    below = x[..., :, None] < y[..., None, :]
-    tied = x[..., :, None] == y[..., None, :]
-    return (below + 0.5 * tied).mean(axis=(-2, -1))
-
-
-def probability_of_improvement(areas: pd.DataFrame, n_boot: int = 2000, seed: int = 0,
-                               alpha: float = 0.05) -> pd.DataFrame:
-    """Probability that method X has a lower area than method Y, for every ordered pair.
-
-    Agarwal et al. (2021, Sect. 4): P(X > Y) = (1/C) sum_c P(X_c > Y_c), with P(X_c > Y_c) =
-    (1 / nm) sum_ij [x_i < y_j] + [x_i = y_j] / 2 over the instances of config c: the
-    Mann-Whitney U of (y, x) over nm. Over the configs both methods were run on (a pair with
-    none is left out); stratified bootstrap resampling the instances of X and of Y within each
-    config independently. P(Y > X) = 1 - P(X > Y), its interval [1 - high, 1 - low].
-    Columns: method_x, method_y, probability, low, high.
-    """
-    _check_columns(areas, AREA_COLUMNS)
-    by_method = {m: _strata(f) for m, f in _with_method(areas).groupby("method", sort=True)}
-    rows = []
-    for method_x, method_y in combinations(by_method, 2):
-        configs = sorted(by_method[method_x].keys() & by_method[method_y].keys())
-        if not configs:
-            continue
-        strata = ([by_method[method_x][c] for c in configs]
-                  + [by_method[method_y][c] for c in configs])
-        probability, low, high = _stratified_bootstrap(strata, _improvement, n_boot, seed, alpha)
-        rows += [(method_x, method_y, probability, low, high),
-                 (method_y, method_x, 1 - probability, 1 - high, 1 - low)]
-    return pd.DataFrame(rows, columns=["method_x", "method_y", "probability", "low", "high"])
-
-
-def performance_profile(areas: pd.DataFrame, taus=None) -> pd.DataFrame:
-    """Fraction of a method's (config, instance) pairs with area <= tau (Agarwal et al. 2021,
-    Sect. 4, the run-score distribution with lower as better), tau on ``taus`` (default 101
-    points in [0, 1]). No bootstrap band. Columns: method, tau, fraction."""
-    _check_columns(areas, AREA_COLUMNS)
-    taus = np.linspace(0, 1, 101) if taus is None else np.asarray(taus, float)
-    rows = [(method, tau, fraction)
-            for method, frame in _with_method(areas).groupby("method", sort=True)
-            for tau, fraction in zip(taus, (frame["area"].to_numpy() <= taus[:, None]).mean(1))]
-    return pd.DataFrame(rows, columns=["method", "tau", "fraction"])

@@ -1,21 +1,14 @@
 """Every table of a comparison, from its per-run table: the estimates
-(``experiments.comparisons.stats``) and the tests (``experiments.comparisons.tests``) together, as
-``experiments.comparisons.report`` reads them."""
+(``experiments.comparisons.stats``, ``aggregates``) and the tests
+(``experiments.comparisons.tests``) together, as ``experiments.comparisons.report`` reads
+them."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from .stats import (
-    aggregate_intervals,
-    areas,
-    failure_curves,
-    instances_from_runs,
-    nested_intervals,
-    performance_profile,
-    probability_of_improvement,
-    run_areas,
-)
+from .aggregates import aggregate_intervals, performance_profile, probability_of_improvement
+from .stats import areas, failure_curves, instances_from_runs, nested_intervals, run_areas
 from .tests import budget_tests, curve_tests, tuned_tests
 
 __all__ = ["comparison_tables"]
