@@ -26,7 +26,8 @@ from bandits import POLICIES
 from ..comparisons.grid import Grid
 from ..curves.entries import parse_entry
 from .space import ParamRange
-from .synthetic import GROWABLE, Tuning, run_tuning
+from .synthetic import Tuning, run_tuning
+from .synthetic_store import GROWABLE
 
 TUNING_FOLDER = "tuning"
 # The constant tuned per policy and its range: the registry's (``bandits.PolicyInfo.tuned``).

@@ -10,15 +10,13 @@ instances from ``seed``, the runs' random streams from (``seed``, j, r), the sam
 candidate (common random numbers), so that the paired tests compare like with like.
 
 Every look's runs of a candidate are stored in ``out/runs/`` under a key of everything that
-determines them, so a tuning interrupted, or run again with more runs or other values, computes
-only what it lacks; the race's decisions follow from the stored runs alone, hence the same
-seed gives the same numbers whatever the workers.
+determines them (``synthetic_store``), so a tuning interrupted, or run again with more runs or
+other values, computes only what it lacks; the race's decisions follow from the stored runs
+alone, hence the same seed gives the same numbers whatever the workers.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 import time
 from dataclasses import dataclass, field
@@ -28,23 +26,20 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from mcts import STREAM_VERSION
 from specs import NUMBER
 
 from ..comparisons.grid import RULES
-from ..comparisons.stats import area_rows, failure_bits, run_failures
+from ..comparisons.stats import area_rows, run_failures
 from ..curves.curve import Curve
 from ..curves.entries import method_fields
-from ..curves.failure import simulate_block
 from ..intervals import wilson_interval
 from ..runtime.pool import Pool, check_options
-from ..runtime.store import TUNE_FILE, KeyedStore, claim, write_atomically
+from ..runtime.store import KeyedStore, write_atomically
 from ..studies.execution import on_one_thread
 from .race import dropped_at_look, look_sizes
 from .space import ParamRange, candidates, check_ranges
+from .synthetic_store import RUNS_FOLDER, Block, claim_tune_folder, compute_block, read_block
 
-RUNS_FOLDER = "runs"
-LAYOUT = 1
 # the sizes of a tuning when not given: 16 values of one parameter, or 7 x 7 of two, each
 # raced over up to 2,048 runs on 16 instances
 DEFAULTS = {"values": {1: 16, 2: 7}, "runs": 2048, "trees": 16, "alpha": 0.05}
@@ -147,80 +142,7 @@ class Tuning:
         return area_rows(np.array(self.budgets, float), failed[:, columns].astype(float))
 
 
-# --- the runs, stored per candidate and look
-
-
-@dataclass(frozen=True)
-class Block:
-    """Units ``first .. first + n - 1`` of one candidate: unit u is run u // trees on tree
-    instance u % trees."""
-
-    curve: Curve
-    seed: int
-    trees: int
-    first: int
-    n: int
-
-    @property
-    def identity(self) -> dict:
-        config = {key: value for key, value in self.curve.to_dict().items()
-                  if key not in ("runs", "trees")}
-        return {"curve": config, "seed": self.seed, "trees": self.trees,
-                "stream_version": STREAM_VERSION}
-
-    @property
-    def key(self) -> str:
-        digest = hashlib.sha256(json.dumps(self.identity, sort_keys=True).encode()).hexdigest()
-        return f"{digest[:16]}-u{self.first:06d}-{self.n:06d}"
-
-    @property
-    def metadata(self) -> dict:
-        return {**self.identity, "first": self.first, "n": self.n, "layout": LAYOUT}
-
-
-def compute_block(block: Block) -> pd.DataFrame:
-    """The block's runs: unit, failed_bits and playouts (simulated), tree by tree."""
-    units = np.arange(block.first, block.first + block.n)
-    trees, runs = units % block.trees, units // block.trees
-    bits = np.empty(block.n, np.int64)
-    playouts = np.empty(block.n, np.int64)
-    for tree in np.unique(trees):
-        at = np.flatnonzero(trees == tree)  # consecutive runs of one instance
-        failed, spent = simulate_block(block.curve, int(tree), int(runs[at[0]]), len(at),
-                                       block.seed)
-        bits[at], playouts[at] = failure_bits(failed), spent
-    return pd.DataFrame({"unit": units, "failed_bits": bits, "playouts": playouts})
-
-
-def _read(store: KeyedStore, block: Block) -> pd.DataFrame | None:
-    table = store.read_matching(block.key, block.metadata)
-    if table is None or table.num_rows != block.n:
-        return None
-    frame = table.to_pandas()
-    expected = np.arange(block.first, block.first + block.n)
-    return frame if np.array_equal(frame["unit"].to_numpy(), expected) else None
-
-
 # --- the race
-
-
-def claim_tune_folder(folder: str | Path, tuning: Tuning) -> Path:
-    """Make ``folder`` the home of ``tuning`` (``tune.json``), or refuse one that holds another
-    tuning, naming the first field that differs; runs, values and alpha may change (the stored
-    runs are reused)."""
-    def refusal(stored: dict) -> str:
-        wanted = {**tuning.to_dict(), "layout": LAYOUT}
-        name = next((key for key in sorted({*wanted, *stored} - set(GROWABLE))
-                     if stored.get(key) != wanted.get(key)), "layout")
-        return (f"{folder} holds a tuning of {name} {stored.get(name)}, this asks {name} "
-                f"{wanted.get(name)}: use another --out folder")
-
-    return claim(folder, TUNE_FILE, {**tuning.to_dict(), "layout": LAYOUT},
-                 refusal=refusal, records=GROWABLE, optional=("search_depth", *RULES))
-
-
-# what a tuning may change in its folder: the stored runs are reused
-GROWABLE = ("runs", "alpha", "values")
 
 
 @dataclass
@@ -372,7 +294,7 @@ def _runs(blocks: list[Block], store: KeyedStore | None, pool: Pool, workers, sc
     order; the playouts computed are added to ``race.simulated``, those read to
     ``race.stored``. Without workers or a scheduler they run in this process, on numba's
     threads."""
-    found = [None if store is None else _read(store, block) for block in blocks]
+    found = [None if store is None else read_block(store, block) for block in blocks]
     pending = [i for i, frame in enumerate(found) if frame is None]
     race.stored += sum(int(frame["playouts"].sum()) for frame in found if frame is not None)
     bar.update(sum(blocks[i].n for i in range(len(blocks)) if found[i] is not None))
