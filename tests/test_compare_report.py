@@ -76,12 +76,8 @@ def _aggregates() -> pd.DataFrame:
 
 
 def _budget_tests() -> pd.DataFrame:
-    from experiments.comparisons.tests import (
-        BUDGET_TEST_COLUMNS,
-        CMH,
-        EXACT_CONDITIONAL,
-        MANTEL_HAENSZEL,
-    )
+    from experiments.comparisons.stratified import EXACT_CONDITIONAL, MANTEL_HAENSZEL
+    from experiments.comparisons.tests import BUDGET_TEST_COLUMNS, CMH
 
     family = "constant(1,3) b=4 d=4, every budget: each method vs ucb1+plain"
     nan = float("nan")

@@ -28,12 +28,11 @@ from experiments.comparisons.stats import (
     run_areas,
     run_failures,
 )
+from experiments.comparisons.stratified import cmh_test, common_odds_ratio
 from experiments.comparisons.tables import comparison_tables
 from experiments.comparisons.tests import (
     budget_tests,
     check_baseline,
-    cmh_test,
-    common_odds_ratio,
     curve_tests,
     difference_interval,
     holm_adjusted,

@@ -34,10 +34,10 @@ As a study file::
     depth = 8
 
 The package, from the bottom: ``atlas`` (the presets), ``grid`` (the grid, its entries and
-labels) and ``schema`` (its study file); ``stats``, ``aggregates`` and ``tests`` (intervals,
-rliable-style aggregates, hypothesis tests) under ``tables``, and ``report`` (the figures and
-the page, its tests' sections from ``tests_section``); ``cells`` (each cell's runs, stored by
-identity) on ``grid`` and ``stats``; ``anatomy_links`` (each cell's ``mctslab inspect
+labels) and ``schema`` (its study file); ``stats``, ``aggregates``, ``stratified`` and ``tests``
+(intervals, rliable-style aggregates, hypothesis tests) under ``tables``, and ``report`` (the
+figures and the page, its tests' sections from ``tests_section``); ``cells`` (each cell's runs,
+stored by identity) on ``grid`` and ``stats``; ``anatomy_links`` (each cell's ``mctslab inspect
 --anatomy`` command) on ``cells``; ``run`` (a grid run into a folder, with its tables and
 report) on all of them; ``study_files`` reads a study file of either kind. On ``studies``,
 ``curves`` and ``runtime``.

@@ -9,7 +9,7 @@ import math
 
 import pandas as pd
 
-from .tests import EXACT_CONDITIONAL
+from .stratified import EXACT_CONDITIONAL
 
 SAME_RUNS = "no test: the same runs as"
 
