@@ -13,13 +13,11 @@ from matplotlib.colors import to_hex
 from statsmodels.stats.proportion import proportion_confint
 
 from experiments.comparisons.report import FIGURE_STEMS, write_report
+from plots.aggregates import aggregate_intervals, improvement_matrix, performance_profiles
 from plots.compare import (
-    aggregate_intervals,
     epsilon_heatmap,
     epsilon_heatmaps,
     failure_panels,
-    improvement_matrix,
-    performance_profiles,
 )
 
 CONFIGS = ("constant(1,3) b=4 d=4", "random(4,3) b=2 d=4")

@@ -12,11 +12,11 @@ import pytest
 from matplotlib.colors import to_hex, to_rgb
 from statsmodels.stats.proportion import proportion_confint
 
+from plots.aggregates import performance_profiles
 from plots.compare import (
     epsilon_heatmaps,
     failure_panels,
     families,
-    performance_profiles,
     playouts_by_bias,
 )
 from plots.failure import failure_figures, plot_failure_curves

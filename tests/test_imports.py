@@ -34,7 +34,8 @@ def test_import_leaves_numba_config_and_backend_alone(package):
 
 
 def test_plots_imports_nothing_from_experiments():
-    _run("import plots, plots.bandit, plots.compare, plots.failure, plots.imagawa, plots.pepels\n"
+    _run("import plots, plots.aggregates, plots.bandit, plots.compare, plots.failure\n"
+         "import plots.imagawa, plots.pepels\n"
          "import plots.inspect, plots.tournament, plots.veness\n"
          "import sys\n"
          "assert not [m for m in sys.modules if m.startswith('experiments')]")

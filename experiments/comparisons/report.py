@@ -19,12 +19,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from plots.aggregates import aggregate_intervals, improvement_matrix, performance_profiles
 from plots.compare import (
-    aggregate_intervals,
     epsilon_heatmaps,
     failure_panels,
-    improvement_matrix,
-    performance_profiles,
     playouts_by_bias,
 )
 from plots.style import FORMATS, look
