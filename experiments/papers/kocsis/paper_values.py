@@ -1,6 +1,6 @@
 """The paper's Fig. 2 beside ours: its curves as read from the PDF's drawing operators
-(``data/fig2.csv``, written by ``experiments.papers.kocsis.paper_figures``), and a z per budget
-between its point and ours.
+(``data/fig2.csv``, written by ``experiments.papers.kocsis.paper_figures``), a z per budget
+between its point and ours, each point's verdict, and the verdicts as the report writes them.
 
 The paper's standard error at a budget: UCT's from its 95% error bars (mean +- 1.96 SE over 200
 trees; their upper halves, as a bar's lower end may be clipped at the axis floor), interpolated
@@ -26,6 +26,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from .study import BY_VALUE, PAPER_METHODS
 
 DATA = Path(__file__).parent / "data"
 PAPER_RUNS = 200 * 200  # Sect. 3.1: "200 trees, and 200 runs for each tree"
@@ -110,3 +112,54 @@ def beside_by_value(summary: pd.DataFrame, paper: pd.DataFrame,
     ours = summary[summary["method"].isin(faces)]
     beside = beside_paper(ours.assign(method=ours["method"].map(faces)), paper)
     return beside.assign(method=beside["method"].map({v: k for k, v in faces.items()}))
+
+
+def _paper_name(method: str) -> str:
+    return PAPER_METHODS[BY_VALUE.get(method, method)]
+
+
+def _budgets(rows: pd.DataFrame) -> str:
+    return ", ".join(str(int(b)) for b in rows["budget"])
+
+
+def beside_markdown(beside: pd.DataFrame) -> str:
+    """Per panel and method of Fig. 2: every budget's ours and the paper's, the difference's
+    interval, its margin and its verdict (``paper_values``), and the panel's verdict."""
+    if beside.empty:
+        return "No budget of ours meets a point of the paper's curves."
+    lines = []
+    for (panel, method), rows in beside.groupby(["panel", "method"], sort=False):
+        lines += [f"**{panel}, {_paper_name(method)} (`{method}`)**: {_verdict(rows)}.", "",
+                  ("| iterations | ours | se | the paper's | se | difference [interval] | "
+                  "margin | verdict |"), "|---:|---:|---:|---:|---:|---|---:|---|"]
+        lines += [f"| {int(r.budget)} | {r.ours:.4f} | {r.ours_se:.4f} | {r.paper:.4f} | "
+                  f"{r.paper_se:.4f} | {r.ours - r.paper:+.4f} [{r.low:+.4f}, {r.high:+.4f}] "
+                  f"| {r.margin:.4f} | {r.verdict} |" for r in rows.itertuples()]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _verdict(rows: pd.DataFrame) -> str:
+    """A panel's verdict: agrees at every budget, or where it differs and where it is not
+    resolved (and where the paper's own error bar is wider than the margin)."""
+    if (rows["verdict"] == "agrees").all():
+        return f"agrees at every budget ({len(rows)})"
+    parts = [f"{verdict} at {_budgets(rows[rows['verdict'] == verdict])}"
+             for verdict in ("differs", "not resolved") if (rows["verdict"] == verdict).any()]
+    limited = rows[(rows["verdict"] == "not resolved") & rows["paper_limits"].astype(bool)]
+    if len(limited):
+        parts.append(f"the paper's own error wider than the margin at {_budgets(limited)}")
+    agreed = int((rows["verdict"] == "agrees").sum())
+    return f"agrees at {agreed} of {len(rows)} budgets; " + "; ".join(parts)
+
+
+def what_differs(beside: pd.DataFrame) -> str:
+    """Every panel and method of Fig. 2, under either reading, that differs from the paper's
+    at some budget or is not resolved, with the budgets."""
+    if beside.empty:
+        return "- No budget of ours meets a point of the paper's curves."
+    lines = []
+    for (panel, method), rows in beside.groupby(["panel", "method"], sort=False):
+        if not (rows["verdict"] == "agrees").all():
+            lines.append(f"- {panel}, {_paper_name(method)} (`{method}`): {_verdict(rows)}.")
+    return "\n".join(lines) or "- Nothing: every point agrees within its margin."

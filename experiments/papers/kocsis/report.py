@@ -10,7 +10,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .paper_values import MARGIN_ABSOLUTE, MARGIN_RELATIVE, Z_EQUIVALENT, Z_LIMIT
+from .paper_values import (
+    MARGIN_ABSOLUTE,
+    MARGIN_RELATIVE,
+    Z_EQUIVALENT,
+    Z_LIMIT,
+    beside_markdown,
+    what_differs,
+)
 from .study import BY_VALUE, METHODS, PANELS, PAPER_METHODS, UCT_VARIANTS
 
 # (what, the paper's set-up in its words, ours)
@@ -82,57 +89,6 @@ def _paper_at(paper: pd.DataFrame | None, panel: str, method: str, iterations: i
     rows = paper[(paper["panel"] == panel) & (paper["method"] == method)
                  & (paper["kind"] == "curve") & (paper["iterations"] == iterations)]
     return float(rows["failure_rate"].iloc[0]) if len(rows) else np.nan
-
-
-def _paper_name(method: str) -> str:
-    return PAPER_METHODS[BY_VALUE.get(method, method)]
-
-
-def _budgets(rows: pd.DataFrame) -> str:
-    return ", ".join(str(int(b)) for b in rows["budget"])
-
-
-def beside_markdown(beside: pd.DataFrame) -> str:
-    """Per panel and method of Fig. 2: every budget's ours and the paper's, the difference's
-    interval, its margin and its verdict (``paper_values``), and the panel's verdict."""
-    if beside.empty:
-        return "No budget of ours meets a point of the paper's curves."
-    lines = []
-    for (panel, method), rows in beside.groupby(["panel", "method"], sort=False):
-        lines += [f"**{panel}, {_paper_name(method)} (`{method}`)**: {_verdict(rows)}.", "",
-                  ("| iterations | ours | se | the paper's | se | difference [interval] | "
-                  "margin | verdict |"), "|---:|---:|---:|---:|---:|---|---:|---|"]
-        lines += [f"| {int(r.budget)} | {r.ours:.4f} | {r.ours_se:.4f} | {r.paper:.4f} | "
-                  f"{r.paper_se:.4f} | {r.ours - r.paper:+.4f} [{r.low:+.4f}, {r.high:+.4f}] "
-                  f"| {r.margin:.4f} | {r.verdict} |" for r in rows.itertuples()]
-        lines.append("")
-    return "\n".join(lines)
-
-
-def _verdict(rows: pd.DataFrame) -> str:
-    """A panel's verdict: agrees at every budget, or where it differs and where it is not
-    resolved (and where the paper's own error bar is wider than the margin)."""
-    if (rows["verdict"] == "agrees").all():
-        return f"agrees at every budget ({len(rows)})"
-    parts = [f"{verdict} at {_budgets(rows[rows['verdict'] == verdict])}"
-             for verdict in ("differs", "not resolved") if (rows["verdict"] == verdict).any()]
-    limited = rows[(rows["verdict"] == "not resolved") & rows["paper_limits"].astype(bool)]
-    if len(limited):
-        parts.append(f"the paper's own error wider than the margin at {_budgets(limited)}")
-    agreed = int((rows["verdict"] == "agrees").sum())
-    return f"agrees at {agreed} of {len(rows)} budgets; " + "; ".join(parts)
-
-
-def what_differs(beside: pd.DataFrame) -> str:
-    """Every panel and method of Fig. 2, under either reading, that differs from the paper's
-    at some budget or is not resolved, with the budgets."""
-    if beside.empty:
-        return "- No budget of ours meets a point of the paper's curves."
-    lines = []
-    for (panel, method), rows in beside.groupby(["panel", "method"], sort=False):
-        if not (rows["verdict"] == "agrees").all():
-            lines.append(f"- {panel}, {_paper_name(method)} (`{method}`): {_verdict(rows)}.")
-    return "\n".join(lines) or "- Nothing: every point agrees within its margin."
 
 
 def remaining_markdown(summary: pd.DataFrame, levels: list[dict],
@@ -276,35 +232,15 @@ def table_markdown(summary: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def report_markdown(summary: pd.DataFrame, rates: pd.DataFrame, levels: list[dict],
-                    preamble: str, figures: tuple[str, str], paper: pd.DataFrame | None,
-                    beside: pd.DataFrame, readings: str) -> str:
-    """The report (module docstring); ``paper`` and ``beside`` are the paper's Fig. 2 and its
-    comparison with ours under both readings (``paper_values``), None and empty when the data
-    is missing; ``readings`` the section that chooses the reading (``levels``)."""
-    figure, by_value, ablation = figures
+def _fig2_section(paper: pd.DataFrame | None, beside: pd.DataFrame, figure: str,
+                  by_value: str) -> str:
+    """Fig. 2 beside the paper's, point by point, under both readings, with how a point's
+    verdict is reached (``paper_values``)."""
     read = ("The paper's values are read from its PDF's drawing operators "
             "(`experiments/papers/kocsis/data/fig2.csv`; `python -m "
             "experiments.papers.kocsis.paper_figures PDF --out DIR` reads them again)."
             if paper is not None else "The paper's values could not be read (no fig2.csv).")
-    return f"""# Reproduction of Kocsis & Szepesvari (2006): UCT in P-games (Fig. 2)
-
-{preamble}
-
-## Set-up
-
-| | the paper | here |
-|---|---|---|
-{chr(10).join(f"| {what} | {theirs} | {ours} |" for what, theirs, ours in SET_UP)}
-
-Why the solver is off: the lab's MCTS-Solver proves nodes by their outcome at threshold 0. A
-root child proven won is played and a proven root ends the search, so under the best-score
-failure a search that proves a win may settle on a winning move that is not of best score
-(docs/design.md). The paper's UCT had no solver; the `uct+solver` curve shows what the lab's
-solver does to the lab's UCT.
-
-{readings}
-## The paper's Fig. 2 beside ours
+    return f"""## The paper's Fig. 2 beside ours
 
 {read} Each point of ours is set beside the paper's at the same budget: the difference
 ours - the paper's, s the two standard errors combined. The paper's standard errors are UCT's
@@ -336,18 +272,13 @@ paper's bias exponent, the episodes stored and stopped, the best mean);
 {beside_markdown(beside[~beside["method"].isin(BY_VALUE)])}
 
 ![Fig. 2 beside the paper's]({figure}.png)
+"""
 
-## From the lab's UCT to the paper's, one option at a time
 
-`uct` is the lab's UCT with the paper's bias exponent, final move and no solver. Each column
-after it switches on one of the paper's options alone: `uct+sum` the summed scores with
-c = 1, `uct+episodes` every state of an episode stored, `uct+stop` the episodes stopped;
-`uct+solver` the lab's outcome solver; `uct-paper` all of the paper's options together.
-
-{ablation_markdown(summary)}
-![The ablation]({ablation}.png)
-
-## What remains
+def _remaining_section(summary: pd.DataFrame, levels: list[dict], paper: pd.DataFrame | None,
+                       beside: pd.DataFrame) -> str:
+    """What differs from the paper's Fig. 2, under both readings, and why as far as known."""
+    return f"""## What remains
 
 Every method and panel of Fig. 2 that differs from the paper's at some budget, or that this
 scale does not resolve, under either reading:
@@ -374,7 +305,45 @@ scale of its rewards' differences; the text does not give that scale. `alphabeta
 random move until its search is exact, as the paper's; `alphabeta-best` plays the last
 complete iteration's move, which footnote 8 says changes nothing: the tables below say
 whether it does here.
+"""
 
+
+def report_markdown(summary: pd.DataFrame, rates: pd.DataFrame, levels: list[dict],
+                    preamble: str, figures: tuple[str, str], paper: pd.DataFrame | None,
+                    beside: pd.DataFrame, readings: str) -> str:
+    """The report (module docstring); ``paper`` and ``beside`` are the paper's Fig. 2 and its
+    comparison with ours under both readings (``paper_values``), None and empty when the data
+    is missing; ``readings`` the section that chooses the reading (``levels``)."""
+    figure, by_value, ablation = figures
+    return f"""# Reproduction of Kocsis & Szepesvari (2006): UCT in P-games (Fig. 2)
+
+{preamble}
+
+## Set-up
+
+| | the paper | here |
+|---|---|---|
+{chr(10).join(f"| {what} | {theirs} | {ours} |" for what, theirs, ours in SET_UP)}
+
+Why the solver is off: the lab's MCTS-Solver proves nodes by their outcome at threshold 0. A
+root child proven won is played and a proven root ends the search, so under the best-score
+failure a search that proves a win may settle on a winning move that is not of best score
+(docs/design.md). The paper's UCT had no solver; the `uct+solver` curve shows what the lab's
+solver does to the lab's UCT.
+
+{readings}
+{_fig2_section(paper, beside, figure, by_value)}
+## From the lab's UCT to the paper's, one option at a time
+
+`uct` is the lab's UCT with the paper's bias exponent, final move and no solver. Each column
+after it switches on one of the paper's options alone: `uct+sum` the summed scores with
+c = 1, `uct+episodes` every state of an episode stored, `uct+stop` the episodes stopped;
+`uct+solver` the lab's outcome solver; `uct-paper` all of the paper's options together.
+
+{ablation_markdown(summary)}
+![The ablation]({ablation}.png)
+
+{_remaining_section(summary, levels, paper, beside)}
 ## Which moves count as correct
 
 A move drawn uniformly at the root fails with probability 1 - (correct moves) / B on a tree;
