@@ -76,6 +76,12 @@ def claims(frame: pd.DataFrame, tests: pd.DataFrame) -> list[Claim]:
     """The paper's claims that our curves can confirm or contradict. 'Mean failure' is the
     average over budgets 2^6..2^14 (area under the log-x curve); 'significant' is Welch's
     two-tailed test at 0.05 against Plain per budget >= 256."""
+    return [*_convergence_claims(frame), *_maxfreq_claims(frame),
+            *_enhancement_claims(frame, tests), *_later_claims(frame, tests)]
+
+
+def _convergence_claims(frame: pd.DataFrame) -> list[Claim]:
+    """Figs. 3-9's starting level and Fig. 3(a)'s plain UCT on Constant(1,1) and (1,5)."""
     found = []
     first = frame[frame.budget == 1]
     rate = first.failures.sum() / first.runs.sum()
@@ -90,6 +96,12 @@ def claims(frame: pd.DataFrame, tests: pd.DataFrame) -> list[Claim]:
             "on Constant(1,5) until 10,000 playouts",
             f"Constant(1,1) {easy[1024]:.3f} at 1,024; Constant(1,5) {hard[8192]:.3f} at 8,192",
             easy[1024] < 0.05 and hard[8192] > 0.3))
+    return found
+
+
+def _maxfreq_claims(frame: pd.DataFrame) -> list[Claim]:
+    """Figs. 3(b) and 4(b): MaxFrequency on the biased constant trees, and on Constant(1,1)."""
+    found = []
     for policy, figure in (("ucb1", "3b"), ("thompson", "4b"), ("klucb", "-")):
         trees = [t for t in ("constant(1,3)", "constant(1,5)", "constant'(1,13)")
                  if _have(frame, (t, policy, "plain"), (t, policy, "maxfreq"))]
@@ -104,6 +116,12 @@ def claims(frame: pd.DataFrame, tests: pd.DataFrame) -> list[Claim]:
         m, p = (mean_failure(frame, "constant(1,1)", "ucb1", a) for a in ("maxfreq", "plain"))
         found.append(Claim("3b, note 3", "MaxFrequency is somewhat inefficient in the unbiased "
                            "Constant(1,1)", f"mean failure {m:.3f} vs plain {p:.3f}", m >= p))
+    return found
+
+
+def _enhancement_claims(frame: pd.DataFrame, tests: pd.DataFrame) -> list[Claim]:
+    """Figs. 5 and 9: every enhancement against Plain on Constant(1,5) and Random(4,3)."""
+    found = []
     for tree, figure in (("constant(1,5)", "5"), ("random(4,3)", "9")):
         for policy in ("ucb1", "klucb", "thompson"):
             enhanced = [a for a in ("static", "score", "value", "maxfreq")
@@ -124,6 +142,13 @@ def claims(frame: pd.DataFrame, tests: pd.DataFrame) -> list[Claim]:
                 found.append(Claim(figure, f"on {tree} MaxFrequency and Value improve on Plain "
                                    f"({policy})", text,
                                    better.get("maxfreq", True) and better.get("value", True)))
+    return found
+
+
+def _later_claims(frame: pd.DataFrame, tests: pd.DataFrame) -> list[Claim]:
+    """Fig. 6 (Constant'(1,13)), Fig. 5's policies without enhancement, Fig. 7(a) and Fig. 9's
+    Score against Plain on Random(4,3)."""
+    found = []
     if _have(frame, *(("constant'(1,13)", "ucb1", a) for a in ("plain", "score", "value",
                                                                 "static", "maxfreq"))):
         tree = "constant'(1,13)"
