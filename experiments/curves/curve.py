@@ -186,19 +186,24 @@ class Curve:
             raise ValueError("reward sum (the score unscaled, outside [0, 1]) takes the policy "
                              "ucb1 without a root policy: use --reward linear for the others")
         if is_baseline(self.policy):
-            check_baseline(self.policy, self.policy_params, self.branching, self.max_budget,
-                           {option for option, chosen in (
-                               ("adjuster", self.adjuster != "plain" or self.adjuster_params),
-                               ("restart", self.restart), ("shaping", self.shaping),
-                               ("rescore", self.rescore), ("discount", self.discount != 1.0),
-                               ("backup", self.backup),
-                               ("reward", self.reward != "outcome"),
-                               ("final_move", self.final_move != "visits"),
-                               ("solver", not self.solver), ("root", self.root),
-                               ("terminals_at_threshold", self.terminals_at_threshold),
-                               ("store_episodes", self.store_episodes),
-                               ("stop_episodes", self.stop_episodes),
-                               ("search_depth", self.search_depth != self.depth)) if chosen})
+            self._check_baseline()
+
+    def _check_baseline(self) -> None:
+        """A baseline player (``mcts.baselines``) takes none of the MCTS options: one line
+        naming the first set."""
+        check_baseline(self.policy, self.policy_params, self.branching, self.max_budget,
+                       {option for option, chosen in (
+                           ("adjuster", self.adjuster != "plain" or self.adjuster_params),
+                           ("restart", self.restart), ("shaping", self.shaping),
+                           ("rescore", self.rescore), ("discount", self.discount != 1.0),
+                           ("backup", self.backup),
+                           ("reward", self.reward != "outcome"),
+                           ("final_move", self.final_move != "visits"),
+                           ("solver", not self.solver), ("root", self.root),
+                           ("terminals_at_threshold", self.terminals_at_threshold),
+                           ("store_episodes", self.store_episodes),
+                           ("stop_episodes", self.stop_episodes),
+                           ("search_depth", self.search_depth != self.depth)) if chosen})
 
     def _policy_root(self, policy_info) -> None:
         """A search policy's own root (its record's ``root_policy``: Gumbel MuZero's Gumbel

@@ -51,6 +51,13 @@ def curve_options(p, runs: int = 100, tree_required: bool = True) -> None:
                    help="policy parameter, e.g. c=0.5 (repeatable)")
     p.add_argument("--adjuster-param", action="append", default=[], metavar="NAME=VALUE",
                    help="adjuster parameter, e.g. offset=-0.5 (repeatable)")
+    _search_options(p)
+    _guidance_options(p)
+
+
+def _search_options(p) -> None:
+    """The engine's options of a curve: exploration restarts, shaping, depth, re-scoring,
+    discount, backup and reward rules, final move, root policy, failure, solver, episodes."""
     restart = p.add_mutually_exclusive_group()
     restart.add_argument("--restart", dest="restart", action="store_true", default=None,
                          help="restart exploration after a threshold change (Eqs. 6-8)")
@@ -95,6 +102,10 @@ def curve_options(p, runs: int = 100, tree_required: bool = True) -> None:
     p.add_argument("--stop-episodes", action="store_true",
                    help="stop an episode at a node of n visits with probability 1/n and play "
                         "out from there (their approximate iterative deepening)")
+
+
+def _guidance_options(p) -> None:
+    """A curve's guidance of known quality (``mcts.synthetic.guidance``)."""
     p.add_argument("--prior", default="", metavar="SPEC",
                    help="a prior over each node's children for a policy that reads one (puct): "
                         "uniform, or oracle(tau=1,noise=0): softmax of the exact outcomes over "
