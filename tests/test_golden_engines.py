@@ -141,23 +141,14 @@ def golden() -> dict:
     return golden_values(GOLDEN, CASES, _case_id, _measure)
 
 
-# the policies whose index is a formula of the counts alone, with no hook into the engine
-# (KL-UCB's and Bayes-UCB's caches, Thompson's draws, PUCT's Q range and prior): their
-# code is pinned on synthetic trees (tests/test_golden.py), and in the games engine each
-# runs as UCB1 does
-INDEX_ONLY = ("ucb1tuned", "ucbv", "moss", "egreedy")
-
-
 def _slow(case) -> bool:
-    """Run with ``-m slow``: Checkers' pins of the policies but UCB1 and KL-UCB (whose kernel
-    its klucb+rb case compiles anyway), and the games engine's pins of the ``INDEX_ONLY``
-    policies. The policies' code in the games engine is pinned on Breakthrough, Checkers'
-    rules under UCB1; a games kernel of a policy costs 12-16 CPU-s to compile cold, and the
-    four index-only ones are compiled by these pins alone."""
+    """Checkers' pins of the policies but UCB1 and KL-UCB (whose kernel its klucb+rb case
+    compiles anyway) run with ``-m slow``: the policies' code in the games engine is pinned on
+    Breakthrough, Checkers' rules under UCB1, and a kernel of a policy and a game costs 7-8
+    CPU-s to compile cold."""
     engine, game, spec, _ = case
-    if engine != "search" or spec not in ALL_POLICIES:
-        return False
-    return spec in INDEX_ONLY or (game == "checkers" and spec not in ("ucb1", "klucb"))
+    return engine == "search" and game == "checkers" and spec in ALL_POLICIES and spec not in (
+        "ucb1", "klucb")
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) if _slow(c) else c
