@@ -24,10 +24,15 @@ import numpy as np
 from numba import njit
 
 from .arms import draw_reward
-from .policies import Arm, begin_selection, policy_value, reads_second_moment
-from .q_range import sibling_range
-from .rng import seed_state
-from .ties import pick_best
+from .policies import (
+    Arm,
+    begin_selection,
+    policy_value,
+    reads_second_moment,
+    wants_q_range,
+    with_q_range,
+)
+from .rng import randint, seed_state
 
 MOST_PULLED, BEST_MEAN = 0, 1  # the recommendation rules, columns of ``recommended``
 RULES = ("most_pulled", "best_mean")
@@ -36,23 +41,44 @@ RULES = ("most_pulled", "best_mean")
 @njit(inline="always")  # per pull of a plain bandit (and per recorded point)
 def best_arm(values, rng):
     """The index of the highest of ``values`` (float64 [K]), ties drawn uniformly by one draw
-    of ``rng`` (none without a tie): the engines' rule (``bandits.ties``)."""
-    return pick_best(values, 0, values.shape[0], values.max(), rng)
+    of ``rng`` (none without a tie)."""
+    best, ties, pick = -np.inf, 0, 0
+    for k in range(values.shape[0]):
+        if values[k] > best:
+            best, ties, pick = values[k], 1, k
+        elif values[k] == best:
+            ties += 1
+    if ties > 1:
+        rank = randint(rng, ties)
+        for k in range(values.shape[0]):
+            if values[k] == best:
+                if rank == 0:
+                    return k
+                rank -= 1
+    return pick
 
 
-@njit(inline="always")  # per arm of PUCT's range of Q: the hot path
-def _pulled(arms, k):
-    """Arm ``k`` of ``arms`` (reward sums, pulls) as PUCT's Q range reads a child
-    (``bandits.q_range``): every pulled arm is in the range, the pulls the parent's visits."""
-    sums, counts = arms
-    return sums[k], counts[k], sums[k] / counts[k] if counts[k] > 0 else 0.0, True
+@njit(inline="always")  # per pull of a plain bandit: the hot path
+def _with_range(record, sums, counts):
+    """``record`` with PUCT's Q-transform range when it asks for one (``bandits.with_q_range``):
+    the parent's value is the mean reward of all pulls, the range that of the pulled arms'
+    means, as ``mcts.core.child_indices`` gives it in a tree; any other record as it is."""
+    if not wants_q_range(record):
+        return record
+    low, high, total, pulls = np.inf, -np.inf, 0.0, 0
+    for k in range(counts.shape[0]):
+        if counts[k] > 0:
+            mean = sums[k] / counts[k]
+            low, high = min(low, mean), max(high, mean)
+            total += sums[k]
+            pulls += counts[k]
+    return with_q_range(record, total, pulls, low, high)
 
 
 @njit(inline="always")  # per pull of a plain bandit: the loop over the arms
 def _indices(policy, sums, squares, counts, t, tables, rng, values):
     """Every arm's index at time ``t`` into ``values`` (the module docstring's formula)."""
-    record = sibling_range(begin_selection(policy, rng), _pulled, (sums, counts), 0,
-                           counts.shape[0])
+    record = _with_range(begin_selection(policy, rng), sums, counts)
     arms = counts.shape[0]
     for k in range(arms):
         n = counts[k]

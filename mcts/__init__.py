@@ -14,7 +14,7 @@ the others' modules are imported when used, as the games' compiled rules are):
 
 The compiled synthetic and games engines run one search loop (``core.search_loop``), and every
 engine shares one selection (``core.child_indices``), solver (``core.solver``), backup
-(``core.backup``) and tie rule (``bandits.ties``): the package ``core``, which imports no engine.
+(``core.backup``) and tie rule (``core.ties``): the package ``core``, which imports no engine.
 """
 
 import bandits.kernel_cache  # noqa: F401  (first: where the kernels below are cached)

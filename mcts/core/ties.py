@@ -2,10 +2,10 @@
 equals the best, one is drawn uniformly, by one draw and only when there are several.
 
 Compiled (``mcts.synthetic``, ``mcts.games``, ``mcts.stochastic``, ``mcts.core.solver``,
-``mcts.games.playouts``, the plain bandits' ``bandits.flat``): :func:`pick_best` over an array
-of values, filled in first (a selection's indices, the solver's proven values, the root's
-visits). The engine's random stream thus does not depend on the order in which values were met,
-nor on how many were computed (a policy's cache may leave some at -inf unseen).
+``mcts.games.playouts``): :func:`pick_best` over an array of values, filled in first (a
+selection's indices, the solver's proven values, the root's visits). The engine's random stream
+thus does not depend on the order in which values were met, nor on how many were computed (a
+policy's cache may leave some at -inf unseen).
 
 Python (``mcts.generic``): the same rule over a numpy array with an ``np.random.Generator``.
 """
@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .indexing import ix
-from .rng import randint
+from bandits.indexing import ix
+from bandits.rng import randint
 
 
 @njit(inline="always")  # per selection
