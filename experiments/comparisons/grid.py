@@ -14,18 +14,14 @@ from pathlib import Path
 from bandits.plugins import (
     PluginNotImported,
     read_as,
-    reading,
     reading_state,
     reading_stored_results,
 )
-from enhancements import engine_adjuster, make_adjuster
-from enhancements.adjusters import reads_scores
 from mcts.baselines import is_baseline
 from mcts.core.options import ADJUSTER_FLAGS
-from mcts.synthetic.guidance import parse_evaluate
 from specs import NUMBER
 
-from ..curves.curve import Curve, recorded_plugins
+from ..curves.curve import Curve, plays_no_playouts, reads_playout_scores, recorded_plugins
 from ..curves.entries import method_fields, parse_entry, swept
 from ..studies.study import Study
 
@@ -53,23 +49,11 @@ def _is_baseline(policy: str) -> bool:
     return is_baseline(parse_entry(policy, "policy")[0])
 
 
-def _plays_no_playouts(policy: str) -> bool:
-    """Whether the policy entry evaluates its leaves by a value instead of playouts
-    (``evaluate=value(...)`` or a network: ``mcts.synthetic.guidance``)."""
-    evaluate = method_fields(policy, "plain").get("evaluate")
-    return bool(evaluate) and parse_evaluate(evaluate)[0] in ("value", "network")
-
-
-def _reads_playout_scores(adjuster: str) -> bool:
-    """Whether the adjuster entry observes playout scores (MaxFrequency, the situational
-    thresholds: ``enhancements.adjusters``); a plug-in read from stored results is not
-    imported, and counts as one that does not."""
-    name, params = parse_entry(adjuster, "adjuster")
-    if reading() and ":" in name:
-        return False
-    for flag in ADJUSTER_FLAGS:
-        params.pop(flag, None)
-    return reads_scores(engine_adjuster(make_adjuster(name, **params)))
+def _adjuster_entry(policy: str, adjuster: str) -> tuple[str, dict]:
+    """The adjuster's name and parameters in the cell of ``policy`` and ``adjuster``, its
+    engine flags apart (``method_fields``)."""
+    fields = method_fields(policy, adjuster)
+    return fields["adjuster"], fields["adjuster_params"]
 
 
 def entry_label(name: str, params: dict, defaults: dict, domains: dict | None = None) -> str:
@@ -294,9 +278,10 @@ class Grid:
         them for any other search."""
         if _is_baseline(policy):
             return ()
-        if _plays_no_playouts(policy):
-            return tuple(one for one in self.adjusters if not _reads_playout_scores(one))
-        return self.adjusters
+        if not plays_no_playouts(method_fields(policy, "plain").get("evaluate", "")):
+            return self.adjusters
+        return tuple(one for one in self.adjusters
+                     if not reads_playout_scores(*_adjuster_entry(policy, one)))
 
     def _curve(self, tree: str, policy: str, adjuster: str, tuned: dict | None = None) -> Curve:
         """The cell's curve (``method_fields``), at the ``tuned`` parameters if given."""

@@ -23,9 +23,19 @@ from specs import between
 from trees import check_shape, parse_tree_spec
 
 
-def _reads_scores(adjuster) -> bool:
-    """Whether a made adjuster observes playout scores (``enhancements.adjusters``)."""
-    return reads_scores(engine_adjuster(adjuster))
+def plays_no_playouts(evaluate: str) -> bool:
+    """Whether an ``--evaluate`` spec puts a value in place of every playout (``value(...)`` or
+    a network; ``mcts.synthetic.guidance``)."""
+    return bool(evaluate) and parse_evaluate(evaluate)[0] in ("value", "network")
+
+
+def reads_playout_scores(adjuster: str, params: dict) -> bool:
+    """Whether the adjuster ``adjuster`` with ``params`` observes playout scores (MaxFrequency,
+    the situational thresholds: ``enhancements.adjusters``); a plug-in read from stored
+    results is not imported, and counts as one that does not."""
+    if reading() and ":" in adjuster:
+        return False
+    return reads_scores(engine_adjuster(make_adjuster(adjuster, **params)))
 
 
 def _check_params(kind: str, name: str, given: dict, known: dict) -> dict:
@@ -249,14 +259,12 @@ class Curve:
         if guided_out:
             raise ValueError(f"{guided_out[0]} does not combine with --prior or --evaluate "
                              "(a guided search is mctx's: drop one)")
-        if self.evaluate and parse_evaluate(self.evaluate)[0] in ("value", "network"):
-            adjuster = make_adjuster(self.adjuster, **self.adjuster_params) \
-                if not (reading() and ":" in self.adjuster) else None
+        if plays_no_playouts(self.evaluate):
             reads = [option for option, chosen in (
                 ("--shaping", self.shaping), ("--rescore", self.rescore),
                 ("--reward", self.reward != "outcome"),
-                (f"--adjuster {self.adjuster}", adjuster is not None and _reads_scores(adjuster)))
-                if chosen]
+                (f"--adjuster {self.adjuster}",
+                 reads_playout_scores(self.adjuster, self.adjuster_params))) if chosen]
             if reads:
                 raise ValueError(f"{reads[0]} reads playout scores, which --evaluate "
                                  f"{self.evaluate} plays none of: use --evaluate mix(...)")

@@ -1,8 +1,7 @@
 """The figures of the Kocsis & Szepesvari (2006) reproduction (``plots.kocsis``): Fig. 2's two
 panels, its four methods beside the paper's curves under both readings of its failure rule,
-and the ablation from the lab's UCT to the
-paper's, each panel with its exact random-pick level; Fig. 3, the iterations to a failure rate
-against depth and branching."""
+and the ablation from the lab's UCT to the paper's, each panel with its exact random-pick
+level; Fig. 3, the iterations to a failure rate against depth and branching."""
 
 from __future__ import annotations
 

@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from trees.decisive import is_decisive
+
 from ...curves.failure import tree_instance
 from ...runtime.pool import completed
-from .study import TREE, Panel
+from .study import TREE, Panel, move_set_sizes
 
 # (name, the correct moves, decisive trees only)
 READINGS = (("best score, every tree", "score", False),
@@ -62,10 +64,10 @@ def instance_levels(branching: int, depth: int, seed: int,
     rows = []
     for _, rule, decisive_only in READINGS:
         correct = np.asarray(instance.best_score if rule == "score" else instance.optimal)
-        counts = not decisive_only or not instance.optimal.all()
+        counts = not decisive_only or is_decisive(instance)
         rows.append([1 - correct.mean(), _failing_share(by_outcome == by_outcome.max(), correct),
                      _failing_share(by_score == by_score.max(), correct), float(counts)])
-    return np.array(rows), (int(instance.best_score.sum()), int(instance.optimal.sum()))
+    return np.array(rows), move_set_sizes(instance)
 
 
 def search_free_levels(panel: Panel, trees: int, seed: int, workers: int | None = 1,

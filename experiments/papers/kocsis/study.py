@@ -244,10 +244,14 @@ def over_trees(rates: pd.DataFrame) -> pd.DataFrame:
                         ci_high=np.clip(table["failure_rate"] + half, 0, 1))
 
 
-def root_move_sets(branching: int, depth: int, seed: int, tree: int) -> tuple[int, int]:
-    """(best-score moves, optimal-outcome moves) at the root of the study's tree ``tree``."""
-    instance = tree_instance(TREE, branching, depth, seed, tree)
+def move_set_sizes(instance) -> tuple[int, int]:
+    """(best-score moves, optimal-outcome moves) at the root of ``instance``."""
     return int(instance.best_score.sum()), int(instance.optimal.sum())
+
+
+def root_move_sets(branching: int, depth: int, seed: int, tree: int) -> tuple[int, int]:
+    """:func:`move_set_sizes` of the study's tree ``tree``."""
+    return move_set_sizes(tree_instance(TREE, branching, depth, seed, tree))
 
 
 def random_pick_levels(panel: Panel, trees: int, seed: int, workers: int | None = 1,
