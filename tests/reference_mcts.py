@@ -247,6 +247,9 @@ CONTEXT = {"ucb1tuned": ("square_sum",), "ucbv": ("square_sum",), "moss": ("arms
 # a draw made once per selection (with the policy's parameters) whose keywords every child's
 # index reads
 BEGINS: dict[str, Callable[..., dict]] = {"egreedy": egreedy_coin}
+# the indices that draw (from the run's stream): compared through the searches' failure rates
+# (tests/test_engine.py), the others also one index at a time (tests/test_policy_indices.py)
+DRAWS = {"thompson"}
 
 
 # --- threshold adjusters --------------------------------------------------------------------

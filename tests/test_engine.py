@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from reference_mcts import reference_failure_rate
 
-from bandits import index_tables, make_policy
+from bandits import POLICIES, index_tables, make_policy
 from experiments import Curve, failure_block, failure_rate
 from experiments.curves.failure import search_config, tree_instance
 from mcts.core.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
@@ -49,6 +49,9 @@ AGREEMENT_CASES = [
     ("random(3,2)", "egreedy", "value", {"restart": True, "policy_params": {"epsilon": 0.25}}),
     ("constant(1,3)", "bayesucb", "maxfreq", {}),
 ]
+# a built-in added to the registry gets its plain case from its reference index
+AGREEMENT_CASES += [("constant'(1,5)", name, "plain", {}) for name in POLICIES
+                    if name not in {policy for _, policy, _, _ in AGREEMENT_CASES}]
 
 
 KOCSIS = {"reward": "sum", "policy_params": {"c": 1.0, "depth_exponent": 1},

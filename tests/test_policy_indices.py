@@ -1,15 +1,20 @@
 """The literature's policies (UCB1-Tuned, UCB-V, MOSS, PUCT, epsilon-greedy, Bayes-UCB) as the
 compiled engines compute them, against a direct numpy or scipy transcription of each paper's
-formula on random statistics; the Beta quantile against scipy's."""
+formula on random statistics; every registered policy's index against the plain-Python
+reference search's (a new built-in is checked from its registry row and its reference index);
+the Beta quantile against scipy's."""
 
 import numpy as np
 import pytest
 from numba import njit
+from reference_mcts import BEGINS, CONTEXT, DRAWS
+from reference_mcts import POLICIES as REFERENCE_INDICES
 from scipy.special import betainc
 from scipy.stats import beta as stats_beta
 
-from bandits import Arm, begin_selection, index_tables, make_policy, policy_value
+from bandits import POLICIES, Arm, begin_selection, index_tables, make_policy, policy_value
 from bandits.beta_quantile import beta_quantile, beta_upper_quantile, log_beta, regularized_beta
+from bandits.klucb import TOLERANCE as KLUCB_TOLERANCE
 from bandits.rng import seed_state
 
 N = 2000
@@ -43,6 +48,24 @@ def _compiled(name, stats, arms=4, **params):
     return _indices(make_policy(name, **params), mean, square, visits, parents, arms,
                     index_tables(int(parents.max())))
 
+
+
+# Those whose index or selection draws are compared through whole searches (tests/test_engine.py)
+DETERMINISTIC = [name for name in POLICIES if name not in DRAWS and name not in BEGINS]
+
+
+@pytest.mark.parametrize("name", DETERMINISTIC)
+def test_every_registered_index_is_the_reference_searchs(stats, name):
+    """Each registered policy's compiled index at its defaults, on random statistics (no
+    restart: T' = T), against its index in the plain-Python reference (``reference_mcts``),
+    within the compiled KL-UCB's root-finding tolerance (1e-6)."""
+    mean, square, visits, parents = stats
+    context = {"arms": 4, "siblings": []}
+    expected = [REFERENCE_INDICES[name](
+        m * v, int(v), int(v), int(t), None,
+        **{key: s * v if key == "square_sum" else context[key] for key in CONTEXT.get(name, ())})
+        for m, s, v, t in zip(mean, square, visits, parents)]
+    assert _compiled(name, stats) == pytest.approx(expected, rel=0, abs=KLUCB_TOLERANCE)
 
 def test_ucb1tuned(stats):
     mean, square, n_j, n = stats
