@@ -13,9 +13,11 @@ synthetic-tree search) leaves it cached. ``root`` is ``$NUMBA_CACHE_DIR`` if set
 Numba picks a kernel's cache directory when its ``@njit(cache=True)`` decorator runs, from its
 list of cache locators. Importing this module puts :class:`VersionedCacheLocator` first in that
 list; it claims the lab's own files only and leaves ``numba.config`` (and every other module's
-kernels) alone. Every package with kernels imports this module first. A directory is marked used
-(its time stamp) whenever a kernel is looked up in it; the ``mctslab`` program removes those not
-used within ``KEEP_DAYS`` of the latest use (:func:`prune_old_versions`).
+kernels) alone. It also makes an index naming a class that has since moved read as a miss
+(:func:`read_moved_types_as_a_miss`). Every package with kernels imports this module first. A
+directory is marked used (its time stamp) whenever a kernel is looked up in it; the ``mctslab``
+program removes those not used within ``KEEP_DAYS`` of the latest use
+(:func:`prune_old_versions`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import pickle
 import re
 import shutil
 from pathlib import Path
@@ -177,6 +180,29 @@ def register_locator() -> None:
         locators.insert(0, VersionedCacheLocator)
 
 
+def read_moved_types_as_a_miss() -> None:
+    """Make numba read a cache index it cannot unpickle as an empty one (once).
+
+    A kernel's index pickles its signatures, and so names the classes of its arguments' types,
+    which may come from files outside its own import closure (``mcts.core.rewards`` takes the
+    ``SearchConfig`` holding ``mcts.core.root_specs.NoRoot`` without importing it): after a
+    version of the lab that moved or removed such a class, numba's load would raise in the
+    middle of a compile. Read as empty, the kernel compiles afresh and its index is written
+    again."""
+    load = caching.IndexDataCacheFile._load_index
+    if getattr(load, "reads_moved_types_as_a_miss", False):
+        return
+
+    def load_index(self):
+        try:
+            return load(self)
+        except (AttributeError, ImportError, pickle.UnpicklingError):
+            return {}
+
+    load_index.reads_moved_types_as_a_miss = True
+    caching.IndexDataCacheFile._load_index = load_index
+
+
 def prune(root: Path, keep_days: float = KEEP_DAYS) -> None:
     """Remove the version directories under ``root`` last used more than ``keep_days`` before
     the latest use of any of them (a lab not run for a year keeps what its last run used)."""
@@ -202,3 +228,4 @@ def prune_old_versions(keep_days: float = KEEP_DAYS) -> None:
 
 
 register_locator()
+read_moved_types_as_a_miss()

@@ -34,7 +34,7 @@ from bandits.rng import seed_state
 from .core.child_indices import index_children
 from .core.children import child_arm, child_sibling, implements
 from .core.reward_scale import reads_raw_rewards
-from .core.root_policies import NoRoot
+from .core.root_specs import NoRoot
 from .core.solver import UNPROVEN
 from .core.ties import argmax_at_random
 from .games.engine import GameSearchConfig

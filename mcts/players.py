@@ -41,7 +41,7 @@ from specs import Part, between, check_value, check_values, parse_spec, parse_va
 
 from .core.options import check_exclusions
 from .core.reward_scale import reads_raw_rewards
-from .core.root_policies import minimum_budget, parse_root
+from .core.root_specs import minimum_budget, parse_root
 from .games.engine import GameSearchConfig, SearchResult, search
 from .games.playouts import MAST, UNIFORM
 from .games.presets import preset

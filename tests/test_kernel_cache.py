@@ -161,3 +161,27 @@ def test_a_rules_modules_kernels_follow_its_source(tmp_path, monkeypatch):
     names = {name: RulesType(name, "game").name.split(", ")[-1] for name in
              ("rules_v1", "rules_v2", "rules_v1b")}
     assert names["rules_v1"] != names["rules_v2"] and names["rules_v1"] == names["rules_v1b"]
+
+
+def test_an_index_naming_a_class_that_moved_is_a_miss(tmp_path):
+    """A cached index whose signatures name a class since moved out of its module, or a module
+    since gone, is read as empty (the kernel compiles again) instead of raising."""
+    import types
+
+    from numba.core import caching
+
+    module = types.ModuleType("moved_records")
+    sys.modules["moved_records"] = module
+
+    class Record:
+        pass
+
+    Record.__module__, Record.__qualname__ = "moved_records", "Record"
+    module.Record = Record
+    index = caching.IndexDataCacheFile(str(tmp_path), "kernel", "stamp")
+    index._save_index({(Record, "sig"): "kernel.0.nbc"})
+    assert len(index._load_index()) == 1  # readable while the class is where it was
+    del module.Record
+    assert index._load_index() == {}
+    del sys.modules["moved_records"]
+    assert index._load_index() == {}

@@ -89,7 +89,7 @@ def test_the_plain_python_reference_covers_every_registered_name():
 
 def test_roots_list_names_every_root_policy_with_the_records_defaults(capsys):
     """The root policies were in no list command; their defaults are the parser's."""
-    from mcts.core.root_policies import ROOT_POLICIES, RootPolicy, parse_root
+    from mcts.core.root_specs import ROOT_POLICIES, RootPolicy, parse_root
 
     assert main(["roots", "list", "--json"]) == 0
     records = {record["name"]: record for record in json.loads(capsys.readouterr().out)}

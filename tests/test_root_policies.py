@@ -28,7 +28,7 @@ from experiments.curves.entries import method_fields
 from experiments.curves.failure import search_config, simulate_block, tree_instance
 from experiments.studies.study import read_curves
 from mcts.core.gumbel_root import considered_visits
-from mcts.core.root_policies import parse_root, root_spec
+from mcts.core.root_specs import parse_root, root_spec
 from mcts.core.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
 from mcts.core.solver import LOSS, UNPROVEN
 from mcts.synthetic import search, tree_arrays

@@ -13,7 +13,7 @@ from mcts.baselines import check_baseline, is_baseline, player_info
 from mcts.core.backup import load_backup
 from mcts.core.final_move import FINAL_MOVES
 from mcts.core.options import check_exclusions
-from mcts.core.root_policies import check_root_budget, parse_root, root_spec
+from mcts.core.root_specs import check_root_budget, parse_root, root_spec
 from mcts.synthetic import FAILURES
 from mcts.synthetic.guidance import NETWORKS, evaluate_spec, parse_evaluate, prior_spec
 from mcts.synthetic.networks import is_network, load_prior_network, load_value_network

@@ -23,7 +23,7 @@ from mcts import SearchConfig, memory_per_run, run_searches, tree_arrays
 from mcts.baselines import baseline_memory, is_baseline, run_baseline
 from mcts.core.backup import Discount, load_backup
 from mcts.core.final_move import FINAL_MOVES
-from mcts.core.root_policies import parse_root
+from mcts.core.root_specs import parse_root
 from mcts.synthetic.guidance import make_guidance
 from mcts.synthetic.score_reward import check_reward_range, load_reward
 from mcts.synthetic.shaping import engine_shaping, parse_shaping

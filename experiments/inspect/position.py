@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mcts.core.root_policies import NoRoot
+from mcts.core.root_specs import NoRoot
 from mcts.core.solver import DRAW, LOSS, WIN
 from mcts.players import Player
 

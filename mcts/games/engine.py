@@ -47,13 +47,8 @@ from ..core.child_indices import index_children
 from ..core.growth import grown
 from ..core.reward_scale import reads_raw_rewards
 from ..core.rewards import ONLINE, WARMUP, reward_bound, winner_reward
-from ..core.root_policies import (
-    NoRoot,
-    has_root,
-    new_root_state,
-    root_child,
-    root_choice,
-)
+from ..core.root_policies import has_root, new_root_state, root_child, root_choice
+from ..core.root_specs import NoRoot
 from ..core.search_loop import make_search_loop
 from ..core.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
 from ..core.solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice

@@ -47,14 +47,13 @@ from ..core.backup import Discount, PlayoutValue, reads_end
 from ..core.child_indices import INDEX, after_backup, index_children
 from ..core.final_move import MOST_VISITS
 from ..core.root_policies import (
-    NoRoot,
     has_root,
     new_root_state,
     root_child,
     root_choice,
     set_root_priors,
-    state_bytes,
 )
+from ..core.root_specs import NoRoot, state_bytes
 from ..core.search_loop import make_search_loop
 from ..core.search_tree import (
     BASE_EPOCH,

@@ -28,7 +28,7 @@ def register(subparsers) -> None:
 
 def _records(noun: str) -> list[dict]:
     if noun == "roots":
-        from mcts.core.root_policies import root_records
+        from mcts.core.root_specs import root_records
 
         return root_records()
     if noun in ("priors", "evaluations"):
