@@ -14,7 +14,8 @@ Numba picks a kernel's cache directory when its ``@njit(cache=True)`` decorator 
 list of cache locators. Importing this module puts :class:`VersionedCacheLocator` first in that
 list; it claims the lab's own files only and leaves ``numba.config`` (and every other module's
 kernels) alone. It also makes an index naming a class that has since moved read as a miss
-(:func:`read_moved_types_as_a_miss`). Every package with kernels imports this module first. A
+(:func:`read_moved_types_as_a_miss`). And it has numba build an inlined callee's IR once per
+process (``bandits.inline_memo``). Every package with kernels imports this module first. A
 directory is marked used (its time stamp) whenever a kernel is looked up in it; the ``mctslab``
 program removes those not used within ``KEEP_DAYS`` of the latest use
 (:func:`prune_old_versions`).
@@ -31,6 +32,8 @@ import shutil
 from pathlib import Path
 
 from numba.core import caching
+
+from .inline_memo import memoise_inlined_ir
 
 CACHED_FOLDERS = ("bandits", "enhancements", "games", "mcts", "benchmarks", "examples", "tests")
 KEEP_DAYS = 14
@@ -229,3 +232,4 @@ def prune_old_versions(keep_days: float = KEEP_DAYS) -> None:
 
 register_locator()
 read_moved_types_as_a_miss()
+memoise_inlined_ir()

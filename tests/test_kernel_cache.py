@@ -185,3 +185,26 @@ def test_an_index_naming_a_class_that_moved_is_a_miss(tmp_path):
     assert index._load_index() == {}
     del sys.modules["moved_records"]
     assert index._load_index() == {}
+
+
+def test_an_inlined_callees_ir_is_built_once_per_process():
+    """Numba builds the IR of a callee inlined at three call sites of two kernels once
+    (``bandits.inline_memo``), and the kernels compute what they say."""
+    from numba import njit
+
+    from bandits.inline_memo import built_callees
+
+    @njit(inline="always")
+    def callee(x):
+        return 2 * x + 1
+
+    @njit
+    def first(x):
+        return callee(x) + callee(x + 1)
+
+    @njit
+    def second(x):
+        return callee(x) - 1
+
+    assert first(1) == 3 + 5 and second(2.0) == 4.0
+    assert built_callees().count(callee.py_func) == 1
