@@ -20,7 +20,8 @@ Contract, for every game (states are small ``int64`` arrays, actions and outcome
   probability; ``ranked_outcome(gid, state, rank)`` orders the outcomes from lucky to unlucky,
   so ranks r and n - 1 - r are antithetic.
 Adding a game: a module with the functions of ``games.rules.CHANCE_RULES`` and one line in
-``games.registry``.
+``games.registry``. ``legal_actions``, ``apply_action``, ``is_terminal`` and ``policy_action``
+are ``games.compiled``'s, which take either protocol's key.
 """
 
 from __future__ import annotations
@@ -29,28 +30,19 @@ from numba import njit
 
 from bandits.rng import randint
 
+from .compiled import apply_action, is_terminal, legal_actions, policy_action
 from .rules import protocol_function
 
-_legal_actions = protocol_function("chance", "legal_actions")
-_apply_action = protocol_function("chance", "apply_action")
+# the chance games' interface: their own operations and the four shared with ``games.compiled``
+__all__ = ["apply_action", "apply_outcome", "feature", "feature_probability", "is_terminal",
+           "legal_actions", "n_outcomes", "playout", "policy_action", "ranked_outcome", "score"]
+
 _n_outcomes = protocol_function("chance", "n_outcomes")
 _apply_outcome = protocol_function("chance", "apply_outcome")
-_is_terminal = protocol_function("chance", "is_terminal")
 _score = protocol_function("chance", "score")
-_policy_action = protocol_function("chance", "policy_action")
 _feature = protocol_function("chance", "feature")
 _feature_probability = protocol_function("chance", "feature_probability")
 _ranked_outcome = protocol_function("chance", "ranked_outcome")
-
-
-@njit(cache=True)
-def legal_actions(gid, state, out):
-    return _legal_actions(gid, state, out)
-
-
-@njit(cache=True)
-def apply_action(gid, state, action):
-    _apply_action(gid, state, action)
 
 
 @njit(cache=True)
@@ -64,18 +56,8 @@ def apply_outcome(gid, state, outcome):
 
 
 @njit(cache=True)
-def is_terminal(gid, state):
-    return _is_terminal(gid, state)
-
-
-@njit(cache=True)
 def score(gid, state):
     return _score(gid, state)
-
-
-@njit(cache=True)
-def policy_action(gid, state, out, rng):
-    return _policy_action(gid, state, out, rng)
 
 
 @njit(cache=True)

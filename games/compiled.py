@@ -40,13 +40,15 @@ from bandits.rng import randint
 
 from .rules import protocol_function
 
-_legal_actions = protocol_function("game", "legal_actions")
-_apply_action = protocol_function("game", "apply_action")
+# the four operations the chance games' protocol shares (``games.chance`` calls these too)
+_SHARED = ("game", "chance")
+_legal_actions = protocol_function(_SHARED, "legal_actions")
+_apply_action = protocol_function(_SHARED, "apply_action")
 _current_player = protocol_function("game", "current_player")
-_is_terminal = protocol_function("game", "is_terminal")
+_is_terminal = protocol_function(_SHARED, "is_terminal")
 _winner = protocol_function("game", "winner")
 _quality = protocol_function("game", "quality")
-_policy_action = protocol_function("game", "policy_action")
+_policy_action = protocol_function(_SHARED, "policy_action")
 _decisive_action = protocol_function("game", "decisive_action")
 
 

@@ -8,7 +8,8 @@ taking the key is compiled (and cached) once per rules module, with that module'
 called directly: ``protocol_function(name)`` is a stub whose compiled form is chosen from the
 key's type at compile time (``numba.extending.overload``), as ``bandits.policy_value`` is chosen
 from a policy's record. Anything else in the key's place (an old integer id, another protocol's
-key) is a typing error when the kernel compiles, never a silent fallthrough.
+key where its protocol lacks the function) is a typing error when the kernel compiles, never a
+silent fallthrough.
 """
 
 from __future__ import annotations
@@ -112,17 +113,19 @@ def _unbox_key(typ, obj, c):
     return NativeValue(c.context.get_dummy_value(), is_error=cgutils.false_bit)
 
 
-def _rules_function(key_type, protocol: str, name: str):
-    if not isinstance(key_type, RulesType) or key_type.protocol != protocol:
-        raise TypingError(f"{key_type} is not a {protocol} rules key: pass the game_id of a "
-                          f"registered game (games.get_game(name).game_id)")
+def _rules_function(key_type, protocol: str | tuple[str, ...], name: str):
+    protocols = (protocol,) if isinstance(protocol, str) else protocol
+    if not isinstance(key_type, RulesType) or key_type.protocol not in protocols:
+        raise TypingError(f"{key_type} is not a {' or '.join(protocols)} rules key: pass the "
+                          f"game_id of a registered game (games.get_game(name).game_id)")
     return getattr(importlib.import_module(key_type.module), name, None)
 
 
-def protocol_function(protocol: str, name: str, default=None):
+def protocol_function(protocol: str | tuple[str, ...], name: str, default=None):
     """A stub for compiled code: ``stub(key, *args)`` calls ``name(*args)`` of ``key``'s
-    module, chosen when the calling kernel compiles; for a function the module may leave out,
-    ``default(key, *args)`` when it does."""
+    module, chosen when the calling kernel compiles, for a key of ``protocol`` (or of any of
+    several that share the function, as both share ``legal_actions``); for a function the
+    module may leave out, ``default(key, *args)`` when it does."""
 
     def stub(key, *args):
         raise NotImplementedError(f"{name} of a rules key runs inside compiled kernels only")

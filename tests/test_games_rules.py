@@ -13,12 +13,13 @@ from games.rules import GAME_RULES, RulesKey
 
 def test_an_unknown_game_id_is_an_error_in_compiled_code():
     state = get_game("breakthrough").initial_array()
-    with pytest.raises(TypingError, match="not a game rules key"):
+    with pytest.raises(TypingError, match="not a game or chance rules key"):
         compiled.is_terminal(99, state)
+    # another protocol's key, where its protocol lacks the function
     with pytest.raises(TypingError, match="not a game rules key"):
-        compiled.is_terminal(get_game("pig").game_id, state)
+        compiled.winner(get_game("pig").game_id, state)
     with pytest.raises(TypingError, match="not a chance rules key"):
-        chance.is_terminal(get_game("breakthrough").game_id, np.zeros(8, dtype=np.int64))
+        chance.score(get_game("breakthrough").game_id, np.zeros(8, dtype=np.int64))
 
 
 def _module_without(name):
