@@ -162,20 +162,7 @@ def _search(gid, root, max_actions, budget, config, marks, tables, rng):
             else:
                 action = chance.policy_action(gid, state, out, rng)
             chance.apply_action(gid, state, action)
-            n = chance.n_outcomes(gid, state)
-            while n > 0:  # one chance event, or several in a row (Dominion's draws)
-                if streamed:
-                    rank = randint(stream, n)
-                    if mirrored:
-                        rank = n - 1 - rank
-                    outcome = chance.ranked_outcome(gid, state, rank) if config.av else rank
-                else:
-                    outcome = randint(rng, n)
-                if config.cv:
-                    y_sum += (1.0 if chance.feature(gid, state, outcome) else 0.0) \
-                        - chance.feature_probability(gid, state)
-                chance.apply_outcome(gid, state, outcome)
-                n = chance.n_outcomes(gid, state)
+            y_sum = _chance_events(gid, state, config, streamed, mirrored, stream, rng, y_sum)
             if not in_tree:
                 continue
             if fresh:
@@ -183,18 +170,12 @@ def _search(gid, root, max_actions, budget, config, marks, tables, rng):
                 continue
             child = _find_child(states, sibling, edge_child[edge], state)
             if child == NO_CHILD:
-                child = n_nodes
-                n_nodes += 1
+                child, n_nodes = n_nodes, n_nodes + 1
                 states[child] = state
                 sibling[child], edge_child[edge] = edge_child[edge], child
-                n = chance.legal_actions(gid, state, out)
-                need = n_edges_used + n
-                if need > edge_action.size:
-                    edge_action, moments = grown(edge_action, need, -1), grown(moments, need, 0.0)
-                    edge_child = grown(edge_child, need, NO_CHILD)
-                first_edge[child], n_edges[child] = n_edges_used, n
-                edge_action[n_edges_used: n_edges_used + n] = out[:n]
-                n_edges_used += n
+                edge_action, moments, edge_child, n_edges_used = _add_edges(
+                    gid, state, out, child, first_edge, n_edges, edge_action, moments,
+                    edge_child, n_edges_used)
                 fresh = True
             node = child
         x = chance.score(gid, state)
@@ -211,6 +192,44 @@ def _search(gid, root, max_actions, budget, config, marks, tables, rng):
     best = _argmax(estimates, moments, count, rng, scores)
     return (edge_action[:count].copy(), moments[:count, N].copy(), estimates,
             recorded[:, :count].copy(), edge_action[best])
+
+
+@njit(inline="always")  # per chance event of a playout
+def _chance_events(gid, state, config, streamed, mirrored, stream, rng, y_sum):
+    """Resolve the chance event the last action left ``state`` at, or several in a row
+    (Dominion's draws): outcomes from the run's stream, or under common random numbers from
+    the root edge's ``stream`` (ranked and mirrored under antithetic variates); returns y_sum
+    with each outcome's control variate b - P(b) added (seed 003 Eq. 4)."""
+    n = chance.n_outcomes(gid, state)
+    while n > 0:
+        if streamed:
+            rank = randint(stream, n)
+            if mirrored:
+                rank = n - 1 - rank
+            outcome = chance.ranked_outcome(gid, state, rank) if config.av else rank
+        else:
+            outcome = randint(rng, n)
+        if config.cv:
+            y_sum += (1.0 if chance.feature(gid, state, outcome) else 0.0) \
+                - chance.feature_probability(gid, state)
+        chance.apply_outcome(gid, state, outcome)
+        n = chance.n_outcomes(gid, state)
+    return y_sum
+
+
+@njit(inline="always")  # at most once per playout: a new node
+def _add_edges(gid, state, out, child, first_edge, n_edges, edge_action, moments, edge_child,
+               n_edges_used):
+    """The edges of the new node ``child`` (its legal actions), the edge arrays grown to hold
+    them; returns those arrays and the edges now used."""
+    n = chance.legal_actions(gid, state, out)
+    need = n_edges_used + n
+    if need > edge_action.size:
+        edge_action, moments = grown(edge_action, need, -1), grown(moments, need, 0.0)
+        edge_child = grown(edge_child, need, NO_CHILD)
+    first_edge[child], n_edges[child] = n_edges_used, n
+    edge_action[n_edges_used: n_edges_used + n] = out[:n]
+    return edge_action, moments, edge_child, n_edges_used + n
 
 
 class EdgeChildren(NamedTuple):
