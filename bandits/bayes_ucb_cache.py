@@ -190,6 +190,37 @@ def _refine(cache, child, a, b, level, high):
     return _bounds(cache, child, a, b, level)
 
 
+@njit(inline="always")  # once per selection, into its one caller
+def _bound_children(view, tables, values, level):
+    """Each child's lower and upper bound on its quantile at ``level`` into ``values[INDEX]``
+    and ``values[UPPER]`` from its point, carried or stepped to its posterior's shapes first
+    (:func:`index_by_cached_quantiles`); -inf for a lost child, +inf for an unvisited one.
+    Returns whether a child is unvisited."""
+    cache, first = view.cache, view.first
+    unvisited = False
+    for j in range(view.b):
+        k, child = ix(j), ix(first + j)
+        values[INDEX, k] = values[UPPER, k] = -np.inf
+        values[KNOWN, k] = 0.0
+        if child_lost(view, j):
+            continue
+        n_explore = child_count(view, j)
+        if n_explore <= 0:
+            values[INDEX, k], unvisited = np.inf, True
+            continue
+        shape_a, shape_b = bayesucb_shapes(child_mean(view, j, tables), n_explore)
+        if cache[child, SHAPE_A] == shape_a and cache[child, SHAPE_B] == shape_b:
+            values[INDEX, k], values[UPPER, k] = _bounds(cache, child, shape_a, shape_b, level)
+        elif not _unit_step(cache, child, shape_a, shape_b) and _within_step(cache, child,
+                                                                             shape_a, shape_b):
+            values[INDEX, k], values[UPPER, k] = _step_bounds(cache, child, shape_a, shape_b,
+                                                              level)
+        else:
+            _carry(cache, child, shape_a, shape_b)
+            values[INDEX, k], values[UPPER, k] = _bounds(cache, child, shape_a, shape_b, level)
+    return unvisited
+
+
 @njit
 def index_by_cached_quantiles(policy, view, tables, rng, values):
     """Bayes-UCB's indices of the children into ``values[INDEX]`` and their maximum, computing
@@ -219,28 +250,7 @@ def index_by_cached_quantiles(policy, view, tables, rng, values):
     ``_QUANTILE_MARGIN`` beyond that (rounding, ~1e-15)."""
     cache, first, b, t, c = view.cache, view.first, view.b, view.t, policy.c
     level = bayesucb_log_level(t, c, tables)
-    unvisited = False
-    for j in range(b):
-        k, child = ix(j), ix(first + j)
-        values[INDEX, k] = values[UPPER, k] = -np.inf
-        values[KNOWN, k] = 0.0
-        if child_lost(view, j):
-            continue
-        n_explore = child_count(view, j)
-        if n_explore <= 0:
-            values[INDEX, k], unvisited = np.inf, True
-            continue
-        shape_a, shape_b = bayesucb_shapes(child_mean(view, j, tables), n_explore)
-        if cache[child, SHAPE_A] == shape_a and cache[child, SHAPE_B] == shape_b:
-            values[INDEX, k], values[UPPER, k] = _bounds(cache, child, shape_a, shape_b, level)
-        elif not _unit_step(cache, child, shape_a, shape_b) and _within_step(cache, child,
-                                                                             shape_a, shape_b):
-            values[INDEX, k], values[UPPER, k] = _step_bounds(cache, child, shape_a, shape_b,
-                                                              level)
-        else:
-            _carry(cache, child, shape_a, shape_b)
-            values[INDEX, k], values[UPPER, k] = _bounds(cache, child, shape_a, shape_b, level)
-    if unvisited:
+    if _bound_children(view, tables, values, level):
         return np.inf
     best = -np.inf  # the best exact quantile
     for _ in range(int(_REFINES + 1.0) * b + 1):  # each child refined, then computed: an end
