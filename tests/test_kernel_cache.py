@@ -194,7 +194,7 @@ def test_an_inlined_callees_ir_is_built_once_per_process():
 
     from bandits.inline_memo import built_callees
 
-    @njit(inline="always")
+    @njit(inline="always")  # the inlining whose builds the test counts
     def callee(x):
         return 2 * x + 1
 
