@@ -67,6 +67,11 @@ class KernelProgress:
         return (f"{len(self._waiting)} search kernel(s): each is compiled on first use (10-20 "
                 "CPU-seconds), once, then loaded from the cache in about 0.3 s")
 
+    def readied(self, curve: Curve, kernel_seconds: float) -> None:
+        """``curve``'s kernel is ready, after ``kernel_seconds`` compiling or loading it."""
+        self._waiting.pop(kernel_key(curve), None)
+        self.seconds += kernel_seconds
+
     def finished(self, i: int, kernel_seconds: float) -> None:
         """Unit ``i`` (of the curves given) is done, having spent ``kernel_seconds`` readying
         its kernel."""

@@ -1,14 +1,15 @@
 """Running a study: its unfinished shards on a local process pool or a Dask cluster
 (``experiments.runtime.pool``).
 
-Workers only compute (``count_failures``) and send back a few integers per shard; this process
-writes every shard's file as soon as its result arrives, so the files never depend on where a
-shard ran, and a run killed at any moment loses at most the shards in flight (Ctrl-C stores
-every shard finished before it: ``experiments.runtime.pool``). Shards already stored are
-skipped; damaged files (see ``store.read_shard``) are recomputed, and so are files of another
-random-stream version of the engine (with a line saying so). One process writes a folder at a
-time (``experiments.runtime.lock``); the scheduler, the folder and its permissions are checked
-before anything is computed.
+Workers first ready the kernels the shards need, each kernel on one worker (compiled once, then
+loaded from numba's cache by the others), then only compute (``count_failures``) and send back a
+few integers per shard; this process writes every shard's file as soon as its result arrives, so
+the files never depend on where a shard ran, and a run killed at any moment loses at most the
+shards in flight (Ctrl-C stores every shard finished before it: ``experiments.runtime.pool``).
+Shards already stored are skipped; damaged files (see ``store.read_shard``) are recomputed, and
+so are files of another random-stream version of the engine (with a line saying so). One process
+writes a folder at a time (``experiments.runtime.lock``); the scheduler, the folder and its
+permissions are checked before anything is computed.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from tqdm import tqdm
 from mcts import STREAM_VERSION
 
 from ..curves.curve import Curve
-from ..curves.kernels import KernelProgress, kernel_key, ready_kernel
+from ..curves.kernels import KernelProgress, distinct_kernels, kernel_key, ready_kernel
 from ..runtime.lock import writing
 from ..runtime.pool import Pool
 from .shards import Shard, count_failures
@@ -160,6 +161,12 @@ def run_study(
             bar.write(kernels.announce(), file=sys.stderr)
         with bar:
             bar.set_postfix_str(_note(done, len(shards), kernels))
+            # each kernel readied once, on one worker, before the shards: workers that first
+            # met a kernel together each compiled it (the main job compiled its three twice)
+            first = distinct_kernels(shard.curve for shard in pending)
+            for i, seconds in pool.completed(ready_kernel, [(curve,) for curve in first]):
+                kernels.readied(first[i], seconds)
+                bar.set_postfix_str(_note(done, len(shards), kernels))
             jobs = [(count_failures, shard.curve, shard) for shard in pending]
             for i, (failures, kernel_seconds, seconds) in pool.completed(on_one_thread, jobs):
                 shard = pending[i]
