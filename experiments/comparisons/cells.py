@@ -42,9 +42,9 @@ from mcts import STREAM_VERSION
 from ..curves.curve import Curve
 from ..curves.failure import failure_block
 from ..curves.kernels import KernelProgress
-from ..runtime.pool import check_options, completed
+from ..runtime.pool import Pool, check_options
 from ..runtime.store import CELLS_FILE, KeyedStore, claim
-from ..studies.execution import RunSummary, kernel_order, on_one_thread
+from ..studies.execution import RunSummary, kernel_order, on_one_thread, ready_kernels
 from .grid import Grid, damaged_file, open_grid, reading_grid
 from .stats import RUN_COLUMNS, failure_bits
 
@@ -255,11 +255,12 @@ def grow(grid: Grid, folder: str | Path, *, workers: int | None = None,
     kernels = KernelProgress([block.curve for block in pending])
     if pending and not bar.disable:
         bar.write(kernels.announce(), file=sys.stderr)
-    with bar:
+    with bar, Pool(workers, scheduler) as pool:
         bar.set_postfix_str(kernels.note())
+        for _ in ready_kernels(pool, (block.curve for block in pending), kernels):
+            bar.set_postfix_str(kernels.note())
         jobs = [(compute_block, block.curve, block) for block in pending]
-        for i, (bits, kernel_seconds, seconds) in completed(on_one_thread, jobs, workers,
-                                                             scheduler):
+        for i, (bits, kernel_seconds, seconds) in pool.completed(on_one_thread, jobs):
             write_block(folder, pending[i], bits)
             kernels.finished(i, kernel_seconds)
             playouts += pending[i].playouts

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import sys
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,17 @@ class RunSummary:
         return (f"{self.playouts:,} playouts in {self.seconds:.1f} s ({rate:,.0f} playouts/s "
                 f"per worker searching; kernels compiled or loaded in {self.kernel_seconds:.1f} "
                 f"worker-s, once, then cached{first})")
+
+
+def ready_kernels(pool: Pool, curves: Iterable[Curve], kernels: KernelProgress) -> Iterator[None]:
+    """Ready each kernel ``curves`` need once, on one of ``pool``'s workers (compiled, or
+    loaded from numba's cache), noted in ``kernels``; yields as each is ready. Run before the
+    work: workers that first met a kernel together each compiled it (the main job compiled
+    its three kernels twice)."""
+    first = distinct_kernels(curves)
+    for i, seconds in pool.completed(ready_kernel, [(curve,) for curve in first]):
+        kernels.readied(first[i], seconds)
+        yield
 
 
 def on_one_thread(compute, curve: Curve, *args) -> tuple[Any, float, float]:
@@ -161,11 +173,7 @@ def run_study(
             bar.write(kernels.announce(), file=sys.stderr)
         with bar:
             bar.set_postfix_str(_note(done, len(shards), kernels))
-            # each kernel readied once, on one worker, before the shards: workers that first
-            # met a kernel together each compiled it (the main job compiled its three twice)
-            first = distinct_kernels(shard.curve for shard in pending)
-            for i, seconds in pool.completed(ready_kernel, [(curve,) for curve in first]):
-                kernels.readied(first[i], seconds)
+            for _ in ready_kernels(pool, (shard.curve for shard in pending), kernels):
                 bar.set_postfix_str(_note(done, len(shards), kernels))
             jobs = [(count_failures, shard.curve, shard) for shard in pending]
             for i, (failures, kernel_seconds, seconds) in pool.completed(on_one_thread, jobs):
