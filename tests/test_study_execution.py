@@ -219,3 +219,30 @@ def test_shards_of_another_stream_version_are_recomputed(study_file, reference, 
     assert (f"recomputing 2 shard(s) stored by random-stream version(s) 1, {STREAM_VERSION + 1}"
             in said)
     assert _stored(folder) == _stored(reference)
+
+
+def test_each_kernel_is_readied_once_before_the_shards(study_file, tmp_path, monkeypatch):
+    """A run readies every kernel its shards need, each once, before the first shard
+    (``execution.ready_kernels``): two workers meeting a kernel together each compiled it."""
+    from experiments.curves.kernels import kernel_key
+    from experiments.studies import execution
+
+    calls = []
+    ready, count = execution.ready_kernel, execution.count_failures
+
+    def record_ready(curve):
+        calls.append(("kernel", kernel_key(curve)))
+        return ready(curve)
+
+    def record_shard(shard):
+        calls.append(("shard", kernel_key(shard.curve)))
+        return count(shard)
+
+    monkeypatch.setattr(execution, "ready_kernel", record_ready)
+    monkeypatch.setattr(execution, "count_failures", record_shard)
+    study = read_study(study_file)
+    run_study(study, tmp_path / "ready", workers=1, progress=False)
+    needed = list(dict.fromkeys(kernel_key(shard.curve) for shard in study.shards()))
+    assert len(needed) == 2  # b = 4 and b = 2
+    assert calls[:len(needed)] == [("kernel", key) for key in needed]
+    assert sum(kind == "shard" for kind, _ in calls) == len(study.shards())
