@@ -49,7 +49,6 @@ def _compiled(name, stats, arms=4, **params):
                     index_tables(int(parents.max())))
 
 
-
 # Those whose index or selection draws are compared through whole searches (tests/test_engine.py)
 DETERMINISTIC = [name for name in POLICIES if name not in DRAWS and name not in BEGINS]
 

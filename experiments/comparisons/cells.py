@@ -44,7 +44,7 @@ from ..curves.failure import failure_block
 from ..curves.kernels import KernelProgress
 from ..runtime.pool import Pool, check_options
 from ..runtime.store import CELLS_FILE, KeyedStore, claim
-from ..studies.execution import RunSummary, kernel_order, on_one_thread, ready_kernels
+from ..studies.execution import RunSummary, on_one_thread, ready_kernels
 from .grid import Grid, damaged_file, open_grid, reading_grid
 from .stats import RUN_COLUMNS, failure_bits
 
@@ -244,7 +244,7 @@ def grow(grid: Grid, folder: str | Path, *, workers: int | None = None,
     store.remove_temporary_files()
     reuse, new = plan_blocks(grid, folder)
     damaged = [block for block in reuse if read_block(folder, block) is None]
-    pending = kernel_order(new + damaged)
+    pending = new + damaged
     total = sum(block.playouts for block in reuse + new)
     start = time.perf_counter()
     bar = tqdm(total=total, initial=total - sum(block.playouts for block in pending),

@@ -14,7 +14,6 @@ permissions are checked before anything is computed.
 
 from __future__ import annotations
 
-import itertools
 import sys
 import time
 from collections.abc import Iterable, Iterator
@@ -28,7 +27,7 @@ from tqdm import tqdm
 from mcts import STREAM_VERSION
 
 from ..curves.curve import Curve
-from ..curves.kernels import KernelProgress, distinct_kernels, kernel_key, ready_kernel
+from ..curves.kernels import KernelProgress, distinct_kernels, ready_kernel
 from ..runtime.lock import writing
 from ..runtime.pool import Pool
 from .shards import Shard, count_failures
@@ -107,17 +106,6 @@ def instance_order(shards: list[Shard]) -> list[Shard]:
     return [shard for group in groups.values() for shard in group]
 
 
-def kernel_order(shards: list[Shard]) -> list[Shard]:
-    """``shards`` round-robin over the kernels they run on (``kernels.kernel_key``): the first
-    shard of every kernel, then the second..., so that workers starting together compile
-    different kernels rather than the same one twice."""
-    groups: dict[tuple, list[Shard]] = {}
-    for shard in shards:
-        groups.setdefault(kernel_key(shard.curve), []).append(shard)
-    rounds = itertools.zip_longest(*groups.values())
-    return [shard for round_ in rounds for shard in round_ if shard is not None]
-
-
 def _say_stale(folder: Path, pending: list[Shard]) -> None:
     """One line on stderr when stored shards of another random-stream version are recomputed."""
     versions = [stored_stream_version(folder, shard) for shard in pending]
@@ -136,7 +124,6 @@ def run_study(
     workers: int | None = None,
     scheduler: str | None = None,
     progress: bool | None = None,
-    interleave: bool = False,
     wait: bool = False,
 ) -> RunSummary:
     """Compute and store every unfinished shard of ``study`` in ``folder``.
@@ -155,8 +142,6 @@ def run_study(
         check_shard_paths(folder, shards)
         pending = instance_order([shard for shard in shards
                                   if read_shard(folder, shard) is None])
-        if interleave:
-            pending = kernel_order(pending)
         _say_stale(folder, pending)
         total = sum(shard.playouts for shard in shards)
         start = time.perf_counter()
