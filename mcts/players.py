@@ -41,7 +41,7 @@ from specs import Part, between, check_value, check_values, parse_spec, parse_va
 
 from .core.options import check_exclusions
 from .core.reward_scale import reads_raw_rewards
-from .core.root_specs import minimum_budget, parse_root
+from .core.root_specs import budget_problem, parse_root
 from .games.engine import GameSearchConfig, SearchResult, search
 from .games.playouts import MAST, UNIFORM
 from .games.presets import preset
@@ -69,13 +69,12 @@ class Player:
 
     def check_playouts(self, game, playouts: int) -> None:
         """A one-line ValueError if ``playouts`` per move leave the player's root policy no
-        full round at the game's first position (sequential halving's K ceil(log2 K))."""
+        full round at the game's first position (``mcts.core.root_specs.minimum_budget``)."""
         moves = len(game.new_initial_state().legal_actions())
-        if playouts < minimum_budget(self.config.root, moves):
-            raise ValueError(f"--playouts {playouts} is too small for {self.spec}: sequential "
-                             f"halving over the {moves} moves of {game.title}'s first "
-                             f"position needs at least {minimum_budget(self.config.root, moves)}"
-                             " (one playout per move in its first round)")
+        problem = budget_problem(self.config.root, moves, playouts)
+        if problem:
+            raise ValueError(f"--playouts {playouts} is too small for {self.spec}: in "
+                             f"{game.title}'s first position, {problem}")
 
 
 def parse_player(spec: str, game: str) -> Player:

@@ -84,9 +84,9 @@ def test_the_atlas_and_the_main_job_share_one_kernel_per_policy(monkeypatch, cap
 
 def test_compile_takes_entries_with_parameters_and_root_policies(monkeypatch, capsys):
     """``compile --policies 'ucb1(c=0.5)' 'ucb1(root=sh)' 'ucb1(root=gumbel)'``: the entries
-    read as compare reads them; c=0.5 shares UCB1's kernel and both root policies share one
-    (``kernel_key``), so two are prepared, the second under a root policy (not compiled here:
-    the root kernel would cost the suite a compile no other test needs)."""
+    read as compare reads them; c=0.5 shares UCB1's kernel and each root policy has its own
+    (``kernel_key``), so three are prepared (not compiled here: the root kernels would cost the
+    suite compiles no other test needs)."""
     prepared = []
 
     def record(curves, workers):
@@ -96,6 +96,6 @@ def test_compile_takes_entries_with_parameters_and_root_policies(monkeypatch, ca
     monkeypatch.setattr("experiments.curves.kernels.prepare_kernels", record)
     assert main(["compile", "--policies", "ucb1(c=0.5)", "ucb1(root=sh)", "ucb1(root=gumbel)",
                  "--trees", "constant(1,5)", "--workers", "1"]) == 0
-    assert "compiling 2 kernels" in capsys.readouterr().out
-    assert sorted((curve.policy, bool(curve.root)) for curve in prepared) == [
-        ("ucb1", False), ("ucb1", True)]
+    assert "compiling 3 kernels" in capsys.readouterr().out
+    assert sorted((curve.policy, curve.root) for curve in prepared) == [
+        ("ucb1", ""), ("ucb1", "gumbel"), ("ucb1", "sh")]

@@ -88,15 +88,17 @@ def test_the_plain_python_reference_covers_every_registered_name():
 
 
 def test_roots_list_names_every_root_policy_with_the_records_defaults(capsys):
-    """The root policies were in no list command; their defaults are the parser's."""
-    from mcts.core.root_specs import ROOT_POLICIES, RootPolicy, parse_root
+    """The root policies were in no list command; their defaults are the parser's, and each
+    registered record declares the compiled steps the kernels read."""
+    from mcts.core.root_policies import RootSteps
+    from mcts.core.root_specs import ROOT_POLICIES, parse_root
 
     assert main(["roots", "list", "--json"]) == 0
     records = {record["name"]: record for record in json.loads(capsys.readouterr().out)}
     assert list(records) == list(ROOT_POLICIES)
     assert all(record["description"] and record["citation"] for record in records.values())
-    gumbel = parse_root("gumbel")
-    assert records["gumbel"]["params"] == {key: getattr(gumbel, key)
-                                           for key in ("m", "c_visit", "c_scale",
-                                                       "gumbel_scale")}
-    assert records["sh"]["params"] == {} and RootPolicy._fields[0] == "kind"
+    for name, record in records.items():
+        parsed = parse_root(name)
+        assert record["params"] == parsed._asdict()
+        assert isinstance(type(parsed).steps, RootSteps)
+    assert records["sh"]["params"] == {}

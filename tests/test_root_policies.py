@@ -166,7 +166,7 @@ def test_a_study_file_takes_root_policies(tmp_path):
     (["--root", "ucb1"], "unknown root policy 'ucb1'"),
     (["--root", "gumbel(m=0)"], "m = 0"),
     (["--root", "gumbel(k=3)"], "unknown root policy parameter 'k'"),
-    (["--root", "sh", "--max-budget", "4"], "too small for sequential halving"),
+    (["--root", "sh", "--max-budget", "4"], "too small: sequential halving at a root of"),
     (["--root", "sh", "--final-move", "mean"], "exclude each other"),
     (["--root", "sh", "--policy", "ucb1(root=gumbel)"], "given twice"),
 ])

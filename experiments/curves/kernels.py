@@ -3,9 +3,8 @@ them ahead, each once, spread over processes (``prepare_kernels``), so that a co
 workers never compile the same kernel twice at once and its progress says what it waits for.
 
 A kernel is compiled per policy, branching factor and integer type of the tree's scores, and
-per plug-in adjuster, backup rule or reward rule, and apart under a root policy (one for every
-root policy: ``mcts.core.root_policies``) (docs/performance.md); compiled once, it is
-loaded from numba's cache in about 0.3 s.
+per plug-in adjuster, backup rule or reward rule, and per root policy (``mcts.core.root_policies``)
+(docs/performance.md); compiled once, it is loaded from numba's cache in about 0.3 s.
 """
 
 from __future__ import annotations
@@ -13,6 +12,8 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterable, Iterator
+
+from mcts.core.root_specs import parse_root, root_name
 
 from ..runtime.pool import completed
 from .curve import Curve
@@ -22,12 +23,13 @@ from .plugin_check import plugin_errors, plugin_specs
 
 def kernel_key(curve: Curve) -> tuple:
     """What selects ``curve``'s kernel: the policy, b, the scores' integer type, the
-    plug-in adjuster, backup rule and reward rule if any, and whether a root policy chooses
-    at the root (``mcts.core.root_policies``: one kernel for all of them)."""
+    plug-in adjuster, backup rule and reward rule if any, and the root policy choosing at the
+    root (``mcts.core.root_policies``) if any."""
     dtype = tree_instance(curve.tree, curve.branching, curve.depth, 0, 0).path_score.dtype
     plugin = curve.adjuster if ":" in curve.adjuster else ""
     reward = curve.reward if ":" in curve.reward else ""
-    return curve.policy, curve.branching, str(dtype), plugin, curve.backup, reward, bool(curve.root)
+    return (curve.policy, curve.branching, str(dtype), plugin, curve.backup, reward,
+            root_name(parse_root(curve.root)))
 
 
 def kernel_name(curve: Curve) -> str:
@@ -35,7 +37,7 @@ def kernel_name(curve: Curve) -> str:
     extra = f", {curve.adjuster}" if ":" in curve.adjuster else ""
     extra += f", {curve.backup}" if curve.backup else ""
     extra += f", {curve.reward}" if ":" in curve.reward else ""
-    extra += ", root policy" if curve.root else ""
+    extra += f", root={root_name(parse_root(curve.root))}" if curve.root else ""
     return f"the {curve.policy} search kernel (b={curve.branching}{extra})"
 
 

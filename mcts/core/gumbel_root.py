@@ -23,16 +23,21 @@ visited children by pi(a), and v is the oracle's value of the root.
   sigma(q-hat) = (c_visit + max_b N(b)) c_scale q-hat.
 - The move played: among the most visited children, the argmax of g(a) + sigma(q-hat(a)).
 
-Compiled apart, not inlined in numba's IR, as ``bandits.sequential_halving`` (which says why).
+A root policy of ``mcts.core.root_policies``: the record :class:`GumbelRoot` and its steps
+(the last in this module). The maths is compiled apart, not inlined in numba's IR, as
+``bandits.sequential_halving`` (which says why).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from bandits.rng import uniform
 
+from .root_policies import RootSteps
 from .search_tree import FIRST_CHILD, REWARD_SUM, VISITS
 
 _EPSILON = 1e-8  # the least denominator of the rescaling (mctx's epsilon)
@@ -120,3 +125,82 @@ def most_root_visits(stats, b):
     for k in range(b):
         most = max(most, stats[first + k, VISITS])
     return most
+
+
+# --- the Gumbel root as a root policy (``mcts.core.root_policies.RootSteps``) -----------------
+
+
+class GumbelState(NamedTuple):
+    """One search's Gumbel variables g(a), mctx's considered visit counts v(s) (int64 [n]),
+    scratch scores, the root's raw value v of the completed Q and a guided search's priors
+    pi(a) of the root's children (float64 [K], or [0] unguided)."""
+
+    gumbels: np.ndarray  # float64 [K]
+    considered: np.ndarray
+    scores: np.ndarray  # float64 [K]
+    root_value: float
+    priors: np.ndarray
+
+
+@njit  # once per search: a call
+def _new_state(root, branching, budget, root_value, guided):
+    return GumbelState(np.zeros(branching), np.zeros(budget, np.int64), np.zeros(branching),
+                       root_value, np.zeros(branching if guided else 0))
+
+
+@njit  # once per search: a call
+def _set_priors(root, state, priors, first):
+    for k in range(state.priors.shape[0]):
+        state.priors[k] = priors[first + k]
+
+
+@njit  # once per search: a call
+def _start(root, state, budget, rng):
+    draw_gumbels(state.gumbels, root.gumbel_scale, rng)
+    considered_visits(min(root.m, state.gumbels.shape[0]), budget, state.considered)
+
+
+@njit(inline="always")  # per playout: argmax of g + sigma(q-hat) among the considered
+def _child(root, state, stats, rewards, playout):
+    gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale, state.root_value,
+                  state.priors, state.scores)
+    return best_considered(stats, state.scores, state.considered[playout - 1])
+
+
+@njit(inline="always")  # per playout: nothing (the tree's statistics are the Gumbel root's)
+def _observe(root, state, child, reward, rng):
+    return None
+
+
+@njit(inline="always")  # per playout: its schedule spends the whole budget
+def _finished(root, state):
+    return False
+
+
+@njit  # once per search, a call: among the most visited
+def _pick(root, state, stats, rewards):
+    gumbel_scores(stats, rewards, state.gumbels, root.c_visit, root.c_scale, state.root_value,
+                  state.priors, state.scores)
+    return best_considered(stats, state.scores, most_root_visits(stats, state.gumbels.shape[0]))
+
+
+class GumbelRoot(NamedTuple):
+    """The Gumbel root's parameters: m considered actions, c_visit and c_scale of sigma, the
+    scale of the Gumbel noise (0: none, mctx's ``gumbel_scale``)."""
+
+    m: int = 16
+    c_visit: float = 50.0
+    c_scale: float = 1.0
+    gumbel_scale: float = 1.0
+
+    steps = RootSteps(_new_state, _start, _child, _observe, _finished, _pick, _set_priors)
+
+    @staticmethod
+    def least_budget(branching: int) -> int:
+        """One playout."""
+        return 1
+
+    @staticmethod
+    def state_bytes(branching: int, budget: int) -> int:
+        """Bytes of its state: three arrays of K and v(s), one count per playout."""
+        return 8 * (3 * branching + 1) + 8 * budget

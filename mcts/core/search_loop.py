@@ -6,23 +6,28 @@ the loop of :func:`make_search_loop` takes a domain record (a NamedTuple: the se
 and its arrays, updated in place) and a walk (a NamedTuple: what the engine carries from one
 playout to the next, such as its node count, its threshold or its grown arrays), and runs
 
+    start the root policy's schedule
     while not stopped:  descend (select, the root policy at the root; expand)
                         evaluate (prove a terminal, play out, reward)
                         back up (``mcts.core.backup``); the root policy observes the root's child
                         learn (the solver's proofs, adjusters, records, MAST)
+    the root policy's move, under the solver's rules
 
 A domain has the fields ``root`` and ``roots`` (the root policy and its state,
-``mcts.core.root_policies``), ``budget``, ``path`` (the nodes of the playout's path, [0] the root)
-and ``second_moment`` (whether the nodes keep squared rewards). The final move is the
-engine's, after the loop: it reads what its domain has recorded.
+``mcts.core.root_policies``), ``budget``, ``path`` (the nodes of the playout's path, [0] the root),
+``second_moment`` (whether the nodes keep squared rewards) and ``values`` (float64 [3, K] or
+more, scratch). Without a root policy, or with the root proven, the final move is the engine's,
+after the loop: it reads what its domain has recorded.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
+from bandits.hooks import INDEX
+
 from .backup import back_up, node_gain
-from .root_policies import has_root, observe_root, root_finished, start_root
+from .root_policies import has_root, observe_root, root_choice, root_finished, start_root
 from .search_tree import FIRST_CHILD
 
 
@@ -36,7 +41,8 @@ def make_search_loop(stopped, descend, evaluate, statistics, learn, **jit_option
       expansion: (walk, leaf), the leaf a tuple of the domain's own;
     - ``evaluate(domain, walk, leaf, t, rng)``: the leaf's value, proven, or played out and
       rewarded: (walk, evaluation, the path's depth, the gains ``mcts.core.backup.back_up`` reads);
-    - ``statistics(domain, walk)``: the tree's statistics and rewards (``mcts.core.search_tree``);
+    - ``statistics(domain, walk)``: the tree's statistics, rewards and proofs
+      (``mcts.core.search_tree``, ``mcts.core.solver``);
     - ``learn(domain, walk, evaluation, depth, gains, t, rng)``: what the search learns from
       playout ``t`` once it is backed up: the walk.
     """
@@ -46,7 +52,9 @@ def make_search_loop(stopped, descend, evaluate, statistics, learn, **jit_option
     # the kernel as well, numba lost the tree's first expansion (tests/test_golden.py).
     @njit(**jit_options)
     def search_loop(domain, walk, rng):
-        """Run the playouts of one search: the walk after the last, and their number."""
+        """Run the playouts of one search: the walk after the last, their number and the
+        root policy's move (``mcts.core.root_policies.root_choice``: NO_CHILD without one, or
+        with the root proven)."""
         root, roots, path = domain.root, domain.roots, domain.path
         start_root(root, roots, domain.budget, rng)
         t = 0
@@ -56,12 +64,14 @@ def make_search_loop(stopped, descend, evaluate, statistics, learn, **jit_option
             t += 1
             walk, leaf = descend(domain, walk, t, rng)
             walk, evaluation, depth, gains = evaluate(domain, walk, leaf, t, rng)
-            stats, rewards = statistics(domain, walk)
+            stats, rewards, _ = statistics(domain, walk)
             back_up(stats, rewards, path, depth, gains, domain.second_moment)
             if has_root(root):
                 observe_root(root, roots, path[1] - stats[0, FIRST_CHILD],
                              node_gain(gains, 1, path[1])[0], rng)
             walk = learn(domain, walk, evaluation, depth, gains, t, rng)
-        return walk, t
+        stats, rewards, proven = statistics(domain, walk)
+        return walk, t, root_choice(root, roots, stats, rewards, proven, rng,
+                                    domain.values[INDEX])
 
     return search_loop

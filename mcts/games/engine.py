@@ -47,7 +47,7 @@ from ..core.child_indices import index_children
 from ..core.growth import grown
 from ..core.reward_scale import reads_raw_rewards
 from ..core.rewards import ONLINE, WARMUP, reward_bound, winner_reward
-from ..core.root_policies import has_root, new_root_state, root_child, root_choice
+from ..core.root_policies import has_root, new_root_state, root_or_select
 from ..core.root_specs import NoRoot
 from ..core.search_loop import make_search_loop
 from ..core.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
@@ -89,7 +89,7 @@ class GameSearchConfig(NamedTuple):
     playout: int = POLICY  # mcts.games.playouts.UNIFORM, POLICY or MAST
     epsilon: float = 1.0  # MAST: probability of a move of the game's own playout policy
     # ``mcts.core.root_policies``: sequential halving or the Gumbel root choosing the root's
-    # children over the whole budget (a kernel apart); NoRoot: the policy at the root too
+    # children over the whole budget (a kernel of its own); NoRoot: the policy at the root too
     root: tuple = NoRoot()
 
 
@@ -199,13 +199,12 @@ def _search(gid, position, max_actions, budget, config, bound, clip, tables, rng
                         second_moment, path, position.copy(), scratch, out, values,
                         values[INDEX], np.zeros((1, 1)), np.zeros((2, 2, 3)), np.zeros((2, 5)),
                         used)
-    walk, playouts = _search_loop(domain, GameWalk(moves, stats, rewards, proven, n_nodes, keys,
-                                                   table, np.empty(256, dtype=np.int64)), rng)
+    walk, playouts, choice = _search_loop(
+        domain, GameWalk(moves, stats, rewards, proven, n_nodes, keys, table,
+                         np.empty(256, dtype=np.int64)), rng)
     moves, stats, rewards, proven = walk.moves, walk.stats, walk.rewards, walk.proven
     first, count = stats[0, FIRST_CHILD], moves[0, N_CHILDREN]
-    if has_root(config.root) and proven[0] == UNPROVEN:
-        choice = root_choice(config.root, roots, stats, rewards, proven, rng, values[INDEX])
-    else:
+    if choice == NO_CHILD:  # no root policy's move
         choice = final_move(proven, stats[:, VISITS], first, count, rng, values[INDEX])
     return moves, stats, rewards, proven, playouts, moves[first + choice, ACTION]
 
@@ -228,12 +227,10 @@ def _descend(domain, walk, t, rng):
     node, depth = 0, 0
     path[0] = 0
     while stats[node, FIRST_CHILD] != NO_CHILD:
-        if depth == 0 and has_root(config.root):
-            node = stats[0, FIRST_CHILD] + root_child(config.root, domain.roots, stats, rewards,
-                                                      t)
-        else:
-            node = _select(moves, stats, rewards, proven, domain.no_columns, node, config,
-                           domain.bound, domain.tables, rng, domain.values)
+        node = root_or_select(config.root, domain.roots, depth, stats[node, FIRST_CHILD], stats,
+                              rewards, t, _select,
+                              (moves, stats, rewards, proven, domain.no_columns, node, config,
+                               domain.bound, domain.tables, rng, domain.values))
         compiled.apply_action(gid, state, moves[node, ACTION])
         depth += 1
         path[depth] = node
@@ -278,7 +275,7 @@ def _evaluate(domain, walk, leaf, t, rng):
 
 @njit(inline="always")  # per playout: a step of the search loop
 def _statistics(domain, walk):
-    return walk.stats, walk.rewards
+    return walk.stats, walk.rewards, walk.proven
 
 
 @njit(inline="always")  # per playout: a step of the search loop

@@ -22,12 +22,13 @@ records hooks compiled away when off (``mcts.synthetic.tracing``).
 Options are data: the built-in adjusters and their parameters, the restart, the freeze, the
 shaping, the re-scoring, the discount, the built-in reward rules, the final-move rule and the
 failure's set of correct moves are values read at run time, so a kernel is compiled per policy
-record and b (and the integer type of the tree's scores), and per plug-in adjuster, backup
-rule or reward rule (docs/performance.md lists them); a root policy (``mcts.core.root_policies``:
-sequential halving or the Gumbel root choosing the root's children) has a kernel apart, so
-the plain search's compiles its hooks away. The tree and its views
-are ``mcts.core.search_tree``; the children's indices, by the policy's hooks where it has them
-(``bandits.hooks``: KL-UCB's and Bayes-UCB's caches, Thompson's draws), ``mcts.core.child_indices``.
+record and b (and the integer type of the tree's scores), and per plug-in adjuster, backup rule
+or reward rule (docs/performance.md lists them); each root policy (``mcts.core.root_policies``:
+sequential halving or the Gumbel root choosing the root's children) has a kernel of its own, so
+the plain search's compiles its hooks away. The tree and its views are
+``mcts.core.search_tree``; the children's indices, by the policy's hooks where it has them
+(``bandits.hooks``: KL-UCB's and Bayes-UCB's caches, Thompson's draws),
+``mcts.core.child_indices``.
 """
 
 from __future__ import annotations
@@ -46,13 +47,7 @@ from enhancements.thresholds import effective_threshold
 from ..core.backup import Discount, PlayoutValue, reads_end
 from ..core.child_indices import INDEX, after_backup, index_children
 from ..core.final_move import MOST_VISITS
-from ..core.root_policies import (
-    has_root,
-    new_root_state,
-    root_child,
-    root_choice,
-    set_root_priors,
-)
+from ..core.root_policies import has_root, new_root_state, root_or_select, set_root_priors
 from ..core.root_specs import NoRoot, state_bytes
 from ..core.search_loop import make_search_loop
 from ..core.search_tree import (
@@ -163,7 +158,7 @@ class SearchConfig(NamedTuple):
     # whose best-score failure an outcome solver would bend (docs/design.md)
     solver: bool = True
     # ``mcts.core.root_policies``: sequential halving or the Gumbel root choosing the root's
-    # children over the whole budget (a kernel apart); NoRoot: the policy at the root too
+    # children over the whole budget (a kernel of its own); NoRoot: the policy at the root too
     root: tuple = NoRoot()
     # a terminal reached inside the tree rewarded at the effective threshold, as a playout's
     # (an ablation; off: at threshold 0, its true value, DESIGN.md §3); proven either way
@@ -303,10 +298,9 @@ def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_pro
             set_priors(config.guidance, game, tree_node, depth, b, network, tree.prior,
                        tree.stats[ix(node), FIRST_CHILD])
         first = tree.stats[ix(node), FIRST_CHILD]
-        if depth == 0 and has_root(config.root):
-            node = first + root_child(config.root, roots, tree.stats, tree.rewards, t)
-        else:
-            node = _select(tree, node, depth, first, config, epoch, rng, tables, policy, values)
+        node = root_or_select(config.root, roots, depth, first, tree.stats, tree.rewards, t,
+                              _select, (tree, node, depth, first, config, epoch, rng, tables,
+                                        policy, values))
         tree_node = tree_node * b + 1 + (node - first)
         depth += 1
         path[ix(depth)] = node
@@ -477,12 +471,12 @@ def _playouts(tree, path, values, theta, state, statistics, rng, game, config, b
                              last_playout(watch, budget), reads_second_moment(policy),
                              not _reads_terminal(config),
                              config.score_high - config.score_low + 1)
-    walk, _ = _search_loop(domain, Walk(theta, state, effective_threshold(theta), np.int64(0),
-                                       epoch, n_nodes, np.int64(0), np.int64(1), False), rng)
-    if has_root(config.root) and not walk.solved:
-        tree.played[0] = root_choice(config.root, roots, tree.stats, tree.rewards, tree.proven,
-                                     rng, values[INDEX])
-        failed[0] = not game.correct[tree.played[0]]
+    _, _, choice = _search_loop(domain, Walk(theta, state, effective_threshold(theta),
+                                             np.int64(0), epoch, n_nodes, np.int64(0),
+                                             np.int64(1), False), rng)
+    if choice != NO_CHILD:  # the root policy's move
+        tree.played[0] = choice
+        failed[0] = not game.correct[choice]
 
 
 @njit(inline="always")  # per playout: a step of the search loop
@@ -541,7 +535,7 @@ def _evaluate(domain, walk, leaf, t, rng):
 
 @njit(inline="always")  # per playout: a step of the search loop
 def _statistics(domain, walk):
-    return domain.tree.stats, domain.tree.rewards
+    return domain.tree.stats, domain.tree.rewards, domain.tree.proven
 
 
 @njit(inline="always")  # per playout: a step of the search loop
