@@ -3,11 +3,12 @@
 
 The tree holds decision states; an edge (s, a) keeps the moments of the returns X (the final
 score, point scale) and control variates Y of the trajectories through it, and its children are
-the distinct states its chance outcomes led to. One simulation: from the root, UCB (Eq. 1: X_bar
-+ c sqrt(log T_s / T_{s,a}), ``bandits.UCB1``'s index on the point scale through the one
-selection of ``mcts.core.child_indices``, unexplored actions first, ties at random) picks the
-action; its chance outcomes (one or several in a row) are drawn and the trajectory moves to the
-matching child. A state not yet in the tree is added (expansion, one node per simulation), its first
+the distinct states its chance outcomes led to: a chance node. One simulation (the one search
+loop, ``mcts.core.search_loop``, with this engine's steps): from the root, UCB (Eq. 1: X_bar + c
+sqrt(log T_s / T_{s,a}), ``bandits.UCB1``'s index on the point scale through the one selection
+of ``mcts.core.child_indices``, unexplored actions first, ties at random) picks the action; its
+chance outcomes (one or several in a row) are drawn and the trajectory moves to the matching
+child. A state not yet in the tree is added (expansion, one node per simulation), its first
 action and the rest of the trajectory follow the default policy (rollout). Backup: every edge of
 the tree on the trajectory observes (X, Y), Y being the sum of I[b] - P[b] over the chance
 events after it (Eq. 4).
@@ -39,6 +40,8 @@ from games import SolitaireGame, SolitaireState, chance
 from .core.child_indices import index_children
 from .core.children import child_arm, implements
 from .core.growth import grown
+from .core.root_specs import NoRoot
+from .core.search_loop import make_search_loop
 from .core.ties import pick_best
 
 NO_CHILD = -1
@@ -112,86 +115,178 @@ def _play(gid, start, max_actions, budget, config, tables, rng):
     return chance.score(gid, state)
 
 
+class ChanceSearch(NamedTuple):
+    """One search as a domain of the one search loop (``mcts.core.search_loop``): the game,
+    the root's state, the options, the tables, no root policy, the nodes' states and edges (a
+    node's edges are rows ``first_edge .. first_edge + n_edges`` of the walk's edge arrays; the
+    nodes below an edge, the distinct states its chance outcomes led to, a list by
+    ``sibling``), the path of edges with the control variates' sums before each, the
+    recorded estimates and the scratch the steps share."""
+
+    gid: int
+    position: np.ndarray
+    config: StochasticConfig
+    budget: int
+    tables: np.ndarray
+    root: tuple  # NoRoot: the root's edges are selected by Eq. 1 as every node's
+    roots: tuple
+    second_moment: bool
+    states: np.ndarray  # int64 [nodes, size]
+    first_edge: np.ndarray
+    n_edges: np.ndarray
+    sibling: np.ndarray  # the next node below the same edge
+    path: np.ndarray  # the edges of the trajectory in the tree, from the root's
+    path_y: np.ndarray  # y_sum before each of them
+    marks: np.ndarray
+    recorded: np.ndarray  # float64 [marks, max actions]: the root's estimates at the marks
+    base: np.uint64  # the key of the trajectories' streams (common random numbers)
+    streamed: bool
+    state: np.ndarray  # the trajectory's state
+    out: np.ndarray  # legal actions
+    values: np.ndarray  # float64 [3, max actions]: the selections' scratch (row INDEX)
+    no_columns: np.ndarray  # the policy's columns: none kept (``EdgeChildren``)
+
+
+class ChanceWalk(NamedTuple):
+    """What a search carries from one simulation to the next: the edge arrays (grown as they
+    fill), the nodes and edges used, the root edge's stream of chance ranks and the next
+    mark."""
+
+    edge_action: np.ndarray
+    edge_child: np.ndarray  # the first node below each edge
+    moments: np.ndarray  # float64 [edges, MOMENTS] (``enhancements.variance``)
+    n_nodes: int
+    n_edges_used: int
+    stream: np.ndarray
+    mark: int
+
+
 @njit(cache=True)
 def _search(gid, root, max_actions, budget, config, marks, tables, rng):
-    size = root.size
     n_nodes_max = budget + 1
-    states = np.empty((n_nodes_max, size), dtype=np.int64)
+    out = np.empty(max_actions, dtype=np.int64)
     first_edge = np.zeros(n_nodes_max, dtype=np.int64)
     n_edges = np.zeros(n_nodes_max, dtype=np.int64)
-    sibling = np.full(n_nodes_max, NO_CHILD, dtype=np.int64)  # next child of the same edge
-    edge_action = np.empty(64, dtype=np.int64)
-    edge_child = np.full(64, NO_CHILD, dtype=np.int64)
-    moments = np.zeros((64, MOMENTS))
-    out = np.empty(max_actions, dtype=np.int64)
-    values = np.empty((3, max_actions))  # scratch of the selections (row INDEX: the indices)
-    scores = values[INDEX]
-    no_columns = np.zeros((1, 1))  # the policy's columns: none kept (``EdgeChildren``)
-    path = np.empty(budget + 2, dtype=np.int64)
-    path_y = np.empty(budget + 2)
-    recorded = np.zeros((marks.size, max_actions))
+    states = np.empty((n_nodes_max, root.size), dtype=np.int64)
     states[0] = root
     n_edges[0] = chance.legal_actions(gid, root, out)
+    edge_action = np.empty(64, dtype=np.int64)
     edge_action[: n_edges[0]] = out[: n_edges[0]]
-    n_edges_used = n_edges[0]
-    n_nodes = 1
     base = next_u64(rng)
-    streamed = config.crn or config.av
-    state = root.copy()
-    stream = seed_state(base)
-    mark = 0
-    for m in range(budget):
-        state[:] = root
-        node, depth, y_sum = 0, 0, 0.0
-        mirrored, in_tree, fresh = False, True, False
-        while not chance.is_terminal(gid, state):
-            if in_tree:
-                if fresh:
-                    edge = _edge_of(first_edge[node], n_edges[node], edge_action,
-                                    chance.policy_action(gid, state, out, rng))
-                else:
-                    edge = _select(moments, no_columns, first_edge[node], n_edges[node], config,
-                                    tables, rng, values)
-                path[depth], path_y[depth] = edge, y_sum
-                depth += 1
-                action = edge_action[edge]
-                if node == 0 and streamed:
-                    key, mirrored = chance_stream(np.int64(moments[edge, N]), edge, n_edges[0],
-                                                  config.crn, config.av)
-                    stream = seed_state(base + np.uint64(key))
-            else:
-                action = chance.policy_action(gid, state, out, rng)
-            chance.apply_action(gid, state, action)
-            y_sum = _chance_events(gid, state, config, streamed, mirrored, stream, rng, y_sum)
-            if not in_tree:
-                continue
-            if fresh:
-                in_tree = False
-                continue
-            child = _find_child(states, sibling, edge_child[edge], state)
-            if child == NO_CHILD:
-                child, n_nodes = n_nodes, n_nodes + 1
-                states[child] = state
-                sibling[child], edge_child[edge] = edge_child[edge], child
-                edge_action, moments, edge_child, n_edges_used = _add_edges(
-                    gid, state, out, child, first_edge, n_edges, edge_action, moments,
-                    edge_child, n_edges_used)
-                fresh = True
-            node = child
-        x = chance.score(gid, state)
-        for i in range(depth):
-            observe(moments[path[i]], x, y_sum - path_y[i])
-        while mark < marks.size and marks[mark] == m + 1:
-            for e in range(n_edges[0]):
-                recorded[mark, e] = estimate(moments[e], config.cv, config.cv_offline)
-            mark += 1
-    count = n_edges[0]
+    domain = ChanceSearch(gid, root, config, budget, tables, NoRoot(), None, False, states,
+                          first_edge, n_edges, np.full(n_nodes_max, NO_CHILD, dtype=np.int64),
+                          np.empty(budget + 2, dtype=np.int64), np.empty(budget + 2), marks,
+                          np.zeros((marks.size, max_actions)), base, config.crn or config.av,
+                          root.copy(), out, np.empty((3, max_actions)), np.zeros((1, 1)))
+    walk, _, _ = _search_loop(domain, ChanceWalk(edge_action, np.full(64, NO_CHILD, np.int64),
+                                                 np.zeros((64, MOMENTS)), np.int64(1),
+                                                 n_edges[0], seed_state(base), np.int64(0)),
+                              rng)
+    count, moments = n_edges[0], walk.moments
     estimates = np.empty(count)
     for e in range(count):
         estimates[e] = estimate(moments[e], config.cv, config.cv_offline)
-    best = _argmax(estimates, moments, count, rng, scores)
-    return (edge_action[:count].copy(), moments[:count, N].copy(), estimates,
-            recorded[:, :count].copy(), edge_action[best])
+    best = _argmax(estimates, moments, count, rng, domain.values[INDEX])
+    return (walk.edge_action[:count].copy(), moments[:count, N].copy(), estimates,
+            domain.recorded[:, :count].copy(), walk.edge_action[best])
+
+
+@njit(inline="always")  # per simulation: a step of the search loop
+def _stopped(domain, walk, t):
+    return t >= domain.budget
+
+
+@njit(inline="always")  # per simulation: a step of the search loop
+def _descend(domain, walk, t, rng):
+    """From the root, Eq. 1's edge at each node of the tree (a new node's first action by the
+    default policy), each action followed by its chance events, down to the first state not
+    yet in the tree (added: one node per simulation, its first action taken) or a terminal.
+    Under common random numbers or antithetic variates the root edge's visit sets the stream
+    of the whole trajectory. Returns the walk and the leaf: the edges taken, y_sum and whether
+    the stream is mirrored."""
+    gid, config, state, out = domain.gid, domain.config, domain.state, domain.out
+    n_edges, first_edge = domain.n_edges, domain.first_edge
+    edge_action, edge_child, moments = walk.edge_action, walk.edge_child, walk.moments
+    n_nodes, n_edges_used, stream = walk.n_nodes, walk.n_edges_used, walk.stream
+    state[:] = domain.position
+    node, depth, y_sum = 0, 0, 0.0
+    mirrored, fresh = False, False
+    while not chance.is_terminal(gid, state):
+        if fresh:
+            edge = _edge_of(first_edge[node], n_edges[node], edge_action,
+                            chance.policy_action(gid, state, out, rng))
+        else:
+            edge = _select(moments, domain.no_columns, first_edge[node], n_edges[node], config,
+                           domain.tables, rng, domain.values)
+        domain.path[depth], domain.path_y[depth] = edge, y_sum
+        depth += 1
+        if node == 0 and domain.streamed:
+            key, mirrored = chance_stream(np.int64(moments[edge, N]), edge, n_edges[0],
+                                          config.crn, config.av)
+            stream = seed_state(domain.base + np.uint64(key))
+        chance.apply_action(gid, state, edge_action[edge])
+        y_sum = _chance_events(gid, state, config, domain.streamed, mirrored, stream, rng,
+                               y_sum)
+        if fresh:  # the new node's first action leaves the tree
+            break
+        child = _find_child(domain.states, domain.sibling, edge_child[edge], state)
+        if child == NO_CHILD:
+            child, n_nodes = n_nodes, n_nodes + 1
+            domain.states[child] = state
+            domain.sibling[child], edge_child[edge] = edge_child[edge], child
+            edge_action, moments, edge_child, n_edges_used = _add_edges(
+                gid, state, out, child, first_edge, n_edges, edge_action, moments, edge_child,
+                n_edges_used)
+            fresh = True
+        node = child
+    walk = ChanceWalk(edge_action, edge_child, moments, n_nodes, n_edges_used, stream,
+                      walk.mark)
+    return walk, (depth, y_sum, mirrored)
+
+
+@njit(inline="always")  # per simulation: a step of the search loop
+def _evaluate(domain, walk, leaf, t, rng):
+    """The rollout by the default policy from the leaf to a terminal, chance events as in the
+    tree; the gains are the final score X and the trajectory's y_sum."""
+    gid, state = domain.gid, domain.state
+    depth, y_sum, mirrored = leaf
+    while not chance.is_terminal(gid, state):
+        chance.apply_action(gid, state, chance.policy_action(gid, state, domain.out, rng))
+        y_sum = _chance_events(gid, state, domain.config, domain.streamed, mirrored,
+                               walk.stream, rng, y_sum)
+    return walk, None, depth, (chance.score(gid, state), y_sum)
+
+
+@njit(inline="always")  # per simulation: a step of the search loop
+def _back_up(domain, walk, depth, gains):
+    """Every edge of the tree on the trajectory observes (X, Y), Y the sum of I[b] - P[b] over
+    the chance events after it (Eq. 4)."""
+    x, y_sum = gains
+    for i in range(depth):
+        observe(walk.moments[domain.path[i]], x, y_sum - domain.path_y[i])
+
+
+@njit(inline="always")  # a step of the search loop, typed but never run (below)
+def _statistics(domain, walk):
+    """Never read: the loop reads a tree's statistics under a root policy only, and the chance
+    tree keeps none of the columns a root policy reads (``ChanceSearch.root`` is NoRoot)."""
+    return walk.moments, walk.moments, domain.sibling
+
+
+@njit(inline="always")  # per simulation: a step of the search loop
+def _learn(domain, walk, evaluation, depth, gains, t, rng):
+    """The root's estimates recorded at the marks (checkpoints) reached."""
+    mark, marks = walk.mark, domain.marks
+    while mark < marks.size and marks[mark] == t:
+        for e in range(domain.n_edges[0]):
+            domain.recorded[mark, e] = estimate(walk.moments[e], domain.config.cv,
+                                                domain.config.cv_offline)
+        mark += 1
+    return ChanceWalk(walk.edge_action, walk.edge_child, walk.moments, walk.n_nodes,
+                      walk.n_edges_used, walk.stream, mark)
+
+
+_search_loop = make_search_loop(_stopped, _descend, _evaluate, _statistics, _learn, _back_up)
 
 
 @njit(inline="always")  # per chance event of a playout

@@ -29,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from numba.extending import overload
 
+from .backup import node_gain
 from .search_tree import FIRST_CHILD, VISITS
 from .solver import NO_CHILD, UNPROVEN, preferred_child
 
@@ -166,19 +167,25 @@ def _root_or_select(root, state, depth, first, stats, rewards, playout, select, 
     return switched
 
 
-def observe_root(root, state, child, reward, rng):
-    """The root child ``child``'s reward of the playout."""
+def observe_root(root, state, path, stats, gains, rng):
+    """The playout's root child (``path[1]``) and its reward, the one the backup gave that node
+    (``mcts.core.backup.node_gain`` of the playout's ``gains``)."""
     raise NotImplementedError("observe_root runs inside compiled kernels only")
 
 
 # inlined in numba's IR: per playout
 @overload(observe_root, inline="always", jit_options={"cache": True})
-def _observe_root(root, state, child, reward, rng):
+def _observe_root(root, state, path, stats, gains, rng):
     steps = _steps(root)
     if steps is None:
-        return lambda root, state, child, reward, rng: None
+        return lambda root, state, path, stats, gains, rng: None
     own = steps.observe
-    return lambda root, state, child, reward, rng: own(root, state.own, child, reward, rng)
+
+    def observe(root, state, path, stats, gains, rng):
+        own(root, state.own, path[1] - stats[0, FIRST_CHILD], node_gain(gains, 1, path[1])[0],
+            rng)
+
+    return observe
 
 
 def root_finished(root, state):

@@ -7,7 +7,7 @@ and its arrays, updated in place) and a walk (a NamedTuple: what the engine carr
 playout to the next, such as its node count, its threshold or its grown arrays), and runs
 
     start the root policy's schedule
-    while not stopped:  descend (select, the root policy at the root; expand)
+    while not stopped:  descend (select, the root policy at the root; expand; chance events)
                         evaluate (prove a terminal, play out, reward)
                         back up (``mcts.core.backup``); the root policy observes the root's child
                         learn (the solver's proofs, adjusters, records, MAST)
@@ -18,6 +18,11 @@ A domain has the fields ``root`` and ``roots`` (the root policy and its state,
 ``second_moment`` (whether the nodes keep squared rewards) and ``values`` (float64 [3, K] or
 more, scratch). Without a root policy, or with the root proven, the final move is the engine's,
 after the loop: it reads what its domain has recorded.
+
+Chance is a kind of node, as pgx and OpenSpiel treat it: the chance games' engine
+(``mcts.stochastic``, seed 003) is a domain whose descent resolves each chance event after an
+action and whose statistics are its edges' moments of (return, control variate), which it
+backs up by its own step.
 """
 
 from __future__ import annotations
@@ -26,12 +31,13 @@ from numba import njit
 
 from bandits.hooks import INDEX
 
-from .backup import back_up, node_gain
+from .backup import back_up
 from .root_policies import has_root, observe_root, root_choice, root_finished, start_root
-from .search_tree import FIRST_CHILD
+from .solver import NO_CHILD
 
 
-def make_search_loop(stopped, descend, evaluate, statistics, learn, **jit_options):
+def make_search_loop(stopped, descend, evaluate, statistics, learn, back_up_step=None,
+                     **jit_options):
     """The search loop of a domain whose steps are these compiled functions:
 
     - ``stopped(domain, walk, t)``: whether the search stops after ``t`` playouts (its budget
@@ -44,8 +50,15 @@ def make_search_loop(stopped, descend, evaluate, statistics, learn, **jit_option
     - ``statistics(domain, walk)``: the tree's statistics, rewards and proofs
       (``mcts.core.search_tree``, ``mcts.core.solver``);
     - ``learn(domain, walk, evaluation, depth, gains, t, rng)``: what the search learns from
-      playout ``t`` once it is backed up: the walk.
+      playout ``t`` once it is backed up: the walk;
+    - ``back_up_step(domain, walk, depth, gains)``, for a domain whose statistics are not the
+      trees' columns: its backup (None: ``mcts.core.backup.back_up`` over ``statistics``).
     """
+    if back_up_step is None:
+        @njit(inline="always")  # per playout: a step of the search loop
+        def back_up_step(domain, walk, depth, gains):
+            stats, rewards, _ = statistics(domain, walk)
+            back_up(stats, rewards, domain.path, depth, gains, domain.second_moment)
 
     # once per search: a call from the engine's kernel, compiled with its options (the
     # synthetic engine's counts no references); its steps are inlined into it. Inlined into
@@ -64,14 +77,15 @@ def make_search_loop(stopped, descend, evaluate, statistics, learn, **jit_option
             t += 1
             walk, leaf = descend(domain, walk, t, rng)
             walk, evaluation, depth, gains = evaluate(domain, walk, leaf, t, rng)
-            stats, rewards, _ = statistics(domain, walk)
-            back_up(stats, rewards, path, depth, gains, domain.second_moment)
+            back_up_step(domain, walk, depth, gains)
             if has_root(root):
-                observe_root(root, roots, path[1] - stats[0, FIRST_CHILD],
-                             node_gain(gains, 1, path[1])[0], rng)
+                stats, _, _ = statistics(domain, walk)
+                observe_root(root, roots, path, stats, gains, rng)
             walk = learn(domain, walk, evaluation, depth, gains, t, rng)
-        stats, rewards, proven = statistics(domain, walk)
-        return walk, t, root_choice(root, roots, stats, rewards, proven, rng,
-                                    domain.values[INDEX])
+        choice = NO_CHILD
+        if has_root(root):
+            stats, rewards, proven = statistics(domain, walk)
+            choice = root_choice(root, roots, stats, rewards, proven, rng, domain.values[INDEX])
+        return walk, t, choice
 
     return search_loop
