@@ -33,7 +33,7 @@ from bandits.rng import seed_state
 
 from .core.child_indices import index_children
 from .core.children import child_arm, child_sibling, implements
-from .core.reward_scale import reads_raw_rewards
+from .core.reward_scale import on_unit_returns
 from .core.root_specs import NoRoot
 from .core.solver import UNPROVEN
 from .core.ties import argmax_at_random
@@ -100,9 +100,7 @@ def generic_search(game, state, budget: int, config: GameSearchConfig,
     if state.is_terminal() or state.chance_outcomes() is not None:
         raise ValueError("search a position where a player is to move")
     low, span = game.min_utility, (game.max_utility - game.min_utility) or 1.0
-    policy = config.policy
-    if reads_raw_rewards(policy) and "c" in policy._fields:
-        policy = policy._replace(c=policy.c / 2)
+    policy = on_unit_returns(config.policy)
     stream = seed_state(np.uint64(rng.spawn(1)[0].integers(2**63)))
     selection = _Selection(policy, index_tables(budget), stream)
     root = _Node(state, reads_second_moment(policy))

@@ -45,7 +45,7 @@ from games import Game, State, compiled
 
 from ..core.child_indices import index_children
 from ..core.growth import grown
-from ..core.reward_scale import reads_raw_rewards
+from ..core.reward_scale import reward_clip
 from ..core.rewards import ONLINE, WARMUP, reward_bound, winner_reward
 from ..core.root_policies import has_root, new_root_state, root_or_select
 from ..core.root_specs import NoRoot
@@ -117,7 +117,7 @@ def search(game: Game, state: State | np.ndarray, budget: int,
     if compiled.is_terminal(game.game_id, array):
         raise ValueError("the position is terminal; search a position with legal moves")
     bound = reward_bound(config)
-    clip = np.inf if reads_raw_rewards(config.policy) else bound  # UCT: the rewards as they are
+    clip = reward_clip(config.policy, bound)
     moves, stats, rewards, proven, playouts, action = _search(
         game.game_id, array.copy(), game.max_actions, budget, config, bound, clip,
         index_tables(budget + 1), seed_state(seed))

@@ -28,7 +28,7 @@ from bandits.indexing import ix
 
 from ..core.backup import node_gain
 from ..core.children import child_arm, child_sibling, implements
-from ..core.reward_scale import reads_raw_rewards
+from ..core.reward_scale import SIGNED_OUTCOMES, on_index_scale
 from ..core.rewards import unit_mean
 from ..core.search_tree import REWARD_SUM, SQUARE_SUM, VISITS
 from ..core.solver import LOSS
@@ -82,20 +82,6 @@ class GameChildren(NamedTuple):
 # ``mcts.core.search_tree``: inlined in numba's IR inside a hook they trip numba's scope check.
 
 
-def on_index_scale(policy, mean, bound):
-    """A mean reward on the game's scale as ``policy``'s index reads it: as it is for a record
-    with ``raw_rewards``, else mapped onto [0, 1] (compiled code only)."""
-    raise NotImplementedError("on_index_scale runs inside compiled kernels only")
-
-
-# inlined in numba's IR: per child of a selection
-@overload(on_index_scale, inline="always", jit_options={"cache": True})
-def _on_index_scale(policy, mean, bound):
-    if reads_raw_rewards(policy.instance_class):
-        return lambda policy, mean, bound: mean
-    return lambda policy, mean, bound: unit_mean(mean, bound)
-
-
 @njit(inline="always")  # per child of a selection
 def _game_mean(view, row):
     """The mean reward of the move into ``row`` for its mover, on the game's scale (0 unseen)."""
@@ -137,8 +123,8 @@ def _child_arm(view, k, tables, policy):
     square_mean = 0.0
     if reads_second_moment(policy) and n > 0:
         square_mean = view.rewards[row, SQUARE_SUM] / n
-    return Arm(on_index_scale(policy, _game_mean(view, row), view.bound), square_mean,
-               np.int64(n), np.int64(view.t), view.b, 1.0 / view.b)
+    mean = on_index_scale(policy, _game_mean(view, row), view.bound, SIGNED_OUTCOMES)
+    return Arm(mean, square_mean, np.int64(n), np.int64(view.t), view.b, 1.0 / view.b)
 
 
 @implements(child_sibling, GameChildren)

@@ -44,8 +44,8 @@ from numba import njit
 
 from specs import Domain, above, check_values, parse_spec, parse_value
 
-from ..core.reward_scale import reads_raw_rewards
-from ..core.rewards import ONLINE, WARMUP, bonus_bound, bonus_reward, unit_mean
+from ..core.reward_scale import UNIT_OUTCOMES, on_index_scale
+from ..core.rewards import ONLINE, WARMUP, bonus_bound, bonus_reward
 
 __all__ = ["BONUS_DOMAINS", "Bonuses", "NoShaping", "engine_shaping", "max_value",
            "parse_shaping", "shapes", "shaping_spec", "start_shaping"]
@@ -141,6 +141,6 @@ def max_value(shaping, state, policy, reward, margin, span, d, played, budget):
         return reward
     gain = shaped_reward(shaping, state, reward, abs(margin) / span, d,
                          played >= WARMUP * budget)
-    if reads_raw_rewards(policy):
-        return 0.5 * (gain + 1.0)
-    return unit_mean(gain, bonus_bound(shaping.rb_k, shaping.rb_a, shaping.qb_k, shaping.qb_a))
+    return on_index_scale(policy, gain,
+                          bonus_bound(shaping.rb_k, shaping.rb_a, shaping.qb_k, shaping.qb_a),
+                          UNIT_OUTCOMES)
