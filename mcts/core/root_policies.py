@@ -13,7 +13,7 @@ and its cost per playout.
 
 The one search loop (``mcts.core.search_loop``) starts the schedule, lets it observe each
 playout's root child, stops when it is spent and asks it for the move; an engine's descent
-takes the root's child from :func:`root_or_select`. The root is expanded before the first
+takes the root's child from :func:`root_pick`. The root is expanded before the first
 playout (by the engine, which alone knows its moves), so that every playout passes through a
 child of the policy's choosing. A schedule reads n, so a failure curve makes one search per
 budget 2^k (``synthetic.run_searches``): about twice the largest budget's playouts. The
@@ -140,31 +140,31 @@ def _start_root(root, state, budget, rng):
     return lambda root, state, budget, rng: own(root, state.own, budget, rng)
 
 
-def root_or_select(root, state, depth, first, stats, rewards, playout, select, args):
-    """The child a descent takes at ``depth`` below a parent whose children start at row
-    ``first``: at the root, the root policy's child of playout ``playout``; elsewhere (and
-    without a root policy) ``select(*args)``, the engine's selection (mctx's
-    ``switching_action_selection_wrapper``)."""
-    raise NotImplementedError("root_or_select runs inside compiled kernels only")
+def root_pick(root, state, depth, stats, rewards, playout):
+    """The offset of the child a descent takes at ``depth`` by the root policy: at the root,
+    its child of playout ``playout`` (from 1), from the tree's ``stats`` and ``rewards``
+    (``mcts.core.search_tree``'s columns, as in every engine); NO_CHILD below the root or
+    without a root policy, where the engine selects (mctx's
+    ``switching_action_selection_wrapper``; the switch returns rather than calls the
+    selection, since numba calls a function passed into an inlined call instead of inlining
+    it, and the engines' selections are inlined)."""
+    raise NotImplementedError("root_pick runs inside compiled kernels only")
 
 
-# inlined in numba's IR: per node of a descent; ``select`` is passed as a function, a direct
-# call once inlined (a function passed to a call numba does not inline is a pointer, which it
-# cannot cache)
-@overload(root_or_select, inline="always", jit_options={"cache": True})
-def _root_or_select(root, state, depth, first, stats, rewards, playout, select, args):
+# inlined in numba's IR: per node of a descent
+@overload(root_pick, inline="always", jit_options={"cache": True})
+def _root_pick(root, state, depth, stats, rewards, playout):
     steps = _steps(root)
     if steps is None:
-        return lambda root, state, depth, first, stats, rewards, playout, select, args: select(
-            *args)
+        return lambda root, state, depth, stats, rewards, playout: NO_CHILD
     own = steps.child
 
-    def switched(root, state, depth, first, stats, rewards, playout, select, args):
+    def pick(root, state, depth, stats, rewards, playout):
         if depth == 0:
-            return first + own(root, state.own, stats, rewards, playout)
-        return select(*args)
+            return own(root, state.own, stats, rewards, playout)
+        return NO_CHILD
 
-    return switched
+    return pick
 
 
 def observe_root(root, state, path, stats, gains, rng):

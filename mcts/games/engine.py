@@ -47,7 +47,7 @@ from ..core.child_indices import index_children
 from ..core.growth import grown
 from ..core.reward_scale import reward_clip
 from ..core.rewards import ONLINE, WARMUP, reward_bound, winner_reward
-from ..core.root_policies import has_root, new_root_state, root_or_select
+from ..core.root_policies import has_root, new_root_state, root_pick
 from ..core.root_specs import NoRoot
 from ..core.search_loop import make_search_loop
 from ..core.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
@@ -227,10 +227,12 @@ def _descend(domain, walk, t, rng):
     node, depth = 0, 0
     path[0] = 0
     while stats[node, FIRST_CHILD] != NO_CHILD:
-        node = root_or_select(config.root, domain.roots, depth, stats[node, FIRST_CHILD], stats,
-                              rewards, t, _select,
-                              (moves, stats, rewards, proven, domain.no_columns, node, config,
-                               domain.bound, domain.tables, rng, domain.values))
+        pick = root_pick(config.root, domain.roots, depth, stats, rewards, t)
+        if pick != NO_CHILD:  # the root policy's child
+            node = stats[node, FIRST_CHILD] + pick
+        else:
+            node = _select(moves, stats, rewards, proven, domain.no_columns, node, config,
+                           domain.bound, domain.tables, rng, domain.values)
         compiled.apply_action(gid, state, moves[node, ACTION])
         depth += 1
         path[depth] = node

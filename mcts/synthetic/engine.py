@@ -47,7 +47,7 @@ from enhancements.thresholds import effective_threshold
 from ..core.backup import Discount, PlayoutValue, reads_end
 from ..core.child_indices import INDEX, after_backup, index_children
 from ..core.final_move import MOST_VISITS
-from ..core.root_policies import has_root, new_root_state, root_or_select, set_root_priors
+from ..core.root_policies import has_root, new_root_state, root_pick, set_root_priors
 from ..core.root_specs import NoRoot, state_bytes
 from ..core.search_loop import make_search_loop
 from ..core.search_tree import (
@@ -298,9 +298,11 @@ def _descend(tree, path, config, epoch, rng, tables, policy, values, stop_at_pro
             set_priors(config.guidance, game, tree_node, depth, b, network, tree.prior,
                        tree.stats[ix(node), FIRST_CHILD])
         first = tree.stats[ix(node), FIRST_CHILD]
-        node = root_or_select(config.root, roots, depth, first, tree.stats, tree.rewards, t,
-                              _select, (tree, node, depth, first, config, epoch, rng, tables,
-                                        policy, values))
+        pick = root_pick(config.root, roots, depth, tree.stats, tree.rewards, t)
+        if pick != NO_CHILD:  # the root policy's child
+            node = first + pick
+        else:
+            node = _select(tree, node, depth, first, config, epoch, rng, tables, policy, values)
         tree_node = tree_node * b + 1 + (node - first)
         depth += 1
         path[ix(depth)] = node
