@@ -5,11 +5,12 @@ At time t = 0, 1, ..., N - 1 (t pulls done) the policy's record for this pull is
 ``begin_selection(policy, rng)`` (epsilon-greedy's coin; any other record as it is), each arm's
 index is ``policy_value(record, Arm(mean_i, square_mean_i, T_i, t, K, 1/K), tables, rng)`` with T_i
 the pulls of arm i so far, and the arm of the highest index is pulled, ties drawn uniformly
-(one draw, only for a tie, as ``mcts.synthetic`` breaks them). With t the pulls so far, UCB1 is
+(one draw, only for a tie: ``bandits.ties``, every engine's rule). With t the pulls so far, UCB1 is
 Auer, Cesa-Bianchi & Fischer's (2002, Fig. 1) x_i + sqrt(2 ln t / T_i) after one pull of each
 arm; KL-UCB, Thompson sampling and Bayes-UCB are their plain indices (no cached roots or
 quantiles: every index is computed afresh), PUCT's Q transform reads the range of the pulled
-arms' means and the mean of all pulls (the parent's value), MOSS's horizon is t.
+arms' means and the mean of all pulls (the parent's value; ``bandits.q_range``, the arms read as
+a node's children), MOSS's horizon is t.
 
 Each run owns two xoshiro256** streams from its two seeds: one for the policy's draws, the ties
 and the rewards, one for the ties of the recommendations, so recording them never changes a run.
@@ -24,62 +25,28 @@ import numpy as np
 from numba import njit
 
 from .arms import draw_reward
-from .policies import (
-    Arm,
-    begin_selection,
-    policy_value,
-    reads_second_moment,
-    wants_q_range,
-    with_q_range,
-)
-from .rng import randint, seed_state
+from .policies import Arm, begin_selection, policy_value, reads_second_moment
+from .q_range import sibling_range
+from .rng import seed_state
+from .ties import pick_highest
 
 MOST_PULLED, BEST_MEAN = 0, 1  # the recommendation rules, columns of ``recommended``
 RULES = ("most_pulled", "best_mean")
 
 
-@njit(inline="always")  # per pull of a plain bandit (and per recorded point)
-def best_arm(values, rng):
-    """The index of the highest of ``values`` (float64 [K]), ties drawn uniformly by one draw
-    of ``rng`` (none without a tie)."""
-    best, ties, pick = -np.inf, 0, 0
-    for k in range(values.shape[0]):
-        if values[k] > best:
-            best, ties, pick = values[k], 1, k
-        elif values[k] == best:
-            ties += 1
-    if ties > 1:
-        rank = randint(rng, ties)
-        for k in range(values.shape[0]):
-            if values[k] == best:
-                if rank == 0:
-                    return k
-                rank -= 1
-    return pick
-
-
-@njit(inline="always")  # per pull of a plain bandit: the hot path
-def _with_range(record, sums, counts):
-    """``record`` with PUCT's Q-transform range when it asks for one (``bandits.with_q_range``):
-    the parent's value is the mean reward of all pulls, the range that of the pulled arms'
-    means, as ``mcts.core.child_indices`` gives it in a tree; any other record as it is."""
-    if not wants_q_range(record):
-        return record
-    low, high, total, pulls = np.inf, -np.inf, 0.0, 0
-    for k in range(counts.shape[0]):
-        if counts[k] > 0:
-            mean = sums[k] / counts[k]
-            low, high = min(low, mean), max(high, mean)
-            total += sums[k]
-            pulls += counts[k]
-    return with_q_range(record, total, pulls, low, high)
+@njit(inline="always")  # per arm of a pull's Q range: the arm's sums as a child's
+def _read_arm(arms, k):
+    """Arm ``k`` as ``bandits.q_range`` reads a child: (reward sum, pulls, mean, in range)."""
+    sums, counts = arms
+    n = counts[k]
+    return sums[k], n, sums[k] / n if n > 0 else 0.0, True
 
 
 @njit(inline="always")  # per pull of a plain bandit: the loop over the arms
 def _indices(policy, sums, squares, counts, t, tables, rng, values):
     """Every arm's index at time ``t`` into ``values`` (the module docstring's formula)."""
-    record = _with_range(begin_selection(policy, rng), sums, counts)
     arms = counts.shape[0]
+    record = sibling_range(begin_selection(policy, rng), _read_arm, (sums, counts), 0, arms)
     for k in range(arms):
         n = counts[k]
         mean = sums[k] / n if n > 0 else 0.0
@@ -108,7 +75,7 @@ def flat_runs(policy, family, laws, horizon, grid, seeds, tables):
         g = 0
         for t in range(horizon):
             _indices(policy, sums, squares, counts, t, tables, play, values)
-            arm = best_arm(values, play)
+            arm = pick_highest(values, play)
             reward = draw_reward(family, laws[arm], play)
             sums[arm] += reward
             if second:
@@ -116,9 +83,9 @@ def flat_runs(policy, family, laws, horizon, grid, seeds, tables):
             counts[arm] += 1
             while g < points and grid[g] == t + 1:
                 pulls[r, g] = counts
-                recommended[r, g, MOST_PULLED] = best_arm(counts.astype(np.float64), ties)
+                recommended[r, g, MOST_PULLED] = pick_highest(counts, ties)
                 for k in range(arms):
                     values[k] = sums[k] / counts[k] if counts[k] > 0 else -np.inf
-                recommended[r, g, BEST_MEAN] = best_arm(values, ties)
+                recommended[r, g, BEST_MEAN] = pick_highest(values, ties)
                 g += 1
     return pulls, recommended

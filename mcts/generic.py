@@ -30,13 +30,13 @@ from bandits import Arm, IndexTables, index_tables, reads_second_moment
 from bandits.hooks import INDEX, child_count, child_lost, child_mean, child_reward_sum, child_visits
 from bandits.indexing import ix
 from bandits.rng import seed_state
+from bandits.ties import argmax_at_random
 
 from .core.child_indices import index_children
 from .core.children import child_arm, child_sibling, implements
 from .core.reward_scale import on_unit_returns
 from .core.root_specs import NoRoot
 from .core.solver import UNPROVEN
-from .core.ties import argmax_at_random
 from .games.engine import GameSearchConfig
 from .games.playouts import MAST
 

@@ -34,6 +34,7 @@ from numba import njit
 from bandits import UCB1, Arm, index_tables
 from bandits.hooks import INDEX, child_lost
 from bandits.rng import next_u64, randint, seed_state
+from bandits.ties import pick_best
 from enhancements.variance import MOMENTS, N, chance_stream, estimate, observe
 from games import SolitaireGame, SolitaireState, chance
 
@@ -42,7 +43,6 @@ from .core.children import child_arm, implements
 from .core.growth import grown
 from .core.root_specs import NoRoot
 from .core.search_loop import make_search_loop
-from .core.ties import pick_best
 
 NO_CHILD = -1
 
@@ -358,7 +358,7 @@ def _select(moments, no_columns, first, count, config, tables, rng, values):
     """Eq. 1: the largest UCB1 index (``bandits.UCB1``: estimate + c sqrt(ln T_s / T_{s,a}), the
     estimate on the point scale, T_s the sum of the T_{s,a}; unexplored actions first, their
     index being +inf), by the one selection (``mcts.core.child_indices``); ties uniformly at random
-    (``mcts.core.ties``); ``values`` (float64 [3, max actions]) is scratch."""
+    (``bandits.ties``); ``values`` (float64 [3, max actions]) is scratch."""
     total = 0
     for e in range(first, first + count):
         total += np.int64(moments[e, N])

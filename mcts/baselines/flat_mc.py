@@ -7,7 +7,7 @@ plays uniformly random moves to a terminal; its reward is the max player's outco
 threshold 0 (1 win, 0.5 draw, 0 loss: the reward MCTS backs up by default). So after t
 playouts each move has been pulled floor(t / b) or ceil(t / b) times, and before b playouts
 the moves tried are a uniformly random subset. The move played after t playouts is the move
-of best mean reward among those pulled, ties uniformly at random (``mcts.core.ties.pick_best``);
+of best mean reward among those pulled, ties uniformly at random (``bandits.ties.pick_best``);
 a run fails at budget 2^k when it lies outside the ``optimal`` set given.
 """
 
@@ -18,8 +18,7 @@ from numba import njit
 
 from bandits.indexing import ix
 from bandits.rng import randint, seed_state
-
-from ..core.ties import pick_best
+from bandits.ties import pick_best
 
 
 @njit(inline="always")  # per playout

@@ -18,9 +18,9 @@ from numba.extending import overload
 from bandits import begin_selection, policy_value
 from bandits.hooks import INDEX, child_lost, policy_hooks
 from bandits.indexing import ix
+from bandits.q_range import sibling_range
 
 from .children import child_arm, child_sibling
-from .q_range import sibling_range
 from .search_tree import BASE_EPOCH, FIRST_CHILD, ChildrenView, parent_count
 from .solver import LOSS, UNPROVEN, WIN
 
@@ -90,7 +90,7 @@ def _index_of_record(policy, arm, tables, rng):
 @njit(inline="always")  # per child of PUCT's range of Q
 def _sibling(children, k):
     """Child ``k`` of the view in ``children`` as PUCT's Q range reads it
-    (``mcts.core.q_range``)."""
+    (``bandits.q_range``)."""
     view, tables = children
     return child_sibling(view, k, tables)
 

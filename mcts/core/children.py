@@ -20,7 +20,7 @@ def child_arm(view, k, tables, policy):
 
 
 def child_sibling(view, k, tables):
-    """Child ``k`` as PUCT's Q range reads it (``mcts.core.q_range``): its reward sum, visits and
+    """Child ``k`` as PUCT's Q range reads it (``bandits.q_range``): its reward sum, visits and
     mean on the index's scale, and whether it counts in the range of the means; a child out of
     the choice (``bandits.hooks.child_lost``) counts for nothing."""
     raise NotImplementedError("child_sibling runs inside compiled kernels only")

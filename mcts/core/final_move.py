@@ -20,7 +20,7 @@ won is played; children proven lost are passed over unless all are. Among the ot
   3.1): under uniform selection the values steer no episode, so updating them at the end is
   updating them along the way.
 
-Ties are broken uniformly at random (``mcts.core.ties``).
+Ties are broken uniformly at random (``bandits.ties``).
 """
 
 from __future__ import annotations

@@ -30,8 +30,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from bandits.indexing import ix
-
-from .ties import pick_best
+from bandits.ties import pick_best
 
 UNPROVEN, WIN, DRAW, LOSS = 0, 1, 2, 3  # proven values, from the view of the node's mover
 NO_CHILD = -1
@@ -88,7 +87,7 @@ def prove(proven, path, depth, leaf_value, first_child, count):
 @njit(inline="always")  # per selection
 def solver_choice(proven, first, count, rng):
     """The solver's part of a selection among ``count`` children from row ``first``: a child
-    proven won (uniformly at random among them, ``mcts.core.ties.pick_best``) or NO_CHILD; the
+    proven won (uniformly at random among them, ``bandits.ties.pick_best``) or NO_CHILD; the
     number of children proven lost; and a child not proven lost (the only one when
     ``count - 1`` are lost)."""
     wins, losses, open_child = 0, 0, NO_CHILD
@@ -108,7 +107,7 @@ def solver_choice(proven, first, count, rng):
 def final_move(proven, visits, first, count, rng, scratch):
     """The move played (its offset among the root's ``count`` children from row ``first``):
     the first child proven won; else the most visited (``visits``: [nodes]) not proven lost,
-    or of all children if every one is lost; ties uniformly at random (``mcts.core.ties``).
+    or of all children if every one is lost; ties uniformly at random (``bandits.ties``).
     ``scratch`` (float64 [count] or more) takes the candidates' visits."""
     for k in range(count):
         scratch[k] = visits[first + k]
@@ -120,7 +119,7 @@ def preferred_child(proven, first, count, rng, keys):
     """The offset of the root child played by a rule that ranks the ``count`` children from
     row ``first`` by ``keys`` (float64 [count] or more, finite or +inf; overwritten): the
     first child proven won; else the highest key among the children not proven lost, or of
-    all children if every one is lost; ties uniformly at random (``mcts.core.ties``)."""
+    all children if every one is lost; ties uniformly at random (``bandits.ties``)."""
     lost = 0
     for k in range(count):
         if proven[first + k] == WIN:

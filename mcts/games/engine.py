@@ -41,6 +41,7 @@ from numba import njit
 from bandits import UCB1, index_tables, reads_second_moment
 from bandits.hooks import INDEX
 from bandits.rng import randint, seed_state
+from bandits.ties import pick_best
 from games import Game, State, compiled
 
 from ..core.child_indices import index_children
@@ -52,7 +53,6 @@ from ..core.root_specs import NoRoot
 from ..core.search_loop import make_search_loop
 from ..core.search_tree import FIRST_CHILD, REWARD_SUM, VISITS
 from ..core.solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, final_move, prove, solver_choice
-from ..core.ties import pick_best
 from .game_tree import ACTION, MOVER, N_CHILDREN, GameChildren, GameGains
 from .playouts import MAST, POLICY, mast_key, mast_update, new_table, playout
 
@@ -314,7 +314,7 @@ def _select(moves, stats, rewards, proven, no_columns, parent, config, bound, ta
             values):
     """The child of ``parent`` to descend to: the solver's choice (``mcts.core.solver``), else the
     best index among the children not proven lost (``mcts.core.child_indices``, the policy's hooks
-    included); ties uniformly at random (``mcts.core.ties``); ``values`` (float64 [3, max
+    included); ties uniformly at random (``bandits.ties``); ``values`` (float64 [3, max
     actions]) is scratch, its row INDEX the children's indices."""
     first, count = stats[parent, FIRST_CHILD], moves[parent, N_CHILDREN]
     pick, losses, open_child = solver_choice(proven, first, count, rng)

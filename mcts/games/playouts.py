@@ -24,9 +24,8 @@ import numpy as np
 from numba import njit
 
 from bandits.rng import uniform
+from bandits.ties import pick_best
 from games import compiled
-
-from ..core.ties import pick_best
 
 UNIFORM, POLICY, MAST = 0, 1, 2  # playout kinds
 EMPTY = -1  # an unused slot of the table's keys
@@ -89,7 +88,7 @@ def mast_update(keys, stats, used, key, outcome):
 def mast_action(gid, state, out, values, rng, epsilon, keys, stats):
     """One MAST epsilon-greedy step (see the module's docstring); -1 at a terminal. ``values``
     (float64, as long as ``out``) is scratch for the moves' values; ties at random
-    (``mcts.core.ties``)."""
+    (``bandits.ties``)."""
     n = compiled.legal_actions(gid, state, out)
     if n == 0:
         return -1

@@ -41,6 +41,7 @@ from numba import njit
 from bandits import at_depth, cache_columns, reads_second_moment, with_own_evaluation
 from bandits.indexing import ix
 from bandits.rng import randint, seed_state, uniform
+from bandits.ties import pick_best
 from enhancements.adjusters import next_threshold, observe_playout, reads_scores, start_adjuster
 from enhancements.thresholds import effective_threshold
 
@@ -64,7 +65,6 @@ from ..core.search_tree import (
     parent_count,
 )
 from ..core.solver import DRAW, LOSS, NO_CHILD, UNPROVEN, WIN, prove, solver_choice
-from ..core.ties import pick_best
 from .guidance import Guidance, NoGuidance, network_key
 from .guided_steps import guided_reward, is_guided, plays_out, root_value, set_priors
 from .networks import is_network, prior_table, value_table
@@ -84,7 +84,7 @@ from .tracing import (
 # The version of the engines' random streams (every engine's), stored with every result: a
 # change that moves any run's numbers (another draw, another order of draws) bumps it and
 # regenerates tests/golden, so that stored results of two versions are never mixed.
-# 2: ties by one rule in every engine (mcts.core.ties), the final move too; 3: sequential halving
+# 2: ties by one rule in every engine (bandits.ties), the final move too; 3: sequential halving
 # pulls the arms of a round in turns (``bandits.sequential_halving``), and a root policy's
 # move keeps the solver's rules (``mcts.core.root_policies.root_choice``)
 STREAM_VERSION = 3

@@ -3,9 +3,10 @@ equals the best, one is drawn uniformly, by one draw and only when there are sev
 
 Compiled (``mcts.synthetic``, ``mcts.games``, ``mcts.stochastic``, ``mcts.core.solver``,
 ``mcts.games.playouts``): :func:`pick_best` over an array of values, filled in first (a
-selection's indices, the solver's proven values, the root's visits). The engine's random stream
-thus does not depend on the order in which values were met, nor on how many were computed (a
-policy's cache may leave some at -inf unseen).
+selection's indices, the solver's proven values, the root's visits); the plain bandits
+(``bandits.flat``) by :func:`pick_highest`, the same rule finding the best as it goes. The
+engine's random stream thus does not depend on the order in which values were met, nor on how
+many were computed (a policy's cache may leave some at -inf unseen).
 
 Python (``mcts.generic``): the same rule over a numpy array with an ``np.random.Generator``.
 """
@@ -36,6 +37,27 @@ def pick_best(values, start, n, best, rng):
             hit = values[ix(i)] == best
             pick = i if hit & (rank == 0) else pick
             rank -= hit
+    return pick
+
+
+@njit(inline="always")  # per pull of a plain bandit: the hot path
+def pick_highest(values, rng):
+    """:func:`pick_best` over all of ``values`` with the best found in the same pass, for a
+    caller that has not met it (``bandits.flat``, whose pull over a few arms a second pass
+    makes measurably dearer): the same index, by the same draw."""
+    best, ties, pick = -np.inf, 0, 0
+    for k in range(values.shape[0]):
+        if values[k] > best:
+            best, ties, pick = values[k], 1, k
+        elif values[k] == best:
+            ties += 1
+    if ties > 1:
+        rank = randint(rng, ties)
+        for k in range(values.shape[0]):
+            if values[k] == best:
+                if rank == 0:
+                    return k
+                rank -= 1
     return pick
 
 

@@ -1,5 +1,5 @@
 """The range of PUCT's Q transform by parent and siblings (``bandits.horizon_free``; mctx's
-``qtransform_by_parent_and_siblings``), one for every engine.
+``qtransform_by_parent_and_siblings``), one for every engine and the plain bandits.
 
 Over the children j of one selection with visits n_j > 0 (children proven lost are left out by
 the engines that skip them): the parent's value V = sum_j S_j / sum_j n_j, S_j the sum of
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import overload
 
-from bandits import has_trait, wants_q_range, with_q_range
+from .policies import has_trait, wants_q_range, with_q_range
 
 
 def sibling_range(policy, read, children, first, count):
