@@ -44,7 +44,8 @@ def pick_best(values, start, n, best, rng):
 def pick_highest(values, rng):
     """:func:`pick_best` over all of ``values`` with the best found in the same pass, for a
     caller that has not met it (``bandits.flat``, whose pull over a few arms a second pass
-    makes measurably dearer): the same index, by the same draw."""
+    makes measurably dearer): the same index, by the same draw, among values without NaN (a NaN
+    is never picked here)."""
     best, ties, pick = -np.inf, 0, 0
     for k in range(values.shape[0]):
         if values[k] > best:

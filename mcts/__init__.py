@@ -12,11 +12,11 @@ the others' modules are imported when used, as the games' compiled rules are):
 - the baselines on synthetic trees, alpha-beta and flat Monte-Carlo:
   ``mcts.baselines.run_baseline``.
 
-The compiled synthetic, games and chance engines run one search loop (``core.search_loop``), and
-every engine shares one selection (``core.child_indices``), solver (``core.solver``) and backup
-(``core.backup``): the package ``core``, which imports no engine; the tie rule
-(``bandits.ties``) and PUCT's Q range (``bandits.q_range``) lie below it, shared with the plain
-bandits.
+The compiled synthetic, games and chance engines run one search loop (``core.search_loop``) and
+one selection (``core.child_indices``); the synthetic and games engines share one solver
+(``core.solver``) and backup (``core.backup``), the chance engine backing up its own moments:
+the package ``core``, which imports no engine; the tie rule (``bandits.ties``) and PUCT's Q
+range (``bandits.q_range``) lie below it, shared with the plain bandits.
 """
 
 import bandits.kernel_cache  # noqa: F401  (first: where the kernels below are cached)

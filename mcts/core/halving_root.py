@@ -59,7 +59,8 @@ def _pick(root, halving, stats, rewards):
 
 
 class HalvingRoot(NamedTuple):
-    """Sequential halving at the root (no parameters)."""
+    """Sequential halving at the root (no parameters). Its record equals ``NoRoot()`` as a
+    tuple (both are empty): tell them apart by their type, as the lab does."""
 
     steps = RootSteps(_new_state, _start, _child, _observe, _finished, _pick)
 

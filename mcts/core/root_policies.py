@@ -37,15 +37,17 @@ from .solver import NO_CHILD, UNPROVEN, preferred_child
 @dataclass(frozen=True)
 class RootSteps:
     """A root policy's compiled steps (``@njit``; those run per playout inlined in numba's IR),
-    each taking the policy's record first and its own state (a NamedTuple of arrays) second:
+    each taking the policy's record first and, but for ``new_state``, its own state (a
+    NamedTuple of arrays) second:
 
     - ``new_state(record, branching, budget, root_value, guided)``: the state of a search of
       ``budget`` playouts over ``branching`` children, the rewards centred on ``root_value``
       (a guided search's evaluation of the root, else the middle of the engine's rewards);
     - ``start(record, state, budget, rng)``: once per search, before the first playout;
-    - ``child(record, state, stats, rewards, playout)``: the offset of the root child that
-      playout ``playout`` (from 1) descends into, from the tree's ``stats`` and ``rewards``
-      (``mcts.core.search_tree``'s columns, as in every engine);
+    - ``child(record, state, stats, rewards, playout)``: the offset in [0, K) of the root child
+      that playout ``playout`` (from 1) descends into, from the tree's ``stats`` and
+      ``rewards`` (``mcts.core.search_tree``'s columns, as in every engine); asked only while
+      ``finished`` is False;
     - ``observe(record, state, child, reward, rng)``: that child's reward of the playout;
     - ``finished(record, state)``: whether the schedule is spent before the budget;
     - ``pick(record, state, stats, rewards)``: the child played, before the solver's rules;

@@ -1,7 +1,8 @@
-"""The registry of root policies and their specs as a user names them: ``sh`` and
-``gumbel(m=16, ...)`` parsed into the records the kernels compile (``NoRoot`` for the plain
-search; each root policy's record class, ``mcts.core.root_policies``), their canonical
-spelling, what ``mctslab roots list`` says of each, and the budget and memory each needs.
+"""The registry of root policies and their specs as a user names them (``sh``, ``gumbel``,
+``gumbel(m=4)``) parsed into the records the kernels compile (``NoRoot`` for the plain search;
+each root policy's record class, ``mcts.core.halving_root`` and ``mcts.core.gumbel_root``, whose
+steps ``mcts.core.root_policies`` reads), their canonical spelling, what ``mctslab roots list``
+says of each, and the budget and memory each needs.
 """
 
 from __future__ import annotations
@@ -57,6 +58,14 @@ ROOT_POLICIES = {info.name: info for info in (
               "c_scale": at_least(0), "gumbel_scale": at_least(0)}),
 )}
 _BY_RECORD = {info.record: info for info in ROOT_POLICIES.values()}
+# the specs' parser reads one domain per parameter name: two policies' parameters of one name
+# must share it
+_DOMAINS = {}
+for _info in ROOT_POLICIES.values():
+    for _key, _domain in _info.domains.items():
+        if _DOMAINS.setdefault(_key, _domain) != _domain:
+            raise ValueError(f"root policy {_info.name}'s parameter {_key} has another domain "
+                             "than another root policy's parameter of that name: rename it")
 _USAGE = "sh or gumbel(m=16,c_visit=50,c_scale=1)"
 
 
@@ -77,9 +86,7 @@ def parse_root(spec: str) -> NamedTuple:
     if "".join(spec.split()) in ("", "none"):
         return NoRoot()
     defaults = {name: info.defaults for name, info in ROOT_POLICIES.items()}
-    domains = {key: domain for info in ROOT_POLICIES.values()
-               for key, domain in info.domains.items()}
-    name, values = parse_kind(spec, "root policy", defaults, domains, _USAGE)
+    name, values = parse_kind(spec, "root policy", defaults, _DOMAINS, _USAGE)
     info = ROOT_POLICIES[name]
     return info.record(**{key: type(default)(values[key])
                           for key, default in info.defaults.items()})
@@ -113,8 +120,9 @@ def budget_problem(root: NamedTuple, branching: int, budget: int) -> str:
     if budget >= low:
         return ""
     info = _BY_RECORD[type(root)]
-    return (f"{info.label} at a root of {branching} children needs at least {low} playouts "
-            f"({info.least_budget_reason})")
+    why = f" ({info.least_budget_reason})" if info.least_budget_reason else ""
+    return (f"{info.label} at a root of {branching} children needs at least {low} "
+            f"playout{'s' if low > 1 else ''}{why}")
 
 
 def check_root_budget(root: NamedTuple, branching: int, budget: int) -> None:

@@ -14,10 +14,11 @@ playout to the next, such as its node count, its threshold or its grown arrays),
     the root policy's move, under the solver's rules
 
 A domain has the fields ``root`` and ``roots`` (the root policy and its state,
-``mcts.core.root_policies``), ``budget``, ``path`` (the nodes of the playout's path, [0] the root),
-``second_moment`` (whether the nodes keep squared rewards) and ``values`` (float64 [3, K] or
-more, scratch). Without a root policy, or with the root proven, the final move is the engine's,
-after the loop: it reads what its domain has recorded.
+``mcts.core.root_policies``; ``NoRoot`` for a domain with its own backup, whose path and
+statistics a root policy cannot read), ``budget``, ``path`` (the nodes of the playout's path,
+[0] the root), ``second_moment`` (whether the nodes keep squared rewards) and ``values``
+(float64 [3, K] or more, scratch). Without a root policy, or with the root proven, the final
+move is the engine's, after the loop: it reads what its domain has recorded.
 
 Chance is a kind of node, as pgx and OpenSpiel treat it: the chance games' engine
 (``mcts.stochastic``, seed 003) is a domain whose descent resolves each chance event after an

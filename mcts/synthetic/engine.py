@@ -133,7 +133,8 @@ class SearchConfig(NamedTuple):
     """Everything a search needs besides the tree and the policy. Its values are read at run
     time, so one kernel serves them all; what selects a kernel is the policy's record, b, the
     adjuster's record type (``Builtin`` for seed 001's, by ``enhancements.engine_adjuster``; a
-    plug-in's own), the backup rule's record type and the reward rule's."""
+    plug-in's own), the backup rule's record type, the reward rule's, the root policy's record
+    class and the guidance's."""
 
     # b zeros: b = len(children) is a compile-time constant, so the loops over children unroll;
     # one kernel is compiled per b
