@@ -43,8 +43,7 @@ from .core.children import child_arm, implements
 from .core.growth import grown
 from .core.root_specs import NoRoot
 from .core.search_loop import make_search_loop
-
-NO_CHILD = -1
+from .core.solver import NO_CHILD
 
 
 class StochasticConfig(NamedTuple):

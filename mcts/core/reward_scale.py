@@ -45,8 +45,7 @@ def on_index_scale(policy, signed, bound, unit_outcomes):
     raise NotImplementedError("on_index_scale runs inside compiled kernels only")
 
 
-# inlined in numba's IR: per child of a selection, per playout
-@overload(on_index_scale, inline="always", jit_options={"cache": True})
+@overload(on_index_scale, inline="always", jit_options={"cache": True})  # per child, per playout
 def _on_index_scale(policy, signed, bound, unit_outcomes):
     if not has_trait(policy.instance_class, "raw_rewards"):
         return lambda policy, signed, bound, unit_outcomes: unit_mean(signed, bound)

@@ -153,8 +153,7 @@ def root_pick(root, state, depth, stats, rewards, playout):
     raise NotImplementedError("root_pick runs inside compiled kernels only")
 
 
-# inlined in numba's IR: per node of a descent
-@overload(root_pick, inline="always", jit_options={"cache": True})
+@overload(root_pick, inline="always", jit_options={"cache": True})  # per node of a descent
 def _root_pick(root, state, depth, stats, rewards, playout):
     steps = _steps(root)
     if steps is None:

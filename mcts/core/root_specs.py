@@ -58,14 +58,22 @@ ROOT_POLICIES = {info.name: info for info in (
               "c_scale": at_least(0), "gumbel_scale": at_least(0)}),
 )}
 _BY_RECORD = {info.record: info for info in ROOT_POLICIES.values()}
-# the specs' parser reads one domain per parameter name: two policies' parameters of one name
-# must share it
-_DOMAINS = {}
-for _info in ROOT_POLICIES.values():
-    for _key, _domain in _info.domains.items():
-        if _DOMAINS.setdefault(_key, _domain) != _domain:
-            raise ValueError(f"root policy {_info.name}'s parameter {_key} has another domain "
-                             "than another root policy's parameter of that name: rename it")
+
+
+def _domains_by_name() -> dict[str, Domain]:
+    """Every root policy's parameter domains by name, as the specs' parser reads them: two
+    policies' parameters of one name must share their domain."""
+    domains: dict[str, Domain] = {}
+    for info in ROOT_POLICIES.values():
+        for key, domain in info.domains.items():
+            if domains.setdefault(key, domain) != domain:
+                raise ValueError(f"root policy {info.name}'s parameter {key} has another "
+                                 "domain than another root policy's parameter of that name: "
+                                 "rename it")
+    return domains
+
+
+_DOMAINS = _domains_by_name()
 _USAGE = "sh or gumbel(m=16,c_visit=50,c_scale=1)"
 
 
